@@ -1,0 +1,540 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { RunEvent, TransportError } from '../model/events';
+import { PROXY_ERROR_HEADER, PROXY_STREAM_ERROR_COMMENT, proxyErrorBlame } from '../model/proxy';
+import type { Host } from '../ports';
+import { isAbortError } from '../ports';
+import type { Redactor } from '../redact';
+import { safeJsonParse, truncate, type JsonParse } from '../util/json';
+
+/** Budgets that keep hostile agents (huge bodies, endless streams, silence) from hanging or sinking a run. */
+export interface Limits {
+  /** Maximum bytes read from a non-stream body; the rest is discarded and the result marked truncated. */
+  maxBodyBytes: number;
+  /** Bytes of a body kept in the event log (the wire inspector's preview). */
+  previewBytes: number;
+  /** Default budget for one non-stream exchange, headers and body. */
+  requestTimeoutMs: number;
+  /** Silence allowed between two chunks of a stream. */
+  streamIdleTimeoutMs: number;
+  /** SSE events read from one stream before we stop reading. */
+  maxStreamEvents: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  maxBodyBytes: 5 * 1024 * 1024,
+  previewBytes: 64 * 1024,
+  requestTimeoutMs: 30_000,
+  streamIdleTimeoutMs: 30_000,
+  maxStreamEvents: 2_000,
+};
+
+/** What the HTTP layer needs from a run. */
+export interface HttpContext {
+  host: Host;
+  /** The run's abort signal (user pressed Stop). */
+  signal: AbortSignal;
+  emit(e: RunEvent): void;
+  redactor: Redactor;
+  newId(prefix: string): string;
+  limits: Limits;
+}
+
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Timeline lane (one per test task). */
+  lane: string;
+  checkId?: string;
+  /** Budget for the whole exchange; default `limits.requestTimeoutMs`. */
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+export interface HttpResult {
+  exchangeId: string;
+  /** A response (any status) arrived from the agent. False for transport failures and proxy-made responses. */
+  responded: boolean;
+  status: number;
+  headers: Headers;
+  contentType: string;
+  text: string;
+  bytes: number;
+  truncated: boolean;
+  /** The body started with a UTF-8 byte order mark. */
+  bom: boolean;
+  /** The body was not valid UTF-8 (decoded with replacement characters). */
+  invalidUtf8: boolean;
+  error?: TransportError;
+  startedAt: number;
+  headersAt?: number;
+  endedAt: number;
+  json(): JsonParse;
+}
+
+interface Deadline {
+  signal: AbortSignal;
+  timedOut(): boolean;
+  cancel(): void;
+}
+
+/** An abort signal that fires on the run's abort or after `ms` (timed with the host's sleep, so fake timers work). */
+function deadline(ctx: HttpContext, ms: number): Deadline {
+  const ctl = new AbortController();
+  const timer = new AbortController();
+  let timedOut = false;
+  const onRunAbort = () => ctl.abort(ctx.signal.reason);
+  if (ctx.signal.aborted) ctl.abort(ctx.signal.reason);
+  else ctx.signal.addEventListener('abort', onRunAbort, { once: true });
+  ctx.host.sleep(ms, timer.signal).then(
+    () => {
+      timedOut = true;
+      const e = new Error(`timed out after ${ms} ms`);
+      e.name = 'TimeoutError';
+      ctl.abort(e);
+    },
+    () => undefined,
+  );
+  return {
+    signal: ctl.signal,
+    timedOut: () => timedOut,
+    cancel: () => {
+      timer.abort();
+      ctx.signal.removeEventListener('abort', onRunAbort);
+    },
+  };
+}
+
+/** Rejects when `signal` aborts; used to bound reads on bodies that ignore the fetch signal. */
+function abortPromise(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const fail = () => {
+      const e = new Error('aborted');
+      e.name = 'AbortError';
+      reject(e);
+    };
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+}
+
+function headerRecord(ctx: HttpContext, h: Record<string, string> | undefined): Record<string, string> {
+  return ctx.redactor.headers(h);
+}
+
+function classifyFetchError(e: unknown, dl: Deadline, ctx: HttpContext, phase: 'connect' | 'body'): TransportError {
+  if (dl.timedOut()) {
+    return {
+      source: 'timeout',
+      code: phase === 'connect' ? 'no_response' : 'body_timeout',
+      message:
+        phase === 'connect'
+          ? 'The agent did not answer within the time budget.'
+          : 'The agent stopped sending the body before it was complete (time budget exceeded).',
+      blame: 'agent',
+    };
+  }
+  if (ctx.signal.aborted || isAbortError(e)) {
+    return { source: 'abort', code: 'aborted', message: 'The run was stopped.', blame: 'tool' };
+  }
+  const err = e as { message?: string; cause?: { code?: string; message?: string } };
+  const causeCode = err?.cause?.code ?? '';
+  const detail = [err?.message, err?.cause?.message].filter(Boolean).join(': ');
+  if (phase === 'body' || /ECONNRESET|UND_ERR_SOCKET|EPIPE|terminated/i.test(causeCode + detail)) {
+    return {
+      source: 'network',
+      code: 'reset',
+      message: `The connection was reset by the agent (${detail || 'socket closed'}).`,
+      blame: 'agent',
+    };
+  }
+  if (/ENOTFOUND|EAI_AGAIN/.test(causeCode)) {
+    return { source: 'network', code: 'dns_failed', message: `The agent's host name did not resolve (${detail}).`, blame: 'unknown' };
+  }
+  if (/ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT/.test(causeCode)) {
+    return { source: 'network', code: 'connect_failed', message: `Could not connect to the agent (${detail}).`, blame: 'unknown' };
+  }
+  return {
+    source: 'network',
+    code: 'fetch_failed',
+    message: `The request could not be completed (${detail || 'network error'}). In a browser without the proxy this is usually CORS.`,
+    blame: 'unknown',
+  };
+}
+
+async function proxyError(res: Response): Promise<TransportError> {
+  const code = res.headers.get(PROXY_ERROR_HEADER) ?? 'proxy_error';
+  let detail = '';
+  try {
+    const body = safeJsonParse(truncate(await res.text(), 8192));
+    if (body.ok && typeof body.value === 'object' && body.value) {
+      const v = body.value as { detail?: unknown; title?: unknown };
+      detail = String(v.detail ?? v.title ?? '');
+    }
+  } catch {
+    /* the problem body is informational */
+  }
+  return {
+    source: 'proxy',
+    code,
+    message: `The proxy could not complete the request (${code}${detail ? `: ${detail}` : ''}).`,
+    blame: proxyErrorBlame(code),
+  };
+}
+
+function decode(bytes: Uint8Array): { text: string; bom: boolean; invalidUtf8: boolean } {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), bom, invalidUtf8: false };
+  } catch {
+    return { text: new TextDecoder('utf-8').decode(bytes), bom, invalidUtf8: true };
+  }
+}
+
+const emptyResult = (id: string, startedAt: number): Omit<HttpResult, 'json'> => ({
+  exchangeId: id,
+  responded: false,
+  status: 0,
+  headers: new Headers(),
+  contentType: '',
+  text: '',
+  bytes: 0,
+  truncated: false,
+  bom: false,
+  invalidUtf8: false,
+  startedAt,
+  endedAt: startedAt,
+});
+
+function finish(partial: Omit<HttpResult, 'json'>): HttpResult {
+  let parsed: JsonParse | undefined;
+  return {
+    ...partial,
+    json: () => (parsed ??= partial.text ? safeJsonParse(partial.text) : { ok: false, error: 'empty body' }),
+  };
+}
+
+function emitRequest(ctx: HttpContext, id: string, req: HttpRequest, at: number) {
+  ctx.emit({
+    type: 'http-request',
+    at,
+    exchangeId: id,
+    checkId: req.checkId,
+    lane: req.lane,
+    request: {
+      method: req.method,
+      url: ctx.redactor.url(req.url),
+      headers: headerRecord(ctx, req.headers),
+      body: req.body === undefined ? undefined : ctx.redactor.text(truncate(req.body, ctx.limits.previewBytes)),
+      bodySize: req.body === undefined ? 0 : new TextEncoder().encode(req.body).length,
+    },
+  });
+}
+
+function emitResponse(ctx: HttpContext, r: Omit<HttpResult, 'json'>, stream = false) {
+  ctx.emit({
+    type: 'http-response',
+    at: r.endedAt,
+    exchangeId: r.exchangeId,
+    response: r.responded
+      ? {
+          status: r.status,
+          headers: ctx.redactor.headers(r.headers),
+          body: stream ? undefined : ctx.redactor.text(truncate(r.text, ctx.limits.previewBytes)),
+          bodySize: r.bytes,
+          truncated: r.truncated,
+          stream,
+        }
+      : undefined,
+    error: r.error,
+    timings: { startedAt: r.startedAt, headersAt: r.headersAt, endedAt: r.endedAt },
+  });
+}
+
+/**
+ * One request/response exchange, recorded as `http-request` / `http-response` events.
+ * Never throws: every failure becomes `result.error`, classified so that our own failures are
+ * never blamed on the agent.
+ */
+export async function exchange(ctx: HttpContext, req: HttpRequest): Promise<HttpResult> {
+  const id = ctx.newId('x');
+  const startedAt = ctx.host.now();
+  emitRequest(ctx, id, req, startedAt);
+  const dl = deadline(ctx, req.timeoutMs ?? ctx.limits.requestTimeoutMs);
+  const r = emptyResult(id, startedAt);
+  try {
+    let res: Response;
+    try {
+      res = await Promise.race([
+        ctx.host.fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: dl.signal, redirect: 'follow' }),
+        abortPromise(dl.signal),
+      ]);
+    } catch (e) {
+      r.error = classifyFetchError(e, dl, ctx, 'connect');
+      r.endedAt = ctx.host.now();
+      return finish(r);
+    }
+    r.headersAt = ctx.host.now();
+    if (res.headers.get(PROXY_ERROR_HEADER)) {
+      r.error = await proxyError(res);
+      r.endedAt = ctx.host.now();
+      return finish(r);
+    }
+    r.responded = true;
+    r.status = res.status;
+    r.headers = res.headers;
+    r.contentType = res.headers.get('content-type') ?? '';
+    const max = req.maxBytes ?? ctx.limits.maxBodyBytes;
+    Object.assign(r, await readBody(ctx, res, max, dl));
+    r.endedAt = ctx.host.now();
+    return finish(r);
+  } finally {
+    dl.cancel();
+    emitResponse(ctx, r);
+  }
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let off = 0;
+  for (const c of chunks) {
+    const n = Math.min(c.byteLength, size - off);
+    out.set(c.subarray(0, n), off);
+    off += n;
+    if (off >= size) break;
+  }
+  return out;
+}
+
+export interface SseMessage extends EventSourceMessage {
+  seq: number;
+  at: number;
+}
+
+export type StreamEndReason =
+  | 'closed' // the agent ended the stream
+  | 'stopped' // our consumer asked to stop (e.g. closing mid-task on purpose)
+  | 'timeout' // the total budget ran out while the stream was still open
+  | 'idle' // no bytes for limits.streamIdleTimeoutMs
+  | 'limit' // too many events
+  | 'error' // transport failure mid-stream (reset, proxy marker)
+  | 'not-stream'; // the response was not text/event-stream (body read as a normal response)
+
+export interface StreamOutcome {
+  /** The response head (and, for non-stream responses, the body). */
+  result: HttpResult;
+  reason: StreamEndReason;
+  events: number;
+  /** Milliseconds from the request to the first event. */
+  firstEventMs?: number;
+  /** Gaps between consecutive events, ms. */
+  gapsMs: number[];
+  /** The proxy marked the end of the stream as its own failure. */
+  proxyCut: boolean;
+  /** Comment lines and retry fields seen (allowed by the SSE format; counted for evidence). */
+  comments: number;
+  retries: number[];
+  parseErrors: string[];
+}
+
+export interface StreamRequest extends HttpRequest {
+  /** Short description of an event for the timeline, e.g. `status-update working`. */
+  summarize?: (m: EventSourceMessage) => string | undefined;
+}
+
+/**
+ * Opens an SSE stream and hands each parsed event to `onEvent` (return `'stop'` to close early).
+ * Bounded by the total budget (`timeoutMs`), an idle timeout and an event count; never throws.
+ * Events split across chunks, BOMs, comments and retry fields are handled by eventsource-parser.
+ */
+export async function stream(
+  ctx: HttpContext,
+  req: StreamRequest,
+  onEvent: (m: SseMessage) => 'stop' | void,
+): Promise<StreamOutcome> {
+  const id = ctx.newId('x');
+  const startedAt = ctx.host.now();
+  emitRequest(ctx, id, req, startedAt);
+  const dl = deadline(ctx, req.timeoutMs ?? ctx.limits.requestTimeoutMs);
+  const r = emptyResult(id, startedAt);
+  const out: Omit<StreamOutcome, 'result'> = {
+    reason: 'closed',
+    events: 0,
+    gapsMs: [],
+    proxyCut: false,
+    comments: 0,
+    retries: [],
+    parseErrors: [],
+  };
+  let isStream = false;
+  try {
+    let res: Response;
+    try {
+      res = await Promise.race([
+        ctx.host.fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: dl.signal }),
+        abortPromise(dl.signal),
+      ]);
+    } catch (e) {
+      r.error = classifyFetchError(e, dl, ctx, 'connect');
+      out.reason = 'error';
+      r.endedAt = ctx.host.now();
+      return { ...out, result: finish(r) };
+    }
+    r.headersAt = ctx.host.now();
+    if (res.headers.get(PROXY_ERROR_HEADER)) {
+      r.error = await proxyError(res);
+      out.reason = 'error';
+      r.endedAt = ctx.host.now();
+      return { ...out, result: finish(r) };
+    }
+    r.responded = true;
+    r.status = res.status;
+    r.headers = res.headers;
+    r.contentType = res.headers.get('content-type') ?? '';
+    isStream = /^\s*text\/event-stream/i.test(r.contentType);
+    if (!isStream || !res.body) {
+      // Not a stream: read it as a normal (bounded) body so the check can show what came instead.
+      Object.assign(r, await readBody(ctx, res, req.maxBytes ?? ctx.limits.maxBodyBytes, dl));
+      out.reason = 'not-stream';
+      r.endedAt = ctx.host.now();
+      return { ...out, result: finish(r) };
+    }
+    let last: number | undefined;
+    let stop = false;
+    const parser = createParser({
+      maxBufferSize: ctx.limits.maxBodyBytes,
+      onEvent: (m) => {
+        if (stop) return;
+        const at = ctx.host.now();
+        out.events++;
+        if (out.firstEventMs === undefined) out.firstEventMs = at - startedAt;
+        if (last !== undefined) out.gapsMs.push(at - last);
+        last = at;
+        const seq = out.events;
+        ctx.emit({
+          type: 'sse-event',
+          at,
+          exchangeId: id,
+          lane: req.lane,
+          seq,
+          event: m.event,
+          id: m.id,
+          data: ctx.redactor.text(truncate(m.data, 8192)),
+          summary: safeSummary(req.summarize, m),
+        });
+        if (onEvent({ ...m, seq, at }) === 'stop') {
+          stop = true;
+          out.reason = 'stopped';
+        } else if (out.events >= ctx.limits.maxStreamEvents) {
+          stop = true;
+          out.reason = 'limit';
+        }
+      },
+      onComment: (c) => {
+        out.comments++;
+        if (`: ${c.trim()}`.startsWith(PROXY_STREAM_ERROR_COMMENT)) out.proxyCut = true;
+      },
+      onRetry: (ms) => out.retries.push(ms),
+      onError: (e) => {
+        if (out.parseErrors.length < 20) out.parseErrors.push(e.message);
+      },
+    });
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    const aborted = abortPromise(dl.signal);
+    try {
+      while (!stop) {
+        const idle = new AbortController();
+        const idleTimer = ctx.host.sleep(ctx.limits.streamIdleTimeoutMs, idle.signal).then(
+          () => 'idle' as const,
+          () => 'cancelled' as const,
+        );
+        const next = await Promise.race([reader.read(), aborted, idleTimer]);
+        idle.abort();
+        if (next === 'idle') {
+          out.reason = 'idle';
+          break;
+        }
+        if (next === 'cancelled') continue;
+        if (next.done) {
+          parser.feed(decoder.decode());
+          break;
+        }
+        r.bytes += next.value.byteLength;
+        parser.feed(decoder.decode(next.value, { stream: true }));
+      }
+    } catch (e) {
+      if (dl.timedOut()) out.reason = 'timeout';
+      else if (ctx.signal.aborted) {
+        out.reason = 'error';
+        r.error = { source: 'abort', code: 'aborted', message: 'The run was stopped.', blame: 'tool' };
+      } else {
+        out.reason = 'error';
+        r.error = classifyFetchError(e, dl, ctx, 'body');
+      }
+    } finally {
+      reader.cancel().catch(() => undefined);
+    }
+    if (out.proxyCut && out.reason === 'closed') {
+      out.reason = 'error';
+      r.error = {
+        source: 'proxy',
+        code: 'stream_cut',
+        message: 'The proxy ended the stream because the connection to the agent failed.',
+        blame: 'unknown',
+      };
+    }
+    r.endedAt = ctx.host.now();
+    return { ...out, result: finish(r) };
+  } finally {
+    dl.cancel();
+    emitResponse(ctx, r, isStream);
+  }
+}
+
+function safeSummary(f: StreamRequest['summarize'], m: EventSourceMessage): string | undefined {
+  if (!f) return undefined;
+  try {
+    return f(m);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads at most `max` bytes of a body, bounded by the deadline; never throws. */
+async function readBody(
+  ctx: HttpContext,
+  res: Response,
+  max: number,
+  dl: Deadline,
+): Promise<Pick<HttpResult, 'text' | 'bom' | 'invalidUtf8' | 'bytes' | 'truncated' | 'error'>> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let truncated = false;
+  let error: TransportError | undefined;
+  if (res.body) {
+    const reader = res.body.getReader();
+    const aborted = abortPromise(dl.signal);
+    try {
+      for (;;) {
+        const { done, value } = await Promise.race([reader.read(), aborted]);
+        if (done) break;
+        const room = max - total;
+        if (value.byteLength > room) {
+          if (room > 0) chunks.push(value.subarray(0, room));
+          total += value.byteLength;
+          truncated = true;
+          break;
+        }
+        chunks.push(value);
+        total += value.byteLength;
+      }
+    } catch (e) {
+      error = classifyFetchError(e, dl, ctx, 'body');
+    } finally {
+      reader.cancel().catch(() => undefined);
+    }
+  }
+  return { ...decode(concat(chunks, Math.min(total, max))), bytes: total, truncated, error };
+}

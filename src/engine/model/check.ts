@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/**
+ * The five report categories of the conformance procedure (seed 001, step 1.6 / 5.1).
+ * Auth checks live in `error-handling` (seed step 4.5); browser readiness and two-agent checks in `interop`.
+ */
+export const CATEGORIES = ['agent-card', 'lifecycle', 'streaming', 'error-handling', 'interop'] as const;
+export const Category = z.enum(CATEGORIES);
+export type Category = z.infer<typeof Category>;
+
+/** Report keys for each category, as in the seed's ConformanceReport. */
+export const CATEGORY_KEYS = {
+  'agent-card': 'agentCard',
+  lifecycle: 'lifecycle',
+  streaming: 'streaming',
+  'error-handling': 'errorHandling',
+  interop: 'interop',
+} as const satisfies Record<Category, string>;
+export type CategoryKey = (typeof CATEGORY_KEYS)[Category];
+
+/** RFC 2119 strength of the requirement a check verifies. */
+export const Level = z.enum(['MUST', 'SHOULD', 'MAY']);
+export type Level = z.infer<typeof Level>;
+
+/**
+ * Protocol generations seen in the wild.
+ * - `legacy`: the original Google A2A (`tasks/send`, card at `/.well-known/agent.json`, `type` discriminators)
+ * - `v0.2`, `v0.3`: `message/send`, `kind` discriminators (v0.3 moved the card to `agent-card.json`)
+ * - `v1.0`: PascalCase methods, `supportedInterfaces`, `A2A-Version` header, `TASK_STATE_*` enums
+ */
+export const GENERATIONS = ['legacy', 'v0.2', 'v0.3', 'v1.0'] as const;
+export const Generation = z.enum(GENERATIONS);
+export type Generation = z.infer<typeof Generation>;
+
+export const Binding = z.enum(['JSONRPC', 'HTTP+JSON', 'GRPC']);
+export type Binding = z.infer<typeof Binding>;
+
+/**
+ * Status of one check.
+ * - `pass` / `fail`: the agent met / did not meet the requirement
+ * - `skip`: the check could not apply (optional feature not declared, precondition not met); always with a reason
+ * - `error`: OUR tool (or the proxy) failed; never counted against the agent
+ */
+export const CheckStatus = z.enum(['pass', 'fail', 'skip', 'error']);
+export type CheckStatus = z.infer<typeof CheckStatus>;
+
+/** Spec reference per generation, e.g. `{ 'v1.0': 'v1.0.1 §3.1.1 SendMessage' }`. */
+export const SpecRefs = z.partialRecord(Generation, z.string());
+export type SpecRefs = z.infer<typeof SpecRefs>;
+
+/** One piece of evidence: what we saw, shown next to the verdict. `value` is already truncated and redacted. */
+export const Evidence = z.object({
+  label: z.string(),
+  value: z.string(),
+  /** Id of the HTTP exchange this came from, to open it in the wire inspector. */
+  exchangeId: z.string().optional(),
+  /** JSON pointer (or dotted path) into the agent card, for card checks. */
+  path: z.string().optional(),
+});
+export type Evidence = z.infer<typeof Evidence>;
+
+/** The static description of a check: stable across runs, never derived from agent data. */
+export interface CheckInfo {
+  /** Stable, dotted, lowercase id, e.g. `card.skills.required-fields`. Never renamed once shipped. */
+  readonly id: string;
+  /** A requirement sentence: what a conforming agent does. */
+  readonly title: string;
+  readonly category: Category;
+  readonly level: Level;
+  /** Where the requirement is written, per generation. A generation with no entry means "not applicable". */
+  readonly specRefs: SpecRefs;
+  /** Default fix advice: what to change, where in the spec, and where the fix usually lives in the official SDKs. */
+  readonly recommendation: string;
+  /** Marks the checks whose failure is a critical defect (server crash, broken basic lifecycle). */
+  readonly critical?: boolean;
+  /** Which conformance-level tier the check belongs to (see level.ts). Defaults by category/level. */
+  readonly tier?: Tier;
+}
+
+/**
+ * Tiers used by the conformance level:
+ * - `card`: the card is valid (MUST-level card checks)
+ * - `basic`: a basic send + get works
+ * - `core`: the core lifecycle (terminal states, cancel, error codes that MUST hold)
+ * - `optional`: SHOULD/MAY checks and declared optional features
+ */
+export const Tier = z.enum(['card', 'basic', 'core', 'optional']);
+export type Tier = z.infer<typeof Tier>;
+
+/** The outcome of one check in one run. Shaped after seed 001's ConformanceResult, extended. */
+export const CheckResult = z.object({
+  id: z.string(),
+  test: z.string(),
+  category: Category,
+  status: CheckStatus,
+  level: Level,
+  tier: Tier,
+  message: z.string(),
+  duration_ms: z.number().nonnegative(),
+  recommendation: z.string().optional(),
+  evidence: z.array(Evidence).default([]),
+  specRef: z.string().optional(),
+  critical: z.boolean().optional(),
+  /** Set when the result is `error` and the proxy (not our engine) failed: the proxy's error code. */
+  proxyError: z.string().optional(),
+  /**
+   * For `skip`: `not-applicable` (feature not declared, other generation) never blocks `full`;
+   * `precondition` (could not set up the situation to test) means the requirement stayed unverified.
+   */
+  skipKind: z.enum(['not-applicable', 'precondition']).optional(),
+});
+export type CheckResult = z.infer<typeof CheckResult>;

@@ -1,0 +1,58 @@
+/**
+ * The contract between the CORS proxy (src/proxy) and the engine: how the proxy says "this response
+ * was made by me, not by the agent". Responses that reached the agent carry `X-Proxy-Upstream-Status`;
+ * responses the proxy made itself carry `X-Proxy-Error: <code>` and an `application/problem+json` body.
+ */
+export const PROXY_ERROR_HEADER = 'x-proxy-error';
+export const PROXY_UPSTREAM_STATUS_HEADER = 'x-proxy-upstream-status';
+/** Custom header the dashboard sends so the local proxy can refuse drive-by requests from other pages. */
+export const PROXY_CLIENT_HEADER = 'x-a2a-interop';
+/** SSE comment the proxy writes before ending a stream it had to cut (upstream reset, idle timeout). */
+export const PROXY_STREAM_ERROR_COMMENT = ': x-proxy-error';
+
+export const PROXY_ERROR_CODES = [
+  'bad_target',
+  'target_blocked',
+  'origin_not_allowed',
+  'request_too_large',
+  'response_too_large',
+  'rate_limited',
+  'dns_failed',
+  'connect_failed',
+  'tls_failed',
+  'upstream_reset',
+  'redirect_blocked',
+  'upstream_timeout',
+] as const;
+export type ProxyErrorCode = (typeof PROXY_ERROR_CODES)[number];
+
+/**
+ * Who is to blame when the proxy reports `code`. `agent`: the proxy reached the agent and the agent
+ * misbehaved (reset, never answered, sent too much); `tool`: the proxy refused or was misconfigured;
+ * `unknown`: the agent could not be reached at all (down, wrong address, or a network between).
+ */
+export function proxyErrorBlame(code: string): 'agent' | 'tool' | 'unknown' {
+  switch (code) {
+    case 'upstream_reset':
+    case 'upstream_timeout':
+    case 'response_too_large':
+      return 'agent';
+    case 'dns_failed':
+    case 'connect_failed':
+    case 'tls_failed':
+      return 'unknown';
+    default:
+      return 'tool';
+  }
+}
+
+/** RFC 9457 problem details body of a proxy-made response. */
+export interface ProxyProblem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ProxyErrorCode;
+  /** The target URL, credentials in the query redacted. */
+  target?: string;
+}

@@ -1,0 +1,53 @@
+/**
+ * The host port: everything the engine needs from the outside world.
+ * The browser supplies a proxy-backed fetch, the CLI Node's fetch, tests a fake server and fake timers.
+ *
+ * @example
+ * const host: Host = {
+ *   fetch: (url, init) => fetch(url, init),
+ *   now: () => Date.now(),
+ *   sleep: (ms, signal) => abortableSleep(ms, signal),
+ *   randomUUID: () => crypto.randomUUID(),
+ * };
+ */
+export interface Host {
+  /**
+   * Web-standard fetch to the *target* URL. A proxying host rewrites it; it must leave proxy failures
+   * visible as `X-Proxy-Error` responses (see http/proxy-errors.ts) rather than throwing.
+   */
+  fetch(url: string, init: RequestInit): Promise<Response>;
+  /** Wall clock in ms since the epoch. */
+  now(): number;
+  /** Resolves after `ms`, rejects with an AbortError when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  randomUUID(): string;
+  /** Where the engine's requests go: `proxy` (through the CORS proxy) or `direct`. Informational. */
+  transport?: 'proxy' | 'direct';
+}
+
+/** A sleep built on the global timers; hosts may use it. Honors the abort signal. */
+export function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(abortError(signal));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function abortError(signal?: AbortSignal): Error {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof Error) return reason;
+  const e = new Error(typeof reason === 'string' ? reason : 'aborted');
+  e.name = 'AbortError';
+  return e;
+}
+
+export const isAbortError = (e: unknown): boolean =>
+  e instanceof Error && (e.name === 'AbortError' || e.name === 'TimeoutError');

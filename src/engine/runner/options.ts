@@ -1,0 +1,32 @@
+import type { Limits } from '../http/client';
+
+/** Credentials supplied by the user. Values never appear in events, reports or logs (see redact.ts). */
+export type Credentials =
+  | { kind: 'none' }
+  | { kind: 'bearer'; token: string }
+  /** API key; `name` defaults to the header/query name the card's apiKey scheme declares, else X-API-Key. */
+  | { kind: 'api-key'; value: string; name?: string; in?: 'header' | 'query' }
+  | { kind: 'header'; name: string; value: string };
+
+export interface RunOptions {
+  /** Base URL, base URL with a path, or a direct card URL. */
+  agentUrl: string;
+  /** Optional second agent for two-agent interop checks. */
+  peerUrl?: string;
+  credentials?: Credentials;
+  /** Budget per test task (send until terminal), ms. Default 60,000. */
+  timeoutMs?: number;
+  /** Skill ids to exercise; default: all skills in the card. */
+  skills?: string[];
+  /** Run only these check ids (plus what they depend on). Used for "Re-run" of a single check. */
+  only?: string[];
+  /** Stop the run (the partial result is kept, the run is marked interrupted). */
+  signal?: AbortSignal;
+  /** Independent checks run at most this many at a time (browsers allow 6 connections per origin). Default 4. */
+  concurrency?: number;
+  limits?: Partial<Limits>;
+  /** Reported as `options.transport`. */
+  transport?: 'proxy' | 'direct';
+}
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
