@@ -10,3 +10,5 @@ export * from './report/level';
 export * from './runner/options';
 export * from './runner/run';
 export { DEFAULT_LIMITS, type Limits } from './http/client';
+export * from './report/build';
+export * from './report/series';
