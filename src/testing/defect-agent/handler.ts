@@ -1,0 +1,992 @@
+/**
+ * The defect agent's wire layer on raw node:http: card, JSON-RPC and HTTP+JSON bindings, SSE, auth,
+ * CORS and version negotiation, each behaviour switchable by a named defect. Mountable under a path
+ * prefix on a shared server (`handle(req, res)` returns false for paths it does not own).
+ */
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { apiKeyHeader, buildCard, type AuthConfig } from './card';
+import { DEFECTS, type DefectName } from './defects';
+import {
+  type Binding,
+  type Generation,
+  type HistoryPolicy,
+  parseMessage,
+  parseV1State,
+  type RenderFlags,
+  renderArtifactEvent,
+  renderMessage,
+  renderStatusEvent,
+  renderTask,
+  wrapV03Rest,
+} from './dialect';
+import { A2AError, E, rpcErrorObject, statusBody } from './errors';
+import { DEFAULT_SLOW_TASK_MS, DEFAULT_STEP_MS, HAIKU_LINES, INPUT_QUESTION, FAIL_REASON, behaviourFor } from './skills';
+import { INTERRUPTED, type IMessage, type ITask, TaskEngine, type TaskEvent, TERMINAL, textOf } from './tasks';
+
+export type { AuthConfig } from './card';
+export type { Binding, Generation } from './dialect';
+
+export interface DefectAgentOptions {
+  generation: Generation;
+  binding?: Binding;
+  defects?: DefectName[];
+  auth?: AuthConfig;
+  slowTaskMs?: number;
+  /** Pacing of quick steps (artifact chunks, input-required, failure). Default 50 ms. */
+  stepMs?: number;
+  name?: string;
+  description?: string;
+}
+
+export interface DefectAgentMountOptions extends DefectAgentOptions {
+  /** Path prefix this agent owns, e.g. `/demo/flawed`. Default '' (the whole server). */
+  basePath?: string;
+  /** Absolute URL of `basePath` as clients reach it; may be set later with setPublicUrl. */
+  publicUrl?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query, as received. */
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  at: number;
+}
+
+export interface DefectAgentHandler {
+  /** Handles the request if its path is under basePath; returns false (without touching res) otherwise. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+  setDefects(d: DefectName[]): void;
+  readonly defects: readonly DefectName[];
+  readonly requests: RecordedRequest[];
+  setPublicUrl(url: string): void;
+  /** The agent endpoint (JSON-RPC URL or REST base), absolute. */
+  readonly url: string;
+  /** Absolute URL of the public card. */
+  readonly cardUrl: string;
+  readonly generation: Generation;
+  readonly binding: Binding;
+  close(): Promise<void>;
+}
+
+type Json = Record<string, unknown>;
+const MAX_BODY = 1024 * 1024;
+const MAX_RECORDED = 5000;
+const MAX_STREAM_MS = 5 * 60_000;
+const KEEPALIVE_MS = 1000;
+const V1_REST_CT = 'application/a2a+json';
+const HUGE_CARD_BYTES = 20 * 1024 * 1024;
+
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Validated send parameters, generation-neutral. */
+interface SendReq {
+  message: IMessage;
+  taskId?: string;
+  contextId?: string;
+  historyLength?: number;
+  /** false: return as soon as the task exists. */
+  blocking: boolean;
+}
+
+type SendResult = { task: ITask } | { message: IMessage };
+
+/** Where stream frames go: JSON-RPC wraps each payload in a response with the request id; REST sends it bare. */
+interface StreamSink {
+  start(): void;
+  event(payload: Json): void;
+  comment(text: string): void;
+  end(): void;
+  onClose(fn: () => void): void;
+  readonly closed: boolean;
+}
+
+export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectAgentHandler {
+  const gen = opts.generation;
+  const binding: Binding = opts.binding ?? 'JSONRPC';
+  if (binding === 'HTTP+JSON' && gen !== 'v1.0' && gen !== 'v0.3') {
+    throw new Error(`HTTP+JSON is defined only for v0.3 and v1.0, not ${gen}`);
+  }
+  const basePath = (opts.basePath ?? '').replace(/\/+$/, '');
+  let publicUrl = (opts.publicUrl ?? 'http://127.0.0.1').replace(/\/+$/, '');
+  let defects = new Set<DefectName>(opts.defects ?? []);
+  for (const d of defects) if (!(d in DEFECTS)) throw new Error(`unknown defect ${d}`);
+  const has = (d: DefectName) => defects.has(d);
+  const requests: RecordedRequest[] = [];
+  const openResponses = new Set<ServerResponse>();
+  const stepMs = opts.stepMs ?? DEFAULT_STEP_MS;
+  const engine = new TaskEngine({
+    stepMs,
+    slowTaskMs: opts.slowTaskMs ?? DEFAULT_SLOW_TASK_MS,
+    neverFinish: () => has('task-never-finishes'),
+    goBackwards: () => has('state-goes-backwards'),
+    cancelIgnored: () => has('cancel-ignored'),
+  });
+  const cardPathNew = '/.well-known/agent-card.json';
+  const cardPathOld = '/.well-known/agent.json';
+  const servesOldPath = () => gen === 'legacy' || gen === 'v0.2' || has('card-legacy-path-only');
+  const endpointUrl = () => publicUrl;
+
+  const flags = (idOverride?: string): RenderFlags => ({
+    noTaskId: has('no-task-id'),
+    pendingState: has('bad-initial-state'),
+    badTimestamps: has('bad-timestamps'),
+    ...(idOverride ? { idOverride } : {}),
+  });
+  const movedId = (t: ITask) => `${t.id}-moved`;
+  const historyPolicy = (historyLength?: number, includeArtifacts?: boolean): HistoryPolicy => ({
+    historyLength,
+    noHistory: has('no-history'),
+    ignoreLength: has('history-ignores-length'),
+    ...(includeArtifacts === undefined ? {} : { includeArtifacts }),
+  });
+  const findTask = (id: string): ITask | undefined =>
+    engine.tasks.get(id) ?? (has('task-id-changes') && id.endsWith('-moved') ? engine.tasks.get(id.slice(0, -6)) : undefined);
+  const requireTask = (id: string): ITask => {
+    const t = findTask(id);
+    if (!t) throw E.taskNotFound(id);
+    return t;
+  };
+  /** Error override for unknown tasks (task-not-found-* defects). */
+  const notFoundError = (e: A2AError): A2AError => {
+    if (e.code !== -32001) return e;
+    if (has('task-not-found-500')) return new CrashError();
+    if (has('task-not-found-wrong-code')) return E.invalidParams(e.message, 'id');
+    return e;
+  };
+
+  // ------------------------------------------------------------------ operations (binding-neutral)
+
+  function startOrContinue(p: SendReq): SendResult {
+    if (has('send-returns-message')) {
+      return { message: replyMessage(p.message, p.contextId) };
+    }
+    const existing = p.taskId ? findTask(p.taskId) : undefined;
+    if (existing) {
+      if (gen === 'v1.0' && p.contextId && p.contextId !== existing.contextId) {
+        throw E.invalidParams(`contextId ${p.contextId.slice(0, 80)} does not match task ${existing.id}`, 'message.contextId');
+      }
+      const st = existing.status.state;
+      if (TERMINAL.has(st)) {
+        if (!has('message-to-terminal-accepted')) {
+          throw E.unsupported(`Task ${existing.id} is ${st}; a terminal task cannot accept messages`);
+        }
+        engine.continueTask(existing, p.message, true);
+      } else if (INTERRUPTED.has(st)) {
+        engine.continueTask(existing, p.message, !has('input-required-not-resumable'));
+      } else {
+        existing.history.push({ ...p.message, taskId: existing.id, contextId: existing.contextId });
+      }
+      return { task: existing };
+    }
+    if (p.taskId && gen !== 'legacy') throw E.taskNotFound(p.taskId);
+    return { task: engine.create(p.taskId, p.contextId, p.message) };
+  }
+
+  function replyMessage(user: IMessage, contextId?: string): IMessage {
+    const text = textOf(user);
+    const reply =
+      {
+        quick: HAIKU_LINES.join('\n'),
+        slow: 'The slow report is ready.',
+        input: INPUT_QUESTION,
+        fail: FAIL_REASON,
+        plain: `You said: ${text.slice(0, 200)}`,
+      }[behaviourFor(text)] ?? '';
+    return { messageId: randomUUID(), role: 'agent', parts: [{ text: reply }], contextId: contextId ?? randomUUID() };
+  }
+
+  /** The state a blocking send waits for: terminal or interrupted (working, for never-finishing or legacy slow tasks). */
+  const settled = (t: ITask) =>
+    TERMINAL.has(t.status.state) ||
+    INTERRUPTED.has(t.status.state) ||
+    ((has('task-never-finishes') || (gen === 'legacy' && t.behaviour === 'slow')) && t.status.state === 'working');
+
+  async function send(p: SendReq, signal: AbortSignal): Promise<Json> {
+    const r = startOrContinue(p);
+    if ('message' in r) {
+      const m = renderMessage(gen, r.message);
+      return gen === 'v1.0' || binding === 'HTTP+JSON' ? { message: m } : m;
+    }
+    const t = r.task;
+    if (p.blocking) {
+      // A just-continued task may still show its interrupted state: wait for the next event first.
+      const before = t.status;
+      await engine.waitFor(t, (x) => x.status !== before && settled(x), signal);
+    }
+    const body = renderTask(gen, t, flags(has('task-id-changes') ? movedId(t) : undefined), historyPolicy(p.historyLength));
+    return gen === 'v1.0' || binding === 'HTTP+JSON' ? { task: body } : body;
+  }
+
+  function getTask(id: string, historyLength?: number): Json {
+    const t = requireTask(id);
+    return renderTask(gen, t, flags(), historyPolicy(historyLength));
+  }
+
+  function cancelTask(id: string): Json {
+    const t = requireTask(id);
+    if (TERMINAL.has(t.status.state)) {
+      if (has('cancel-completed-500')) throw new CrashError();
+      if (has('cancel-completed-succeeds')) engine.forceCancel(t);
+      else throw E.notCancelable(t.status.state);
+    } else {
+      engine.cancel(t);
+    }
+    return renderTask(gen, t, flags(), historyPolicy());
+  }
+
+  function listTasks(q: Json): Json {
+    const pageSize = q.pageSize === undefined ? 50 : q.pageSize;
+    if (typeof pageSize !== 'number' || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
+      throw E.invalidParams('pageSize must be an integer from 1 to 100', 'pageSize');
+    }
+    let offset = 0;
+    if (q.pageToken !== undefined && q.pageToken !== '') {
+      const m = typeof q.pageToken === 'string' ? /^o(\d{1,9})$/.exec(q.pageToken) : null;
+      if (!m) throw E.invalidParams('pageToken is not a token this agent issued', 'pageToken');
+      offset = Number(m[1]);
+    }
+    let status: string | undefined;
+    if (q.status !== undefined && q.status !== '' && q.status !== 'TASK_STATE_UNSPECIFIED') {
+      status = typeof q.status === 'string' ? parseV1State(q.status) : undefined;
+      if (!status) throw E.invalidParams('status is not a TaskState', 'status');
+    }
+    let after: number | undefined;
+    if (q.statusTimestampAfter !== undefined) {
+      after = typeof q.statusTimestampAfter === 'string' ? Date.parse(q.statusTimestampAfter) : NaN;
+      if (Number.isNaN(after)) throw E.invalidParams('statusTimestampAfter must be an RFC 3339 timestamp', 'statusTimestampAfter');
+    }
+    const historyLength = optInt(q.historyLength, 'historyLength');
+    if (q.includeArtifacts !== undefined && typeof q.includeArtifacts !== 'boolean') {
+      throw E.invalidParams('includeArtifacts must be a boolean', 'includeArtifacts');
+    }
+    const all = [...engine.tasks.values()]
+      .map((t, i) => ({ t, i }))
+      .filter(({ t }) => (typeof q.contextId === 'string' && q.contextId ? t.contextId === q.contextId : true))
+      .filter(({ t }) => (status ? t.status.state === status : true))
+      .filter(({ t }) => (after !== undefined ? t.updatedAt > after : true))
+      .sort((a, b) => b.t.updatedAt - a.t.updatedAt || b.i - a.i)
+      .map(({ t }) => t);
+    const page = all.slice(offset, offset + pageSize);
+    const next = offset + pageSize < all.length ? `o${offset + pageSize}` : '';
+    return {
+      tasks: page.map((t) => renderTask(gen, t, flags(), historyPolicy(historyLength, q.includeArtifacts === true))),
+      nextPageToken: next,
+      pageSize,
+      totalSize: all.length,
+    };
+  }
+
+  // ------------------------------------------------------------------ streaming
+
+  /**
+   * Streams a task's events to `sink`: first the Task (v0.x, v1.0) or the current status (legacy resubscribe),
+   * then live events until a terminal or interrupted state.
+   */
+  function streamTask(sink: StreamSink, t: ITask, kind: 'send' | 'resubscribe'): void {
+    let first = true;
+    const f = () => {
+      const fl = flags(has('task-id-changes') && !first ? movedId(t) : undefined);
+      first = false;
+      return fl;
+    };
+    const out = (payload: Json) => sink.event(binding === 'HTTP+JSON' && gen === 'v0.3' ? wrapV03Rest(payload) : payload);
+    let ended = false;
+    let unsub = () => {};
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    const finish = () => {
+      if (ended) return;
+      ended = true;
+      unsub();
+      for (const x of timers) clearTimeout(x);
+      clearInterval(keepalive);
+      sink.end();
+    };
+    const keepOpen = () => {
+      // Defects that never close: only comments until the client leaves (or a safety cap).
+      timers.push(setTimeout(finish, MAX_STREAM_MS));
+    };
+    const keepalive = setInterval(() => {
+      if (sink.closed) finish();
+      else sink.comment('keep-alive');
+    }, KEEPALIVE_MS);
+    sink.onClose(finish);
+
+    sink.start();
+    if (!has('sse-first-not-task')) {
+      if (gen === 'legacy') {
+        if (kind === 'resubscribe') out(renderStatusEvent(gen, t, t.status, isEnd(t), f()));
+      } else {
+        const body = renderTask(gen, t, f(), historyPolicy());
+        out(gen === 'v1.0' ? { task: body } : body);
+      }
+    }
+    if (isEnd(t)) {
+      finishOrLinger();
+      return;
+    }
+    unsub = engine.subscribe(t.id, (e: TaskEvent) => {
+      if (ended) return;
+      if (e.type === 'artifact') {
+        out(renderArtifactEvent(gen, t, e.artifact, e.chunk, e.append, e.lastChunk, f()));
+        return;
+      }
+      const final = TERMINAL.has(e.status.state) || INTERRUPTED.has(e.status.state);
+      if (final && gen === 'v1.0' && has('sse-no-final')) {
+        finish();
+        return;
+      }
+      const finalFlag = gen === 'v1.0' ? undefined : final && !has('sse-no-final');
+      out(renderStatusEvent(gen, t, e.status, finalFlag, f()));
+      if (final) {
+        if (has('sse-events-after-final')) out(renderStatusEvent(gen, t, { ...e.status, state: 'working' }, gen === 'v1.0' ? undefined : false, f()));
+        finishOrLinger();
+      }
+    });
+    if (has('task-never-finishes')) keepOpen();
+    function finishOrLinger() {
+      if (has('sse-never-ends')) keepOpen();
+      else setImmediate(finish);
+    }
+    function isEnd(x: ITask) {
+      return TERMINAL.has(x.status.state) || INTERRUPTED.has(x.status.state);
+    }
+  }
+
+  function streamSend(sink: StreamSink, p: SendReq): void {
+    const r = startOrContinue(p);
+    if ('message' in r) {
+      sink.start();
+      const m = renderMessage(gen, r.message);
+      sink.event(gen === 'v1.0' || binding === 'HTTP+JSON' ? { message: m } : m);
+      if (has('sse-never-ends')) setTimeout(() => sink.end(), MAX_STREAM_MS);
+      else sink.end();
+      return;
+    }
+    streamTask(sink, r.task, 'send');
+  }
+
+  function resubscribe(sink: StreamSink, id: string): void {
+    const t = requireTask(id);
+    if (gen === 'v1.0' && TERMINAL.has(t.status.state)) {
+      throw E.unsupported(`Task ${t.id} is ${t.status.state}; cannot subscribe to a terminal task`);
+    }
+    streamTask(sink, t, 'resubscribe');
+  }
+
+  // ------------------------------------------------------------------ parameter parsing
+
+  function optInt(v: unknown, field: string): number | undefined {
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw E.invalidParams(`${field} must be a non-negative integer`, field);
+    return v;
+  }
+
+  function parseSend(params: Json): SendReq {
+    if (gen === 'legacy') {
+      if (typeof params.id !== 'string' || params.id === '') throw E.invalidParams('params.id (the task id) is required', 'id');
+      const pm = parseMessage(gen, params.message);
+      if (typeof pm === 'string') throw E.invalidParams(pm, 'message');
+      const existing = findTask(params.id);
+      const sessionId = typeof params.sessionId === 'string' && params.sessionId ? params.sessionId : undefined;
+      return {
+        message: pm.message,
+        taskId: params.id,
+        contextId: existing ? existing.contextId : sessionId,
+        historyLength: optInt(params.historyLength, 'historyLength'),
+        blocking: true,
+      };
+    }
+    const pm = parseMessage(gen, params.message);
+    if (typeof pm === 'string') throw E.invalidParams(pm, 'message');
+    const cfg = params.configuration;
+    if (cfg !== undefined && cfg !== null && !isObj(cfg)) throw E.invalidParams('configuration must be an object', 'configuration');
+    const c = (cfg ?? {}) as Json;
+    const blocking = gen === 'v1.0' ? c.returnImmediately !== true : c.blocking !== false;
+    return {
+      message: pm.message,
+      taskId: pm.taskId,
+      contextId: pm.contextId,
+      historyLength: optInt(c.historyLength, 'configuration.historyLength'),
+      blocking,
+    };
+  }
+
+  function idParam(params: Json, field = 'id'): string {
+    const id = params[field];
+    if (typeof id !== 'string' || id.trim() === '') throw E.invalidParams(`params.${field} must be a non-empty string`, field);
+    return id;
+  }
+
+  // ------------------------------------------------------------------ HTTP plumbing
+
+  function setCors(req: IncomingMessage, res: ServerResponse): void {
+    if (has('no-cors')) return;
+    const origin = req.headers.origin;
+    res.setHeader('Access-Control-Allow-Origin', typeof origin === 'string' && origin ? origin : '*');
+    res.setHeader('Vary', 'Origin');
+    res.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate, ETag, A2A-Version, A2A-Extensions, Content-Type');
+  }
+
+  function preflight(req: IncomingMessage, res: ServerResponse): void {
+    if (has('no-cors')) {
+      res.writeHead(405, { Allow: 'GET, POST', 'Content-Type': 'text/plain' }).end('Method Not Allowed');
+      return;
+    }
+    const reqHeaders = req.headers['access-control-request-headers'];
+    const allowHeaders = [
+      'Content-Type',
+      'Authorization',
+      'A2A-Version',
+      'A2A-Extensions',
+      'X-A2A-Extensions',
+      'Last-Event-ID',
+      'If-None-Match',
+      opts.auth?.scheme === 'apiKey' ? apiKeyHeader(opts.auth) : 'X-API-Key',
+    ];
+    if (typeof reqHeaders === 'string') {
+      for (const h of reqHeaders.split(',').map((s) => s.trim()).filter(Boolean)) {
+        if (/^[A-Za-z0-9-]{1,64}$/.test(h) && !allowHeaders.some((a) => a.toLowerCase() === h.toLowerCase())) allowHeaders.push(h);
+      }
+    }
+    res.writeHead(204, {
+      'Access-Control-Allow-Methods': binding === 'HTTP+JSON' ? 'GET, POST, DELETE, OPTIONS' : 'GET, POST, OPTIONS',
+      'Access-Control-Allow-Headers': allowHeaders.join(', '),
+      'Access-Control-Max-Age': '600',
+    });
+    res.end();
+  }
+
+  /** null when authorised; otherwise the response was sent. */
+  function checkAuth(req: IncomingMessage, res: ServerResponse, force = false): boolean {
+    const auth = opts.auth;
+    if (!auth && !force) return true;
+    if (auth && has('auth-not-enforced') && !force) return true;
+    const realm = 'realm="a2a-interop"';
+    let status = 0;
+    let challenge = '';
+    if (!auth || auth.scheme === 'bearer') {
+      const h = req.headers.authorization;
+      const m = typeof h === 'string' ? /^Bearer\s+(.+)$/i.exec(h.trim()) : null;
+      if (!m) [status, challenge] = [401, `Bearer ${realm}`];
+      else if (!auth || !safeEqual(m[1]!, auth.secret)) [status, challenge] = [401, `Bearer ${realm}, error="invalid_token"`];
+    } else {
+      const name = apiKeyHeader(auth);
+      const v = req.headers[name.toLowerCase()];
+      if (typeof v !== 'string' || v === '') [status, challenge] = [401, `ApiKey ${realm}, header="${name}"`];
+      else if (!safeEqual(v, auth.secret)) status = 403;
+    }
+    if (!status) return true;
+    const headers: Record<string, string> = {};
+    if (status === 401 && !has('auth-no-www-authenticate')) headers['WWW-Authenticate'] = challenge;
+    const message = status === 401 ? 'Authentication required' : 'Credentials not accepted';
+    if (binding === 'HTTP+JSON') {
+      headers['Content-Type'] = gen === 'v1.0' ? V1_REST_CT : 'application/json';
+      res.writeHead(status, headers).end(
+        JSON.stringify({ error: { code: status, status: status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED', message, details: [] } }),
+      );
+    } else {
+      headers['Content-Type'] = 'application/json';
+      res.writeHead(status, headers).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
+    }
+    return false;
+  }
+
+  function serveCard(req: IncomingMessage, res: ServerResponse, sub: string): boolean {
+    const isNew = sub === cardPathNew;
+    const served = servesOldPath() ? !isNew : isNew;
+    if (has('card-html-404') || !served) {
+      res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>');
+      return true;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('Method Not Allowed');
+      return true;
+    }
+    if (has('card-behind-auth') && !checkAuth(req, res, true)) return true;
+    const card = buildCard({
+      generation: gen,
+      binding,
+      url: endpointUrl(),
+      name: opts.name ?? `Defect agent (${gen}, ${binding})`,
+      description: opts.description ?? 'A wire-controlled A2A test agent with switchable defects.',
+      ...(opts.auth ? { auth: opts.auth } : {}),
+      has,
+    });
+    const contentType = has('card-wrong-content-type') ? 'text/plain; charset=utf-8' : 'application/json';
+    if (has('card-huge')) {
+      sendHugeCard(req, res, card, contentType);
+      return true;
+    }
+    const body = JSON.stringify(card);
+    const etag = `W/"${hash(body)}"`;
+    const headers = { 'Content-Type': contentType, 'Cache-Control': 'public, max-age=60', ETag: etag };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers).end();
+      return true;
+    }
+    res.writeHead(200, { ...headers, 'Content-Length': Buffer.byteLength(body) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return true;
+  }
+
+  function sendHugeCard(req: IncomingMessage, res: ServerResponse, card: Json, contentType: string): void {
+    const marker = '__PADDING__';
+    const [head, tail] = JSON.stringify({ ...card, description: marker }).split(`"${marker}"`) as [string, string];
+    const prefix = Buffer.from(`${head}"`);
+    const suffix = Buffer.from(`"${tail}`);
+    res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': prefix.length + HUGE_CARD_BYTES + suffix.length });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    let left = HUGE_CARD_BYTES;
+    res.write(prefix);
+    const pump = () => {
+      while (left > 0 && !res.destroyed) {
+        const n = Math.min(left, chunk.length);
+        left -= n;
+        if (!res.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+      if (!res.destroyed) res.end(suffix);
+    };
+    pump();
+  }
+
+  function readBody(req: IncomingMessage, rec: RecordedRequest): Promise<string | null> {
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      req.on('data', (c: Buffer) => {
+        if (done) return;
+        size += c.length;
+        if (size > MAX_BODY) {
+          done = true;
+          resolve(null);
+          return;
+        }
+        chunks.push(c);
+      });
+      req.on('end', () => {
+        if (done) return;
+        done = true;
+        const s = Buffer.concat(chunks).toString('utf8');
+        rec.body = s;
+        resolve(s);
+      });
+      req.on('error', () => {
+        if (!done) {
+          done = true;
+          resolve(null);
+        }
+      });
+      req.on('close', () => {
+        if (!done) {
+          done = true;
+          resolve(null);
+        }
+      });
+    });
+  }
+
+  function crash(res: ServerResponse): void {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.writeHead(500, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><html><body><pre>TypeError: Cannot read properties of undefined (reading \'state\')\n    at handler.js:42:17</pre></body></html>');
+  }
+
+  function makeSink(res: ServerResponse, frame: (payload: Json) => Json): StreamSink {
+    openResponses.add(res);
+    res.on('close', () => openResponses.delete(res));
+    return {
+      get closed() {
+        return res.destroyed || res.writableEnded;
+      },
+      start() {
+        if (res.headersSent) return;
+        res.writeHead(200, {
+          'Content-Type': has('sse-wrong-content-type') ? 'application/json' : 'text/event-stream',
+          'Cache-Control': 'no-cache',
+          Connection: 'keep-alive',
+          'X-Accel-Buffering': 'no',
+        });
+        res.flushHeaders();
+      },
+      onClose(fn) {
+        res.on('close', fn);
+      },
+      event(payload) {
+        if (this.closed) return;
+        res.write(`data: ${JSON.stringify(frame(payload))}\n\n`);
+      },
+      comment(text) {
+        if (!this.closed) res.write(`: ${text}\n\n`);
+      },
+      end() {
+        if (!this.closed) res.end();
+      },
+    };
+  }
+
+  // ------------------------------------------------------------------ JSON-RPC binding
+
+  const rpcId = (id: unknown): unknown => {
+    if (!has('wrong-rpc-id')) return id;
+    return typeof id === 'number' ? id + 1000 : `${String(id ?? 'null')}-x`;
+  };
+
+  function rpcSend(res: ServerResponse, id: unknown, body: { result: unknown } | { error: A2AError }): void {
+    if (res.destroyed) return;
+    const msg: Json = { jsonrpc: '2.0', id: rpcId(id ?? null) };
+    if ('result' in body) {
+      msg.result = body.result;
+      if (has('result-and-error')) msg.error = null;
+    } else {
+      msg.error = rpcErrorObject(gen, body.error);
+      if (has('result-and-error')) msg.result = null;
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(msg));
+  }
+
+  const METHODS: Record<Generation, Record<string, string>> = {
+    legacy: {
+      'tasks/send': 'send',
+      'tasks/sendSubscribe': 'stream',
+      'tasks/get': 'get',
+      'tasks/cancel': 'cancel',
+      'tasks/resubscribe': 'resubscribe',
+      'tasks/pushNotification/set': 'push',
+      'tasks/pushNotification/get': 'push',
+    },
+    'v0.2': {
+      'message/send': 'send',
+      'message/stream': 'stream',
+      'tasks/get': 'get',
+      'tasks/cancel': 'cancel',
+      'tasks/resubscribe': 'resubscribe',
+      'tasks/pushNotificationConfig/set': 'push',
+      'tasks/pushNotificationConfig/get': 'push',
+      'tasks/pushNotificationConfig/list': 'push',
+      'tasks/pushNotificationConfig/delete': 'push',
+    },
+    'v0.3': {
+      'message/send': 'send',
+      'message/stream': 'stream',
+      'tasks/get': 'get',
+      'tasks/cancel': 'cancel',
+      'tasks/resubscribe': 'resubscribe',
+      'tasks/pushNotificationConfig/set': 'push',
+      'tasks/pushNotificationConfig/get': 'push',
+      'tasks/pushNotificationConfig/list': 'push',
+      'tasks/pushNotificationConfig/delete': 'push',
+      'agent/getAuthenticatedExtendedCard': 'extendedCard',
+    },
+    'v1.0': {
+      SendMessage: 'send',
+      SendStreamingMessage: 'stream',
+      GetTask: 'get',
+      ListTasks: 'list',
+      CancelTask: 'cancel',
+      SubscribeToTask: 'resubscribe',
+      CreateTaskPushNotificationConfig: 'push',
+      GetTaskPushNotificationConfig: 'push',
+      ListTaskPushNotificationConfigs: 'push',
+      DeleteTaskPushNotificationConfig: 'push',
+      GetExtendedAgentCard: 'extendedCard',
+    },
+  };
+
+  function versionError(req: IncomingMessage, url: URL): A2AError | undefined {
+    if (gen !== 'v1.0' || has('version-lenient')) return undefined;
+    const h = req.headers['a2a-version'];
+    const v = (typeof h === 'string' ? h : (url.searchParams.get('A2A-Version') ?? '')).trim();
+    if (/^1(\.0(\.\d+)?)?$/.test(v)) return undefined;
+    return E.versionNotSupported(v || '0.3 (no A2A-Version header)');
+  }
+
+  async function handleRpc(req: IncomingMessage, res: ServerResponse, url: URL, text: string): Promise<void> {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      if (has('invalid-json-500')) return crash(res);
+      return rpcSend(res, null, { error: E.parse() });
+    }
+    const invalidRequest = (m: string) => (has('invalid-request-wrong-code') ? E.internal(m) : E.invalidRequest(m));
+    if (!isObj(msg)) return rpcSend(res, null, { error: invalidRequest('The request must be a JSON-RPC 2.0 object') });
+    const id = msg.id;
+    const idOk = id === undefined || id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+    if (msg.jsonrpc !== '2.0' || typeof msg.method !== 'string' || !idOk) {
+      return rpcSend(res, idOk ? (id ?? null) : null, { error: invalidRequest('Not a valid JSON-RPC 2.0 request') });
+    }
+    const vErr = versionError(req, url);
+    if (vErr) return rpcSend(res, id ?? null, { error: vErr });
+    const op = Object.prototype.hasOwnProperty.call(METHODS[gen], msg.method) ? METHODS[gen][msg.method] : undefined;
+    if (!op || (op === 'resubscribe' && has('sse-no-resubscribe'))) {
+      const e = has('unknown-method-wrong-code') && op !== 'resubscribe' ? E.invalidRequest(`Unknown method ${msg.method.slice(0, 80)}`) : E.methodNotFound(`Method not found: ${msg.method.slice(0, 80)}`);
+      return rpcSend(res, id ?? null, { error: e });
+    }
+    const ac = new AbortController();
+    res.on('close', () => ac.abort());
+    try {
+      const params = msg.params === undefined && (op === 'extendedCard' || op === 'list') ? {} : msg.params;
+      if (!isObj(params)) throw E.invalidParams('params must be an object');
+      switch (op) {
+        case 'send':
+          return rpcSend(res, id, { result: await send(parseSend(params), ac.signal) });
+        case 'get':
+          return rpcSend(res, id, { result: getTask(idParam(params), optInt(params.historyLength, 'historyLength')) });
+        case 'cancel':
+          return rpcSend(res, id, { result: cancelTask(idParam(params)) });
+        case 'list':
+          return rpcSend(res, id, { result: listTasks(params) });
+        case 'push':
+          if (has('push-wrong-code')) throw E.methodNotFound(`Method not found: ${msg.method}`);
+          throw E.pushNotSupported();
+        case 'extendedCard':
+          throw gen === 'v1.0' ? E.unsupported('This agent does not declare capabilities.extendedAgentCard') : E.extendedCardNotConfigured();
+        case 'stream':
+        case 'resubscribe': {
+          const frame = (payload: Json): Json => (has('sse-bare-payload') ? payload : { jsonrpc: '2.0', id: rpcId(id), result: payload });
+          const sink = makeSink(res, frame);
+          if (op === 'stream') streamSend(sink, parseSend(params));
+          else resubscribe(sink, idParam(params));
+          return;
+        }
+      }
+    } catch (e) {
+      if (e instanceof CrashError) return crash(res);
+      if (e instanceof A2AError) {
+        const err = e.code === -32602 && has('invalid-params-wrong-code') ? E.internal(e.message) : notFoundError(e);
+        if (err instanceof CrashError) return crash(res);
+        if (res.headersSent) return void res.end();
+        return rpcSend(res, id, { error: err });
+      }
+      if (!res.headersSent) return rpcSend(res, id, { error: E.internal() });
+      res.end();
+    }
+  }
+
+  // ------------------------------------------------------------------ HTTP+JSON binding
+
+  function restError(res: ServerResponse, e: A2AError): void {
+    if (res.headersSent) return void res.end();
+    const ct = gen === 'v1.0' ? V1_REST_CT : 'application/json';
+    if (has('rest-error-not-status')) {
+      const { http } = statusBody(e);
+      res.writeHead(http, { 'Content-Type': ct }).end(JSON.stringify({ error: e.message, code: e.code }));
+      return;
+    }
+    const { http, body } = statusBody(e);
+    res.writeHead(http, { 'Content-Type': ct }).end(JSON.stringify(body));
+  }
+
+  function restOk(res: ServerResponse, body: unknown): void {
+    res.writeHead(200, { 'Content-Type': gen === 'v1.0' ? V1_REST_CT : 'application/json' }).end(JSON.stringify(body));
+  }
+
+  async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL, sub: string, rec: RecordedRequest): Promise<void> {
+    const prefix = gen === 'v0.3' ? '/v1' : '';
+    if (!sub.startsWith(`${prefix}/`)) return restError(res, E.methodNotFound(`No route for ${sub.slice(0, 100)}`));
+    const path = sub.slice(prefix.length);
+    const method = req.method ?? 'GET';
+    const ac = new AbortController();
+    res.on('close', () => ac.abort());
+    const body = async (): Promise<Json> => {
+      const text = await readBody(req, rec);
+      if (text === null) throw E.invalidRequest('Request body too large or aborted');
+      if (text.trim() === '') return {};
+      try {
+        const v: unknown = JSON.parse(text);
+        if (!isObj(v)) throw E.invalidRequest('The body must be a JSON object');
+        return v;
+      } catch (e) {
+        if (e instanceof A2AError) throw e;
+        if (has('invalid-json-500')) throw new CrashError();
+        throw E.parse();
+      }
+    };
+    const q = (name: string) => url.searchParams.get(name) ?? undefined;
+    const qInt = (name: string): number | undefined => {
+      const v = q(name);
+      if (v === undefined) return undefined;
+      if (!/^\d{1,9}$/.test(v)) throw E.invalidParams(`${name} must be a non-negative integer`, name);
+      return Number(v);
+    };
+    const notAllowed = (allow: string) => res.writeHead(405, { Allow: allow, 'Content-Type': 'text/plain' }).end('Method Not Allowed');
+    const sse = () => makeSink(res, (p) => p);
+    try {
+      const vErr = versionError(req, url);
+      if (vErr) throw vErr;
+      let m: RegExpExecArray | null;
+      if (path === '/message:send' || path === '/message:stream') {
+        if (method !== 'POST') return void notAllowed('POST');
+        const b = await body();
+        const p = parseSend(b);
+        if (path === '/message:send') return restOk(res, await send(p, ac.signal));
+        return streamSend(sse(), p);
+      }
+      if (path === '/tasks') {
+        if (gen !== 'v1.0') throw E.methodNotFound('tasks/list is not part of v0.3');
+        if (method !== 'GET') return void notAllowed('GET');
+        const query: Json = {};
+        for (const k of ['contextId', 'status', 'pageToken', 'statusTimestampAfter']) if (q(k) !== undefined) query[k] = q(k);
+        if (q('pageSize') !== undefined) query.pageSize = qInt('pageSize');
+        if (q('historyLength') !== undefined) query.historyLength = qInt('historyLength');
+        if (q('includeArtifacts') !== undefined) {
+          const v = q('includeArtifacts');
+          if (v !== 'true' && v !== 'false') throw E.invalidParams('includeArtifacts must be true or false', 'includeArtifacts');
+          query.includeArtifacts = v === 'true';
+        }
+        return restOk(res, listTasks(query));
+      }
+      if ((m = /^\/tasks\/([^/:]+):cancel$/.exec(path))) {
+        if (method !== 'POST') return void notAllowed('POST');
+        await body();
+        return restOk(res, cancelTask(decodeURIComponent(m[1]!)));
+      }
+      if ((m = /^\/tasks\/([^/:]+):subscribe$/.exec(path))) {
+        if (method !== 'POST' && method !== 'GET') return void notAllowed('GET, POST');
+        if (has('sse-no-resubscribe')) throw E.methodNotFound('Subscribe is not implemented');
+        return resubscribe(sse(), decodeURIComponent(m[1]!));
+      }
+      if (/^\/tasks\/[^/:]+\/pushNotificationConfigs(\/[^/]+)?$/.test(path)) {
+        if (has('push-wrong-code')) throw E.methodNotFound('No route for push notification configs');
+        throw E.pushNotSupported();
+      }
+      if ((m = /^\/tasks\/([^/:]+)$/.exec(path))) {
+        if (method !== 'GET') return void notAllowed('GET');
+        return restOk(res, getTask(decodeURIComponent(m[1]!), qInt('historyLength')));
+      }
+      if (gen === 'v1.0' && path === '/extendedAgentCard') throw E.unsupported('This agent does not declare capabilities.extendedAgentCard');
+      if (gen === 'v0.3' && path === '/card') throw E.extendedCardNotConfigured();
+      throw E.methodNotFound(`No route for ${method} ${sub.slice(0, 100)}`);
+    } catch (e) {
+      if (e instanceof CrashError) return crash(res);
+      if (e instanceof A2AError) {
+        const err = e.code === -32602 && has('invalid-params-wrong-code') ? E.internal(e.message) : notFoundError(e);
+        if (err instanceof CrashError) return crash(res);
+        return restError(res, err);
+      }
+      if (!res.headersSent) return restError(res, E.internal());
+      res.end();
+    }
+  }
+
+  // ------------------------------------------------------------------ entry
+
+  function handle(req: IncomingMessage, res: ServerResponse): boolean {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://agent.invalid');
+    } catch {
+      return false;
+    }
+    const path = url.pathname;
+    if (basePath && path !== basePath && !path.startsWith(`${basePath}/`)) return false;
+    const sub = path.slice(basePath.length) || '/';
+    const rec: RecordedRequest = {
+      method: req.method ?? '',
+      path: (req.url ?? '').slice(basePath.length) || '/',
+      headers: Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+      ),
+      body: '',
+      at: Date.now(),
+    };
+    if (requests.length >= MAX_RECORDED) requests.shift();
+    requests.push(rec);
+    res.on('error', () => {});
+    try {
+      setCors(req, res);
+      if (req.method === 'OPTIONS') {
+        preflight(req, res);
+        return true;
+      }
+      if (sub === cardPathNew || sub === cardPathOld) return serveCard(req, res, sub);
+      if (!checkAuth(req, res)) return true;
+      if (binding === 'JSONRPC') {
+        if (sub !== '/') {
+          res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));
+          return true;
+        }
+        if (req.method !== 'POST') {
+          res.writeHead(405, { Allow: 'POST, OPTIONS', 'Content-Type': 'text/plain' }).end('Method Not Allowed: use POST for JSON-RPC');
+          return true;
+        }
+        void readBody(req, rec).then((text) => {
+          if (text === null) {
+            if (!res.headersSent && !res.destroyed) res.writeHead(413, { 'Content-Type': 'text/plain', Connection: 'close' }).end('Payload Too Large');
+            return;
+          }
+          return handleRpc(req, res, url, text);
+        }).catch(() => crash(res));
+        return true;
+      }
+      void handleRest(req, res, url, sub, rec).catch(() => crash(res));
+      return true;
+    } catch {
+      crash(res);
+      return true;
+    }
+  }
+
+  return {
+    handle,
+    setDefects(d) {
+      for (const x of d) if (!(x in DEFECTS)) throw new Error(`unknown defect ${x}`);
+      defects = new Set(d);
+    },
+    get defects() {
+      return [...defects];
+    },
+    requests,
+    setPublicUrl(u) {
+      publicUrl = u.replace(/\/+$/, '');
+    },
+    get url() {
+      return endpointUrl();
+    },
+    get cardUrl() {
+      return `${publicUrl}${servesOldPath() ? cardPathOld : cardPathNew}`;
+    },
+    generation: gen,
+    binding,
+    async close() {
+      engine.close();
+      for (const r of openResponses) r.destroy();
+      openResponses.clear();
+    },
+  };
+}
+
+/** Thrown to make the agent answer like a crashed server (HTTP 500, HTML). */
+class CrashError extends A2AError {
+  constructor() {
+    super(-32603, 'crash');
+  }
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function hash(s: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(16);
+}
+

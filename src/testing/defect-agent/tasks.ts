@@ -1,0 +1,261 @@
+/**
+ * Generation-neutral task engine: behaviours run on timers and publish events to listeners.
+ * The wire layer (handler.ts + dialect.ts) renders tasks and events for one generation.
+ */
+import { randomUUID } from 'node:crypto';
+import { FAIL_REASON, HAIKU_LINES, INPUT_QUESTION, type Behaviour, behaviourFor } from './skills';
+
+export type State =
+  | 'submitted'
+  | 'working'
+  | 'input-required'
+  | 'auth-required'
+  | 'completed'
+  | 'canceled'
+  | 'failed'
+  | 'rejected';
+
+export const TERMINAL: ReadonlySet<State> = new Set(['completed', 'canceled', 'failed', 'rejected']);
+export const INTERRUPTED: ReadonlySet<State> = new Set(['input-required', 'auth-required']);
+
+export interface IPart {
+  text?: string;
+  data?: unknown;
+  file?: { name?: string; mimeType?: string; bytes?: string; uri?: string };
+}
+
+export interface IMessage {
+  messageId: string;
+  role: 'user' | 'agent';
+  parts: IPart[];
+  taskId?: string;
+  contextId?: string;
+}
+
+export interface IArtifact {
+  artifactId: string;
+  name: string;
+  /** Accumulated text of all chunks so far. */
+  text: string;
+}
+
+export interface IStatus {
+  state: State;
+  message?: IMessage;
+  timestamp: string;
+}
+
+export interface ITask {
+  id: string;
+  contextId: string;
+  status: IStatus;
+  history: IMessage[];
+  artifacts: IArtifact[];
+  behaviour: Behaviour;
+  /** Milliseconds since epoch of the last status change (ListTasks ordering and filters). */
+  updatedAt: number;
+}
+
+export type TaskEvent =
+  | { type: 'status'; task: ITask; status: IStatus }
+  | { type: 'artifact'; task: ITask; artifact: IArtifact; chunk: string; append: boolean; lastChunk: boolean };
+
+export interface EngineOptions {
+  stepMs: number;
+  slowTaskMs: number;
+  /** Behaviour switches the engine honours (the rest are wire-level). */
+  neverFinish: () => boolean;
+  goBackwards: () => boolean;
+  cancelIgnored: () => boolean;
+}
+
+export function textOf(m: IMessage): string {
+  return m.parts.map((p) => p.text ?? '').join(' ');
+}
+
+export function isoNow(): string {
+  return new Date().toISOString();
+}
+
+export class TaskEngine {
+  readonly tasks = new Map<string, ITask>();
+  private readonly listeners = new Map<string, Set<(e: TaskEvent) => void>>();
+  private readonly timers = new Map<string, Set<ReturnType<typeof setTimeout>>>();
+  private closed = false;
+
+  constructor(private readonly opts: EngineOptions) {}
+
+  create(id: string | undefined, contextId: string | undefined, message: IMessage): ITask {
+    const taskId = id ?? randomUUID();
+    const ctx = contextId ?? randomUUID();
+    const user: IMessage = { ...message, taskId, contextId: ctx };
+    const task: ITask = {
+      id: taskId,
+      contextId: ctx,
+      status: { state: 'submitted', timestamp: isoNow() },
+      history: [user],
+      artifacts: [],
+      behaviour: behaviourFor(textOf(message)),
+      updatedAt: Date.now(),
+    };
+    this.tasks.set(taskId, task);
+    // Start on the next tick so callers can subscribe and see `submitted` first.
+    this.later(task, 0, () => this.run(task));
+    return task;
+  }
+
+  /** A follow-up user message to an existing (interrupted, or restarted terminal) task. */
+  continueTask(task: ITask, message: IMessage, resume: boolean): void {
+    task.history.push({ ...message, taskId: task.id, contextId: task.contextId });
+    if (!resume) {
+      // Ignored answer: the agent asks again.
+      this.later(task, 0, () => this.setState(task, 'input-required', agentText(task, INPUT_QUESTION)));
+      return;
+    }
+    if (task.status.state === 'input-required') {
+      this.later(task, 0, () => {
+        this.setState(task, 'working');
+        this.later(task, this.opts.stepMs, () =>
+          this.finish(task, 'completed', agentText(task, `Booked for ${textOf(message).trim() || 'the day you chose'}.`)),
+        );
+      });
+    } else {
+      // A restarted terminal task (defect message-to-terminal-accepted): run its behaviour again.
+      task.artifacts = [];
+      this.later(task, 0, () => this.run(task));
+    }
+  }
+
+  cancel(task: ITask): void {
+    if (this.opts.cancelIgnored()) return;
+    this.clearTimers(task.id);
+    this.setState(task, 'canceled', agentText(task, 'Canceled at your request.'));
+  }
+
+  /** Rewrites a terminal task to canceled (defect cancel-completed-succeeds). */
+  forceCancel(task: ITask): void {
+    this.clearTimers(task.id);
+    this.setState(task, 'canceled');
+  }
+
+  subscribe(taskId: string, fn: (e: TaskEvent) => void): () => void {
+    let set = this.listeners.get(taskId);
+    if (!set) this.listeners.set(taskId, (set = new Set()));
+    set.add(fn);
+    return () => {
+      set.delete(fn);
+    };
+  }
+
+  /** Resolves when `pred(task)` holds (checked after every event), or on `signal` abort. */
+  waitFor(task: ITask, pred: (t: ITask) => boolean, signal?: AbortSignal): Promise<void> {
+    if (pred(task) || this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        unsub();
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const unsub = this.subscribe(task.id, () => {
+        if (pred(task)) done();
+      });
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const id of [...this.timers.keys()]) this.clearTimers(id);
+    this.listeners.clear();
+  }
+
+  private run(task: ITask): void {
+    const { stepMs, slowTaskMs } = this.opts;
+    this.setState(task, 'working');
+    if (this.opts.goBackwards()) {
+      this.setState(task, 'submitted');
+      this.setState(task, 'working');
+    }
+    if (this.opts.neverFinish()) return;
+    switch (task.behaviour) {
+      case 'quick': {
+        const artifact: IArtifact = { artifactId: `${task.id}-haiku`, name: 'haiku', text: '' };
+        task.artifacts = [artifact];
+        HAIKU_LINES.forEach((line, i) => {
+          this.later(task, stepMs * (i + 1), () => {
+            const chunk = i === 0 ? line : `\n${line}`;
+            artifact.text += chunk;
+            const lastChunk = i === HAIKU_LINES.length - 1;
+            this.emit(task, { type: 'artifact', task, artifact, chunk, append: i > 0, lastChunk });
+            if (lastChunk) this.finish(task, 'completed', agentText(task, 'Here is your haiku.'));
+          });
+        });
+        return;
+      }
+      case 'slow':
+        this.later(task, slowTaskMs, () => {
+          task.artifacts = [{ artifactId: `${task.id}-report`, name: 'report', text: 'The slow report is ready.' }];
+          const artifact = task.artifacts[0]!;
+          this.emit(task, { type: 'artifact', task, artifact, chunk: artifact.text, append: false, lastChunk: true });
+          this.finish(task, 'completed', agentText(task, 'Report done.'));
+        });
+        return;
+      case 'input':
+        this.later(task, stepMs, () => this.setState(task, 'input-required', agentText(task, INPUT_QUESTION)));
+        return;
+      case 'fail':
+        this.later(task, stepMs, () => this.finish(task, 'failed', agentText(task, FAIL_REASON)));
+        return;
+      case 'plain': {
+        const reply = `You said: ${textOf(task.history[task.history.length - 1]!).slice(0, 200)}`;
+        task.artifacts = [{ artifactId: `${task.id}-reply`, name: 'reply', text: reply }];
+        const artifact = task.artifacts[0]!;
+        this.emit(task, { type: 'artifact', task, artifact, chunk: reply, append: false, lastChunk: true });
+        this.finish(task, 'completed', agentText(task, reply));
+        return;
+      }
+    }
+  }
+
+  private finish(task: ITask, state: State, message: IMessage): void {
+    this.setState(task, state, message);
+  }
+
+  private setState(task: ITask, state: State, message?: IMessage): void {
+    if (message) task.history.push(message);
+    task.status = { state, timestamp: isoNow(), ...(message ? { message } : {}) };
+    task.updatedAt = Date.now();
+    this.emit(task, { type: 'status', task, status: task.status });
+    if (TERMINAL.has(state)) this.clearTimers(task.id);
+  }
+
+  private emit(task: ITask, e: TaskEvent): void {
+    for (const fn of [...(this.listeners.get(task.id) ?? [])]) {
+      try {
+        fn(e);
+      } catch {
+        // A broken listener (closed socket) must not stop the task.
+      }
+    }
+  }
+
+  private later(task: ITask, ms: number, fn: () => void): void {
+    if (this.closed) return;
+    let set = this.timers.get(task.id);
+    if (!set) this.timers.set(task.id, (set = new Set()));
+    const t = setTimeout(() => {
+      set.delete(t);
+      fn();
+    }, ms);
+    set.add(t);
+  }
+
+  private clearTimers(taskId: string): void {
+    for (const t of this.timers.get(taskId) ?? []) clearTimeout(t);
+    this.timers.delete(taskId);
+  }
+}
+
+function agentText(task: ITask, text: string): IMessage {
+  return { messageId: randomUUID(), role: 'agent', parts: [{ text }], taskId: task.id, contextId: task.contextId };
+}
