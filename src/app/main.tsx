@@ -1,17 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './app';
+import { createAppDeps, restoreInterrupted } from './bootstrap';
+import './styles.css';
 
-function App() {
-  return (
-    <main aria-label="a2a-interop">
-      <h1>a2a-interop</h1>
-      <p>Dashboard under construction.</p>
-    </main>
-  );
-}
+const deps = createAppDeps();
+void restoreInterrupted(deps);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <App deps={deps} />
   </StrictMode>,
 );

@@ -1,0 +1,80 @@
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { ThemeToggle } from '../features/settings';
+import { ArchiveProvider } from '../lib/archive-context';
+import type { RunArchive } from '../lib/db';
+import { Link } from '../lib/link';
+import { matchPath, useLocation } from '../lib/router';
+import { RunSessionProvider, type RunSession } from '../lib/run-session';
+import { RunStoreProvider, type RunStoreHandle } from '../lib/run-store';
+import { HistoryRoute } from './routes/history-route';
+import { RunRoute } from './routes/run-route';
+import { SavedRunRoute } from './routes/saved-run-route';
+import { SettingsRoute } from './routes/settings-route';
+
+export interface AppDeps {
+  queryClient: QueryClient;
+  archive: RunArchive;
+  liveStore: RunStoreHandle;
+  session: RunSession;
+}
+
+function Routes() {
+  const { pathname } = useLocation();
+  if (pathname === '/' || pathname === '/index.html') return <RunRoute />;
+  if (pathname === '/history') return <HistoryRoute />;
+  if (pathname === '/settings') return <SettingsRoute />;
+  const saved = matchPath('/runs/:id', pathname);
+  if (saved?.id) return <SavedRunRoute key={saved.id} runId={saved.id} />;
+  return (
+    <section aria-label="Not found">
+      <h1>Page not found</h1>
+      <p>
+        <Link to="/">Go to the run view</Link>
+      </p>
+    </section>
+  );
+}
+
+function Nav() {
+  const { pathname } = useLocation();
+  const item = (to: string, label: string) => (
+    <li>
+      <Link to={to} aria-current={pathname === to ? 'page' : undefined}>
+        {label}
+      </Link>
+    </li>
+  );
+  return (
+    <nav aria-label="Main">
+      <ul>
+        {item('/', 'Run')}
+        {item('/history', 'History')}
+        {item('/settings', 'Settings')}
+      </ul>
+    </nav>
+  );
+}
+
+export function App({ deps }: { deps: AppDeps }) {
+  return (
+    <QueryClientProvider client={deps.queryClient}>
+      <ArchiveProvider value={deps.archive}>
+        <RunSessionProvider value={deps.session}>
+          <RunStoreProvider value={deps.liveStore}>
+            <a className="skip-link" href="#main">
+              Skip to main content
+            </a>
+            <header className="app-header">
+              <span className="brand">a2a-interop</span>
+              <Nav />
+              <ThemeToggle />
+            </header>
+            <main id="main" tabIndex={-1}>
+              <Routes />
+            </main>
+          </RunStoreProvider>
+        </RunSessionProvider>
+      </ArchiveProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,41 @@
+import { RunArchive } from '../lib/db';
+import { createHost, runSuite } from '../lib/engine-adapter';
+import { createQueryClient } from '../lib/query-client';
+import { RunSession } from '../lib/run-session';
+import { createRunStore } from '../lib/run-store';
+import { settingsStore } from '../lib/settings-store';
+import type { AppDeps } from './app';
+
+/** Wires the app's long-lived objects. */
+export function createAppDeps(): AppDeps {
+  const archive = new RunArchive();
+  const liveStore = createRunStore();
+  const session = new RunSession({
+    store: liveStore,
+    archive,
+    run: runSuite,
+    createHost,
+    hostSettings: () => {
+      const s = settingsStore.getState();
+      return { mode: s.mode, proxyUrl: s.proxyUrl };
+    },
+  });
+  return { queryClient: createQueryClient(), archive, liveStore, session };
+}
+
+/**
+ * After a reload mid-run: closes the cut-off run as interrupted and shows it in the Run view with
+ * its partial results. Failures (IndexedDB unavailable) only cost the restore.
+ */
+export async function restoreInterrupted(deps: AppDeps): Promise<void> {
+  try {
+    const closed = await deps.archive.closeAbandoned(Date.now());
+    const latest = closed.sort((a, b) => b.startedAt - a.startedAt)[0];
+    if (!latest) return;
+    const events = await deps.archive.events(latest.runId);
+    if (deps.session.state.getState().phase !== 'idle' || deps.liveStore.store.getState().run.status !== 'idle') return;
+    deps.liveStore.load(events, 'history', 'This run was interrupted when the page was reloaded or closed; the results recorded until then are shown.');
+  } catch (e) {
+    console.warn('Could not restore the interrupted run', e);
+  }
+}

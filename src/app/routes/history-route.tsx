@@ -1,0 +1,11 @@
+import { HistoryPage } from '../../features/history';
+import { OpenReport } from '../../features/reports';
+
+export function HistoryRoute() {
+  return (
+    <>
+      <HistoryPage />
+      <OpenReport />
+    </>
+  );
+}

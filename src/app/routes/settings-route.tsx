@@ -1,0 +1,5 @@
+import { SettingsPanel } from '../../features/settings';
+
+export function SettingsRoute() {
+  return <SettingsPanel />;
+}

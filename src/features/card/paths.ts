@@ -1,0 +1,41 @@
+import type { CheckResult } from '../../engine';
+
+/** A JSON pointer (`/skills/0/name`) or dotted path (`skills[0].name`, `$.skills.0.name`) as segments. */
+export function pathSegments(path: string): string[] {
+  let p = path.trim().replace(/^\$|^#/, '');
+  if (p.startsWith('/')) {
+    return p
+      .split('/')
+      .slice(1)
+      .filter((s) => s !== '')
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  }
+  p = p.replace(/\[(\d+|"[^"]*"|'[^']*')\]/g, (_, k: string) => `.${k.replace(/^["']|["']$/g, '')}`);
+  return p.split('.').filter((s) => s !== '');
+}
+
+export const pathKey = (segs: readonly string[]) => `/${segs.join('/')}`;
+
+export interface FieldVerdict {
+  checkId: string;
+  title: string;
+  status: CheckResult['status'];
+  message: string;
+}
+
+/** Card-check verdicts keyed by the field they concern (`/` for the card as a whole). */
+export function verdictsByPath(results: readonly CheckResult[], role: 'agent' | 'peer' = 'agent'): Map<string, FieldVerdict[]> {
+  const out = new Map<string, FieldVerdict[]>();
+  for (const r of results) {
+    if (r.category !== 'agent-card' || role === 'peer') continue;
+    const paths = new Set(r.evidence.map((e) => e.path).filter((p): p is string => typeof p === 'string'));
+    if (!paths.size) paths.add('/');
+    for (const p of paths) {
+      const key = pathKey(pathSegments(p));
+      const list = out.get(key) ?? [];
+      list.push({ checkId: r.id, title: r.test, status: r.status, message: r.message });
+      out.set(key, list);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,48 @@
+import { useState } from 'react';
+import { buildReport } from '../../engine';
+import { Notice } from '../../components/notice';
+import { exportReport, type ExportFormat } from '../../lib/engine-adapter';
+import { useRunSelector, useRunStoreHandle } from '../../lib/run-store';
+
+const FORMATS: { format: ExportFormat; label: string }[] = [
+  { format: 'json', label: 'Export JSON' },
+  { format: 'markdown', label: 'Export Markdown' },
+  { format: 'junit', label: 'Export JUnit' },
+  { format: 'html', label: 'Export HTML' },
+];
+
+function download(filename: string, mimeType: string, body: string) {
+  const url = URL.createObjectURL(new Blob([body], { type: mimeType }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.rel = 'noopener';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Download buttons for the run on screen (the report embeds the redacted event log). */
+export function ExportButtons() {
+  const handle = useRunStoreHandle();
+  const status = useRunSelector((s) => s.run.status);
+  const [note, setNote] = useState<string | null>(null);
+  if (status === 'idle') return null;
+  const onExport = (format: ExportFormat) => {
+    const { run, events } = handle.store.getState();
+    const { file, fallback } = exportReport(buildReport(run, events), format);
+    download(file.filename, file.mimeType, file.body);
+    setNote(fallback ? `${fallback.reason}` : null);
+  };
+  return (
+    <div className="export-buttons" role="group" aria-label="Export report">
+      {FORMATS.map((f) => (
+        <button key={f.format} type="button" onClick={() => onExport(f.format)}>
+          {f.label}
+        </button>
+      ))}
+      {note ? <Notice kind="warn">{note}</Notice> : null}
+    </div>
+  );
+}

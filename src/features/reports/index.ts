@@ -1,0 +1,3 @@
+export { OpenReport } from './open-report';
+export { ExportButtons } from './export-buttons';
+export { eventsFromReport } from './report-events';

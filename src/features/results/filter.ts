@@ -1,0 +1,32 @@
+import { CATEGORIES, type Category, type CheckStatus, type Level } from '../../engine';
+import type { CheckRunState } from '../../engine';
+
+export interface ResultFilter {
+  status: 'all' | CheckStatus | 'running';
+  category: 'all' | Category;
+  level: 'all' | Level;
+}
+
+export const NO_FILTER: ResultFilter = { status: 'all', category: 'all', level: 'all' };
+
+export const CATEGORY_LABEL: Record<Category, string> = {
+  'agent-card': 'Agent card',
+  lifecycle: 'Task lifecycle',
+  streaming: 'Streaming',
+  'error-handling': 'Error handling',
+  interop: 'Interop',
+};
+
+export function matches(c: CheckRunState, f: ResultFilter): boolean {
+  return (f.status === 'all' || c.status === f.status) && (f.category === 'all' || c.category === f.category) && (f.level === 'all' || c.level === f.level);
+}
+
+/** Checks grouped by the five categories (in report order), filtered; empty groups are dropped. */
+export function groupChecks(checks: Record<string, CheckRunState>, order: readonly string[], f: ResultFilter): { category: Category; rows: CheckRunState[] }[] {
+  const groups = new Map<Category, CheckRunState[]>(CATEGORIES.map((c) => [c, []]));
+  for (const id of order) {
+    const c = checks[id];
+    if (c && matches(c, f)) groups.get(c.category)?.push(c);
+  }
+  return CATEGORIES.map((category) => ({ category, rows: groups.get(category) ?? [] })).filter((g) => g.rows.length > 0);
+}

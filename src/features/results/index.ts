@@ -1,0 +1,3 @@
+export { LevelSummary } from './level-summary';
+export { ResultsTable } from './results-table';
+export { FailedTests } from './failed-tests';

@@ -1,0 +1,1 @@
+export { RunForm } from './run-form';

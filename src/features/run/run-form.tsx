@@ -1,0 +1,282 @@
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Notice } from '../../components/notice';
+import { buildRunLink, parseRunLink } from '../../lib/deep-link';
+import { CardError, explainTarget } from '../../lib/engine-adapter';
+import { useCardPreview, useDemoAgents, useProxyHealth } from '../../lib/queries';
+import { navigate, useLocation } from '../../lib/router';
+import { useRunSession, useSessionState } from '../../lib/run-session';
+import { settingsStore, useSettings } from '../../lib/settings-store';
+import { checkAgentUrl } from '../../lib/url';
+import { credentialsOf, draftFrom, type CredentialDraft, type CredentialKind } from './credentials';
+import { useDebounced } from './use-debounced';
+
+const CREDENTIAL_OPTIONS: { value: CredentialKind; label: string }[] = [
+  { value: 'none', label: 'No credentials' },
+  { value: 'bearer', label: 'Bearer token' },
+  { value: 'api-key', label: 'API key (header the card declares)' },
+  { value: 'header', label: 'Custom header' },
+];
+
+/** The Run form: agent, peer, credentials, timeout, skills; Run / Stop / Copy link; demo agents. */
+export function RunForm() {
+  const id = useId();
+  const session = useRunSession();
+  const phase = useSessionState((s) => s.phase);
+  const sessionError = useSessionState((s) => s.error);
+  const location = useLocation();
+  const mode = useSettings((s) => s.mode);
+  const proxyUrl = useSettings((s) => s.proxyUrl);
+  const proxyKind = useSettings((s) => s.proxyKind);
+  const remembered = useSettings((s) => s.credentials);
+  const remember = useSettings((s) => s.rememberCredentials);
+
+  const link = useMemo(() => parseRunLink(location.search), [location.search]);
+  const [agentUrl, setAgentUrl] = useState(link.agent ?? session.input?.agentUrl ?? '');
+  const [peerUrl, setPeerUrl] = useState(link.peer ?? session.input?.peerUrl ?? '');
+  const [draft, setDraft] = useState<CredentialDraft>(() => draftFrom(session.input?.credentials ?? remembered));
+  const [timeoutS, setTimeoutS] = useState(String((session.input?.timeoutMs ?? 60_000) / 1000));
+  const [skillChoice, setSkillChoice] = useState<Record<string, boolean>>({});
+  const [errors, setErrors] = useState<string[]>([]);
+  const [copied, setCopied] = useState<string | null>(null);
+  const autoStarted = useRef(false);
+
+  const urlCheck = checkAgentUrl(agentUrl);
+  const debouncedUrl = useDebounced(urlCheck.ok ? urlCheck.url : null, 500);
+  const card = useCardPreview(debouncedUrl, { mode, proxyUrl });
+  const health = useProxyHealth(proxyUrl, mode === 'proxy');
+  const demos = useDemoAgents();
+  const skills = card.data?.skills ?? [];
+  const running = phase !== 'idle';
+
+  useEffect(() => {
+    if (remember) {
+      const c = credentialsOf(draft);
+      settingsStore.getState().setCredentials(c.ok ? c.value : undefined);
+    }
+  }, [draft, remember]);
+
+  const start = () => {
+    const problems: string[] = [];
+    const agent = checkAgentUrl(agentUrl);
+    if (!agent.ok) problems.push(agent.error);
+    const peer = peerUrl.trim() ? checkAgentUrl(peerUrl, 'Peer agent URL') : null;
+    if (peer && !peer.ok) problems.push(peer.error);
+    const creds = credentialsOf(draft);
+    if (!creds.ok) problems.push(creds.error);
+    const timeout = Number(timeoutS);
+    if (!Number.isFinite(timeout) || timeout < 1 || timeout > 600) problems.push('Per-task timeout must be between 1 and 600 seconds.');
+    if (mode === 'proxy' && health.data && !health.data.ok) {
+      problems.push(
+        `The proxy at ${proxyUrl || '/proxy'} is unreachable (${health.data.error ?? 'no answer'}). Start the dashboard with npm start, fix the Proxy URL in Settings, or switch to direct mode.`,
+      );
+    }
+    setErrors(problems);
+    if (problems.length || !agent.ok || !creds.ok) return;
+    const picked = skills.filter((s) => skillChoice[s.id] !== false).map((s) => s.id);
+    void session.start({
+      agentUrl: agent.url,
+      peerUrl: peer?.ok ? peer.url : undefined,
+      credentials: creds.value,
+      timeoutMs: Math.round(timeout * 1000),
+      skills: skills.length && picked.length < skills.length ? picked : undefined,
+    });
+  };
+
+  // Deep link: ?agent=&peer=&run=1 fills the form and starts once; run=1 is then dropped from the
+  // address so a reload does not start another run.
+  useEffect(() => {
+    if (!link.run || autoStarted.current || !link.agent) return;
+    autoStarted.current = true;
+    const u = new URL(window.location.href);
+    u.searchParams.delete('run');
+    navigate(`${u.pathname}${u.search}`, { replace: true });
+    start();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [link]);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!running) start();
+  };
+
+  const copyLink = async () => {
+    const href = buildRunLink(window.location.href, { agent: agentUrl.trim(), peer: peerUrl.trim() || undefined });
+    try {
+      await navigator.clipboard.writeText(href);
+      setCopied(`Link copied: ${href}`);
+    } catch {
+      setCopied(`Copy this link: ${href}`);
+    }
+  };
+
+  const hostedNote = mode === 'proxy' ? explainTarget(agentUrl, { kind: proxyKind }) : undefined;
+  const cardProblem = card.error instanceof CardError || card.error instanceof Error ? cardErrorText(card.error, mode) : null;
+
+  return (
+    <section className="run-form" aria-labelledby={`${id}-h`}>
+      <h1 id={`${id}-h`}>Run conformance</h1>
+      <form onSubmit={onSubmit} noValidate>
+        <div className="field">
+          <label htmlFor={`${id}-agent`}>Agent URL</label>
+          <input
+            id={`${id}-agent`}
+            type="url"
+            inputMode="url"
+            autoComplete="url"
+            placeholder="http://127.0.0.1:4173/demo/v1"
+            value={agentUrl}
+            onChange={(e) => setAgentUrl(e.target.value)}
+            aria-invalid={agentUrl !== '' && !urlCheck.ok}
+            aria-describedby={`${id}-agent-help`}
+            required
+          />
+          <p id={`${id}-agent-help`} className="help">
+            {agentUrl !== '' && !urlCheck.ok ? urlCheck.error : 'Base URL of the agent, or the URL of its card.'}
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-peer`}>Peer agent URL (optional)</label>
+          <input id={`${id}-peer`} type="url" inputMode="url" value={peerUrl} onChange={(e) => setPeerUrl(e.target.value)} aria-describedby={`${id}-peer-help`} />
+          <p id={`${id}-peer-help`} className="help">
+            A second agent for the two-agent interop checks.
+          </p>
+        </div>
+        <fieldset className="credentials">
+          <legend>Credentials</legend>
+          <div className="field">
+            <label htmlFor={`${id}-ckind`}>Credential type</label>
+            <select id={`${id}-ckind`} value={draft.kind} onChange={(e) => setDraft({ ...draft, kind: e.target.value as CredentialKind })}>
+              {CREDENTIAL_OPTIONS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          {draft.kind === 'bearer' ? (
+            <div className="field">
+              <label htmlFor={`${id}-token`}>Bearer token</label>
+              <input id={`${id}-token`} type="password" autoComplete="off" value={draft.token} onChange={(e) => setDraft({ ...draft, token: e.target.value })} />
+            </div>
+          ) : null}
+          {draft.kind === 'api-key' ? (
+            <>
+              <div className="field">
+                <label htmlFor={`${id}-apikey`}>API key</label>
+                <input id={`${id}-apikey`} type="password" autoComplete="off" value={draft.apiKey} onChange={(e) => setDraft({ ...draft, apiKey: e.target.value })} />
+              </div>
+              <div className="field">
+                <label htmlFor={`${id}-apikeyh`}>API key header (optional)</label>
+                <input id={`${id}-apikeyh`} placeholder="from the card, else X-API-Key" value={draft.apiKeyHeader} onChange={(e) => setDraft({ ...draft, apiKeyHeader: e.target.value })} />
+              </div>
+            </>
+          ) : null}
+          {draft.kind === 'header' ? (
+            <>
+              <div className="field">
+                <label htmlFor={`${id}-hname`}>Header name</label>
+                <input id={`${id}-hname`} value={draft.headerName} onChange={(e) => setDraft({ ...draft, headerName: e.target.value })} />
+              </div>
+              <div className="field">
+                <label htmlFor={`${id}-hvalue`}>Header value</label>
+                <input id={`${id}-hvalue`} type="password" autoComplete="off" value={draft.headerValue} onChange={(e) => setDraft({ ...draft, headerValue: e.target.value })} />
+              </div>
+            </>
+          ) : null}
+          <p className="help">{remember ? 'Remembered in this browser (see Settings).' : 'Kept in memory only; never saved with runs, reports or links.'}</p>
+        </fieldset>
+        <div className="field">
+          <label htmlFor={`${id}-timeout`}>Per-task timeout (seconds)</label>
+          <input id={`${id}-timeout`} type="number" min={1} max={600} value={timeoutS} onChange={(e) => setTimeoutS(e.target.value)} />
+        </div>
+        {skills.length ? (
+          <fieldset className="skills">
+            <legend>Skills to exercise</legend>
+            {skills.slice(0, 100).map((s) => (
+              <label key={s.id} className="field-inline">
+                <input type="checkbox" checked={skillChoice[s.id] !== false} onChange={(e) => setSkillChoice({ ...skillChoice, [s.id]: e.target.checked })} />{' '}
+                {s.name} <span className="check-id">({s.id})</span>
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
+        <div className="actions">
+          <button type="submit" className="primary" disabled={running}>
+            Run conformance
+          </button>
+          <button type="button" onClick={() => session.stop()} disabled={phase !== 'running'}>
+            Stop
+          </button>
+          <button type="button" onClick={() => void copyLink()} disabled={!urlCheck.ok}>
+            Copy link
+          </button>
+          {phase === 'stopping' ? <span role="status">Stopping…</span> : null}
+        </div>
+        {copied ? <p className="help">{copied}</p> : null}
+      </form>
+      {errors.length ? (
+        <Notice kind="error" title="Cannot start the run.">
+          <ul>
+            {errors.map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+          </ul>
+        </Notice>
+      ) : null}
+      {sessionError ? <Notice kind="error">{sessionError}</Notice> : null}
+      {hostedNote ? <Notice kind="warn">{hostedNote}</Notice> : null}
+      {mode === 'proxy' && health.data && !health.data.ok ? (
+        <Notice kind="error" title="The proxy is unreachable.">
+          Start the dashboard with <code>npm start</code>, set a working Proxy URL in Settings, or switch to direct mode.
+        </Notice>
+      ) : null}
+      {cardProblem ? <Notice kind="warn" title="Card preview:">{cardProblem}</Notice> : null}
+      {card.data ? (
+        <p className="help">
+          Card found at {card.data.target.cardUrl}: {skills.length} skill(s).
+        </p>
+      ) : null}
+      <DemoAgents
+        demos={demos.data}
+        error={demos.error}
+        onPick={(url) => {
+          setAgentUrl(url);
+          setErrors([]);
+        }}
+      />
+    </section>
+  );
+}
+
+function cardErrorText(e: Error, mode: string): string {
+  if (e instanceof CardError && e.kind === 'not-found') {
+    return `${e.message} Check the URL; if the card lives elsewhere, enter the card's own URL.`;
+  }
+  if (e instanceof CardError && e.kind === 'proxy') return `${e.message} Check that the agent is running and the URL is right.`;
+  if (mode === 'direct') {
+    return `The browser could not fetch the card (${e.message}). In direct mode this is usually CORS: the agent does not allow this page's origin. Use the proxy (Settings) or enable CORS on the agent.`;
+  }
+  return `Could not fetch the card: ${e.message}`;
+}
+
+function DemoAgents({ demos, error, onPick }: { demos: { id: string; label: string; url: string; generation?: string }[] | undefined; error: unknown; onPick: (url: string) => void }) {
+  if (error || !demos?.length) return null;
+  return (
+    <section className="demo-agents" aria-labelledby="demo-h">
+      <h2 id="demo-h">Try a demo agent</h2>
+      <ul>
+        {demos.map((d) => (
+          <li key={d.id}>
+            <button type="button" onClick={() => onPick(d.url)} aria-label={`Use demo agent ${d.label}`}>
+              {d.label}
+            </button>{' '}
+            <span className="check-id">
+              {d.generation ? `${d.generation} · ` : ''}
+              {d.url}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

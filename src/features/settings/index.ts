@@ -1,0 +1,2 @@
+export { SettingsPanel } from './settings-panel';
+export { ThemeToggle } from './theme-toggle';

@@ -1,0 +1,2 @@
+export { Timeline } from './timeline';
+export { WireInspector } from './wire-inspector';

@@ -1,0 +1,138 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { fmtMs } from '../../lib/format';
+import { useRunSelector, useRunStoreHandle } from '../../lib/run-store';
+import { buildTimeline, pct, type TimelineRow } from './layout';
+
+const ROW_HEIGHT = 28;
+
+/**
+ * The live timeline (region "Timeline"): one lane per test task, HTTP exchanges, SSE events and
+ * task-state transitions on a shared time axis. Virtualized: only the visible rows are in the DOM.
+ */
+export function Timeline({ initialHeight = 420 }: { initialHeight?: number }) {
+  const run = useRunSelector((s) => s.run);
+  const selected = useRunSelector((s) => s.selected);
+  const handle = useRunStoreHandle();
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const [follow, setFollow] = useState(true);
+  const model = useMemo(() => buildTimeline(run, collapsed), [run, collapsed]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const v = useVirtualizer({
+    count: model.rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    initialRect: { width: 800, height: initialHeight },
+    getItemKey: (i) => model.rows[i]?.key ?? i,
+  });
+  const running = run.status === 'running';
+  useEffect(() => {
+    if (follow && running && model.rows.length) v.scrollToIndex(model.rows.length - 1, { align: 'end' });
+  }, [follow, running, model.rows.length, v]);
+  const toggleLane = useCallback(
+    (lane: string) =>
+      setCollapsed((prev) => {
+        const next = new Set(prev);
+        if (next.has(lane)) next.delete(lane);
+        else next.add(lane);
+        return next;
+      }),
+    [],
+  );
+  const select = useCallback((key: string) => handle.select(key), [handle]);
+  if (!model.rows.length) {
+    return (
+      <section className="timeline" aria-label="Timeline">
+        <h2>Timeline</h2>
+        <p>{running ? 'Waiting for the first request…' : 'No exchanges recorded.'}</p>
+      </section>
+    );
+  }
+  const span = model.t1 - model.t0;
+  return (
+    <section className="timeline" aria-label="Timeline">
+      <div className="timeline-head">
+        <h2>Timeline</h2>
+        <p className="timeline-meta" aria-live="off">
+          {run.lanes.length} lanes · {model.itemCount} items · {fmtMs(span)}
+        </p>
+        <label className="field-inline">
+          <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow live
+        </label>
+      </div>
+      <div className="timeline-axis" aria-hidden="true">
+        <span>0</span>
+        <span>{fmtMs(span / 2)}</span>
+        <span>{fmtMs(span)}</span>
+      </div>
+      <div ref={scrollRef} className="timeline-scroll" style={{ height: initialHeight }} tabIndex={-1}>
+        <div role="list" aria-label="Timeline items" style={{ height: v.getTotalSize(), position: 'relative' }}>
+          {v.getVirtualItems().map((vi) => {
+            const row = model.rows[vi.index]!;
+            return (
+              <div
+                key={vi.key}
+                role="listitem"
+                aria-setsize={model.rows.length}
+                aria-posinset={vi.index + 1}
+                className={`tl-row tl-${row.kind}`}
+                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${vi.start}px)` }}
+              >
+                <Row row={row} t0={model.t0} t1={model.t1} selected={selected} onSelect={select} onToggleLane={toggleLane} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+const Row = memo(function Row({
+  row,
+  t0,
+  t1,
+  selected,
+  onSelect,
+  onToggleLane,
+}: {
+  row: TimelineRow;
+  t0: number;
+  t1: number;
+  selected: string | null;
+  onSelect: (key: string) => void;
+  onToggleLane: (lane: string) => void;
+}) {
+  if (row.kind === 'lane') {
+    return (
+      <button type="button" className="tl-lane" aria-expanded={!row.collapsed} onClick={() => onToggleLane(row.lane)}>
+        <span aria-hidden="true">{row.collapsed ? '▸' : '▾'}</span> Lane {row.lane} ({row.items})
+      </button>
+    );
+  }
+  const left = pct(row.start, t0, t1);
+  const isSel = selected === row.key || (row.kind === 'sse' && selected === row.exchangeId);
+  const width = row.kind === 'exchange' ? Math.max(0.4, pct(row.end ?? t1, t0, t1) - left) : 0;
+  const kindText = row.kind === 'exchange' ? 'HTTP' : row.kind === 'sse' ? 'SSE' : 'State';
+  return (
+    <button
+      type="button"
+      className={`tl-item tone-${row.tone}${isSel ? ' selected' : ''}`}
+      aria-pressed={isSel}
+      onClick={() => onSelect(row.key)}
+      title={`${row.label}: ${row.detail}`}
+    >
+      <span className="tl-label">
+        <span className="tl-kind">{kindText}</span> {row.label} <span className="tl-detail">{row.detail}</span>
+      </span>
+      <span className="tl-track" aria-hidden="true">
+        {row.kind === 'exchange' ? (
+          <span className="tl-bar" style={{ left: `${left}%`, width: `${width}%` }} />
+        ) : (
+          <span className={`tl-mark tl-mark-${row.kind}`} style={{ left: `${left}%` }} />
+        )}
+      </span>
+    </button>
+  );
+});

@@ -1,0 +1,161 @@
+import { useMemo, useState } from 'react';
+import type { Exchange, HeaderMap, SseRecord } from '../../engine';
+import { fmtBytes, fmtMs, prettyBody } from '../../lib/format';
+import { useRunSelector, useRunStoreHandle } from '../../lib/run-store';
+
+const PAGE = 100;
+
+/** The wire inspector: request and response of the selected exchange (already redacted by the engine). */
+export function WireInspector() {
+  const selected = useRunSelector((s) => s.selected);
+  const run = useRunSelector((s) => s.run);
+  const handle = useRunStoreHandle();
+  const target = useMemo(() => {
+    if (!selected) return null;
+    if (selected.startsWith('state:')) return { kind: 'state' as const, rec: run.taskStates[Number(selected.slice(6))] };
+    let seq: number | undefined;
+    let exchangeId = selected;
+    if (selected.startsWith('sse:')) {
+      const rec = run.sse[Number(selected.slice(4))];
+      if (!rec) return null;
+      exchangeId = rec.exchangeId;
+      seq = rec.seq;
+    }
+    return { kind: 'exchange' as const, x: run.exchanges[exchangeId], exchangeId, seq };
+  }, [selected, run]);
+  if (!target) return null;
+  return (
+    <section className="inspector" aria-label="Wire inspector">
+      <div className="inspector-head">
+        <h2>Wire inspector</h2>
+        <button type="button" onClick={() => handle.select(null)}>
+          Close inspector
+        </button>
+      </div>
+      {target.kind === 'state' ? (
+        target.rec ? (
+          <dl className="kv">
+            <dt>Task</dt>
+            <dd>{target.rec.taskId}</dd>
+            <dt>State</dt>
+            <dd>{target.rec.state}</dd>
+            <dt>As sent by the agent</dt>
+            <dd>{target.rec.rawState}</dd>
+            <dt>Seen via</dt>
+            <dd>{target.rec.source}</dd>
+            <dt>Lane</dt>
+            <dd>{target.rec.lane}</dd>
+          </dl>
+        ) : (
+          <p>Unknown item.</p>
+        )
+      ) : target.x ? (
+        <ExchangeView x={target.x} sse={run.sse} highlightSeq={target.seq} />
+      ) : (
+        <p>Exchange {target.exchangeId} is not in this run's log.</p>
+      )}
+    </section>
+  );
+}
+
+function Headers({ headers, label }: { headers: HeaderMap; label: string }) {
+  const entries = Object.entries(headers);
+  if (!entries.length) return <p>No headers.</p>;
+  return (
+    <table className="headers" aria-label={label}>
+      <tbody>
+        {entries.map(([k, v]) => (
+          <tr key={k}>
+            <th scope="row">{k}</th>
+            <td>{v}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function ExchangeView({ x, sse, highlightSeq }: { x: Exchange; sse: SseRecord[]; highlightSeq?: number }) {
+  const [shown, setShown] = useState(PAGE);
+  const events = useMemo(() => sse.filter((e) => e.exchangeId === x.id), [sse, x.id]);
+  const t = x.timings;
+  return (
+    <div className="exchange">
+      <p className="exchange-line">
+        <strong>
+          {x.request.method} {x.request.url}
+        </strong>{' '}
+        ({x.id}, lane {x.lane}
+        {x.checkId ? `, check ${x.checkId}` : ''})
+      </p>
+      <div className="exchange-cols">
+        <section aria-label="Request">
+          <h3>Request</h3>
+          <Headers headers={x.request.headers} label="Request headers" />
+          <p>Body: {fmtBytes(x.request.bodySize)}</p>
+          {x.request.body ? <pre className="body">{prettyBody(x.request.body)}</pre> : null}
+        </section>
+        <section aria-label="Response">
+          <h3>Response</h3>
+          {x.error ? (
+            <p className={`transport-error blame-${x.error.blame}`}>
+              {x.error.source === 'proxy' || x.error.blame === 'tool' ? 'Not the agent’s fault: ' : ''}
+              {x.error.message} ({x.error.source}/{x.error.code})
+            </p>
+          ) : null}
+          {x.response ? (
+            <>
+              <p>
+                Status: <strong>{x.response.status}</strong> {x.response.statusText ?? ''}
+                {x.response.truncated ? ' (body truncated by our size limit)' : ''}
+              </p>
+              <Headers headers={x.response.headers} label="Response headers" />
+              <p>Body: {fmtBytes(x.response.bodySize)}</p>
+              {x.response.body ? <pre className="body">{prettyBody(x.response.body)}</pre> : null}
+            </>
+          ) : !x.error ? (
+            <p>Waiting for the response…</p>
+          ) : null}
+        </section>
+      </div>
+      <section aria-label="Timings">
+        <h3>Timings</h3>
+        <dl className="kv">
+          <dt>Time to headers</dt>
+          <dd>{fmtMs(t.headersAt !== undefined ? t.headersAt - t.startedAt : undefined)}</dd>
+          <dt>Total</dt>
+          <dd>{fmtMs(t.endedAt !== undefined ? t.endedAt - t.startedAt : undefined)}</dd>
+          {events.length ? (
+            <>
+              <dt>First SSE event</dt>
+              <dd>{fmtMs(events[0]!.at - t.startedAt)}</dd>
+            </>
+          ) : null}
+        </dl>
+      </section>
+      {events.length ? (
+        <section aria-label="SSE events">
+          <h3>SSE events ({events.length})</h3>
+          <ol className="sse-list">
+            {events.slice(0, shown).map((e) => (
+              <li key={e.seq} className={e.seq === highlightSeq ? 'highlight' : undefined}>
+                <span className="sse-meta">
+                  #{e.seq} +{fmtMs(e.at - t.startedAt)}
+                  {e.event ? ` event: ${e.event}` : ''}
+                  {e.id ? ` id: ${e.id}` : ''}
+                  {e.summary ? ` · ${e.summary}` : ''}
+                </span>
+                <pre className="body">{prettyBody(e.data, 8192)}</pre>
+              </li>
+            ))}
+          </ol>
+          {events.length > shown ? (
+            <button type="button" onClick={() => setShown((n) => n + PAGE)}>
+              Show {Math.min(PAGE, events.length - shown)} more SSE events
+            </button>
+          ) : null}
+        </section>
+      ) : null}
+    </div>
+  );
+}

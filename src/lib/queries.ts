@@ -1,0 +1,54 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { checkProxyHealth, createHost, discoverCard, type HostSettings } from './engine-adapter';
+
+/** Server state: demo agents, proxy health and the card preview (TanStack Query; run state lives in the run store). */
+
+export const DemoAgent = z.object({
+  id: z.string(),
+  label: z.string(),
+  url: z.string(),
+  generation: z.string().optional(),
+  expectedLevel: z.string().optional(),
+  description: z.string().optional(),
+});
+export type DemoAgent = z.infer<typeof DemoAgent>;
+
+/** Lenient: the list is optional (a static deployment has no demo agents); extra fields are ignored. */
+export async function fetchDemoAgents(signal?: AbortSignal): Promise<DemoAgent[]> {
+  const res = await fetch('/api/demo-agents', { signal, headers: { accept: 'application/json' } });
+  if (!res.ok) throw new Error(`GET /api/demo-agents answered HTTP ${res.status}`);
+  if (!/json/i.test(res.headers.get('content-type') ?? '')) throw new Error('No demo agents are served here (start the dashboard with npm start).');
+  const body = (await res.json()) as unknown;
+  const list = Array.isArray(body) ? body : (body as { agents?: unknown })?.agents;
+  if (!Array.isArray(list)) throw new Error('Unexpected demo agent list');
+  return list.flatMap((a) => {
+    const p = DemoAgent.safeParse(a);
+    return p.success ? [p.data] : [];
+  });
+}
+
+export const demoAgentsQuery = () =>
+  queryOptions({ queryKey: ['demo-agents'], queryFn: ({ signal }) => fetchDemoAgents(signal), staleTime: Infinity });
+
+export const useDemoAgents = () => useQuery(demoAgentsQuery());
+
+export const proxyHealthQuery = (proxyUrl: string, enabled: boolean) =>
+  queryOptions({
+    queryKey: ['proxy-health', proxyUrl],
+    queryFn: ({ signal }) => checkProxyHealth(proxyUrl, signal),
+    enabled,
+    staleTime: 10_000,
+  });
+
+export const useProxyHealth = (proxyUrl: string, enabled: boolean) => useQuery(proxyHealthQuery(proxyUrl, enabled));
+
+export const cardPreviewQuery = (url: string | null, settings: HostSettings) =>
+  queryOptions({
+    queryKey: ['card-preview', url, settings.mode, settings.proxyUrl ?? ''],
+    queryFn: () => discoverCard(createHost(settings), url!),
+    enabled: url !== null,
+    staleTime: 60_000,
+  });
+
+export const useCardPreview = (url: string | null, settings: HostSettings) => useQuery(cardPreviewQuery(url, settings));

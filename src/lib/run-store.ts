@@ -1,0 +1,84 @@
+import { createContext, createElement, useContext, type ReactNode } from 'react';
+import { useStore } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { applyEvents, initialRunState, type RunEvent, type RunState } from '../engine';
+import { animationFrameScheduler, createFrameBatcher, type Scheduler } from './frame-batcher';
+
+/** Where the viewed run comes from: a run in this tab, a run from history, or a report file. */
+export type RunSource = 'live' | 'history' | 'report';
+
+export interface RunStoreState {
+  run: RunState;
+  source: RunSource;
+  /** Timeline item opened in the wire inspector (exchange id, or `state:<index>` for a task-state marker). */
+  selected: string | null;
+  /** A short note shown above the results, e.g. "interrupted by a page reload". */
+  notice: string | null;
+  /** Every event folded so far, in order (for reports and exports). */
+  events: RunEvent[];
+}
+
+export interface RunStoreHandle {
+  store: StoreApi<RunStoreState>;
+  /** Queues engine events; they are folded with applyEvents once per animation frame. */
+  enqueue(e: RunEvent): void;
+  enqueueMany(es: readonly RunEvent[]): void;
+  /** Folds whatever is queued right now. */
+  flush(): void;
+  /** Replaces the run (opening a saved run or report); drops queued events. */
+  load(events: readonly RunEvent[], source: RunSource, notice?: string | null): void;
+  reset(): void;
+  select(id: string | null): void;
+  setNotice(n: string | null): void;
+}
+
+export function createRunStore(schedule: Scheduler = animationFrameScheduler): RunStoreHandle {
+  const store = createStore<RunStoreState>()(() => ({
+    run: initialRunState(),
+    source: 'live',
+    selected: null,
+    notice: null,
+    events: [],
+  }));
+  const batcher = createFrameBatcher<RunEvent>((batch) => {
+    const s = store.getState();
+    // One applyEvents per frame: collections are copied once per batch, not per event.
+    const events = s.events;
+    for (const e of batch) events.push(e);
+    store.setState({ run: applyEvents(s.run, batch), events });
+  }, schedule);
+  return {
+    store,
+    enqueue: (e) => batcher.push(e),
+    enqueueMany: (es) => batcher.pushMany(es),
+    flush: () => batcher.flush(),
+    load(events, source, notice = null) {
+      batcher.cancel();
+      store.setState({ run: applyEvents(initialRunState(), events), events: [...events], source, selected: null, notice });
+    },
+    reset() {
+      batcher.cancel();
+      store.setState({ run: initialRunState(), events: [], source: 'live', selected: null, notice: null });
+    },
+    select: (id) => store.setState({ selected: id }),
+    setNotice: (notice) => store.setState({ notice }),
+  };
+}
+
+const RunStoreContext = createContext<RunStoreHandle | null>(null);
+
+/** Provides the run a subtree shows: the live run, a saved run or an opened report. */
+export function RunStoreProvider({ value, children }: { value: RunStoreHandle; children: ReactNode }) {
+  return createElement(RunStoreContext.Provider, { value }, children);
+}
+
+export function useRunStoreHandle(): RunStoreHandle {
+  const h = useContext(RunStoreContext);
+  if (!h) throw new Error('useRunStoreHandle outside RunStoreProvider');
+  return h;
+}
+
+/** Reads one slice of the run store; re-renders only when that slice changes. */
+export function useRunSelector<T>(selector: (s: RunStoreState) => T): T {
+  return useStore(useRunStoreHandle().store, selector);
+}
