@@ -9,6 +9,17 @@ export const PROXY_UPSTREAM_STATUS_HEADER = 'x-proxy-upstream-status';
 export const PROXY_CLIENT_HEADER = 'x-a2a-interop';
 /** SSE comment the proxy writes before ending a stream it had to cut (upstream reset, idle timeout). */
 export const PROXY_STREAM_ERROR_COMMENT = ': x-proxy-error';
+/**
+ * Request header naming extra headers the proxy should forward (comma-separated), e.g. the API-key
+ * header a card declares (`X-My-Key`). Names on the proxy's deny list (cookies, Origin, forwarding,
+ * hop-by-hop) are never forwarded, declared or not.
+ */
+export const PROXY_FORWARD_HEADERS_HEADER = 'x-proxy-forward-headers';
+/** Wire-log headers on responses that reached the agent: what actually crossed the proxy. */
+export const PROXY_UPSTREAM_URL_HEADER = 'x-proxy-upstream-url';
+export const PROXY_REDIRECTS_HEADER = 'x-proxy-redirects';
+/** Names (never values) of the request headers the proxy forwarded upstream, comma-separated. */
+export const PROXY_SENT_HEADERS_HEADER = 'x-proxy-sent-headers';
 
 export const PROXY_ERROR_CODES = [
   'bad_target',
@@ -23,6 +34,8 @@ export const PROXY_ERROR_CODES = [
   'upstream_reset',
   'redirect_blocked',
   'upstream_timeout',
+  /** Made by the browser host, not the proxy: the proxy itself could not be reached (not running, wrong URL). */
+  'proxy_unreachable',
 ] as const;
 export type ProxyErrorCode = (typeof PROXY_ERROR_CODES)[number];
 

@@ -1,18 +1,181 @@
+import { ALL_CHECKS } from '../checks';
+import { appliesTo, specRefFor, tierOf, type CheckContext, type CheckDef, type Verdict } from '../checks/define';
+import { DEFAULT_LIMITS, type HttpContext } from '../http/client';
+import type { CheckResult, Generation } from '../model/check';
 import type { RunEvent } from '../model/events';
 import type { Report } from '../model/report';
 import type { Host } from '../ports';
-import type { RunOptions } from './options';
+import { Redactor } from '../redact';
+import { buildReport, TOOL } from '../report/build';
+import { applyEvents, initialRunState } from '../state/run-state';
+import { isRecord } from '../util/json';
+import { DEFAULT_TIMEOUT_MS, type Credentials, type RunOptions } from './options';
+import { registerSecrets, resolveTarget, type ResolvedTarget } from './target';
+
+/** Runs `fn` over `items` with at most `limit` in flight. */
+async function pool<T>(items: readonly T[], limit: number, fn: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await fn(item);
+    }
+  });
+  await Promise.all(workers);
+}
+
+export interface RunHandle {
+  /** Shared between checks of one run (memoized fixtures). */
+  fixtures: Map<string, Promise<unknown>>;
+  peer?: ResolvedTarget;
+}
 
 /**
  * Runs the conformance suite against `options.agentUrl`, emitting every step as a RunEvent.
  * Resolves with the final report (also when stopped: the partial report is marked interrupted).
- * Never rejects for agent misbehaviour; only programming errors of ours surface as `run-finished: errored`.
- *
- * (Work in progress: being implemented in this session.)
+ * Agent misbehaviour never rejects; a bug of ours ends the run as `errored` with what was recorded.
  */
 export async function runConformance(host: Host, options: RunOptions, emit: (e: RunEvent) => void): Promise<Report> {
-  void host;
-  void options;
-  void emit;
-  throw new Error('not implemented yet');
+  const events: RunEvent[] = [];
+  const record = (e: RunEvent) => {
+    events.push(e);
+    try {
+      emit(e);
+    } catch {
+      /* a failing consumer must not break the run */
+    }
+  };
+  const runAbort = new AbortController();
+  const onUserAbort = () => runAbort.abort(options.signal?.reason ?? new Error('stopped'));
+  if (options.signal?.aborted) onUserAbort();
+  else options.signal?.addEventListener('abort', onUserAbort, { once: true });
+
+  const redactor = new Redactor();
+  const creds: Credentials = options.credentials ?? { kind: 'none' };
+  registerSecrets(redactor, creds);
+  let seq = 0;
+  const runId = host.randomUUID();
+  const http: HttpContext = {
+    host,
+    signal: runAbort.signal,
+    emit: record,
+    redactor,
+    newId: (prefix) => `${prefix}${++seq}`,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+  };
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  record({
+    type: 'run-started',
+    at: host.now(),
+    runId,
+    agentUrl: redactor.url(options.agentUrl),
+    peerUrl: options.peerUrl ? redactor.url(options.peerUrl) : undefined,
+    options: {
+      timeoutMs,
+      skills: options.skills,
+      credentials: creds.kind,
+      credentialHeader: creds.kind === 'header' || creds.kind === 'api-key' ? creds.name : undefined,
+      only: options.only,
+      transport: options.transport ?? host.transport,
+    },
+    tool: { ...TOOL },
+  });
+
+  let status: 'completed' | 'interrupted' | 'errored' = 'completed';
+  let error: string | undefined;
+  try {
+    const target = await resolveTarget(http, 'agent', options.agentUrl, creds, () => host.randomUUID());
+    record({ type: 'target-resolved', at: host.now(), target: target.info });
+    const handle: RunHandle = { fixtures: new Map() };
+    if (options.peerUrl && !runAbort.signal.aborted) {
+      handle.peer = await resolveTarget(http, 'peer', options.peerUrl, { kind: 'none' }, () => host.randomUUID());
+      record({ type: 'target-resolved', at: host.now(), target: handle.peer.info });
+    }
+    let lanes = 0;
+    const selectedSkills = (options.skills?.length ? target.card.skills.filter((s) => options.skills!.includes(s.id)) : target.card.skills).map((s) => s.id);
+    const makeCtx = (checkId: string): CheckContext => ({
+      checkId,
+      generation: target.detection.generation,
+      binding: target.detection.binding,
+      endpointUrl: target.detection.endpointUrl,
+      card: target.card,
+      raw: target.raw,
+      discovery: target.discovery,
+      detection: target.detection,
+      http,
+      dialect: target.dialect,
+      credentials: creds,
+      authHeaders: target.authHeaders,
+      authQuery: target.authQuery,
+      taskTimeoutMs: timeoutMs,
+      skills: selectedSkills,
+      lane: (label) => `${label ?? checkId} #${++lanes}`,
+      fixture: <T>(key: string, make: () => Promise<T>) => {
+        let p = handle.fixtures.get(key) as Promise<T> | undefined;
+        if (!p) {
+          p = make();
+          handle.fixtures.set(key, p);
+        }
+        return p;
+      },
+      uuid: () => host.randomUUID(),
+      peer: handle.peer,
+    });
+
+    const wanted = (d: CheckDef) => !options.only?.length || options.only.includes(d.id);
+    const checks = ALL_CHECKS.filter(wanted);
+    const cardPhase = checks.filter((d) => d.phase === 'card');
+    const suitePhase = checks.filter((d) => d.phase === 'suite');
+    for (const def of cardPhase) await runOne(def);
+    await pool(suitePhase, Math.max(1, options.concurrency ?? 4), runOne);
+
+    async function runOne(def: CheckDef): Promise<void> {
+      const g: Generation = target.detection.generation;
+      const started = host.now();
+      record({ type: 'check-started', at: started, checkId: def.id, title: def.title, category: def.category, level: def.level });
+      let v: Verdict;
+      if (runAbort.signal.aborted) {
+        v = { status: 'skip', skipKind: 'precondition', message: 'The run was stopped before this check ran.' };
+      } else if (!appliesTo(def, g) && isRecord(target.raw)) {
+        v = { status: 'skip', skipKind: 'not-applicable', message: `Not part of the ${g} protocol.` };
+      } else {
+        try {
+          v = await def.run(makeCtx(def.id));
+        } catch (e) {
+          v = {
+            status: 'error',
+            message: `Internal error in our check (not the agent's fault): ${e instanceof Error ? e.message : String(e)}`,
+          };
+        }
+        if (runAbort.signal.aborted && (v.status === 'error' || v.status === 'fail')) {
+          v = { status: 'skip', skipKind: 'precondition', message: 'The run was stopped before this check finished.' };
+        }
+      }
+      const result: CheckResult = {
+        id: def.id,
+        test: def.title,
+        category: def.category,
+        status: v.status,
+        level: def.level,
+        tier: tierOf(def),
+        message: redactor.text(v.message),
+        duration_ms: Math.max(0, host.now() - started),
+        recommendation: v.status === 'fail' ? redactor.text(v.recommendation ?? def.recommendation) : undefined,
+        evidence: (v.evidence ?? []).map((e) => ({ ...e, value: redactor.text(e.value) })),
+        specRef: specRefFor(def, g),
+        critical: v.status === 'fail' && (v.critical || def.critical) ? true : undefined,
+        proxyError: v.proxyError,
+        skipKind: v.status === 'skip' ? (v.skipKind ?? 'not-applicable') : undefined,
+      };
+      record({ type: 'check-finished', at: host.now(), result });
+    }
+    if (runAbort.signal.aborted) status = 'interrupted';
+  } catch (e) {
+    status = runAbort.signal.aborted ? 'interrupted' : 'errored';
+    error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  } finally {
+    options.signal?.removeEventListener('abort', onUserAbort);
+  }
+  record({ type: 'run-finished', at: host.now(), status, error });
+  return buildReport(applyEvents(initialRunState(), events), events);
 }

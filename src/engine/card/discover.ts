@@ -1,0 +1,147 @@
+import { exchange, type HttpContext, type HttpResult } from '../http/client';
+import type { DiscoveryAttempt } from '../model/events';
+import { isRecord } from '../util/json';
+
+export const WELL_KNOWN = ['agent-card.json', 'agent.json'] as const;
+
+export interface DiscoveryResult {
+  inputUrl: string;
+  attempts: DiscoveryAttempt[];
+  /** The response that was taken as the card (2xx), even if its body is not a valid card. */
+  response?: HttpResult;
+  cardUrl?: string;
+  cardSource?: 'agent-card.json' | 'agent.json' | 'direct';
+  /** Parsed body when it was JSON. */
+  raw?: unknown;
+  parseError?: string;
+  /** The card answered only when credentials were sent. */
+  neededCredentials: boolean;
+  /** Every candidate failed at the transport level (nothing answered at all). */
+  unreachable?: { message: string; blame: 'agent' | 'tool' | 'unknown'; proxyCode?: string };
+  /** Set when the input URL itself is unusable. */
+  invalidUrl?: string;
+}
+
+/** Candidate card URLs for an input: direct card URL, or the well-known paths under the path, then at the root. */
+export function cardCandidates(input: string): { url: string; source: 'agent-card.json' | 'agent.json' | 'direct' }[] {
+  const u = new URL(input);
+  u.hash = '';
+  const path = u.pathname;
+  if (/\.json$/i.test(path) || path.includes('/.well-known/')) {
+    return [{ url: u.toString(), source: /agent\.json$/i.test(path) ? 'agent.json' : /agent-card\.json$/i.test(path) ? 'agent-card.json' : 'direct' }];
+  }
+  const base = path.replace(/\/+$/, '');
+  const out: { url: string; source: 'agent-card.json' | 'agent.json' }[] = [];
+  const add = (prefix: string) => {
+    for (const name of WELL_KNOWN) {
+      const url = `${u.origin}${prefix}/.well-known/${name}${u.search}`;
+      if (!out.some((o) => o.url === url)) out.push({ url, source: name });
+    }
+  };
+  add(base);
+  if (base) add('');
+  return out;
+}
+
+export interface DiscoverOptions {
+  lane?: string;
+  checkId?: string;
+  /** Extra headers to send (credentials) on the second pass, when the first pass met 401/403. */
+  credentialHeaders?: Record<string, string>;
+  /** Retries of the whole first pass when nothing answered (cold start), with exponential backoff. */
+  warmupRetries?: number;
+  warmupBaseMs?: number;
+  timeoutMs?: number;
+}
+
+const CARD_HEADERS = { Accept: 'application/json', 'A2A-Version': '1.0' };
+
+/**
+ * Finds the agent card (issue: card discovery). Sends `A2A-Version: 1.0` (a2a-js servers vary the
+ * card on it) and records every attempt. Never throws.
+ */
+export async function discoverCard(ctx: HttpContext, input: string, opts: DiscoverOptions = {}): Promise<DiscoveryResult> {
+  const result: DiscoveryResult = { inputUrl: input, attempts: [], neededCredentials: false };
+  let candidates: ReturnType<typeof cardCandidates>;
+  try {
+    const u = new URL(input);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`unsupported scheme ${u.protocol}`);
+    candidates = cardCandidates(input);
+  } catch (e) {
+    result.invalidUrl = `Not an absolute http(s) URL: ${e instanceof Error ? e.message : String(e)}`;
+    return result;
+  }
+  const lane = opts.lane ?? 'discovery';
+  const retries = opts.warmupRetries ?? 3;
+  const baseMs = opts.warmupBaseMs ?? 500;
+
+  const pass = async (headers: Record<string, string>, note?: string) => {
+    let firstOk: { r: HttpResult; c: (typeof candidates)[number] } | undefined;
+    let authBlocked = false;
+    let anyAnswer = false;
+    let transportFailure: HttpResult | undefined;
+    for (const c of candidates) {
+      const r = await exchange(ctx, { method: 'GET', url: c.url, headers, lane, checkId: opts.checkId, timeoutMs: opts.timeoutMs });
+      const attempt: DiscoveryAttempt = { url: ctx.redactor.url(c.url), status: r.responded ? r.status : undefined, ok: false, exchangeId: r.exchangeId, note };
+      result.attempts.push(attempt);
+      if (!r.responded) {
+        transportFailure ??= r;
+        attempt.note = [note, r.error?.message].filter(Boolean).join('; ');
+        if (r.error?.source === 'abort') break;
+        continue;
+      }
+      anyAnswer = true;
+      if (r.status === 401 || r.status === 403) authBlocked = true;
+      if (r.status >= 200 && r.status < 300) {
+        const parsed = r.json();
+        if (parsed.ok && isRecord(parsed.value)) {
+          attempt.ok = true;
+          return { hit: { r, c, value: parsed.value }, firstOk, authBlocked, anyAnswer, transportFailure };
+        }
+        attempt.note = [note, parsed.ok ? 'JSON but not an object' : `not JSON (${r.contentType || 'no content type'})`].filter(Boolean).join('; ');
+        firstOk ??= { r, c };
+      }
+    }
+    return { hit: undefined, firstOk, authBlocked, anyAnswer, transportFailure };
+  };
+
+  let p = await pass(CARD_HEADERS);
+  for (let i = 0; i < retries && !p.hit && !p.anyAnswer && p.transportFailure && !ctx.signal.aborted; i++) {
+    const blame = p.transportFailure.error?.blame;
+    if (blame === 'tool') break; // the proxy refused: retrying will not help
+    await ctx.host.sleep(baseMs * 2 ** i, ctx.signal).catch(() => undefined);
+    p = await pass(CARD_HEADERS, `warm-up retry ${i + 1}`);
+  }
+  if (!p.hit && p.authBlocked && opts.credentialHeaders && Object.keys(opts.credentialHeaders).length) {
+    const withCreds = await pass({ ...CARD_HEADERS, ...opts.credentialHeaders }, 'with credentials');
+    if (withCreds.hit) {
+      result.neededCredentials = true;
+      p = withCreds;
+    }
+  }
+  if (p.hit) {
+    result.response = p.hit.r;
+    result.cardUrl = p.hit.c.url;
+    result.cardSource = p.hit.c.source;
+    result.raw = p.hit.value;
+    return result;
+  }
+  if (p.firstOk) {
+    result.response = p.firstOk.r;
+    result.cardUrl = p.firstOk.c.url;
+    result.cardSource = p.firstOk.c.source;
+    const parsed = p.firstOk.r.json();
+    if (parsed.ok) result.raw = parsed.value;
+    else result.parseError = p.firstOk.r.truncated ? `the body exceeded the ${p.firstOk.r.bytes} byte read limit and was cut` : parsed.error;
+    return result;
+  }
+  if (!p.anyAnswer && p.transportFailure) {
+    const err = p.transportFailure.error;
+    result.unreachable = {
+      message: err?.message ?? 'no answer',
+      blame: err?.blame ?? 'unknown',
+      proxyCode: err?.source === 'proxy' ? err.code : undefined,
+    };
+  }
+  return result;
+}

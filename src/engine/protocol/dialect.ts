@@ -1,0 +1,563 @@
+import { exchange, stream, type HttpContext, type HttpResult, type SseMessage, type StreamOutcome } from '../http/client';
+import type { Binding, Generation } from '../model/check';
+import type { TaskState } from '../model/events';
+import { isRecord, safeJsonParse, truncate, typeName } from '../util/json';
+import {
+  artifactProblems,
+  jsonRpcEnvelope,
+  messageView,
+  restErrorBody,
+  statusProblems,
+  taskView,
+  v1ErrorDataProblems,
+  type MessageView,
+  type TaskView,
+} from './shapes';
+
+/** An error answer from the agent, in one shape for both bindings. */
+export interface ProtocolError {
+  /** JSON-RPC error code (JSON-RPC binding). */
+  code?: number;
+  httpStatus: number;
+  /** google.rpc.Status `status` (REST binding), e.g. NOT_FOUND. */
+  status?: string;
+  /** google.rpc.ErrorInfo reason, e.g. TASK_NOT_FOUND. */
+  reason?: string;
+  message: string;
+  /** Problems with the error's shape for the binding/generation. */
+  problems: string[];
+}
+
+export type CallOutcome =
+  | { kind: 'task'; task: TaskView; http: HttpResult; envelopeProblems: string[] }
+  | { kind: 'message'; message: MessageView; http: HttpResult; envelopeProblems: string[] }
+  | { kind: 'ok'; value: unknown; http: HttpResult; envelopeProblems: string[] }
+  | { kind: 'error'; error: ProtocolError; http: HttpResult; envelopeProblems: string[] }
+  /** The agent answered, but not with anything this operation can return. */
+  | { kind: 'invalid'; reason: string; http: HttpResult; envelopeProblems: string[] }
+  /** No answer (see http.error). */
+  | { kind: 'transport'; http: HttpResult; envelopeProblems: string[] };
+
+export interface StreamItem {
+  seq: number;
+  at: number;
+  event?: string;
+  data: string;
+  kind: 'task' | 'message' | 'status' | 'artifact' | 'error' | 'invalid';
+  task?: TaskView;
+  message?: MessageView;
+  taskId?: string;
+  contextId?: string;
+  state?: TaskState;
+  rawState?: string;
+  /** Pre-1.0 status events carry `final`. */
+  final?: boolean;
+  artifact?: { id?: string; index?: number; append?: boolean; lastChunk?: boolean; text: string; parts: number };
+  error?: ProtocolError;
+  /** Envelope and payload problems for this event. */
+  problems: string[];
+}
+
+export interface StreamRun extends StreamOutcome {
+  items: StreamItem[];
+}
+
+export interface CallOpts {
+  lane: string;
+  checkId?: string;
+  timeoutMs?: number;
+  /** Extra headers for this call (override the defaults, e.g. a different A2A-Version). */
+  headers?: Record<string, string>;
+  /** Leave out headers (e.g. `A2A-Version` for the negotiation check, or credentials for auth checks). */
+  omitHeaders?: string[];
+  /** Send without the user's credentials. */
+  anonymous?: boolean;
+}
+
+export interface SendArgs extends CallOpts {
+  text: string;
+  taskId?: string;
+  contextId?: string;
+  historyLength?: number;
+  /** v1.0 `returnImmediately: true`, v0.2/0.3 `blocking: false`. */
+  returnImmediately?: boolean;
+}
+
+export interface DialectConfig {
+  generation: Generation;
+  binding: Binding;
+  endpointUrl: string;
+  tenant?: string;
+  /** Credential headers (added unless `anonymous`). */
+  authHeaders: Record<string, string>;
+  /** Credential query parameters (API key `in: query`). */
+  authQuery: Record<string, string>;
+  acceptedOutputModes: string[];
+  uuid(): string;
+}
+
+const METHODS = {
+  legacy: { send: 'tasks/send', stream: 'tasks/sendSubscribe', get: 'tasks/get', cancel: 'tasks/cancel', subscribe: 'tasks/resubscribe', pushSet: 'tasks/pushNotification/set', pushGet: 'tasks/pushNotification/get' },
+  'v0.2': { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel', subscribe: 'tasks/resubscribe', pushSet: 'tasks/pushNotificationConfig/set', pushGet: 'tasks/pushNotificationConfig/get' },
+  'v0.3': { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel', subscribe: 'tasks/resubscribe', pushSet: 'tasks/pushNotificationConfig/set', pushGet: 'tasks/pushNotificationConfig/get' },
+  'v1.0': { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask', cancel: 'CancelTask', subscribe: 'SubscribeToTask', pushSet: 'CreateTaskPushNotificationConfig', pushGet: 'GetTaskPushNotificationConfig' },
+} as const satisfies Record<Generation, Record<string, string>>;
+export type Operation = keyof (typeof METHODS)['v1.0'];
+
+/**
+ * Speaks one generation over one binding: builds requests, parses answers into TaskView /
+ * MessageView / ProtocolError, and validates shapes along the way. Never throws.
+ */
+export class Dialect {
+  readonly generation: Generation;
+  readonly binding: Binding;
+  readonly endpointUrl: string;
+  private rpcSeq = 0;
+
+  constructor(private readonly cfg: DialectConfig) {
+    this.generation = cfg.generation;
+    this.binding = cfg.binding;
+    this.endpointUrl = cfg.endpointUrl;
+  }
+
+  get isRest() {
+    return this.binding === 'HTTP+JSON';
+  }
+
+  method(op: Operation): string {
+    return METHODS[this.generation][op];
+  }
+
+  /** Human-readable name of the operation on the wire, for messages. */
+  describe(op: Operation, id = '{id}'): string {
+    if (!this.isRest) return this.method(op);
+    const p = this.generation === 'v1.0' ? '' : '/v1';
+    switch (op) {
+      case 'send':
+        return `POST ${p}/message:send`;
+      case 'stream':
+        return `POST ${p}/message:stream`;
+      case 'get':
+        return `GET ${p}/tasks/${id}`;
+      case 'cancel':
+        return `POST ${p}/tasks/${id}:cancel`;
+      case 'subscribe':
+        return `GET ${p}/tasks/${id}:subscribe`;
+      case 'pushSet':
+        return `POST ${p}/tasks/${id}/pushNotificationConfigs`;
+      case 'pushGet':
+        return `GET ${p}/tasks/${id}/pushNotificationConfigs/{configId}`;
+    }
+  }
+
+  nextRpcId(): string {
+    return `a2a-interop-${++this.rpcSeq}-${this.cfg.uuid().slice(0, 8)}`;
+  }
+
+  headers(opts: CallOpts, contentType = true): Record<string, string> {
+    const h: Record<string, string> = { Accept: 'application/json, text/event-stream' };
+    if (contentType) h['Content-Type'] = 'application/json';
+    if (this.generation === 'v1.0') h['A2A-Version'] = '1.0';
+    if (!opts.anonymous) Object.assign(h, this.cfg.authHeaders);
+    Object.assign(h, opts.headers);
+    for (const k of opts.omitHeaders ?? []) {
+      for (const key of Object.keys(h)) if (key.toLowerCase() === k.toLowerCase()) delete h[key];
+    }
+    return h;
+  }
+
+  /** Adds credential query parameters (API key in query) unless anonymous. */
+  url(u: string, opts: CallOpts): string {
+    if (opts.anonymous || !Object.keys(this.cfg.authQuery).length) return u;
+    const url = new URL(u);
+    for (const [k, v] of Object.entries(this.cfg.authQuery)) url.searchParams.set(k, v);
+    return url.toString();
+  }
+
+  // ---------------------------------------------------------------- message building
+
+  userMessage(text: string, taskId?: string, contextId?: string): Record<string, unknown> {
+    const g = this.generation;
+    if (g === 'legacy') return { role: 'user', parts: [{ type: 'text', text }] };
+    if (g === 'v1.0') {
+      return { messageId: this.cfg.uuid(), role: 'ROLE_USER', parts: [{ text }], ...(taskId && { taskId }), ...(contextId && { contextId }) };
+    }
+    if (this.isRest) {
+      // v0.3 REST servers speak the v0.3 proto's JSON (REFERENCE.md §3.2, "Interop trap").
+      return { messageId: this.cfg.uuid(), role: 'ROLE_USER', content: [{ text }], ...(taskId && { taskId }), ...(contextId && { contextId }) };
+    }
+    return { kind: 'message', messageId: this.cfg.uuid(), role: 'user', parts: [{ kind: 'text', text }], ...(taskId && { taskId }), ...(contextId && { contextId }) };
+  }
+
+  sendParams(a: Omit<SendArgs, keyof CallOpts>): Record<string, unknown> {
+    const g = this.generation;
+    if (g === 'legacy') {
+      return {
+        id: a.taskId ?? this.cfg.uuid(),
+        sessionId: a.contextId ?? this.cfg.uuid(),
+        message: this.userMessage(a.text),
+        ...(a.historyLength !== undefined && { historyLength: a.historyLength }),
+      };
+    }
+    const configuration: Record<string, unknown> = { acceptedOutputModes: this.cfg.acceptedOutputModes };
+    if (a.historyLength !== undefined) configuration.historyLength = a.historyLength;
+    if (a.returnImmediately) {
+      if (g === 'v1.0') configuration.returnImmediately = true;
+      else configuration.blocking = false;
+    }
+    return {
+      message: this.userMessage(a.text, a.taskId, a.contextId),
+      configuration,
+      ...(g === 'v1.0' && this.cfg.tenant && { tenant: this.cfg.tenant }),
+    };
+  }
+
+  private idParams(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+    return { id, ...extra, ...(this.generation === 'v1.0' && this.cfg.tenant && { tenant: this.cfg.tenant }) };
+  }
+
+  private restBase(): string {
+    const base = this.endpointUrl.replace(/\/+$/, '');
+    const prefix = this.generation === 'v1.0' ? '' : '/v1';
+    return `${base}${this.generation === 'v1.0' && this.cfg.tenant ? `/${encodeURIComponent(this.cfg.tenant)}` : ''}${prefix}`;
+  }
+
+  // ---------------------------------------------------------------- transport
+
+  /** POSTs a raw JSON-RPC body (string, so malformed bodies can be sent) to the endpoint. */
+  rawRpc(ctx: HttpContext, body: string, opts: CallOpts): Promise<HttpResult> {
+    return exchange(ctx, {
+      method: 'POST',
+      url: this.url(this.endpointUrl, opts),
+      headers: this.headers(opts),
+      body,
+      lane: opts.lane,
+      checkId: opts.checkId,
+      timeoutMs: opts.timeoutMs,
+    });
+  }
+
+  rawRest(ctx: HttpContext, method: string, path: string, body: string | undefined, opts: CallOpts): Promise<HttpResult> {
+    return exchange(ctx, {
+      method,
+      url: this.url(`${this.restBase()}${path}`, opts),
+      headers: this.headers(opts, body !== undefined),
+      body,
+      lane: opts.lane,
+      checkId: opts.checkId,
+      timeoutMs: opts.timeoutMs,
+    });
+  }
+
+  async rpc(ctx: HttpContext, op: Operation | string, params: unknown, opts: CallOpts): Promise<{ http: HttpResult; id: string }> {
+    const id = this.nextRpcId();
+    const method = (METHODS[this.generation] as Record<string, string>)[op] ?? op;
+    const http = await this.rawRpc(ctx, JSON.stringify({ jsonrpc: '2.0', id, method, params }), opts);
+    return { http, id };
+  }
+
+  // ---------------------------------------------------------------- operations
+
+  async send(ctx: HttpContext, a: SendArgs): Promise<CallOutcome> {
+    const params = this.sendParams(a);
+    if (this.isRest) {
+      const http = await this.rawRest(ctx, 'POST', '/message:send', JSON.stringify(params), a);
+      return this.parseRest(http, 'send');
+    }
+    const { http, id } = await this.rpc(ctx, 'send', params, a);
+    return this.parseRpc(http, id, 'send');
+  }
+
+  async get(ctx: HttpContext, a: CallOpts & { id: string; historyLength?: number }): Promise<CallOutcome> {
+    if (this.isRest) {
+      const q = a.historyLength !== undefined ? `?historyLength=${a.historyLength}` : '';
+      const http = await this.rawRest(ctx, 'GET', `/tasks/${encodeURIComponent(a.id)}${q}`, undefined, a);
+      return this.parseRest(http, 'get');
+    }
+    const { http, id } = await this.rpc(ctx, 'get', this.idParams(a.id, a.historyLength !== undefined ? { historyLength: a.historyLength } : {}), a);
+    return this.parseRpc(http, id, 'get');
+  }
+
+  async cancel(ctx: HttpContext, a: CallOpts & { id: string }): Promise<CallOutcome> {
+    if (this.isRest) {
+      const http = await this.rawRest(ctx, 'POST', `/tasks/${encodeURIComponent(a.id)}:cancel`, '{}', a);
+      return this.parseRest(http, 'cancel');
+    }
+    const { http, id } = await this.rpc(ctx, 'cancel', this.idParams(a.id), a);
+    return this.parseRpc(http, id, 'cancel');
+  }
+
+  async pushSet(ctx: HttpContext, a: CallOpts & { taskId: string; url: string }): Promise<CallOutcome> {
+    const g = this.generation;
+    const params =
+      g === 'legacy'
+        ? { id: a.taskId, pushNotificationConfig: { url: a.url } }
+        : g === 'v1.0'
+          ? { taskId: a.taskId, url: a.url, ...(this.cfg.tenant && { tenant: this.cfg.tenant }) }
+          : { taskId: a.taskId, pushNotificationConfig: { url: a.url } };
+    if (this.isRest) {
+      const body = g === 'v1.0' ? { url: a.url } : { name: `tasks/${a.taskId}/pushNotificationConfigs/x`, pushNotificationConfig: { url: a.url } };
+      const http = await this.rawRest(ctx, 'POST', `/tasks/${encodeURIComponent(a.taskId)}/pushNotificationConfigs`, JSON.stringify(body), a);
+      return this.parseRest(http, 'pushSet');
+    }
+    const { http, id } = await this.rpc(ctx, 'pushSet', params, a);
+    return this.parseRpc(http, id, 'pushSet');
+  }
+
+  async streamSend(ctx: HttpContext, a: SendArgs, onItem?: (i: StreamItem) => 'stop' | void): Promise<StreamRun> {
+    const params = this.sendParams(a);
+    if (this.isRest) {
+      return this.openStream(ctx, 'POST', `${this.restBase()}/message:stream`, JSON.stringify(params), undefined, a, onItem);
+    }
+    const id = this.nextRpcId();
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: this.method('stream'), params });
+    return this.openStream(ctx, 'POST', this.endpointUrl, body, id, a, onItem);
+  }
+
+  async subscribe(ctx: HttpContext, a: CallOpts & { id: string }, onItem?: (i: StreamItem) => 'stop' | void): Promise<StreamRun> {
+    if (this.isRest) {
+      const url = `${this.restBase()}/tasks/${encodeURIComponent(a.id)}:subscribe`;
+      // The proto says GET, the text says POST (REFERENCE.md §10); try the proto first.
+      const first = await this.openStream(ctx, 'GET', url, undefined, undefined, a, onItem);
+      if (first.result.status === 404 || first.result.status === 405) {
+        return this.openStream(ctx, 'POST', url, '{}', undefined, a, onItem);
+      }
+      return first;
+    }
+    const id = this.nextRpcId();
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: this.method('subscribe'), params: this.idParams(a.id) });
+    return this.openStream(ctx, 'POST', this.endpointUrl, body, id, a, onItem);
+  }
+
+  private async openStream(
+    ctx: HttpContext,
+    method: string,
+    url: string,
+    body: string | undefined,
+    rpcId: string | undefined,
+    opts: CallOpts,
+    onItem?: (i: StreamItem) => 'stop' | void,
+  ): Promise<StreamRun> {
+    const items: StreamItem[] = [];
+    const headers = this.headers(opts, body !== undefined);
+    headers.Accept = 'text/event-stream';
+    const outcome = await stream(
+      ctx,
+      {
+        method,
+        url: this.url(url, opts),
+        headers,
+        body,
+        lane: opts.lane,
+        checkId: opts.checkId,
+        timeoutMs: opts.timeoutMs,
+        summarize: (m) => {
+          const it = this.parseStreamEvent({ ...m, seq: 0, at: 0 }, rpcId);
+          return [it.kind, it.state ?? '', it.final ? 'final' : ''].filter(Boolean).join(' ');
+        },
+      },
+      (m) => {
+        const item = this.parseStreamEvent(m, rpcId);
+        items.push(item);
+        return onItem?.(item);
+      },
+    );
+    return { ...outcome, items };
+  }
+
+  // ---------------------------------------------------------------- parsing
+
+  /** Interprets one SSE event of this generation/binding. */
+  parseStreamEvent(m: SseMessage, rpcId: string | undefined): StreamItem {
+    const base = { seq: m.seq, at: m.at, event: m.event, data: truncate(m.data, 4000) };
+    const parsed = safeJsonParse(m.data);
+    if (!parsed.ok) return { ...base, kind: 'invalid', problems: [`data is not JSON: ${parsed.error}`] };
+    let payload: unknown = parsed.value;
+    const problems: string[] = [];
+    if (!this.isRest) {
+      const env = jsonRpcEnvelope(parsed.value, rpcId ?? null);
+      problems.push(...env.problems);
+      if (!isRecord(parsed.value) || (!env.hasResult && !env.hasError)) {
+        return { ...base, kind: 'invalid', problems: problems.length ? problems : ['not a JSON-RPC response'] };
+      }
+      if (env.hasError && env.error) {
+        return { ...base, kind: 'error', error: this.rpcError(env.error, 200), problems };
+      }
+      payload = env.result;
+    } else if (isRecord(payload) && isRecord(payload.error)) {
+      const e = restErrorBody(payload, typeof payload.error.code === 'number' ? payload.error.code : 500);
+      return { ...base, kind: 'error', error: { httpStatus: e.code ?? 0, status: e.status, reason: e.reason, message: e.message ?? '', problems: e.problems }, problems };
+    }
+    return { ...base, ...this.classifyStreamPayload(payload, problems) };
+  }
+
+  private classifyStreamPayload(p: unknown, problems: string[]): Omit<StreamItem, 'seq' | 'at' | 'event' | 'data'> {
+    const g = this.generation;
+    const b = this.binding;
+    if (!isRecord(p)) return { kind: 'invalid', problems: [...problems, `event payload should be an object, got ${typeName(p)}`] };
+    if (g === 'v1.0' || (g === 'v0.3' && this.isRest)) {
+      // StreamResponse oneof: {task | message | statusUpdate | artifactUpdate}
+      const keys = ['task', 'message', 'statusUpdate', 'artifactUpdate'].filter((k) => p[k] !== undefined);
+      if (keys.length !== 1) {
+        if (g === 'v0.3' && typeof p.kind === 'string') return this.classifyKind(p, problems);
+        return { kind: 'invalid', problems: [...problems, `a StreamResponse must hold exactly one of task, message, statusUpdate, artifactUpdate (has ${keys.join(', ') || 'none'})`] };
+      }
+      const k = keys[0]!;
+      if (k === 'task') {
+        const task = taskView(g, b, p.task);
+        return { kind: 'task', task, taskId: task.id, contextId: task.contextId, state: task.state, rawState: task.rawState, problems: [...problems, ...task.problems] };
+      }
+      if (k === 'message') {
+        const message = messageView(g, b, p.message);
+        return { kind: 'message', message, problems: [...problems, ...message.problems] };
+      }
+      const ev = p[k] as unknown;
+      if (!isRecord(ev)) return { kind: 'invalid', problems: [...problems, `${k} should be an object`] };
+      const idProblems = typeof ev.taskId === 'string' ? [] : [`${k}.taskId is required`];
+      if (k === 'statusUpdate') {
+        const st = statusProblems(g, b, ev.status, 'statusUpdate.status');
+        if (g === 'v1.0' && 'final' in ev) st.problems.push('statusUpdate.final was removed in v1.0 (closing the stream signals completion)');
+        return { kind: 'status', taskId: str(ev.taskId), contextId: str(ev.contextId), state: st.state, rawState: st.rawState, final: ev.final === true, problems: [...problems, ...idProblems, ...st.problems] };
+      }
+      return { kind: 'artifact', taskId: str(ev.taskId), contextId: str(ev.contextId), artifact: artifactOf(ev), problems: [...problems, ...idProblems, ...artifactProblems(g, b, ev.artifact, 'artifactUpdate.artifact')] };
+    }
+    if (g === 'legacy') {
+      if ('artifact' in p) {
+        return { kind: 'artifact', taskId: str(p.id), artifact: artifactOf(p), problems: [...problems, ...artifactProblems(g, b, p.artifact, 'artifact')] };
+      }
+      if ('status' in p) {
+        const st = statusProblems(g, b, p.status, 'status');
+        const idp = typeof p.id === 'string' ? [] : ['status event id (the task id) is required'];
+        return { kind: 'status', taskId: str(p.id), state: st.state, rawState: st.rawState, final: p.final === true, problems: [...problems, ...idp, ...st.problems] };
+      }
+      return { kind: 'invalid', problems: [...problems, 'legacy stream events carry either "status" or "artifact"'] };
+    }
+    return this.classifyKind(p, problems);
+  }
+
+  private classifyKind(p: Record<string, unknown>, problems: string[]): Omit<StreamItem, 'seq' | 'at' | 'event' | 'data'> {
+    const g = this.generation;
+    const b = this.binding;
+    switch (p.kind) {
+      case 'task': {
+        const task = taskView(g, b, p);
+        return { kind: 'task', task, taskId: task.id, contextId: task.contextId, state: task.state, rawState: task.rawState, problems: [...problems, ...task.problems] };
+      }
+      case 'message': {
+        const message = messageView(g, b, p);
+        return { kind: 'message', message, problems: [...problems, ...message.problems] };
+      }
+      case 'status-update': {
+        const st = statusProblems(g, b, p.status, 'status');
+        const extra: string[] = [];
+        if (typeof p.taskId !== 'string') extra.push('taskId is required');
+        if (typeof p.contextId !== 'string') extra.push('contextId is required');
+        if (typeof p.final !== 'boolean') extra.push('"final" is required on status-update events before v1.0');
+        return { kind: 'status', taskId: str(p.taskId), contextId: str(p.contextId), state: st.state, rawState: st.rawState, final: p.final === true, problems: [...problems, ...extra, ...st.problems] };
+      }
+      case 'artifact-update':
+        return { kind: 'artifact', taskId: str(p.taskId), contextId: str(p.contextId), artifact: artifactOf(p), problems: [...problems, ...artifactProblems(g, b, p.artifact, 'artifact')] };
+      default:
+        return { kind: 'invalid', problems: [...problems, `unknown event kind ${JSON.stringify(p.kind)} (expected task, message, status-update, artifact-update)`] };
+    }
+  }
+
+  rpcError(e: { code: unknown; message: unknown; data?: unknown }, httpStatus: number): ProtocolError {
+    const problems: string[] = [];
+    if (this.generation === 'v1.0' && typeof e.code === 'number' && e.code <= -32001 && e.code >= -32099) {
+      problems.push(...v1ErrorDataProblems(e.data));
+    }
+    let reason: string | undefined;
+    if (Array.isArray(e.data)) {
+      const info = e.data.find((d) => isRecord(d) && typeof d.reason === 'string');
+      if (isRecord(info)) reason = String(info.reason);
+    }
+    return { code: typeof e.code === 'number' ? e.code : undefined, httpStatus, message: typeof e.message === 'string' ? e.message : '', problems, reason };
+  }
+
+  /** Parses a JSON-RPC answer of `op`. */
+  parseRpc(http: HttpResult, rpcId: string, op: Operation): CallOutcome {
+    if (!http.responded) return { kind: 'transport', http, envelopeProblems: [] };
+    const parsed = http.json();
+    if (!parsed.ok) {
+      return { kind: 'invalid', reason: `HTTP ${http.status}, body is not JSON (${http.contentType || 'no content type'}): ${parsed.error}`, http, envelopeProblems: [] };
+    }
+    const env = jsonRpcEnvelope(parsed.value, rpcId);
+    if (env.hasError && env.error) {
+      return { kind: 'error', error: this.rpcError(env.error, http.status), http, envelopeProblems: env.problems };
+    }
+    if (!env.hasResult) return { kind: 'invalid', reason: env.problems.join('; ') || 'no result', http, envelopeProblems: env.problems };
+    return this.classifyResult(env.result, op, http, env.problems);
+  }
+
+  /** Parses a REST answer of `op`. */
+  parseRest(http: HttpResult, op: Operation): CallOutcome {
+    if (!http.responded) return { kind: 'transport', http, envelopeProblems: [] };
+    const parsed = http.json();
+    if (http.status >= 400) {
+      const body = parsed.ok ? parsed.value : undefined;
+      if (this.generation === 'v1.0') {
+        const e = restErrorBody(body, http.status);
+        return { kind: 'error', error: { httpStatus: http.status, status: e.status, reason: e.reason, message: e.message ?? truncate(http.text, 200), problems: e.problems }, http, envelopeProblems: [] };
+      }
+      const msg = isRecord(body) ? String((isRecord(body.error) ? body.error.message : body.message) ?? '') : truncate(http.text, 200);
+      return { kind: 'error', error: { httpStatus: http.status, message: msg, problems: [] }, http, envelopeProblems: [] };
+    }
+    if (!parsed.ok) return { kind: 'invalid', reason: `HTTP ${http.status}, body is not JSON: ${parsed.error}`, http, envelopeProblems: [] };
+    return this.classifyResult(parsed.value, op, http, []);
+  }
+
+  private classifyResult(result: unknown, op: Operation, http: HttpResult, envelopeProblems: string[]): CallOutcome {
+    const g = this.generation;
+    const b = this.binding;
+    if (op === 'pushSet' || op === 'pushGet') return { kind: 'ok', value: result, http, envelopeProblems };
+    if (op === 'send' && (g === 'v1.0' || (g === 'v0.3' && this.isRest))) {
+      if (isRecord(result) && result.task !== undefined) return { kind: 'task', task: taskView(g, b, result.task), http, envelopeProblems };
+      if (isRecord(result) && result.message !== undefined) return { kind: 'message', message: messageView(g, b, result.message), http, envelopeProblems };
+      if (g === 'v0.3' && isRecord(result) && (result.kind === 'task' || result.kind === 'message')) {
+        return result.kind === 'task'
+          ? { kind: 'task', task: taskView(g, b, result), http, envelopeProblems }
+          : { kind: 'message', message: messageView(g, b, result), http, envelopeProblems };
+      }
+      return { kind: 'invalid', reason: `SendMessage must return {"task": …} or {"message": …}, got ${describeKeys(result)}`, http, envelopeProblems };
+    }
+    if (op === 'send' && g !== 'legacy') {
+      if (isRecord(result) && result.kind === 'message') return { kind: 'message', message: messageView(g, b, result), http, envelopeProblems };
+      if (isRecord(result) && (result.kind === 'task' || (result.id !== undefined && result.status !== undefined))) {
+        return { kind: 'task', task: taskView(g, b, result), http, envelopeProblems };
+      }
+      if (isRecord(result) && result.role !== undefined && result.parts !== undefined) {
+        return { kind: 'message', message: messageView(g, b, result), http, envelopeProblems };
+      }
+      return { kind: 'invalid', reason: `message/send must return a Task or a Message, got ${describeKeys(result)}`, http, envelopeProblems };
+    }
+    if (isRecord(result) && result.status !== undefined) return { kind: 'task', task: taskView(g, b, result), http, envelopeProblems };
+    if (op === 'send' && isRecord(result) && result.role !== undefined) {
+      return { kind: 'message', message: messageView(g, b, result), http, envelopeProblems };
+    }
+    return { kind: 'invalid', reason: `expected a Task, got ${describeKeys(result)}`, http, envelopeProblems };
+  }
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+function describeKeys(v: unknown): string {
+  if (!isRecord(v)) return typeName(v);
+  const keys = Object.keys(v).slice(0, 8);
+  return `an object with ${keys.length ? keys.join(', ') : 'no fields'}`;
+}
+
+function artifactOf(ev: Record<string, unknown>): StreamItem['artifact'] {
+  const a = isRecord(ev.artifact) ? ev.artifact : {};
+  const parts = Array.isArray(a.parts) ? a.parts : Array.isArray(a.content) ? a.content : [];
+  let text = '';
+  for (const p of parts.slice(0, 50)) if (isRecord(p) && typeof p.text === 'string') text += p.text;
+  return {
+    id: typeof a.artifactId === 'string' ? a.artifactId : undefined,
+    index: typeof a.index === 'number' ? a.index : undefined,
+    append: (ev.append ?? a.append) === true,
+    lastChunk: (ev.lastChunk ?? a.lastChunk) === true,
+    text: truncate(text, 4000),
+    parts: parts.length,
+  };
+}

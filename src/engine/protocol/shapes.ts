@@ -1,0 +1,250 @@
+import type { Binding, Generation } from '../model/check';
+import type { TaskState } from '../model/events';
+import { isRecord, typeName } from '../util/json';
+import { isWireState, normalizeState, WIRE_STATES } from './states';
+
+/**
+ * Shape validation of protocol objects per generation (REFERENCE.md §4, schemas and proto).
+ * Each function returns human-readable problems; an empty list means valid.
+ * Tolerant by design: they never throw on hostile input.
+ */
+
+export interface TaskView {
+  id?: string;
+  contextId?: string;
+  state?: TaskState;
+  rawState?: string;
+  timestamp?: string;
+  history?: unknown[];
+  artifacts?: unknown[];
+  raw: unknown;
+  problems: string[];
+}
+
+export interface MessageView {
+  messageId?: string;
+  role?: string;
+  taskId?: string;
+  contextId?: string;
+  text: string;
+  raw: unknown;
+  problems: string[];
+}
+
+/** True when the REST binding of v0.3 is in use: those servers speak v0.3-proto JSON (REFERENCE.md §3.2 "Interop trap"). */
+const protoStyle = (g: Generation, b: Binding | undefined) => g === 'v1.0' || (g === 'v0.3' && b === 'HTTP+JSON');
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+export function timestampProblem(g: Generation, ts: unknown, path: string): string | undefined {
+  if (ts === undefined || ts === null) return undefined;
+  if (typeof ts !== 'string') return `${path} should be an ISO 8601 string, got ${typeName(ts)}`;
+  if (g === 'v1.0' && !ISO_UTC.test(ts)) return `${path} "${ts}" is not an ISO 8601 UTC timestamp ending in Z (v1.0 §5.6.1)`;
+  if (!ISO.test(ts) || Number.isNaN(Date.parse(ts))) return `${path} "${ts}" is not an ISO 8601 date-time`;
+  return undefined;
+}
+
+export function partProblems(g: Generation, b: Binding | undefined, p: unknown, path: string): string[] {
+  if (!isRecord(p)) return [`${path} should be an object, got ${typeName(p)}`];
+  const out: string[] = [];
+  if (g === 'v1.0') {
+    const present = ['text', 'raw', 'url', 'data'].filter((k) => p[k] !== undefined);
+    if (present.length !== 1) out.push(`${path} must have exactly one of text, raw, url, data (has ${present.join(', ') || 'none'})`);
+    if ('kind' in p) out.push(`${path} has "kind", removed in v1.0 (Appendix A.2.1)`);
+    if (p.text !== undefined && typeof p.text !== 'string') out.push(`${path}.text should be a string`);
+  } else if (g === 'v0.3' && b === 'HTTP+JSON') {
+    const present = ['text', 'file', 'data'].filter((k) => p[k] !== undefined);
+    if (present.length !== 1 && typeof p.kind !== 'string') out.push(`${path} must have one of text, file, data`);
+  } else {
+    const disc = g === 'legacy' ? 'type' : 'kind';
+    const kind = p[disc];
+    if (kind !== 'text' && kind !== 'file' && kind !== 'data') out.push(`${path}.${disc} should be "text", "file" or "data", got ${JSON.stringify(kind)}`);
+    if (kind === 'text' && typeof p.text !== 'string') out.push(`${path}.text should be a string`);
+    if (kind === 'file' && !isRecord(p.file)) out.push(`${path}.file should be an object`);
+    if (kind === 'data' && !isRecord(p.data)) out.push(`${path}.data should be an object`);
+  }
+  return out;
+}
+
+export function messageView(g: Generation, b: Binding | undefined, m: unknown, path = 'message'): MessageView {
+  const problems: string[] = [];
+  if (!isRecord(m)) return { text: '', raw: m, problems: [`${path} should be an object, got ${typeName(m)}`] };
+  const role = m.role;
+  if (protoStyle(g, b)) {
+    if (role !== 'ROLE_USER' && role !== 'ROLE_AGENT') problems.push(`${path}.role should be "ROLE_USER" or "ROLE_AGENT", got ${JSON.stringify(role)}`);
+  } else if (role !== 'user' && role !== 'agent') {
+    problems.push(`${path}.role should be "user" or "agent", got ${JSON.stringify(role)}`);
+  }
+  if (g !== 'legacy' && typeof m.messageId !== 'string') problems.push(`${path}.messageId is required`);
+  if (g === 'v0.2' || (g === 'v0.3' && b !== 'HTTP+JSON')) {
+    if (m.kind !== 'message') problems.push(`${path}.kind should be "message", got ${JSON.stringify(m.kind)}`);
+  }
+  const partsKey = g === 'v0.3' && b === 'HTTP+JSON' && m.parts === undefined ? 'content' : 'parts';
+  const parts = m[partsKey];
+  let text = '';
+  if (!Array.isArray(parts)) problems.push(`${path}.parts should be a list`);
+  else {
+    parts.slice(0, 50).forEach((p, i) => {
+      problems.push(...partProblems(g, b, p, `${path}.${partsKey}[${i}]`));
+      if (isRecord(p) && typeof p.text === 'string' && text.length < 2000) text += p.text;
+    });
+  }
+  return {
+    messageId: typeof m.messageId === 'string' ? m.messageId : undefined,
+    role: typeof role === 'string' ? role : undefined,
+    taskId: typeof m.taskId === 'string' ? m.taskId : undefined,
+    contextId: typeof m.contextId === 'string' ? m.contextId : undefined,
+    text,
+    raw: m,
+    problems,
+  };
+}
+
+export function statusProblems(g: Generation, b: Binding | undefined, s: unknown, path: string): { problems: string[]; state?: TaskState; rawState?: string; timestamp?: string } {
+  if (!isRecord(s)) return { problems: [`${path} should be an object, got ${typeName(s)}`] };
+  const problems: string[] = [];
+  const raw = s.state;
+  const state = normalizeState(raw);
+  const expect: Generation = protoStyle(g, b) ? 'v1.0' : g;
+  if (state === undefined) problems.push(`${path}.state ${JSON.stringify(raw)} is not a task state`);
+  else if (!isWireState(expect, raw) && !(g === 'v0.3' && b === 'HTTP+JSON' && raw === 'TASK_STATE_CANCELLED')) {
+    problems.push(`${path}.state ${JSON.stringify(raw)} is not spelled as the ${g} ${b ?? ''} schema says (one of ${WIRE_STATES[expect].join(', ')})`);
+  }
+  const tsProblem = timestampProblem(g, s.timestamp, `${path}.timestamp`);
+  if (tsProblem) problems.push(tsProblem);
+  if (s.message !== undefined && s.message !== null) problems.push(...messageView(g, b, s.message, `${path}.message`).problems);
+  return { problems, state, rawState: typeof raw === 'string' ? raw : JSON.stringify(raw), timestamp: typeof s.timestamp === 'string' ? s.timestamp : undefined };
+}
+
+export function taskView(g: Generation, b: Binding | undefined, t: unknown, path = 'task'): TaskView {
+  if (!isRecord(t)) return { raw: t, problems: [`${path} should be an object, got ${typeName(t)}`] };
+  const problems: string[] = [];
+  if (typeof t.id !== 'string' || !t.id) problems.push(`${path}.id is required (a non-empty string)`);
+  if (g !== 'legacy' && typeof t.contextId !== 'string') problems.push(`${path}.contextId is required`);
+  if ((g === 'v0.2' || (g === 'v0.3' && b !== 'HTTP+JSON')) && t.kind !== 'task') {
+    problems.push(`${path}.kind should be "task", got ${JSON.stringify(t.kind)}`);
+  }
+  if (g === 'v1.0' && 'kind' in t) problems.push(`${path} has "kind", removed in v1.0 (Appendix A.2.1)`);
+  const st = statusProblems(g, b, t.status, `${path}.status`);
+  problems.push(...st.problems);
+  let history: unknown[] | undefined;
+  if (t.history !== undefined && t.history !== null) {
+    if (!Array.isArray(t.history)) problems.push(`${path}.history should be a list`);
+    else {
+      history = t.history;
+      t.history.slice(0, 20).forEach((m, i) => problems.push(...messageView(g, b, m, `${path}.history[${i}]`).problems));
+    }
+  }
+  let artifacts: unknown[] | undefined;
+  if (t.artifacts !== undefined && t.artifacts !== null) {
+    if (!Array.isArray(t.artifacts)) problems.push(`${path}.artifacts should be a list`);
+    else {
+      artifacts = t.artifacts;
+      t.artifacts.slice(0, 20).forEach((a, i) => problems.push(...artifactProblems(g, b, a, `${path}.artifacts[${i}]`)));
+    }
+  }
+  return {
+    id: typeof t.id === 'string' ? t.id : undefined,
+    contextId: typeof t.contextId === 'string' ? t.contextId : typeof t.sessionId === 'string' ? t.sessionId : undefined,
+    state: st.state,
+    rawState: st.rawState,
+    timestamp: st.timestamp,
+    history,
+    artifacts,
+    raw: t,
+    problems,
+  };
+}
+
+export function artifactProblems(g: Generation, b: Binding | undefined, a: unknown, path: string): string[] {
+  if (!isRecord(a)) return [`${path} should be an object, got ${typeName(a)}`];
+  const out: string[] = [];
+  if (g !== 'legacy' && typeof a.artifactId !== 'string') out.push(`${path}.artifactId is required`);
+  const partsKey = g === 'v0.3' && b === 'HTTP+JSON' && a.parts === undefined ? 'content' : 'parts';
+  const parts = a[partsKey];
+  if (!Array.isArray(parts)) out.push(`${path}.parts should be a list`);
+  else parts.slice(0, 20).forEach((p, i) => out.push(...partProblems(g, b, p, `${path}.${partsKey}[${i}]`)));
+  return out;
+}
+
+export interface JsonRpcEnvelope {
+  problems: string[];
+  result?: unknown;
+  error?: { code: unknown; message: unknown; data?: unknown };
+  hasResult: boolean;
+  hasError: boolean;
+  id?: unknown;
+}
+
+/** JSON-RPC 2.0 response envelope: version, matching id, exactly one of result/error, error object shape. */
+export function jsonRpcEnvelope(v: unknown, expectedId: string | number | null): JsonRpcEnvelope {
+  if (!isRecord(v)) return { problems: [`the response should be a JSON-RPC object, got ${typeName(v)}`], hasResult: false, hasError: false };
+  const problems: string[] = [];
+  if (v.jsonrpc !== '2.0') problems.push(`"jsonrpc" should be "2.0", got ${JSON.stringify(v.jsonrpc)}`);
+  const hasResult = 'result' in v;
+  const hasError = 'error' in v && v.error !== undefined;
+  if (hasResult && hasError) problems.push('the response has both "result" and "error" (JSON-RPC 2.0 §5 allows exactly one)');
+  if (!hasResult && !hasError) problems.push('the response has neither "result" nor "error"');
+  if (expectedId !== undefined && v.id !== expectedId) {
+    problems.push(`"id" should echo the request id ${JSON.stringify(expectedId)}, got ${JSON.stringify(v.id)}`);
+  }
+  let error: JsonRpcEnvelope['error'];
+  if (hasError) {
+    if (!isRecord(v.error)) problems.push(`"error" should be an object, got ${typeName(v.error)}`);
+    else {
+      error = { code: v.error.code, message: v.error.message, data: v.error.data };
+      if (typeof v.error.code !== 'number' || !Number.isInteger(v.error.code)) problems.push(`error.code should be an integer, got ${JSON.stringify(v.error.code)}`);
+      if (typeof v.error.message !== 'string') problems.push('error.message should be a string');
+    }
+  }
+  return { problems, result: v.result, error, hasResult, hasError, id: v.id };
+}
+
+/** v1.0 JSON-RPC: `error.data` SHOULD be a list of `{"@type": ...}` details with a google.rpc.ErrorInfo (v1.0.1 §9.5). */
+export function v1ErrorDataProblems(data: unknown): string[] {
+  if (data === undefined) return ['error.data is missing; v1.0 A2A errors SHOULD carry a google.rpc.ErrorInfo in error.data'];
+  if (!Array.isArray(data)) return [`error.data should be a list of typed details, got ${typeName(data)}`];
+  const out: string[] = [];
+  data.slice(0, 10).forEach((d, i) => {
+    if (!isRecord(d) || typeof d['@type'] !== 'string') out.push(`error.data[${i}] should be an object with "@type"`);
+  });
+  if (!data.some((d) => isRecord(d) && typeof d['@type'] === 'string' && d['@type'].endsWith('google.rpc.ErrorInfo'))) {
+    out.push('error.data has no google.rpc.ErrorInfo');
+  }
+  return out;
+}
+
+export interface RestError {
+  problems: string[];
+  status?: string;
+  reason?: string;
+  message?: string;
+  code?: number;
+}
+
+/** v1.0 HTTP+JSON error body: google.rpc.Status `{"error":{"code","status","message","details":[ErrorInfo...]}}` (§11.6). */
+export function restErrorBody(v: unknown, httpStatus: number): RestError {
+  if (!isRecord(v) || !isRecord(v.error)) {
+    return { problems: [`the error body should be google.rpc.Status {"error": {code, status, message, details}}, got ${typeName(v)}`] };
+  }
+  const e = v.error;
+  const problems: string[] = [];
+  if (e.code !== httpStatus) problems.push(`error.code ${JSON.stringify(e.code)} should equal the HTTP status ${httpStatus}`);
+  if (typeof e.status !== 'string') problems.push('error.status (e.g. "NOT_FOUND") is missing');
+  if (typeof e.message !== 'string') problems.push('error.message is missing');
+  let reason: string | undefined;
+  if (!Array.isArray(e.details)) problems.push('error.details is missing (MUST include a google.rpc.ErrorInfo for A2A errors)');
+  else {
+    const info = e.details.find((d) => isRecord(d) && typeof d['@type'] === 'string' && d['@type'].endsWith('google.rpc.ErrorInfo'));
+    if (!info) problems.push('error.details has no google.rpc.ErrorInfo');
+    else reason = typeof (info as Record<string, unknown>).reason === 'string' ? String((info as Record<string, unknown>).reason) : undefined;
+  }
+  return {
+    problems,
+    status: typeof e.status === 'string' ? e.status : undefined,
+    reason,
+    message: typeof e.message === 'string' ? e.message : undefined,
+    code: typeof e.code === 'number' ? e.code : undefined,
+  };
+}
