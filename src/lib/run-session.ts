@@ -46,6 +46,8 @@ export class RunSession {
   readonly state: StoreApi<SessionState> = createStore<SessionState>()(() => ({ phase: 'idle', rerunning: null, error: null }));
   private abort: AbortController | null = null;
   private lastInput: RunInput | null = null;
+  /** Run id of the last run started here: its credentials (in memory) are reused by Re-run. */
+  private lastRunId: string | null = null;
   private rerunCount = 0;
   private readonly now: () => number;
   private readonly newId: () => string;
@@ -74,7 +76,10 @@ export class RunSession {
     let detached = false;
     const emit = (e: RunEvent) => {
       if (detached) return;
-      if (e.type === 'run-started') started = true;
+      if (e.type === 'run-started') {
+        started = true;
+        this.lastRunId = e.runId;
+      }
       if (e.type === 'run-finished') finished = true;
       store.enqueue(e);
       recorder.push(e);
@@ -163,7 +168,9 @@ export class RunSession {
       recorder.push(m);
     };
     const settings = this.deps.hostSettings();
-    const creds = credentials ?? (this.lastInput?.agentUrl === run.agentUrl ? this.lastInput.credentials : { kind: 'none' as const });
+    const creds = credentials ?? (this.lastInput && (run.runId === this.lastRunId || run.agentUrl === this.lastInput.agentUrl)
+        ? this.lastInput.credentials
+        : { kind: 'none' as const });
     try {
       await this.deps.run(
         this.deps.createHost(settings),

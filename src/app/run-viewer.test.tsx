@@ -1,0 +1,103 @@
+// @vitest-environment jsdom
+import 'fake-indexeddb/auto';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CardView } from '../features/card';
+import { FailedTests, LevelSummary, ResultsTable } from '../features/results';
+import { Timeline, WireInspector } from '../features/timeline';
+import { withRun } from '../lib/testing';
+import { syntheticRun } from '../testing/fixtures/events';
+
+afterEach(cleanup);
+
+describe('results views', () => {
+  it('shows the level (provisional when our tool erred), the failures with fixes, and tool errors as ours', () => {
+    const { element } = withRun(
+      syntheticRun({ flawed: true, toolError: true }),
+      <>
+        <LevelSummary />
+        <FailedTests />
+        <ResultsTable />
+      </>,
+    );
+    render(element);
+    const level = screen.getByRole('status', { name: 'Conformance level' });
+    expect(level.textContent).toContain('minimal');
+    expect(level.textContent).toContain('provisional');
+    const failed = screen.getByRole('table', { name: 'Failed tests' });
+    const rows = within(failed).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(3);
+    expect(failed.textContent).toContain('Throw TaskNotFoundError (-32001)');
+    expect(screen.getByText(/The proxy could not reach the agent \(connect_failed\)/)).toBeTruthy();
+    // The tool error is not among the agent's failures.
+    expect(failed.textContent).not.toContain('reattaches');
+  });
+
+  it('groups results by category, filters by status and level, and expands a row to its details', () => {
+    const { element } = withRun(syntheticRun({ flawed: true }), <ResultsTable />);
+    render(element);
+    const table = screen.getByRole('table', { name: 'Results' });
+    const groups = within(table).getAllByRole('rowgroup').slice(1);
+    expect(groups.map((g) => g.getAttribute('aria-label'))).toEqual(['Agent card', 'Task lifecycle', 'Streaming', 'Error handling', 'Interop']);
+    fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'fail' } });
+    expect(within(table).getAllByRole('button', { name: /^Re-run / })).toHaveLength(3);
+    fireEvent.change(screen.getByLabelText('Level'), { target: { value: 'SHOULD' } });
+    expect(within(table).getAllByRole('button', { name: /^Re-run / })).toHaveLength(1);
+    const toggle = within(table).getByRole('button', { name: 'The endpoint answers CORS preflight requests' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(table.textContent).toContain('Answer OPTIONS with Access-Control-Allow-Origin');
+    expect(table.textContent).toContain('v0.3.0 §3.1');
+    expect(table.textContent).toContain('HTTP 405, no access-control-allow-origin');
+  });
+});
+
+describe('card view', () => {
+  it('renders hostile card fields as inert text and links only http(s) URLs', () => {
+    const { element } = withRun(syntheticRun({ hostile: true }), <CardView />);
+    const { container } = render(element);
+    const card = screen.getByRole('group', { name: 'Agent card as received' });
+    expect(card.textContent).toContain('<script>window.__pwned=1</script>');
+    expect(container.querySelectorAll('script, img, iframe, svg, b')).toHaveLength(0);
+    for (const a of container.querySelectorAll('a')) expect(a.getAttribute('href')).toMatch(/^https?:/);
+    expect(within(card).getByText('javascript:alert(document.cookie)').tagName).not.toBe('A');
+    expect(within(card).getByRole('link', { name: 'https://example.com' })).toBeTruthy();
+    // Verdicts sit next to the field they concern.
+    const nameField = within(card).getAllByText('name', { selector: '.json-key' })[0]!.closest('li')!;
+    expect(nameField.textContent).toContain('The card has every required field');
+    expect(screen.getByText('v0.3')).toBeTruthy();
+  });
+});
+
+describe('timeline', () => {
+  // jsdom has no layout: give the scroll box the size a browser would.
+  beforeAll(() => {
+    Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 400 });
+    Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 800 });
+  });
+  it('renders only a window of a 10,000-event run and opens an exchange in the wire inspector', () => {
+    const { element, handle } = withRun(
+      syntheticRun({ targetEvents: 10_000 }),
+      <>
+        <Timeline initialHeight={400} />
+        <WireInspector />
+      </>,
+    );
+    render(element);
+    const region = screen.getByRole('region', { name: 'Timeline' });
+    const items = within(region).getAllByRole('listitem');
+    expect(items.length).toBeGreaterThan(5);
+    expect(items.length).toBeLessThan(60);
+    expect(items[0]!.getAttribute('aria-setsize')).toBe(String(handle.store.getState().run.exchangeOrder.length + handle.store.getState().run.sse.length + handle.store.getState().run.taskStates.length + handle.store.getState().run.lanes.length));
+    const http = within(region).getAllByRole('button', { name: /HTTP GET \/\.well-known\/agent-card\.json/ })[0]!;
+    act(() => {
+      fireEvent.click(http);
+    });
+    const inspector = screen.getByRole('region', { name: 'Wire inspector' });
+    const reqHeaders = within(inspector).getByRole('table', { name: 'Request headers' });
+    expect(reqHeaders.textContent).toContain('Bearer [REDACTED]');
+    expect(within(inspector).getByText('200', { exact: false })).toBeTruthy();
+    expect(inspector.textContent).toContain('"protocolVersion": "0.3.0"');
+  });
+});

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { applyEvents, initialRunState } from '../../engine';
+import { syntheticRun } from '../../testing/fixtures/events';
+import { groupChecks, NO_FILTER } from './filter';
+
+describe('result filters', () => {
+  const s = applyEvents(initialRunState(), syntheticRun({ flawed: true, toolError: true }));
+  it('groups by the five categories in report order', () => {
+    const g = groupChecks(s.checks, s.checkOrder, NO_FILTER);
+    expect(g.map((x) => x.category)).toEqual(['agent-card', 'lifecycle', 'streaming', 'error-handling', 'interop']);
+    expect(g.reduce((n, x) => n + x.rows.length, 0)).toBe(s.checkOrder.length);
+  });
+  it('filters by status, category and level together', () => {
+    const fails = groupChecks(s.checks, s.checkOrder, { ...NO_FILTER, status: 'fail' }).flatMap((g) => g.rows.map((r) => r.id));
+    expect(fails.sort()).toEqual(['errors.task-not-found', 'interop.cors.preflight', 'streaming.final-event']);
+    const should = groupChecks(s.checks, s.checkOrder, { status: 'fail', category: 'all', level: 'SHOULD' }).flatMap((g) => g.rows.map((r) => r.id));
+    expect(should).toEqual(['interop.cors.preflight']);
+    const errors = groupChecks(s.checks, s.checkOrder, { status: 'error', category: 'streaming', level: 'all' });
+    expect(errors.flatMap((g) => g.rows.map((r) => r.id))).toEqual(['streaming.resubscribe']);
+    expect(groupChecks(s.checks, s.checkOrder, { status: 'error', category: 'lifecycle', level: 'all' })).toEqual([]);
+  });
+});
