@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { a2aProxyPlugin } from './src/proxy/vite-plugin';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), a2aProxyPlugin()],
   build: {
     outDir: 'dist',
     sourcemap: true,

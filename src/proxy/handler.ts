@@ -1,0 +1,424 @@
+/**
+ * The CORS proxy: one Web-standard handler, `(Request) => Promise<Response>`, wrapped by thin adapters
+ * (Node http for `npm start` and Vite, a Cloudflare Workers entry). It forwards `/proxy?url=<target>`
+ * to the agent and makes the blame visible: responses that reached the agent carry
+ * `X-Proxy-Upstream-Status`; responses the proxy made carry `X-Proxy-Error` + problem+json.
+ *
+ * @example
+ * const handle = createProxyHandler({ mode: 'local', upstream: createNodeUpstream({ mode: 'local' }) });
+ * const res = await handle(new Request('http://127.0.0.1:4173/proxy?url=' + encodeURIComponent(agentUrl), {
+ *   headers: { 'x-a2a-interop': '1', host: '127.0.0.1:4173' },
+ * }));
+ */
+import {
+  PROXY_CLIENT_HEADER,
+  PROXY_FORWARD_HEADERS_HEADER,
+  PROXY_REDIRECTS_HEADER,
+  PROXY_SENT_HEADERS_HEADER,
+  PROXY_UPSTREAM_STATUS_HEADER,
+  PROXY_UPSTREAM_URL_HEADER,
+  type ProxyErrorCode,
+} from '../engine/model/proxy';
+import { UpstreamError, classifyUpstreamError, problemResponse, redactUrl } from './errors';
+import {
+  CREDENTIAL_HEADERS,
+  type AddressPolicy,
+  type ProxyMode,
+  checkTargetAllowed,
+  classifyOrigin,
+  declaredForwardHeaders,
+  defaultAddressPolicy,
+  filterResponseHeaders,
+  forwardRequestHeaders,
+  isAllowedLocalHost,
+  isDeniedRequestHeader,
+  parseTarget,
+} from './policy';
+import { createRateLimiter, type RateLimitOptions, type RateLimiter } from './rate-limit';
+import { RequestBody, relayBody } from './stream';
+
+export const PROXY_VERSION = '0.1.0';
+
+export interface ProxyTimeouts {
+  /** DNS + TCP + TLS. */
+  connectMs: number;
+  /** Connected until the response head arrives. */
+  firstByteMs: number;
+  /** Silence allowed between two body chunks (streams have no total limit). */
+  idleMs: number;
+}
+
+export interface ProxyLimits {
+  maxRequestBytes: number;
+  /** Decoded bytes of a non-stream response. `text/event-stream` bodies are not limited (idle timeout only). */
+  maxResponseBytes: number;
+  maxRedirects: number;
+}
+
+// The engine's own budgets (30 s by default) are shorter, so the engine, which knows the check, times out first.
+export const PROXY_DEFAULT_TIMEOUTS: ProxyTimeouts = { connectMs: 10_000, firstByteMs: 120_000, idleMs: 120_000 };
+export const PROXY_DEFAULT_LIMITS: ProxyLimits = {
+  maxRequestBytes: 5 * 1024 * 1024,
+  maxResponseBytes: 16 * 1024 * 1024,
+  maxRedirects: 5,
+};
+export const PROXY_DEFAULT_RATE_LIMIT: RateLimitOptions = { limit: 600, windowMs: 60_000 };
+
+/** One upstream request, one hop (the handler follows redirects itself). */
+export interface UpstreamRequest {
+  url: URL;
+  method: string;
+  headers: Headers;
+  body: ReadableStream<Uint8Array> | Uint8Array | null;
+  /** Content-Length the client declared (or of a replayed body); undefined means chunked. */
+  bodyLength?: number;
+  signal: AbortSignal;
+  timeouts: ProxyTimeouts;
+}
+
+export interface UpstreamResponse {
+  /** As received (may be outside 200..599 for hostile agents). */
+  status: number;
+  statusText?: string;
+  headers: Headers;
+  body: ReadableStream<Uint8Array> | null;
+  /** The transport already removed the Content-Encoding (Workers' fetch does). */
+  decoded?: boolean;
+}
+
+/**
+ * The transport. Throws `UpstreamError` (or any error, classified by `classifyUpstreamError`) when no
+ * response head arrives. Must not follow redirects. Node checks every resolved address at connect time.
+ */
+export type UpstreamFetch = (req: UpstreamRequest) => Promise<UpstreamResponse>;
+
+export interface ProxyConfig {
+  mode: ProxyMode;
+  upstream: UpstreamFetch;
+  /** The transport enforces connect and first-byte timeouts itself (Node); otherwise the handler bounds both. */
+  upstreamEnforcesTimeouts?: boolean;
+  /** SPA origins allowed cross-origin (exact match); they get CORS headers. Same-origin needs no entry. */
+  allowedOrigins?: readonly string[];
+  /** Extra Host names accepted (local mode always accepts loopback and localhost); `.example.com` matches subdomains. */
+  allowedHosts?: readonly string[];
+  /** Overrides which addresses may be reached (default: anything locally, public unicast when hosted). */
+  addressPolicy?: AddressPolicy;
+  timeouts?: Partial<ProxyTimeouts>;
+  limits?: Partial<ProxyLimits>;
+  /** Hosted default: 600 requests a minute per client; local default: off. */
+  rateLimit?: RateLimiter | RateLimitOptions | false;
+  version?: string;
+  /** Monotonic clock for Server-Timing, ms. */
+  now?: () => number;
+}
+
+export interface ProxyRequestInfo {
+  /** The client's address, the rate-limit key (socket address in Node, CF-Connecting-IP on Workers). */
+  clientAddress?: string;
+}
+
+export type ProxyHandler = (req: Request, info?: ProxyRequestInfo) => Promise<Response>;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+const REFUSED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+const BODY_HEADERS = ['content-type', 'content-encoding', 'content-language', 'content-location'];
+const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD';
+
+const noop = () => undefined;
+const isProxyPath = (p: string) => p === '/proxy' || p.startsWith('/proxy/');
+const clip = (s: string, n = 120) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+export function createProxyHandler(config: ProxyConfig): ProxyHandler {
+  const mode = config.mode;
+  const timeouts: ProxyTimeouts = { ...PROXY_DEFAULT_TIMEOUTS, ...config.timeouts };
+  const limits: ProxyLimits = { ...PROXY_DEFAULT_LIMITS, ...config.limits };
+  const allowedOrigins = config.allowedOrigins ?? [];
+  const allowedHosts = config.allowedHosts ?? [];
+  const policy = config.addressPolicy ?? defaultAddressPolicy(mode);
+  const version = config.version ?? PROXY_VERSION;
+  const userAgent = `a2a-interop-proxy/${version}`;
+  const now = config.now ?? (() => performance.now());
+  const rateOpt = config.rateLimit ?? (mode === 'hosted' ? PROXY_DEFAULT_RATE_LIMIT : false);
+  const limiter: RateLimiter | undefined =
+    rateOpt === false ? undefined : 'take' in rateOpt ? rateOpt : createRateLimiter(rateOpt);
+
+  const hostAllowed = (host: string | null): boolean => {
+    if (mode === 'local') return isAllowedLocalHost(host, allowedHosts);
+    if (allowedHosts.length === 0) return true;
+    if (!host) return false;
+    const name = host.toLowerCase().replace(/:\d+$/, '');
+    return allowedHosts.some((h) => {
+      const a = h.toLowerCase();
+      return a.startsWith('.') ? name === a.slice(1) || name.endsWith(a) : name === a;
+    });
+  };
+
+  return async function handle(req: Request, info: ProxyRequestInfo = {}): Promise<Response> {
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      return problemResponse('bad_target', 'The request URL could not be parsed.');
+    }
+    if (!isProxyPath(url.pathname)) {
+      return problemResponse('bad_target', 'Not a proxy path: this proxy serves /proxy?url=… and /proxy/health.', { status: 404 });
+    }
+    const host = req.headers.get('host') ?? url.host;
+    const originHeader = req.headers.get('origin');
+    const origin = classifyOrigin(originHeader, host, allowedOrigins);
+    const cors = new Headers({ vary: 'Origin' });
+    if (origin === 'allowed' && originHeader) {
+      cors.set('access-control-allow-origin', originHeader);
+      cors.set('access-control-expose-headers', '*');
+    }
+    let reqBody: RequestBody | undefined;
+    const fail = (code: ProxyErrorCode, detail: string, opts: { status?: number; target?: URL; headers?: HeadersInit } = {}) => {
+      const headers = new Headers(cors);
+      new Headers(opts.headers).forEach((v, k) => headers.set(k, v));
+      // Not going to read the rest of the client's body (adapters drain it; Node closes the connection).
+      if (reqBody) reqBody.discard();
+      else req.body?.cancel().catch(noop);
+      return problemResponse(code, detail, { ...opts, headers });
+    };
+
+    // --- Who may use the proxy -----------------------------------------------------------------
+    if (!hostAllowed(host)) {
+      return fail(
+        'origin_not_allowed',
+        `The Host header (${clip(host ?? '', 80)}) is not one this proxy answers to; a ${mode} proxy refuses other names (DNS rebinding).`,
+      );
+    }
+    if (origin === 'foreign') {
+      return fail('origin_not_allowed', `Requests from ${clip(originHeader ?? '', 80)} are not allowed; only the dashboard's own origin${allowedOrigins.length ? ' and configured origins' : ''} may use this proxy.`);
+    }
+    const isPreflight = req.method === 'OPTIONS' && req.headers.has('access-control-request-method');
+    if (isPreflight) {
+      if (origin !== 'allowed') return fail('origin_not_allowed', 'Cross-origin use of this proxy is not allowed.');
+      return new Response(null, { status: 204, headers: preflightHeaders(req, cors) });
+    }
+    if (limiter) {
+      const verdict = limiter.take(info.clientAddress ?? 'unknown');
+      if (!verdict.ok) {
+        return fail('rate_limited', `Too many requests from this client; retry in ${verdict.retryAfterSec} s.`, {
+          headers: { 'retry-after': String(verdict.retryAfterSec) },
+        });
+      }
+    }
+    if (url.pathname === '/proxy/health') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return fail('bad_target', 'Use GET for /proxy/health.', { status: 405, headers: { allow: 'GET, HEAD' } });
+      const headers = new Headers(cors);
+      headers.set('content-type', 'application/json');
+      headers.set('cache-control', 'no-store');
+      return new Response(req.method === 'HEAD' ? null : JSON.stringify({ ok: true, mode, version }), { status: 200, headers });
+    }
+    if (url.pathname !== '/proxy') return fail('bad_target', 'Unknown proxy path: use /proxy?url=… or /proxy/health.', { status: 404 });
+    if (mode === 'hosted' && origin === 'none') {
+      return fail('origin_not_allowed', 'A hosted proxy only serves the configured dashboard origins (the request had no Origin).');
+    }
+    if (!req.headers.get(PROXY_CLIENT_HEADER)) {
+      return fail('origin_not_allowed', `The ${PROXY_CLIENT_HEADER} header is missing: this proxy only serves the a2a-interop dashboard.`);
+    }
+    const method = req.method.toUpperCase();
+    if (REFUSED_METHODS.has(method)) return fail('bad_target', `The method ${method} is not proxied.`, { status: 405, headers: { allow: ALLOW_METHODS } });
+
+    // --- The target ---------------------------------------------------------------------------
+    const parsed = parseTarget(url.searchParams.get('url'));
+    if (!parsed.ok) return fail('bad_target', parsed.reason);
+    const target = parsed.url;
+    const blocked = checkTargetAllowed(target, mode, policy);
+    if (blocked) return fail('target_blocked', blocked, { target });
+
+    const declaredLength = parseContentLength(req.headers.get('content-length'));
+    if (declaredLength !== undefined && declaredLength > limits.maxRequestBytes) {
+      return fail('request_too_large', `The request body (${declaredLength} bytes) exceeds ${limits.maxRequestBytes} bytes.`, { target });
+    }
+    const declared = declaredForwardHeaders(req.headers);
+    const credentialNames = [...CREDENTIAL_HEADERS, ...declared];
+    let headers = forwardRequestHeaders(req.headers, declared, userAgent);
+    reqBody = method !== 'GET' && method !== 'HEAD' && req.body ? new RequestBody(req.body, limits.maxRequestBytes) : undefined;
+
+    return forward({ target, method, headers, reqBody, declaredLength });
+
+    // --- Forwarding, hop by hop ---------------------------------------------------------------
+    async function forward(start: {
+      target: URL;
+      method: string;
+      headers: Headers;
+      reqBody: RequestBody | undefined;
+      declaredLength: number | undefined;
+    }): Promise<Response> {
+      let current = start.target;
+      let hopMethod = start.method;
+      let body: UpstreamRequest['body'] = start.reqBody ? start.reqBody.stream() : null;
+      let bodyLength = start.reqBody ? start.declaredLength : undefined;
+      let redirects = 0;
+      const started = now();
+      for (;;) {
+        const ctl = new AbortController();
+        const onClientAbort = () => ctl.abort(req.signal.reason);
+        if (req.signal.aborted) ctl.abort(req.signal.reason);
+        else req.signal.addEventListener('abort', onClientAbort, { once: true });
+        const unlink = () => req.signal.removeEventListener('abort', onClientAbort);
+        const headersMs = timeouts.connectMs + timeouts.firstByteMs;
+        const timer = config.upstreamEnforcesTimeouts
+          ? undefined
+          : setTimeout(() => ctl.abort(new UpstreamError('upstream_timeout', `No response head within ${headersMs} ms.`)), headersMs);
+        let res: UpstreamResponse;
+        try {
+          res = await config.upstream({ url: current, method: hopMethod, headers, body, bodyLength, signal: ctl.signal, timeouts });
+        } catch (e) {
+          clearTimeout(timer);
+          unlink();
+          if (start.reqBody?.tooLarge) {
+            return fail('request_too_large', `The request body exceeds ${limits.maxRequestBytes} bytes.`, { target: current });
+          }
+          const reason: unknown = ctl.signal.aborted ? ctl.signal.reason : undefined;
+          const err = reason instanceof UpstreamError ? reason : classifyUpstreamError(e);
+          if (redirects > 0 && err.code === 'target_blocked') {
+            return fail('redirect_blocked', `Redirect ${redirects} led to a blocked target: ${err.message}`, { target: current });
+          }
+          return fail(err.code, err.message, { target: current });
+        }
+        clearTimeout(timer);
+
+        const location = REDIRECT_STATUSES.has(res.status) ? res.headers.get('location') : null;
+        if (location !== null) {
+          res.body?.cancel().catch(noop);
+          unlink();
+          if (redirects >= limits.maxRedirects) {
+            return fail('redirect_blocked', `The agent redirected more than ${limits.maxRedirects} times.`, { target: current });
+          }
+          let next: URL;
+          try {
+            next = new URL(location, current);
+          } catch {
+            return fail('redirect_blocked', `Redirect ${redirects + 1} has an invalid Location.`, { target: current });
+          }
+          const hop = parseTarget(next.href);
+          if (!hop.ok) return fail('redirect_blocked', `Redirect ${redirects + 1}: ${hop.reason}`, { target: current });
+          const hopBlocked = checkTargetAllowed(hop.url, mode, policy);
+          if (hopBlocked) return fail('redirect_blocked', `Redirect ${redirects + 1} was refused: ${hopBlocked}`, { target: hop.url });
+          if (hop.url.origin !== current.origin) {
+            // Credentials belong to the origin they were given for (as fetch does).
+            headers = new Headers(headers);
+            for (const n of credentialNames) headers.delete(n);
+          }
+          const toGet =
+            ((res.status === 301 || res.status === 302) && hopMethod === 'POST') ||
+            (res.status === 303 && hopMethod !== 'GET' && hopMethod !== 'HEAD');
+          if (toGet) {
+            hopMethod = 'GET';
+            body = null;
+            bodyLength = undefined;
+            headers = new Headers(headers);
+            for (const n of BODY_HEADERS) headers.delete(n);
+          } else if (start.reqBody && body !== null) {
+            try {
+              body = await start.reqBody.all();
+            } catch {
+              return fail('request_too_large', `The request body exceeds ${limits.maxRequestBytes} bytes.`, { target: current });
+            }
+            bodyLength = body.byteLength;
+          }
+          current = hop.url;
+          redirects++;
+          continue;
+        }
+        return respond(res, { ctl, unlink, current, redirects, sent: headers, headersMs: now() - started, method: hopMethod });
+      }
+    }
+
+    function respond(
+      res: UpstreamResponse,
+      ctx: { ctl: AbortController; unlink: () => void; current: URL; redirects: number; sent: Headers; headersMs: number; method: string },
+    ): Response {
+      const out = filterResponseHeaders(res.headers, { renameCors: mode === 'hosted' || origin === 'allowed' });
+      const contentType = res.headers.get('content-type') ?? '';
+      const sse = /^\s*text\/event-stream/i.test(contentType);
+      const encoding = (res.headers.get('content-encoding') ?? '').trim().toLowerCase();
+      const upstreamLength = parseContentLength(res.headers.get('content-length'));
+      let body = res.body;
+      const nullBody = NULL_BODY_STATUSES.has(res.status) || ctx.method === 'HEAD';
+      let decoded = res.decoded === true;
+      if (!nullBody && body && !decoded && (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate')) {
+        // Identity was asked for; the agent compressed anyway. Decode so every client reads the same bytes.
+        body = body.pipeThrough(new DecompressionStream(encoding === 'deflate' ? 'deflate' : 'gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+        decoded = true;
+      }
+      if (!decoded && encoding && encoding !== 'identity') out.set('content-encoding', encoding);
+      if (!decoded && upstreamLength !== undefined) out.set('content-length', String(upstreamLength));
+
+      if (!nullBody && !sse && !decoded && upstreamLength !== undefined && upstreamLength > limits.maxResponseBytes) {
+        res.body?.cancel().catch(noop);
+        ctx.ctl.abort();
+        ctx.unlink();
+        return fail('response_too_large', `The agent announced ${upstreamLength} bytes; the proxy relays at most ${limits.maxResponseBytes}.`, {
+          target: ctx.current,
+        });
+      }
+
+      out.set(PROXY_UPSTREAM_STATUS_HEADER, String(res.status));
+      out.set(PROXY_UPSTREAM_URL_HEADER, redactUrl(ctx.current));
+      if (ctx.redirects > 0) out.set(PROXY_REDIRECTS_HEADER, String(ctx.redirects));
+      out.set(PROXY_SENT_HEADERS_HEADER, [...ctx.sent.keys()].join(', '));
+      out.append('server-timing', `proxy;dur=${ctx.headersMs.toFixed(1)};desc="until agent response head"`);
+      out.set('x-accel-buffering', 'no');
+      out.set('x-content-type-options', 'nosniff');
+      // Never render an agent's body as a document of the dashboard's origin.
+      out.append('content-security-policy', "default-src 'none'; sandbox");
+      if (sse) {
+        const cc = out.get('cache-control');
+        if (!cc || !/no-transform/i.test(cc)) out.set('cache-control', cc ? `${cc}, no-transform` : 'no-cache, no-transform');
+      }
+      cors.forEach((v, k) => {
+        if (k === 'vary') out.append('vary', v);
+        else out.set(k, v);
+      });
+
+      let relayed: ReadableStream<Uint8Array> | null = null;
+      if (nullBody || !body) {
+        res.body?.cancel().catch(noop);
+        ctx.unlink();
+      } else {
+        relayed = relayBody(body, {
+          sse,
+          maxBytes: sse ? undefined : limits.maxResponseBytes,
+          idleMs: timeouts.idleMs,
+          abortUpstream: (reason) => ctx.ctl.abort(reason),
+          onEnd: () => ctx.unlink(),
+        });
+      }
+      // Statuses a Response cannot carry (hostile agents) travel in X-Proxy-Upstream-Status only.
+      const status = res.status >= 200 && res.status <= 599 ? res.status : 502;
+      const effectiveBody = NULL_BODY_STATUSES.has(status) ? null : relayed;
+      if (effectiveBody === null && relayed) relayed.cancel().catch(noop);
+      try {
+        return new Response(effectiveBody, { status, statusText: res.statusText ?? '', headers: out });
+      } catch {
+        return new Response(effectiveBody, { status, headers: out });
+      }
+    }
+  };
+}
+
+function parseContentLength(v: string | null): number | undefined {
+  if (v === null || !/^\s*\d{1,15}\s*$/.test(v)) return undefined;
+  return Number(v.trim());
+}
+
+function preflightHeaders(req: Request, cors: Headers): Headers {
+  const h = new Headers(cors);
+  h.delete('access-control-expose-headers');
+  h.set('access-control-allow-methods', ALLOW_METHODS);
+  const requested = (req.headers.get('access-control-request-headers') ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((n) => /^[!#$%&'*+.^_`|~0-9a-z-]{1,64}$/.test(n))
+    .filter((n) => n === PROXY_CLIENT_HEADER || n === PROXY_FORWARD_HEADERS_HEADER || !isDeniedRequestHeader(n))
+    .slice(0, 32);
+  if (requested.length) h.set('access-control-allow-headers', requested.join(', '));
+  h.set('access-control-max-age', '600');
+  h.append('vary', 'Access-Control-Request-Method, Access-Control-Request-Headers');
+  return h;
+}

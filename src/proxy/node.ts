@@ -1,0 +1,205 @@
+/**
+ * Node adapter: mounts the proxy handler in any node:http server (the `npm start` server, Vite dev and
+ * preview). Streams both ways without buffering and aborts the upstream request when the client goes.
+ *
+ * @example
+ * const proxy = createNodeProxy({ mode: 'local' });
+ * http.createServer(async (req, res) => {
+ *   if (await proxy(req, res)) return; // handled /proxy and /proxy/*
+ *   serveSpa(req, res);
+ * }).listen(4173, '127.0.0.1');
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { problemResponse } from './errors';
+import {
+  createProxyHandler,
+  type ProxyConfig,
+  type ProxyHandler,
+  type ProxyLimits,
+  type ProxyTimeouts,
+} from './handler';
+import { createNodeUpstream, type Resolver } from './node-upstream';
+import type { AddressPolicy } from './policy';
+
+export interface NodeProxyOptions {
+  mode: 'local' | 'hosted';
+  /** Extra Host names accepted besides loopback/localhost (local), or the only ones (hosted). */
+  allowedHosts?: string[];
+  /** SPA origins allowed cross-origin, exact match (e.g. the Vite dev server using the npm start proxy). */
+  allowedOrigins?: string[];
+  timeouts?: Partial<ProxyTimeouts>;
+  limits?: Partial<ProxyLimits>;
+  rateLimit?: ProxyConfig['rateLimit'];
+  /** Which resolved/connected addresses may be reached (default: any when local, public unicast when hosted). */
+  addressPolicy?: AddressPolicy;
+  /** Name resolution (default: the system resolver, every address checked). */
+  resolve?: Resolver;
+  version?: string;
+}
+
+export type NodeProxy = ((req: IncomingMessage, res: ServerResponse) => Promise<boolean>) & {
+  /** The Web-standard handler inside (for tests and other adapters). */
+  handler: ProxyHandler;
+  /** Closes kept-alive upstream sockets. */
+  close(): void;
+};
+
+/** True when `rawUrl` (a request target as Node gives it) is under /proxy. */
+export function isProxyRequestUrl(rawUrl: string | undefined): boolean {
+  if (!rawUrl) return false;
+  try {
+    const p = new URL(rawUrl, 'http://proxy.invalid').pathname;
+    return p === '/proxy' || p.startsWith('/proxy/');
+  } catch {
+    return false;
+  }
+}
+
+export function createNodeProxy(options: NodeProxyOptions): NodeProxy {
+  const upstream = createNodeUpstream({ mode: options.mode, addressPolicy: options.addressPolicy, resolve: options.resolve });
+  const handler = createProxyHandler({
+    mode: options.mode,
+    upstream,
+    upstreamEnforcesTimeouts: true,
+    allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins,
+    timeouts: options.timeouts,
+    limits: options.limits,
+    rateLimit: options.rateLimit,
+    addressPolicy: options.addressPolicy,
+    version: options.version,
+  });
+  const proxy = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    if (!isProxyRequestUrl(req.url)) return false;
+    await serve(handler, req, res);
+    return true;
+  };
+  return Object.assign(proxy, { handler, close: () => upstream.close() });
+}
+
+async function serve(handler: ProxyHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const client = new AbortController();
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  res.on('close', () => {
+    if (res.writableFinished) return;
+    // The client went away: abort the upstream request and stop relaying.
+    client.abort(new Error('The client closed the connection.'));
+    reader?.cancel('client closed').catch(() => undefined);
+  });
+
+  const method = req.method ?? 'GET';
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    try {
+      headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+    } catch {
+      /* not representable in fetch Headers: dropped */
+    }
+  }
+  let response: Response;
+  try {
+    const request = new Request(new URL(req.url ?? '/', 'http://proxy.invalid'), {
+      method,
+      headers,
+      body: method === 'GET' || method === 'HEAD' ? null : requestBodyStream(req),
+      signal: client.signal,
+      duplex: 'half',
+    } as RequestInit & { duplex: 'half' });
+    response = await handler(request, { clientAddress: req.socket.remoteAddress });
+  } catch (e) {
+    // Methods fetch refuses (TRACE, CONNECT) and malformed targets end here.
+    response = problemResponse('bad_target', `The request could not be proxied (${e instanceof Error ? e.message : 'invalid request'}).`, {
+      status: e instanceof TypeError && /method/i.test(e.message) ? 405 : 400,
+    });
+  }
+  if (res.destroyed) {
+    response.body?.cancel().catch(() => undefined);
+    return;
+  }
+  res.statusCode = response.status;
+  if (response.statusText) {
+    try {
+      res.statusMessage = response.statusText;
+    } catch {
+      /* keep the default reason phrase */
+    }
+  }
+  response.headers.forEach((v, k) => {
+    try {
+      res.setHeader(k, v);
+    } catch {
+      /* invalid for Node: dropped */
+    }
+  });
+  // A refused request whose body was not read: close instead of draining an unbounded upload.
+  if (!req.complete && response.headers.has('x-proxy-error')) res.setHeader('connection', 'close');
+  res.flushHeaders();
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) return;
+      if (!res.write(value)) await drained(res);
+    }
+    if (!res.destroyed) res.end();
+  } catch {
+    // A body the proxy had to cut: drop the connection so the client cannot mistake it for complete.
+    res.destroy();
+  }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const go = () => {
+      res.off('drain', go);
+      res.off('close', go);
+      resolve();
+    };
+    res.on('drain', go);
+    res.on('close', go);
+  });
+}
+
+/** The client's body as a Web stream. Cancelling drains instead of destroying (the response still has to go out). */
+function requestBodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let closed = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        req.on('data', (chunk: Buffer) => {
+          if (closed) return;
+          c.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((c.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.on('end', () => {
+          if (closed) return;
+          closed = true;
+          c.close();
+        });
+        const broken = (e?: unknown) => {
+          if (closed) return;
+          closed = true;
+          c.error(e instanceof Error ? e : new Error('The client closed the connection during the request body.'));
+        };
+        req.on('error', broken);
+        req.on('close', () => {
+          if (!req.complete) broken();
+        });
+        req.pause();
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        closed = true;
+        req.resume();
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
+  );
+}
