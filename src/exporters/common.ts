@@ -1,0 +1,135 @@
+import { CATEGORIES, CATEGORY_KEYS, type Category, type CheckResult } from '../engine/model/check';
+import type { Report } from '../engine/model/report';
+import { truncate } from '../engine/util/json';
+
+/** One exported file, ready to download (browser) or write (CLI). */
+export interface ExportFile {
+  filename: string;
+  mimeType: string;
+  body: string;
+}
+
+export const CATEGORY_LABELS: Record<Category, string> = {
+  'agent-card': 'Agent card',
+  lifecycle: 'Task lifecycle',
+  streaming: 'Streaming (SSE)',
+  'error-handling': 'Error handling and auth',
+  interop: 'Interop',
+};
+
+/** The results of each category, in the report's category order (empty categories included). */
+export const resultsByCategory = (report: Report): { category: Category; results: CheckResult[] }[] =>
+  CATEGORIES.map((category) => ({ category, results: report.categories[CATEGORY_KEYS[category]] }));
+
+const UNKNOWN_NAMES = new Set(['', '(unknown)', 'unknown']);
+
+/** A file-name part safe on every OS: lowercase ASCII letters, digits and single dashes, at most 40 characters. */
+export function slugify(s: string): string {
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 40)
+    .replace(/^-+|-+$/g, '');
+}
+
+/** Slug of the agent: its name, else the host (and path) of its URL, else `agent`. */
+export function agentSlug(agentName: unknown, agentUrl: unknown): string {
+  const name = typeof agentName === 'string' ? agentName.trim() : '';
+  if (!UNKNOWN_NAMES.has(name.toLowerCase())) {
+    const s = slugify(name);
+    if (s) return s;
+  }
+  if (typeof agentUrl === 'string') {
+    let hostAndPath = agentUrl;
+    try {
+      const u = new URL(agentUrl);
+      hostAndPath = `${u.hostname}${u.port ? `-${u.port}` : ''}${u.pathname}`;
+    } catch {
+      /* not a URL: slug the raw text */
+    }
+    const s = slugify(hostAndPath);
+    if (s) return s;
+  }
+  return 'agent';
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** `yyyymmdd-hhmmss` of an ISO date in UTC; `00000000-000000` when it does not parse. */
+export function fileStamp(isoDate: unknown): string {
+  const t = typeof isoDate === 'string' ? Date.parse(isoDate) : NaN;
+  if (!Number.isFinite(t)) return '00000000-000000';
+  const d = new Date(t);
+  return (
+    `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}-` +
+    `${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`
+  );
+}
+
+/** `a2a-report-<agent-slug>-<yyyymmdd-hhmmss>.<ext>`; takes unknown input so the raw-JSON fallback can use it. */
+export function exportFilename(report: { agentName?: unknown; agentUrl?: unknown; testDate?: unknown }, ext: string): string {
+  return `a2a-report-${agentSlug(report.agentName, report.agentUrl)}-${fileStamp(report.testDate)}.${ext}`;
+}
+
+// Characters no text export should carry: C0/C1 controls (tab and line breaks are kept for the caller),
+// noncharacters, and bidi overrides/isolates (they reorder what a reader sees, "Trojan Source").
+const UNWANTED = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F\u202A-\u202E\u2066-\u2069\uFDD0-\uFDEF\uFFFE\uFFFF]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// Supplementary-plane noncharacters (U+1FFFE, U+1FFFF, ... U+10FFFF).
+const ASTRAL_NONCHAR = /[\uD83F\uD87F\uD8BF\uD8FF\uD93F\uD97F\uD9BF\uD9FF\uDA3F\uDA7F\uDABF\uDAFF\uDB3F\uDB7F\uDBBF\uDBFF][\uDFFE\uDFFF]/g;
+
+/**
+ * Agent text made safe to print in any text format: lone surrogates become U+FFFD, controls,
+ * noncharacters and bidi controls are dropped, and line breaks are normalized to `\n`.
+ * What is left is valid in XML 1.0, HTML and Markdown (escaping is still each format's job).
+ */
+export function cleanText(s: string): string {
+  return s
+    .replace(LONE_SURROGATE, '\uFFFD')
+    .replace(ASTRAL_NONCHAR, '')
+    .replace(/\r\n?|[\u0085\u2028\u2029]/g, '\n')
+    .replace(UNWANTED, '');
+}
+
+/** `cleanText`, on one line: every run of whitespace (line breaks, tabs) becomes one space. */
+export const oneLine = (s: string): string => cleanText(s).replace(/\s+/g, ' ').trim();
+
+/** Caps very long agent text in human-readable exports (the JSON export always has the full text). */
+export const clip = (s: string, max: number): string => truncate(s, max);
+
+/** `1.234 s` or `87 ms`. */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return '—';
+  return ms >= 1000 ? `${(ms / 1000).toFixed(ms >= 10_000 ? 1 : 2)} s` : `${Math.round(ms)} ms`;
+}
+
+/** The run's date as `2026-11-29 19:57:36 UTC`, or the raw text when it does not parse. */
+export function formatDate(iso: string): string {
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return iso;
+  return `${new Date(t).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+export const STATUS_LABELS: Record<CheckResult['status'], string> = {
+  pass: 'pass',
+  fail: 'fail',
+  skip: 'skip',
+  error: 'error (tool)',
+};
+
+/** The message of a result, with why it was skipped. */
+export function resultMessage(r: CheckResult): string {
+  if (r.status !== 'skip' || !r.skipKind) return r.message;
+  const why = r.skipKind === 'not-applicable' ? 'not applicable' : 'precondition not met';
+  return r.message ? `${r.message} (${why})` : `(${why})`;
+}
+
+/** Failed checks across categories, in report order. */
+export const failedResults = (report: Report): CheckResult[] =>
+  resultsByCategory(report).flatMap(({ results }) => results.filter((r) => r.status === 'fail'));
+
+/** Checks our tool could not run (status `error`), in report order. */
+export const toolErrorResults = (report: Report): CheckResult[] =>
+  resultsByCategory(report).flatMap(({ results }) => results.filter((r) => r.status === 'error'));

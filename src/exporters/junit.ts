@@ -1,0 +1,95 @@
+import { create } from 'xmlbuilder2';
+import type { CheckResult } from '../engine/model/check';
+import type { Report } from '../engine/model/report';
+import { cleanText, clip, exportFilename, oneLine, resultMessage, resultsByCategory, type ExportFile } from './common';
+import { scrubForExport } from './sanitize';
+
+export const JUNIT_MIME = 'application/xml';
+
+/** Longest `message` attribute; the element text carries the full message. */
+const ATTR_MAX = 1000;
+
+/** Seconds with millisecond precision, as `xs:decimal` wants it (`1.234`). */
+const seconds = (ms: number) => (Number.isFinite(ms) && ms > 0 ? ms / 1000 : 0).toFixed(3);
+
+/**
+ * `YYYY-MM-DDTHH:MM:SS` in UTC: the Ant schema's ISO8601_DATETIME_PATTERN allows no fraction and no zone.
+ * `1970-01-01T00:00:00` when the date does not parse.
+ */
+function junitTimestamp(iso: string): string {
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? new Date(t).toISOString().slice(0, 19) : '1970-01-01T00:00:00';
+}
+
+/** Text of the failure/error element: message, recommendation, spec reference and evidence. */
+function detail(r: CheckResult): string {
+  const parts = [cleanText(r.message)];
+  if (r.recommendation) parts.push(`Recommendation: ${cleanText(r.recommendation)}`);
+  if (r.specRef) parts.push(`Spec: ${cleanText(r.specRef)}`);
+  if (r.proxyError) parts.push(`Proxy error: ${cleanText(r.proxyError)}`);
+  if (r.evidence.length) parts.push(['Evidence:', ...r.evidence.map((e) => `- ${cleanText(e.label)}: ${cleanText(e.value)}`)].join('\n'));
+  return parts.filter(Boolean).join('\n\n');
+}
+
+/**
+ * The report as JUnit XML for CI (Jenkins, GitLab, GitHub test reporters), valid against the Ant schema
+ * (`/work/shared/junit/JUnit.xsd`): a bare `<testsuites>` root (the schema allows it no attributes) with one
+ * `<testsuite>` per category (`id`, `package`, `hostname`, `timestamp`, `<properties>`, `<system-out>`,
+ * `<system-err>` as the schema requires) and one `<testcase>` per check: `classname` = category,
+ * `name` = `<id> <title>`, `<failure>` for fail, `<error>` for our tool's errors, `<skipped message>` for skip.
+ * Built with xmlbuilder2 (which escapes markup); agent text is first stripped of characters XML 1.0 forbids.
+ */
+export function toJunit(input: Report): ExportFile {
+  const report = scrubForExport(input);
+  const timestamp = junitTimestamp(report.testDate);
+  const properties: [string, string][] = [
+    ['agent.name', report.agentName],
+    ['agent.version', report.agentVersion],
+    ['agent.url', report.agentUrl],
+    ...(report.peerUrl !== undefined ? ([['peer.url', report.peerUrl]] as [string, string][]) : []),
+    ['protocol.generation', report.protocol.generation ?? 'unknown'],
+    ['protocol.binding', report.protocol.binding ?? 'unknown'],
+    ['protocol.endpoint', report.protocol.endpointUrl ?? ''],
+    ['conformance.level', report.conformanceLevel],
+    ['conformance.provisional', String(report.provisional)],
+    ['conformance.reason', report.levelReason],
+    ['run.id', report.runId],
+    ['run.status', report.runStatus],
+    ['run.date', report.testDate],
+    ['tool', `${report.tool.name} ${report.tool.version}`],
+  ];
+
+  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites');
+  resultsByCategory(report).forEach(({ category, results }, id) => {
+    const count = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
+    const suite = root.ele('testsuite', {
+      name: category,
+      package: 'a2a-interop',
+      id: String(id),
+      timestamp,
+      hostname: 'localhost',
+      tests: String(results.length),
+      failures: String(count('fail')),
+      errors: String(count('error')),
+      skipped: String(count('skip')),
+      time: seconds(results.reduce((sum, r) => sum + r.duration_ms, 0)),
+    });
+    const props = suite.ele('properties');
+    for (const [name, value] of properties) props.ele('property', { name, value: oneLine(value) });
+
+    for (const r of results) {
+      const testcase = suite.ele('testcase', {
+        classname: category,
+        name: oneLine(`${r.id} ${r.test}`) || r.id || 'check',
+        time: seconds(r.duration_ms),
+      });
+      const message = clip(oneLine(resultMessage(r)), ATTR_MAX);
+      if (r.status === 'fail') testcase.ele('failure', { message, type: `${r.level} requirement` }).txt(detail(r));
+      else if (r.status === 'error') testcase.ele('error', { message, type: oneLine(r.proxyError ?? '') || 'tool error' }).txt(detail(r));
+      else if (r.status === 'skip') testcase.ele('skipped', { message });
+    }
+    suite.ele('system-out');
+    suite.ele('system-err');
+  });
+  return { filename: exportFilename(report, 'xml'), mimeType: JUNIT_MIME, body: `${root.end({ prettyPrint: true })}\n` };
+}
