@@ -1,0 +1,109 @@
+/**
+ * The demo agents `npm start` serves under /demo/<id>, and what each one is expected to score.
+ * `delaysMs` are the deliberate delays (defaults) so a benchmark can compute the floor no tool can beat.
+ */
+import { behaviourDelays, DEFAULT_SLOW_TASK_MS, DEFAULT_STEP_MS, DEFECTS, type Behaviour, type DefectName } from '../testing/defect-agent';
+import { createFlawedDemoAgent, createLegacyDemoAgent, FLAWED_DEFECTS } from './defect-based';
+import type { DemoAgentOptions, MountedDemoAgent } from './mount';
+import { createV03DemoAgent } from './v03-agent';
+import { createV1DemoAgent } from './v1-agent';
+
+export type { DemoAgentOptions, MountedDemoAgent } from './mount';
+export { createV1DemoAgent } from './v1-agent';
+export { createV03DemoAgent } from './v03-agent';
+export { createFlawedDemoAgent, createLegacyDemoAgent, FLAWED_DEFECTS } from './defect-based';
+
+export type DemoAgentId = 'v1' | 'v03' | 'legacy' | 'flawed';
+export type ConformanceLevelGuess = 'full' | 'partial' | 'minimal' | 'non-conformant';
+
+export interface DemoAgentInfo {
+  id: DemoAgentId;
+  label: string;
+  /** Mount path on the server, e.g. `/demo/v1`. */
+  path: string;
+  generation: 'legacy' | 'v0.3' | 'v1.0';
+  /** What it is built on. */
+  builtOn: string;
+  /** Bindings, preferred first. */
+  bindings: ('JSONRPC' | 'HTTP+JSON')[];
+  /** Card path relative to `path`. */
+  cardPath: string;
+  /** Preferred endpoint path relative to `path`. */
+  endpointPath: string;
+  /** The level we believe it deserves, and why. */
+  expectedLevel: ConformanceLevelGuess;
+  expectedLevelWhy: string;
+  /** Deliberate defects (flawed agent), with their descriptions. */
+  defects: { name: DefectName; description: string }[];
+  /** Deliberate delay per behaviour at default pacing (ms). */
+  delaysMs: Record<Behaviour, number>;
+  create(opts: DemoAgentOptions): MountedDemoAgent;
+}
+
+const delays = behaviourDelays(DEFAULT_STEP_MS, DEFAULT_SLOW_TASK_MS);
+
+export const DEMO_AGENTS: readonly DemoAgentInfo[] = [
+  {
+    id: 'v1',
+    label: 'v1.0 agent (@a2a-js/sdk 1.3.0, JSON-RPC + HTTP+JSON)',
+    path: '/demo/v1',
+    generation: 'v1.0',
+    builtOn: '@a2a-js/sdk 1.3.0 (legacyCompat enabled)',
+    bindings: ['JSONRPC', 'HTTP+JSON'],
+    cardPath: '/.well-known/agent-card.json',
+    endpointPath: '/jsonrpc',
+    expectedLevel: 'partial',
+    expectedLevelWhy:
+      'The core lifecycle works on both bindings, but the SDK deviates from v1.0 in places our checks look at: canceling an already-canceled task succeeds instead of TaskNotCancelable, a request without A2A-Version is served as 0.3 (correct only because 0.3 is also declared), and mid-stream errors use `event: error` frames.',
+    defects: [],
+    delaysMs: delays,
+    create: createV1DemoAgent,
+  },
+  {
+    id: 'v03',
+    label: 'v0.3 agent (@a2a-js/sdk 0.3.14, JSON-RPC + HTTP+JSON)',
+    path: '/demo/v03',
+    generation: 'v0.3',
+    builtOn: '@a2a-js/sdk 0.3.14',
+    bindings: ['JSONRPC', 'HTTP+JSON'],
+    cardPath: '/.well-known/agent-card.json',
+    endpointPath: '/jsonrpc',
+    expectedLevel: 'partial',
+    expectedLevelWhy:
+      'JSON-RPC is conformant for the lifecycle, streaming and error codes; the SDK\'s HTTP+JSON binding uses snake_case/proto-style bodies and non-google.rpc error bodies, which optional REST checks flag.',
+    defects: [],
+    delaysMs: delays,
+    create: createV03DemoAgent,
+  },
+  {
+    id: 'legacy',
+    label: 'Legacy-dialect agent (tasks/send, agent.json)',
+    path: '/demo/legacy',
+    generation: 'legacy',
+    builtOn: 'a2a-interop defect agent, clean legacy configuration',
+    bindings: ['JSONRPC'],
+    cardPath: '/.well-known/agent.json',
+    endpointPath: '',
+    expectedLevel: 'full',
+    expectedLevelWhy: 'A spec-correct agent for the legacy (pre-v0.2) schema: every applicable check should pass.',
+    defects: [],
+    delaysMs: delays,
+    create: createLegacyDemoAgent,
+  },
+  {
+    id: 'flawed',
+    label: 'Deliberately flawed agent (v0.3 JSON-RPC)',
+    path: '/demo/flawed',
+    generation: 'v0.3',
+    builtOn: 'a2a-interop defect agent with defects switched on',
+    bindings: ['JSONRPC'],
+    cardPath: '/.well-known/agent-card.json',
+    endpointPath: '',
+    expectedLevel: 'non-conformant',
+    expectedLevelWhy:
+      'Its card gives capabilities as an array (invalid card), and it also answers unknown tasks with -32602, streams without final:true, and crashes with 500 when canceling a completed task.',
+    defects: FLAWED_DEFECTS.map((name) => ({ name, description: DEFECTS[name] })),
+    delaysMs: delays,
+    create: createFlawedDemoAgent,
+  },
+];

@@ -1,0 +1,218 @@
+/**
+ * Demo agent on the real v1.0 SDK (@a2a-js/sdk 1.3.0): JSON-RPC and HTTP+JSON on one DefaultRequestHandler.
+ *
+ * legacyCompat is ENABLED on all three express handlers, and the card lists each binding twice
+ * (protocolVersion "1.0" first, then "0.3"), as a2a-js' own compat sample does. This is what real
+ * migrating deployments look like: a card request without `A2A-Version` gets the v0.3-shaped card and
+ * `Vary: A2A-Version`, and a JSON-RPC/REST request without the header is served with v0.3 semantics.
+ * It exercises the dashboard's discovery (which must send `A2A-Version: 1.0`) and version checks.
+ */
+import express from 'express';
+import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { Role, TaskState, type AgentCard, type Message, type Part } from '@a2a-js/sdk';
+import { randomUUID } from 'node:crypto';
+import {
+  behaviourFor,
+  DEFAULT_SLOW_TASK_MS,
+  DEFAULT_STEP_MS,
+  FAIL_REASON,
+  HAIKU_LINES,
+  INPUT_QUESTION,
+  SKILLS,
+} from '../testing/defect-agent/skills';
+import { mountExpress, type DemoAgentOptions, type MountedDemoAgent, trimSlash } from './mount';
+
+const textPart = (text: string): Part => ({ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' });
+
+function agentMessage(taskId: string, contextId: string, text: string): Message {
+  return {
+    messageId: randomUUID(),
+    contextId,
+    taskId,
+    role: Role.ROLE_AGENT,
+    parts: [textPart(text)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+function userText(m: Message): string {
+  return m.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join(' ');
+}
+
+export function buildV1Card(publicUrl: string): AgentCard {
+  const base = trimSlash(publicUrl);
+  const iface = (path: string, protocolBinding: string, protocolVersion: string) => ({
+    url: `${base}${path}`,
+    protocolBinding,
+    protocolVersion,
+    tenant: '',
+  });
+  return {
+    name: 'Demo agent (v1.0 SDK)',
+    description: 'Built on @a2a-js/sdk 1.3.0: JSON-RPC and HTTP+JSON, with the SDK\'s v0.3 compatibility layer enabled.',
+    supportedInterfaces: [
+      iface('/jsonrpc', 'JSONRPC', '1.0'),
+      iface('/rest', 'HTTP+JSON', '1.0'),
+      iface('/jsonrpc', 'JSONRPC', '0.3'),
+      iface('/rest', 'HTTP+JSON', '0.3'),
+    ],
+    provider: { organization: 'a2a-interop demo', url: 'https://github.com/a2aproject/a2a-js' },
+    version: '1.0.0',
+    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: SKILLS.map((s) => ({
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      tags: s.tags,
+      examples: s.examples,
+      inputModes: ['text/plain'],
+      outputModes: ['text/plain'],
+      securityRequirements: [],
+    })),
+    signatures: [],
+  };
+}
+
+/** The executor: every behaviour publishes the Task first (the SDK requires it), then status/artifact events. */
+class DemoExecutor implements AgentExecutor {
+  private readonly canceled = new Set<string>();
+  private readonly wakers = new Map<string, () => void>();
+  private readonly contexts = new Map<string, string>();
+
+  constructor(
+    private readonly stepMs: number,
+    private readonly slowTaskMs: number,
+  ) {}
+
+  private sleep(taskId: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.wakers.delete(taskId);
+        resolve();
+      }, ms);
+      this.wakers.set(taskId, () => {
+        clearTimeout(t);
+        this.wakers.delete(taskId);
+        resolve();
+      });
+    });
+  }
+
+  private status(bus: ExecutionEventBus, taskId: string, contextId: string, state: TaskState, text?: string): void {
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: { state, message: text ? agentMessage(taskId, contextId, text) : undefined, timestamp: new Date().toISOString() },
+        metadata: undefined,
+      }),
+    );
+  }
+
+  execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const { taskId, contextId } = ctx;
+    this.contexts.set(taskId, contextId);
+    const user = ctx.userMessage;
+    const resuming = ctx.task?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED;
+    if (!ctx.task) {
+      bus.publish(
+        AgentEvent.task({
+          id: taskId,
+          contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
+          artifacts: [],
+          history: [user],
+          metadata: undefined,
+        }),
+      );
+    } else {
+      bus.publish(AgentEvent.task(ctx.task));
+    }
+    this.status(bus, taskId, contextId, TaskState.TASK_STATE_WORKING);
+    if (resuming) {
+      await this.sleep(taskId, this.stepMs);
+      if (this.canceled.has(taskId)) return;
+      this.status(bus, taskId, contextId, TaskState.TASK_STATE_COMPLETED, `Booked for ${userText(user).trim() || 'the day you chose'}.`);
+      return;
+    }
+    const artifact = (name: string, text: string, append: boolean, lastChunk: boolean) =>
+      bus.publish(
+        AgentEvent.artifactUpdate({
+          taskId,
+          contextId,
+          artifact: { artifactId: `${taskId}-${name}`, name, description: '', parts: [textPart(text)], metadata: undefined, extensions: [] },
+          append,
+          lastChunk,
+          metadata: undefined,
+        }),
+      );
+    switch (behaviourFor(userText(user))) {
+      case 'quick':
+        for (let i = 0; i < HAIKU_LINES.length; i++) {
+          await this.sleep(taskId, this.stepMs);
+          if (this.canceled.has(taskId)) return;
+          artifact('haiku', i === 0 ? HAIKU_LINES[i]! : `\n${HAIKU_LINES[i]}`, i > 0, i === HAIKU_LINES.length - 1);
+        }
+        this.status(bus, taskId, contextId, TaskState.TASK_STATE_COMPLETED, 'Here is your haiku.');
+        return;
+      case 'slow':
+        await this.sleep(taskId, this.slowTaskMs);
+        if (this.canceled.has(taskId)) return;
+        artifact('report', 'The slow report is ready.', false, true);
+        this.status(bus, taskId, contextId, TaskState.TASK_STATE_COMPLETED, 'Report done.');
+        return;
+      case 'input':
+        await this.sleep(taskId, this.stepMs);
+        if (this.canceled.has(taskId)) return;
+        this.status(bus, taskId, contextId, TaskState.TASK_STATE_INPUT_REQUIRED, INPUT_QUESTION);
+        return;
+      case 'fail':
+        await this.sleep(taskId, this.stepMs);
+        if (this.canceled.has(taskId)) return;
+        this.status(bus, taskId, contextId, TaskState.TASK_STATE_FAILED, FAIL_REASON);
+        return;
+      case 'plain': {
+        const reply = `You said: ${userText(user).slice(0, 200)}`;
+        artifact('reply', reply, false, true);
+        this.status(bus, taskId, contextId, TaskState.TASK_STATE_COMPLETED, reply);
+        return;
+      }
+    }
+  };
+
+  cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
+    this.canceled.add(taskId);
+    this.wakers.get(taskId)?.();
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId: this.contexts.get(taskId) ?? '',
+        status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() },
+        metadata: undefined,
+      }),
+    );
+  };
+}
+
+export function createV1DemoAgent(opts: DemoAgentOptions): MountedDemoAgent {
+  const basePath = trimSlash(opts.basePath);
+  const card = buildV1Card(opts.publicUrl);
+  const executor = new DemoExecutor(opts.stepMs ?? DEFAULT_STEP_MS, opts.slowTaskMs ?? DEFAULT_SLOW_TASK_MS);
+  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  const legacyCompat = { enabled: true };
+  const router = express.Router();
+  router.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: requestHandler, legacyCompat }));
+  router.use('/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
+  router.use('/rest', restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
+  return mountExpress(basePath, router, {
+    url: `${trimSlash(opts.publicUrl)}/jsonrpc`,
+    cardUrl: `${trimSlash(opts.publicUrl)}/.well-known/agent-card.json`,
+  });
+}
