@@ -343,6 +343,32 @@ describe.each([
   });
 });
 
+describe('hostile input', () => {
+  let agent: RunningDefectAgent;
+  beforeAll(async () => {
+    agent = await startDefectAgent({ generation: 'v1.0', stepMs: STEP });
+  });
+  afterAll(() => agent.close());
+
+  it('refuses oversized bodies, wrong methods and odd JSON without crashing', async () => {
+    const big = await fetch(agent.url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' }, body: 'x'.repeat(2 * 1024 * 1024) });
+    expect(big.status).toBe(413);
+    expect((await fetch(agent.url)).status).toBe(405);
+    const d = new Driver({ generation: 'v1.0', binding: 'JSONRPC', url: agent.url });
+    for (const body of ['[]', '[{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}]', 'null', '"str"', '{"jsonrpc":"2.0","id":{"a":1},"method":"GetTask"}']) {
+      const r = await d.post(body);
+      expect(r.status).toBe(200);
+      expect(r.json.error.code).toBe(-32600);
+      expect(r.json.id).toBe(null);
+    }
+    const weird = await d.rpc('SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: '<script>alert(1)</script>' }] } });
+    expect(weird.result.task.history[0].parts[0].text).toBe('<script>alert(1)</script>');
+    expect((await d.rpc('GetTask', { id: 'x'.repeat(100_000) })).error.message.length).toBeLessThan(300);
+    expect((await fetch(`${agent.url}/.well-known/agent-card.json`, { method: 'HEAD' })).status).toBe(200);
+    expect((await fetch(`${agent.url}/somewhere/else`)).status).toBe(404);
+  });
+});
+
 // ------------------------------------------------------------------------------------------ defects
 
 interface Agents {
@@ -633,6 +659,30 @@ describe('defects: each switch changes the wire as described, and the clean agen
       expect(statesOf(d, s.events)).not.toContain('completed');
     } finally {
       agents.v1.setDefects([]);
+    }
+  });
+
+  it('card defects leave the task wire alone, and task defects leave the card alone', async () => {
+    const d = drivers.v1;
+    const a = agents.v1;
+    a.setDefects([]);
+    const cleanCard = await (await fetch(a.cardUrl)).text();
+    try {
+      for (const name of DEFECT_NAMES) {
+        if (PROBES[name].agent !== 'v1') continue;
+        a.setDefects([name]);
+        if (name.startsWith('card-')) {
+          const r = await d.send('Write a haiku');
+          expect(d.stateOf(r.task), name).toBe('completed');
+          expect(r.task.artifacts[0].parts[0].text, name).toBe(HAIKU_LINES.join('\n'));
+        } else if (name !== 'no-cors') {
+          const res = await fetch(a.cardUrl);
+          expect(res.status, name).toBe(200);
+          expect(await res.text(), name).toBe(cleanCard);
+        }
+      }
+    } finally {
+      a.setDefects([]);
     }
   });
 
