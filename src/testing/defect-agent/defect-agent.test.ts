@@ -363,7 +363,9 @@ describe('hostile input', () => {
     }
     const weird = await d.rpc('SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: '<script>alert(1)</script>' }] } });
     expect(weird.result.task.history[0].parts[0].text).toBe('<script>alert(1)</script>');
-    expect((await d.rpc('GetTask', { id: 'x'.repeat(100_000) })).error.message.length).toBeLessThan(300);
+    const longIdMessage: string = (await d.rpc('GetTask', { id: 'x'.repeat(100_000) })).error?.message ?? '';
+    expect(longIdMessage.length).toBeGreaterThan(0);
+    expect(longIdMessage.length).toBeLessThan(300);
     expect((await fetch(`${agent.url}/.well-known/agent-card.json`, { method: 'HEAD' })).status).toBe(200);
     expect((await fetch(`${agent.url}/somewhere/else`)).status).toBe(404);
   });
