@@ -231,6 +231,33 @@ describe('v1.0 demo agent: SDK behaviour our tool must show as it is', () => {
   });
 });
 
+describe('SDK deviations the demo agents keep (pinned so an SDK upgrade that changes them is noticed)', () => {
+  it('v1.0 SDK: canceling an already-canceled task succeeds instead of TaskNotCancelable', async () => {
+    const d = new Driver({ generation: 'v1.0', binding: 'JSONRPC', url: agent('v1').url });
+    const t = (await d.send('Prepare the slow report', { nonBlocking: true })).task;
+    expect(d.stateOf((await d.cancel(t.id)).result)).toBe('canceled');
+    const again = await d.cancel(t.id);
+    expect(again.error).toBeUndefined();
+    expect(d.stateOf(again.result)).toBe('canceled');
+    // ...while a completed task is refused correctly.
+    const done = (await d.send('hello')).task;
+    expect((await d.cancel(done.id)).error?.code).toBe(-32002);
+  });
+
+  it('v0.3 SDK: a message to a terminal task gets -32600 (v1.0 requires -32004)', async () => {
+    const d = new Driver({ generation: 'v0.3', binding: 'JSONRPC', url: agent('v03').url });
+    const done = (await d.send('hello')).task;
+    const r = await d.send('again', { taskId: done.id, contextId: done.contextId });
+    expect(r.error?.code).toBe(-32600);
+  });
+
+  it('no SDK endpoint answers CORS preflight (the dashboard reaches them same-origin or through /proxy)', async () => {
+    const res = await fetch(agent('v1').url, { method: 'OPTIONS', headers: { Origin: 'http://elsewhere.test', 'Access-Control-Request-Method': 'POST' } });
+    await res.text();
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
 describe('flawed demo agent shows its advertised defects', () => {
   let d: Driver;
   beforeAll(() => {
