@@ -9,6 +9,14 @@ export const JUNIT_MIME = 'application/xml';
 /** Longest `message` attribute; the element text carries the full message. */
 const ATTR_MAX = 1000;
 
+/**
+ * xmlbuilder2 escapes `<`, `>`, `"` and `&`, except an `&` that starts something shaped like an entity
+ * (`&amp;`, `&foo;`, `&#1;`), which it passes through as markup. Agent text is text, so every `&` is
+ * escaped here first; xmlbuilder2 then leaves our `&amp;` alone. (Otherwise `&foo;` would make the
+ * document invalid and `&lt;` would come back as `<`.)
+ */
+const x = (s: string) => s.replace(/&/g, '&amp;');
+
 /** Seconds with millisecond precision, as `xs:decimal` wants it (`1.234`). */
 const seconds = (ms: number) => (Number.isFinite(ms) && ms > 0 ? ms / 1000 : 0).toFixed(3);
 
@@ -28,7 +36,7 @@ function detail(r: CheckResult): string {
   if (r.specRef) parts.push(`Spec: ${cleanText(r.specRef)}`);
   if (r.proxyError) parts.push(`Proxy error: ${cleanText(r.proxyError)}`);
   if (r.evidence.length) parts.push(['Evidence:', ...r.evidence.map((e) => `- ${cleanText(e.label)}: ${cleanText(e.value)}`)].join('\n'));
-  return parts.filter(Boolean).join('\n\n');
+  return x(parts.filter(Boolean).join('\n\n'));
 }
 
 /**
@@ -37,7 +45,8 @@ function detail(r: CheckResult): string {
  * `<testsuite>` per category (`id`, `package`, `hostname`, `timestamp`, `<properties>`, `<system-out>`,
  * `<system-err>` as the schema requires) and one `<testcase>` per check: `classname` = category,
  * `name` = `<id> <title>`, `<failure>` for fail, `<error>` for our tool's errors, `<skipped message>` for skip.
- * Built with xmlbuilder2 (which escapes markup); agent text is first stripped of characters XML 1.0 forbids.
+ * Built with xmlbuilder2 (which escapes markup); agent text is first stripped of characters XML 1.0 forbids
+ * and its `&` escaped (see `x`).
  */
 export function toJunit(input: Report): ExportFile {
   const report = scrubForExport(input);
@@ -75,17 +84,17 @@ export function toJunit(input: Report): ExportFile {
       time: seconds(results.reduce((sum, r) => sum + r.duration_ms, 0)),
     });
     const props = suite.ele('properties');
-    for (const [name, value] of properties) props.ele('property', { name, value: oneLine(value) });
+    for (const [name, value] of properties) props.ele('property', { name, value: x(oneLine(value)) });
 
     for (const r of results) {
       const testcase = suite.ele('testcase', {
         classname: category,
-        name: oneLine(`${r.id} ${r.test}`) || r.id || 'check',
+        name: x(oneLine(`${r.id} ${r.test}`)) || 'check',
         time: seconds(r.duration_ms),
       });
-      const message = clip(oneLine(resultMessage(r)), ATTR_MAX);
+      const message = x(clip(oneLine(resultMessage(r)), ATTR_MAX));
       if (r.status === 'fail') testcase.ele('failure', { message, type: `${r.level} requirement` }).txt(detail(r));
-      else if (r.status === 'error') testcase.ele('error', { message, type: oneLine(r.proxyError ?? '') || 'tool error' }).txt(detail(r));
+      else if (r.status === 'error') testcase.ele('error', { message, type: x(oneLine(r.proxyError ?? '')) || 'tool error' }).txt(detail(r));
       else if (r.status === 'skip') testcase.ele('skipped', { message });
     }
     suite.ele('system-out');

@@ -37,7 +37,7 @@ interface Frame {
 function frame({ id, title, desc, height, body }: Frame): string {
   return (
     `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" ` +
-    `role="img" aria-labelledby="${id}-title ${id}-desc">` +
+    `role="img" aria-labelledby="${id}-title" aria-describedby="${id}-desc">` +
     `<title id="${id}-title">${esc(title)}</title><desc id="${id}-desc">${esc(desc)}</desc>${body}</svg>`
   );
 }

@@ -1,0 +1,145 @@
+// @vitest-environment jsdom
+import { getAllByRole, getByRole } from '@testing-library/dom';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stateFromReport } from '../engine/report/build';
+import { exchangeLatencies, streamTimings } from '../engine/report/series';
+import { conformantReport, hostileReport, largeReport, sampleReport } from '../testing/fixtures/reports';
+import { cleanText } from './common';
+import { toHtml } from './html';
+
+/** Loads the page into jsdom's document (innerHTML: no script would run even if one slipped through). */
+function load(html: string): Document {
+  document.documentElement.innerHTML = html;
+  return document;
+}
+
+afterEach(() => {
+  document.documentElement.innerHTML = '<head></head><body></body>';
+});
+
+describe('HTML export', () => {
+  it('is one self-contained page: no script, no external resource, a CSP that forbids both', () => {
+    const { body, mimeType, filename } = toHtml(sampleReport());
+    expect(mimeType).toBe('text/html; charset=utf-8');
+    expect(filename).toBe('a2a-report-currency-agent-20261129-195736.html');
+    expect(body.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
+    expect(body).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">`);
+    const doc = load(body);
+    expect(doc.querySelectorAll('script, link, img, iframe, object, embed, base, form, video, audio, source')).toHaveLength(0);
+    expect(doc.querySelectorAll('[src], [style], [srcset]')).toHaveLength(0);
+    const css = [...doc.querySelectorAll('style')].map((s) => s.textContent).join('');
+    expect(css).not.toMatch(/url\(|@import/);
+    expect(css).toContain('@media (prefers-color-scheme:dark)');
+    // The only URLs are the agent's, as links (navigation, not loads).
+    expect([...doc.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual([
+      'https://agents.example.com/currency',
+      'https://agents.example.com/currency/a2a',
+    ]);
+  });
+
+  it('is accessible: named regions, headings, table headers and labelled SVG charts', () => {
+    const doc = load(toHtml(sampleReport()).body);
+    expect(getByRole(doc.body, 'heading', { level: 1, name: 'A2A conformance report' })).toBeTruthy();
+    for (const name of ['Overview', 'Summary', 'Failed tests', 'Not verified (tool errors)', 'Charts', 'Results by category']) {
+      expect(getByRole(doc.body, 'region', { name })).toBeTruthy();
+      expect(getByRole(doc.body, 'heading', { level: 2, name })).toBeTruthy();
+    }
+    for (const name of ['Agent card', 'Task lifecycle', 'Streaming (SSE)', 'Error handling and auth', 'Interop']) {
+      expect(getByRole(doc.body, 'region', { name })).toBeTruthy();
+    }
+    const charts = getAllByRole(doc.body, 'img');
+    expect(charts.map((c) => c.querySelector('title')?.textContent)).toEqual([
+      'Results per category',
+      'Check durations (slowest 11)',
+      'HTTP exchange latency',
+      'SSE time to first event and longest gap',
+    ]);
+    for (const chart of charts) {
+      const title = doc.getElementById(chart.getAttribute('aria-labelledby')!);
+      const desc = doc.getElementById(chart.getAttribute('aria-describedby')!);
+      expect([title?.tagName, desc?.tagName]).toEqual(['title', 'desc']);
+      expect([title?.parentElement, desc?.parentElement]).toEqual([chart, chart]);
+      expect(desc?.textContent?.length).toBeGreaterThan(20);
+    }
+    for (const table of doc.querySelectorAll('table')) {
+      const headers = table.querySelectorAll('thead th[scope="col"]');
+      expect(headers.length).toBeGreaterThan(0);
+      for (const row of table.querySelectorAll('tbody tr')) expect(row.children.length).toBe(headers.length);
+    }
+  });
+
+  it('shows level, summary, failed tests with recommendations and every result by category', () => {
+    const report = sampleReport();
+    const doc = load(toHtml(report).body);
+    const overview = getByRole(doc.body, 'region', { name: 'Overview' });
+    expect(overview.textContent).toContain('Conformance level: minimal');
+    expect(overview.textContent).toContain('provisional');
+    expect(overview.textContent).toContain(report.levelReason);
+    const summary = getByRole(doc.body, 'region', { name: 'Summary' });
+    expect([...summary.querySelectorAll('tbody td')].map((td) => td.textContent)).toEqual(['11', '5', '3', '2', '1']);
+    const failed = getByRole(doc.body, 'region', { name: 'Failed tests' });
+    const rows = [...failed.querySelectorAll('tbody tr')];
+    expect(rows).toHaveLength(report.summary.failed);
+    expect(rows[1]!.children[3]!.textContent).toBe(report.categories.lifecycle[2]!.recommendation);
+    const results = getByRole(doc.body, 'region', { name: 'Results by category' });
+    expect(results.querySelectorAll('tbody tr')).toHaveLength(report.summary.total);
+  });
+
+  it('draws the charts from the engine series (exchange and stream counts match)', () => {
+    const report = sampleReport();
+    const state = stateFromReport(report);
+    const doc = load(toHtml(report).body);
+    const latency = getByRole(doc.body, 'img', { name: 'HTTP exchange latency' });
+    const exchanges = exchangeLatencies(state).length;
+    expect(exchanges).toBe(7);
+    expect(latency.querySelectorAll('g > rect.total')).toHaveLength(exchanges); // one column each (the legend's swatch is outside a g)
+    expect(latency.querySelector('desc')?.textContent).toMatch(/^7 HTTP exchanges in request order\./);
+    const sse = getByRole(doc.body, 'img', { name: 'SSE time to first event and longest gap' });
+    const [stream] = streamTimings(state);
+    expect(sse.querySelector('desc')?.textContent).toContain('1 SSE streams, 4 events.');
+    expect(stream?.firstEventMs).toBe(160);
+    expect(sse.querySelector('desc')?.textContent).toContain('Time to first event: median 160 ms');
+    const perCategory = getByRole(doc.body, 'img', { name: 'Results per category' });
+    expect(perCategory.querySelectorAll('rect.fail')).toHaveLength(3 + 1); // three categories with failures + the legend
+  });
+
+  it('says so instead of drawing empty charts when the report has no event log', () => {
+    const doc = load(toHtml(conformantReport()).body);
+    expect(getAllByRole(doc.body, 'img')).toHaveLength(2);
+    expect(doc.body.textContent).toContain('No HTTP exchanges are recorded in this report (it carries no event log).');
+    expect(doc.body.textContent).toContain('No SSE streams are recorded in this report.');
+    expect(doc.body.textContent).toContain('No test failed.');
+  });
+
+  it('buckets a 10,000-event run into at most 240 latency columns', () => {
+    const report = largeReport(10_000);
+    const doc = load(toHtml(report).body);
+    const latency = getByRole(doc.body, 'img', { name: 'HTTP exchange latency' });
+    const columns = latency.querySelectorAll('g > rect.total').length;
+    expect(columns).toBeGreaterThan(100);
+    expect(columns).toBeLessThanOrEqual(240);
+  });
+
+  it('shows hostile agent strings as text only: no element, attribute, link or script comes from them', () => {
+    const report = hostileReport();
+    const { body } = toHtml(report);
+    expect(body.match(/<script/gi)).toBeNull();
+    expect(body).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\u202E]/);
+    const doc = load(body);
+    expect(doc.querySelectorAll('script, img, iframe, td > table')).toHaveLength(0);
+    for (const el of doc.querySelectorAll('*')) {
+      for (const attr of el.attributes) expect(attr.name.startsWith('on'), `${el.tagName} ${attr.name}`).toBe(false);
+    }
+    // javascript: URLs are shown, never linked; the agent URL (http) is linked with its secrets masked.
+    const hrefs = [...doc.querySelectorAll('a')].map((a) => a.getAttribute('href')!);
+    expect(hrefs).toHaveLength(1);
+    expect(hrefs[0]).toMatch(/^https:\/\/REDACTED:REDACTED@evil\.example\/a2a\?api_key=%5BREDACTED%5D/);
+    const overview = getByRole(doc.body, 'region', { name: 'Overview' });
+    expect(overview.textContent).toContain('javascript:alert(document.cookie)');
+    // The agent's name, markup and all, is the header's text.
+    expect(doc.querySelector('header p')?.textContent).toBe(cleanText(report.agentName));
+    const failed = getByRole(doc.body, 'region', { name: 'Failed tests' });
+    expect(failed.querySelectorAll('tbody tr')).toHaveLength(report.summary.failed);
+    expect(failed.textContent).toContain('<img src=x onerror=alert(1)>');
+  });
+});
