@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import { a2aProxyPlugin } from './src/proxy/vite-plugin';
+import { a2aProxyPlugin } from './src/proxy/vite-plugin.js';
 
 export default defineConfig({
   plugins: [react(), a2aProxyPlugin()],

@@ -1,4 +1,4 @@
-import { PROXY_ERROR_HEADER, type ProxyErrorCode, type ProxyProblem } from '../engine/model/proxy';
+import { PROXY_ERROR_HEADER, type ProxyErrorCode, type ProxyProblem } from '../engine/model/proxy.js';
 
 /** HTTP status of a proxy-made response, per error code. */
 export const PROXY_ERROR_STATUS: Record<ProxyErrorCode, number> = {

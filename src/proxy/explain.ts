@@ -2,7 +2,7 @@
  * What the dashboard says before a run when the chosen transport cannot reach the target.
  * Pure; the UI shows the string as text.
  */
-import { addressRange, bareHost, isIpLiteral, isLocalhostName } from './policy';
+import { addressRange, bareHost, isIpLiteral, isLocalhostName } from './policy.js';
 
 export type ProxyKind = 'local' | 'hosted' | 'direct';
 

@@ -18,8 +18,8 @@ import {
   PROXY_UPSTREAM_STATUS_HEADER,
   PROXY_UPSTREAM_URL_HEADER,
   type ProxyErrorCode,
-} from '../engine/model/proxy';
-import { UpstreamError, classifyUpstreamError, problemResponse, redactUrl } from './errors';
+} from '../engine/model/proxy.js';
+import { UpstreamError, classifyUpstreamError, problemResponse, redactUrl } from './errors.js';
 import {
   CREDENTIAL_HEADERS,
   type AddressPolicy,
@@ -33,9 +33,9 @@ import {
   isAllowedLocalHost,
   isDeniedRequestHeader,
   parseTarget,
-} from './policy';
-import { createRateLimiter, type RateLimitOptions, type RateLimiter } from './rate-limit';
-import { RequestBody, relayBody } from './stream';
+} from './policy.js';
+import { createRateLimiter, type RateLimitOptions, type RateLimiter } from './rate-limit.js';
+import { RequestBody, relayBody } from './stream.js';
 
 export const PROXY_VERSION = '0.1.0';
 

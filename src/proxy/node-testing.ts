@@ -6,7 +6,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createNodeProxy, type NodeProxy, type NodeProxyOptions } from './node';
+import { createNodeProxy, type NodeProxy, type NodeProxyOptions } from './node.js';
 
 export interface SeenRequest {
   method: string;
@@ -228,3 +228,22 @@ export async function startSilentTcp(): Promise<{ port: number; sockets: net.Soc
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Reads an SSE body to its end and returns when each event (blank-line terminated) arrived. */
+export async function sseArrivals(body: ReadableStream<Uint8Array>): Promise<{ at: number; text: string }[]> {
+  const out: { at: number; text: string }[] = [];
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buf = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buf += decoder.decode(value, { stream: true });
+    let i: number;
+    while ((i = buf.indexOf('\n\n')) >= 0) {
+      out.push({ at: performance.now(), text: buf.slice(0, i) });
+      buf = buf.slice(i + 2);
+    }
+  }
+  return out;
+}

@@ -8,9 +8,9 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
-import { UpstreamError, classifyUpstreamError } from './errors';
-import type { UpstreamFetch, UpstreamRequest, UpstreamResponse } from './handler';
-import { type AddressPolicy, type ProxyMode, addressRange, bareHost, defaultAddressPolicy, isIpLiteral, portOf } from './policy';
+import { UpstreamError, classifyUpstreamError } from './errors.js';
+import type { UpstreamFetch, UpstreamRequest, UpstreamResponse } from './handler.js';
+import { type AddressPolicy, type ProxyMode, addressRange, bareHost, defaultAddressPolicy, isIpLiteral, portOf } from './policy.js';
 
 export interface ResolvedAddress {
   address: string;

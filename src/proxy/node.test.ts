@@ -16,6 +16,7 @@ import {
   sleep,
   startProxy,
   startSilentTcp,
+  sseArrivals,
   startUpstream,
 } from './node-testing';
 import { defaultAddressPolicy } from './policy';
@@ -637,17 +638,7 @@ describe('streaming without buffering', () => {
     const res = await fetch(local.url(agent.url('/sse')), { headers: { ...C, accept: 'text/event-stream' } });
     expect(res.headers.get('cache-control')).toBe('no-cache, no-transform');
     expect(res.headers.get('x-accel-buffering')).toBe('no');
-    const arrived: number[] = [];
-    const decoder = new TextDecoder();
-    let buf = '';
-    for await (const chunk of res.body!) {
-      buf += decoder.decode(chunk, { stream: true });
-      let i: number;
-      while ((i = buf.indexOf('\n\n')) >= 0) {
-        arrived.push(performance.now());
-        buf = buf.slice(i + 2);
-      }
-    }
+    const arrived = (await sseArrivals(res.body!)).map((e) => e.at);
     expect(arrived).toHaveLength(6);
     const delays = arrived.map((t, i) => t - written[i]!);
     for (const d of delays) expect(d).toBeLessThan(100);

@@ -10,16 +10,16 @@
  * }).listen(4173, '127.0.0.1');
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { problemResponse } from './errors';
+import { problemResponse } from './errors.js';
 import {
   createProxyHandler,
   type ProxyConfig,
   type ProxyHandler,
   type ProxyLimits,
   type ProxyTimeouts,
-} from './handler';
-import { createNodeUpstream, type Resolver } from './node-upstream';
-import type { AddressPolicy } from './policy';
+} from './handler.js';
+import { createNodeUpstream, type Resolver } from './node-upstream.js';
+import type { AddressPolicy } from './policy.js';
 
 export interface NodeProxyOptions {
   mode: 'local' | 'hosted';

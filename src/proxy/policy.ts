@@ -3,7 +3,7 @@
  * handler (every hop), the Node transport (every resolved address, at connect time) and the UI.
  */
 import ipaddr from 'ipaddr.js';
-import { PROXY_CLIENT_HEADER, PROXY_FORWARD_HEADERS_HEADER } from '../engine/model/proxy';
+import { PROXY_CLIENT_HEADER, PROXY_FORWARD_HEADERS_HEADER } from '../engine/model/proxy.js';
 
 export type ProxyMode = 'local' | 'hosted';
 

@@ -3,8 +3,8 @@
  * replays) and the agent's response body on its way down (no buffering, idle timeout, size limit,
  * SSE cut marker). Web streams only; `highWaterMark: 0` so nothing is read ahead of the consumer.
  */
-import { PROXY_STREAM_ERROR_COMMENT, type ProxyErrorCode } from '../engine/model/proxy';
-import { UpstreamError } from './errors';
+import { PROXY_STREAM_ERROR_COMMENT, type ProxyErrorCode } from '../engine/model/proxy.js';
+import { UpstreamError } from './errors.js';
 
 const noop = () => undefined;
 const encoder = new TextEncoder();

@@ -3,7 +3,7 @@
  * SPA. Mounted without a path prefix (connect would strip it); the adapter matches /proxy itself.
  */
 import type { Plugin, PreviewServer, ViteDevServer } from 'vite';
-import { createNodeProxy, type NodeProxy, type NodeProxyOptions } from './node';
+import { createNodeProxy, type NodeProxy, type NodeProxyOptions } from './node.js';
 
 export function a2aProxyPlugin(options: Partial<NodeProxyOptions> = {}): Plugin {
   const proxies: NodeProxy[] = [];

@@ -11,9 +11,9 @@
  * - UNSAFE_ALLOW_TARGETS: `ip:port` pairs reachable despite the public-only rule. For local tests
  *   under workerd only; never set it in a deployment.
  */
-import { UpstreamError, classifyUpstreamError } from './errors';
-import { PROXY_VERSION, createProxyHandler, type ProxyHandler, type UpstreamFetch } from './handler';
-import { defaultAddressPolicy } from './policy';
+import { UpstreamError, classifyUpstreamError } from './errors.js';
+import { PROXY_VERSION, createProxyHandler, type ProxyHandler, type UpstreamFetch } from './handler.js';
+import { defaultAddressPolicy } from './policy.js';
 
 export interface Env {
   ALLOWED_ORIGINS?: string;
