@@ -1,6 +1,5 @@
 import { CATEGORIES, CATEGORY_KEYS, type Category, type CheckResult } from '../engine/model/check';
 import type { Report } from '../engine/model/report';
-import { truncate } from '../engine/util/json';
 
 /** One exported file, ready to download (browser) or write (CLI). */
 export interface ExportFile {
@@ -95,9 +94,6 @@ export function cleanText(s: string): string {
 
 /** `cleanText`, on one line: every run of whitespace (line breaks, tabs) becomes one space. */
 export const oneLine = (s: string): string => cleanText(s).replace(/\s+/g, ' ').trim();
-
-/** Caps very long agent text in human-readable exports (the JSON export always has the full text). */
-export const clip = (s: string, max: number): string => truncate(s, max);
 
 /** `1.234 s` or `87 ms`. */
 export function formatMs(ms: number): string {

@@ -133,7 +133,7 @@ describe('HTML export', () => {
     // javascript: URLs are shown, never linked; the agent URL (http) is linked with its secrets masked.
     const hrefs = [...doc.querySelectorAll('a')].map((a) => a.getAttribute('href')!);
     expect(hrefs).toHaveLength(1);
-    expect(hrefs[0]).toMatch(/^https:\/\/REDACTED:REDACTED@evil\.example\/a2a\?api_key=%5BREDACTED%5D/);
+    expect(hrefs[0]).toMatch(/^https:\/\/evil\.example\/a2a\?api_key=%5BREDACTED%5D/); // no user info in links
     const overview = getByRole(doc.body, 'region', { name: 'Overview' });
     expect(overview.textContent).toContain('javascript:alert(document.cookie)');
     // The agent's name, markup and all, is the header's text.

@@ -1,11 +1,11 @@
 import type { CheckResult } from '../engine/model/check';
 import type { Report } from '../engine/model/report';
+import { truncate } from '../engine/util/json';
 import { stateFromReport } from '../engine/report/build';
 import { checkDurations, exchangeLatencies, resultsPerCategory, streamTimings } from '../engine/report/series';
 import {
   CATEGORY_LABELS,
   STATUS_LABELS,
-  clip,
   exportFilename,
   failedResults,
   formatDate,
@@ -24,13 +24,16 @@ export const HTML_MIME = 'text/html; charset=utf-8';
 export const HTML_TEXT_MAX = 4000;
 
 /** Agent text as HTML text: escaped, capped; line breaks kept by CSS (`white-space: pre-wrap`). */
-const text = (s: string, max = HTML_TEXT_MAX) => esc(clip(s, max));
+const text = (s: string, max = HTML_TEXT_MAX) => esc(truncate(s, max));
 
 /** A URL as text, and as a link only when it is http(s) (never `javascript:`, `data:`, ...). */
 function urlHtml(url: string): string {
   let href: string | undefined;
   try {
     const u = new URL(url);
+    // No user info in a link (the text still shows it, masked): a click must not send credentials.
+    u.username = '';
+    u.password = '';
     if (u.protocol === 'http:' || u.protocol === 'https:') href = u.href;
   } catch {
     /* not a URL: text only */

@@ -1,7 +1,8 @@
 import { create } from 'xmlbuilder2';
 import type { CheckResult } from '../engine/model/check';
 import type { Report } from '../engine/model/report';
-import { cleanText, clip, exportFilename, oneLine, resultMessage, resultsByCategory, type ExportFile } from './common';
+import { truncate } from '../engine/util/json';
+import { cleanText, exportFilename, oneLine, resultMessage, resultsByCategory, type ExportFile } from './common';
 import { scrubForExport } from './sanitize';
 
 export const JUNIT_MIME = 'application/xml';
@@ -92,7 +93,7 @@ export function toJunit(input: Report): ExportFile {
         name: x(oneLine(`${r.id} ${r.test}`)) || 'check',
         time: seconds(r.duration_ms),
       });
-      const message = x(clip(oneLine(resultMessage(r)), ATTR_MAX));
+      const message = x(oneLine(truncate(resultMessage(r), ATTR_MAX)));
       if (r.status === 'fail') testcase.ele('failure', { message, type: `${r.level} requirement` }).txt(detail(r));
       else if (r.status === 'error') testcase.ele('error', { message, type: x(oneLine(r.proxyError ?? '')) || 'tool error' }).txt(detail(r));
       else if (r.status === 'skip') testcase.ele('skipped', { message });

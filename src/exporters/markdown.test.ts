@@ -29,6 +29,10 @@ describe('mdText', () => {
     const long = mdText('x'.repeat(50_000));
     expect(long.length).toBeLessThan(MD_CELL_MAX + 40);
     expect(long).toMatch(/… \\\[49000 more chars\\\]$/);
+    // A cut through an emoji (a surrogate pair) leaves no lone surrogate.
+    const emoji = mdText(`${'x'.repeat(MD_CELL_MAX - 1)}😀😀`);
+    expect(emoji).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    expect(emoji).toContain('\uFFFD…');
   });
 });
 

@@ -1,10 +1,10 @@
 import type { CheckResult } from '../engine/model/check';
 import type { Report } from '../engine/model/report';
+import { truncate } from '../engine/util/json';
 import {
   CATEGORY_LABELS,
   STATUS_LABELS,
   cleanText,
-  clip,
   exportFilename,
   failedResults,
   formatDate,
@@ -30,7 +30,8 @@ export const MD_CELL_MAX = 1000;
  * - `@` becomes `&#64;` (no @-mentions in issue trackers).
  */
 export function mdText(s: string, max = MD_CELL_MAX): string {
-  const text = clip(cleanText(s), max)
+  // Cut first, clean after: a cut inside a surrogate pair leaves a lone half, which cleanText replaces.
+  const text = cleanText(truncate(s, max))
     .replace(/[ \t]*\n[ \t]*/g, '\n')
     .trim();
   const escapeLine = (line: string) =>

@@ -101,7 +101,7 @@ export class ExportScrubber {
         this.addSecret(value);
       }
     }
-    if (before.password) this.addSecret(decodeURIComponent(before.password));
+    if (before.password) this.addSecret(before.password);
     changed ||= before.username !== after.username || before.password !== after.password;
     // Leave URLs without secrets exactly as written (URL parsing would normalize them).
     return changed ? masked : u;
