@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { create } from 'xmlbuilder2';
 import { CATEGORIES, CATEGORY_KEYS } from '../engine/model/check';
@@ -78,6 +79,12 @@ describe('JUnit export', () => {
     expect(execFileSync('xmllint', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })).toBeDefined();
     // The validator itself rejects what the schema forbids: a root <testsuites> with attributes.
     expect(xsdErrors('<?xml version="1.0"?><testsuites tests="1"/>')).toMatch(/tests/);
+  });
+
+  it('xmlbuilder2 can load in the browser bundle: the `events` polyfill it extends at load time is installed', () => {
+    // Without it Vite stubs Node's `events` and the built dashboard dies on start ("Class extends value undefined").
+    const fromXmlbuilder2 = createRequire(createRequire(import.meta.url).resolve('xmlbuilder2'));
+    expect(fromXmlbuilder2.resolve('events/')).toMatch(/node_modules\/events\/events\.js$/);
   });
 
   const fixtures: [string, () => Report][] = [
