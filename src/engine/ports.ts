@@ -23,7 +23,25 @@ export interface Host {
   randomUUID(): string;
   /** Where the engine's requests go: `proxy` (through the CORS proxy) or `direct`. Informational. */
   transport?: 'proxy' | 'direct';
+  /**
+   * Sends a CORS preflight (OPTIONS with Origin and Access-Control-Request-*) to `url` and returns the
+   * response head. Optional: a browser cannot send one by hand, so browser hosts implement it through the
+   * proxy's diagnostic endpoint or leave it out (the browser-readiness checks then skip, saying why).
+   */
+  preflight?(req: PreflightRequest): Promise<PreflightResult>;
 }
+
+export interface PreflightRequest {
+  url: string;
+  origin: string;
+  method: string;
+  headers: string[];
+  signal?: AbortSignal;
+}
+
+export type PreflightResult =
+  | { ok: true; status: number; headers: Record<string, string> }
+  | { ok: false; error: string; blame: 'agent' | 'tool' | 'unknown' };
 
 /** A sleep built on the global timers; hosts may use it. Honors the abort signal. */
 export function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -190,13 +190,8 @@ export const cardChecks: CheckDef[] = [
     run: (c) =>
       withCard(c, () => {
         const caps = (c.raw as Record<string, unknown>).capabilities;
+        // Unknown capability names are the strict lint's business (card.strict-lint); here only the shape.
         const problems: string[] = [];
-        if (isRecord(caps)) {
-          const known = c.generation === 'v1.0' ? ['streaming', 'pushNotifications', 'extensions', 'extendedAgentCard'] : ['streaming', 'pushNotifications', 'stateTransitionHistory', 'extensions'];
-          for (const k of Object.keys(caps)) {
-            if (!known.includes(k)) problems.push(`unknown capability "${k}" (the ${c.generation} schema knows ${known.join(', ')})`);
-          }
-        }
         return collect(problems, [ev('capabilities', caps, { path: 'capabilities' })], 'capabilities is an object of booleans.', 'capabilities is malformed', fixupsFor(c, 'card.capabilities.shape'), undefined);
       }),
   }),
@@ -702,8 +697,9 @@ export function strictLint(raw: Record<string, unknown>, g: Generation): string[
   }
   if (isRecord(raw.capabilities)) {
     for (const [k, v] of Object.entries(raw.capabilities)) {
+      // Value types are judged by card.capabilities.shape; the lint only flags names strict parsers do not know.
+      void v;
       if (!okName(known.caps, k)) out.push(`unknown capability "${k}"${g === 'v1.0' && k === 'stateTransitionHistory' ? ' (removed in v1.0)' : ''}`);
-      else if (k !== 'extensions' && typeof v !== 'boolean') out.push(`capabilities.${k} should be a boolean, got ${typeName(v)}`);
     }
   }
   if (Array.isArray(raw.skills)) {
@@ -736,7 +732,8 @@ export function strictLint(raw: Record<string, unknown>, g: Generation): string[
       out.push(`preferredTransport ${JSON.stringify(raw.preferredTransport)} is not one of JSONRPC, GRPC, HTTP+JSON`);
     }
   }
-  for (const k of ['name', 'description', 'version', 'url', 'documentationUrl', 'iconUrl', 'protocolVersion']) {
+  // Types of required fields are judged by card.required-fields; optional string fields only here.
+  for (const k of ['documentationUrl', 'iconUrl']) {
     if (raw[k] !== undefined && typeof raw[k] !== 'string') out.push(`${k} should be a string, got ${typeName(raw[k])}`);
   }
   return out;

@@ -341,6 +341,8 @@ export interface StreamOutcome {
 export interface StreamRequest extends HttpRequest {
   /** Short description of an event for the timeline, e.g. `status-update working`. */
   summarize?: (m: EventSourceMessage) => string | undefined;
+  /** Our own early stop (e.g. a grace period after the final event ran out): ends with reason `stopped`. */
+  stopSignal?: AbortSignal;
 }
 
 /**
@@ -443,6 +445,10 @@ export async function stream(
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
     const aborted = abortPromise(dl.signal);
+    const stopped = new Promise<'stopped'>((resolve) => {
+      if (req.stopSignal?.aborted) resolve('stopped');
+      else req.stopSignal?.addEventListener('abort', () => resolve('stopped'), { once: true });
+    });
     try {
       while (!stop) {
         const idle = new AbortController();
@@ -450,10 +456,14 @@ export async function stream(
           () => 'idle' as const,
           () => 'cancelled' as const,
         );
-        const next = await Promise.race([reader.read(), aborted, idleTimer]);
+        const next = await Promise.race([reader.read(), aborted, idleTimer, stopped]);
         idle.abort();
         if (next === 'idle') {
           out.reason = 'idle';
+          break;
+        }
+        if (next === 'stopped') {
+          out.reason = 'stopped';
           break;
         }
         if (next === 'cancelled') continue;

@@ -83,8 +83,9 @@ export interface CheckInfo {
  * - `basic`: a basic send + get works
  * - `core`: the core lifecycle (terminal states, cancel, error codes that MUST hold)
  * - `optional`: SHOULD/MAY checks and declared optional features
+ * - `info`: outside the A2A specification (e.g. browser readiness / CORS); reported, never affects the level
  */
-export const Tier = z.enum(['card', 'basic', 'core', 'optional']);
+export const Tier = z.enum(['card', 'basic', 'core', 'optional', 'info']);
 export type Tier = z.infer<typeof Tier>;
 
 /** The outcome of one check in one run. Shaped after seed 001's ConformanceResult, extended. */

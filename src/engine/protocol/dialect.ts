@@ -72,6 +72,8 @@ export interface CallOpts {
   omitHeaders?: string[];
   /** Send without the user's credentials. */
   anonymous?: boolean;
+  /** Streams only: our own early stop. */
+  stopSignal?: AbortSignal;
 }
 
 export interface SendArgs extends CallOpts {
@@ -97,10 +99,10 @@ export interface DialectConfig {
 }
 
 const METHODS = {
-  legacy: { send: 'tasks/send', stream: 'tasks/sendSubscribe', get: 'tasks/get', cancel: 'tasks/cancel', subscribe: 'tasks/resubscribe', pushSet: 'tasks/pushNotification/set', pushGet: 'tasks/pushNotification/get' },
-  'v0.2': { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel', subscribe: 'tasks/resubscribe', pushSet: 'tasks/pushNotificationConfig/set', pushGet: 'tasks/pushNotificationConfig/get' },
-  'v0.3': { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel', subscribe: 'tasks/resubscribe', pushSet: 'tasks/pushNotificationConfig/set', pushGet: 'tasks/pushNotificationConfig/get' },
-  'v1.0': { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask', cancel: 'CancelTask', subscribe: 'SubscribeToTask', pushSet: 'CreateTaskPushNotificationConfig', pushGet: 'GetTaskPushNotificationConfig' },
+  legacy: { send: 'tasks/send', stream: 'tasks/sendSubscribe', get: 'tasks/get', cancel: 'tasks/cancel', subscribe: 'tasks/resubscribe', pushSet: 'tasks/pushNotification/set', pushGet: 'tasks/pushNotification/get', list: 'tasks/list' },
+  'v0.2': { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel', subscribe: 'tasks/resubscribe', pushSet: 'tasks/pushNotificationConfig/set', pushGet: 'tasks/pushNotificationConfig/get', list: 'tasks/list' },
+  'v0.3': { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel', subscribe: 'tasks/resubscribe', pushSet: 'tasks/pushNotificationConfig/set', pushGet: 'tasks/pushNotificationConfig/get', list: 'tasks/list' },
+  'v1.0': { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask', cancel: 'CancelTask', subscribe: 'SubscribeToTask', pushSet: 'CreateTaskPushNotificationConfig', pushGet: 'GetTaskPushNotificationConfig', list: 'ListTasks' },
 } as const satisfies Record<Generation, Record<string, string>>;
 export type Operation = keyof (typeof METHODS)['v1.0'];
 
@@ -113,6 +115,14 @@ export class Dialect {
   readonly binding: Binding;
   readonly endpointUrl: string;
   private rpcSeq = 0;
+  /**
+   * v0.3 HTTP+JSON payload style. The v0.3 text only says "structurally equivalent"; deployed servers
+   * (a2a-js 0.3, a2a-python, a2a-go) speak the v0.3 proto's JSON (`content`, `ROLE_USER`), others the
+   * JSON-RPC object shapes. We start with the proto style and switch once if the agent rejects it.
+   */
+  private restStyle: 'proto' | 'object' = 'proto';
+  /** The first v0.3 REST send decides the style; concurrent sends wait for it. */
+  private styleNegotiation?: Promise<void>;
 
   constructor(private readonly cfg: DialectConfig) {
     this.generation = cfg.generation;
@@ -122,6 +132,16 @@ export class Dialect {
 
   get isRest() {
     return this.binding === 'HTTP+JSON';
+  }
+
+  /** The binding whose object shapes responses are judged against (v0.3 REST in object style = JSON-RPC shapes). */
+  get shapeBinding(): Binding {
+    return this.generation === 'v0.3' && this.isRest && this.restStyle === 'object' ? 'JSONRPC' : this.binding;
+  }
+
+  /** Which v0.3 REST payload style is in use (for evidence). */
+  get payloadStyle(): string | undefined {
+    return this.generation === 'v0.3' && this.isRest ? this.restStyle : undefined;
   }
 
   method(op: Operation): string {
@@ -147,6 +167,8 @@ export class Dialect {
         return `POST ${p}/tasks/${id}/pushNotificationConfigs`;
       case 'pushGet':
         return `GET ${p}/tasks/${id}/pushNotificationConfigs/{configId}`;
+      case 'list':
+        return `GET ${p}/tasks`;
     }
   }
 
@@ -182,7 +204,7 @@ export class Dialect {
     if (g === 'v1.0') {
       return { messageId: this.cfg.uuid(), role: 'ROLE_USER', parts: [{ text }], ...(taskId && { taskId }), ...(contextId && { contextId }) };
     }
-    if (this.isRest) {
+    if (this.isRest && this.restStyle === 'proto') {
       // v0.3 REST servers speak the v0.3 proto's JSON (REFERENCE.md §3.2, "Interop trap").
       return { messageId: this.cfg.uuid(), role: 'ROLE_USER', content: [{ text }], ...(taskId && { taskId }), ...(contextId && { contextId }) };
     }
@@ -259,13 +281,39 @@ export class Dialect {
   // ---------------------------------------------------------------- operations
 
   async send(ctx: HttpContext, a: SendArgs): Promise<CallOutcome> {
-    const params = this.sendParams(a);
     if (this.isRest) {
-      const http = await this.rawRest(ctx, 'POST', '/message:send', JSON.stringify(params), a);
+      if (this.generation === 'v0.3') {
+        if (!this.styleNegotiation) {
+          let done!: () => void;
+          this.styleNegotiation = new Promise<void>((r) => (done = r));
+          try {
+            return await this.negotiateStyle(ctx, a);
+          } finally {
+            done();
+          }
+        }
+        await this.styleNegotiation;
+      }
+      const http = await this.rawRest(ctx, 'POST', '/message:send', JSON.stringify(this.sendParams(a)), a);
       return this.parseRest(http, 'send');
     }
-    const { http, id } = await this.rpc(ctx, 'send', params, a);
+    const { http, id } = await this.rpc(ctx, 'send', this.sendParams(a), a);
     return this.parseRpc(http, id, 'send');
+  }
+
+  /** First v0.3 REST send: proto style; on a 400, once more in the JSON-RPC object style, keeping what works. */
+  private async negotiateStyle(ctx: HttpContext, a: SendArgs): Promise<CallOutcome> {
+    const first = this.parseRest(await this.rawRest(ctx, 'POST', '/message:send', JSON.stringify(this.sendParams(a)), a), 'send');
+    if (first.kind !== 'error' || first.http.status !== 400) return first;
+    this.restStyle = 'object';
+    const again = this.parseRest(await this.rawRest(ctx, 'POST', '/message:send', JSON.stringify(this.sendParams(a)), a), 'send');
+    if (again.kind === 'task' || again.kind === 'message') return again;
+    this.restStyle = 'proto';
+    return first;
+  }
+
+  private async settledStyle(): Promise<void> {
+    if (this.styleNegotiation) await this.styleNegotiation;
   }
 
   async get(ctx: HttpContext, a: CallOpts & { id: string; historyLength?: number }): Promise<CallOutcome> {
@@ -305,6 +353,7 @@ export class Dialect {
   }
 
   async streamSend(ctx: HttpContext, a: SendArgs, onItem?: (i: StreamItem) => 'stop' | void): Promise<StreamRun> {
+    await this.settledStyle();
     const params = this.sendParams(a);
     if (this.isRest) {
       return this.openStream(ctx, 'POST', `${this.restBase()}/message:stream`, JSON.stringify(params), undefined, a, onItem);
@@ -351,6 +400,7 @@ export class Dialect {
         lane: opts.lane,
         checkId: opts.checkId,
         timeoutMs: opts.timeoutMs,
+        stopSignal: opts.stopSignal,
         summarize: (m) => {
           const it = this.parseStreamEvent({ ...m, seq: 0, at: 0 }, rpcId);
           return [it.kind, it.state ?? '', it.final ? 'final' : ''].filter(Boolean).join(' ');
@@ -376,6 +426,10 @@ export class Dialect {
     const problems: string[] = [];
     if (!this.isRest) {
       const env = jsonRpcEnvelope(parsed.value, rpcId ?? null);
+      if (isRecord(parsed.value) && !env.hasResult && !env.hasError && !('jsonrpc' in parsed.value) && looksLikePayload(parsed.value)) {
+        // Tolerant parsing, strict judging: read the bare payload, but record the framing violation.
+        return { ...base, ...this.classifyStreamPayload(parsed.value, ['the event is a bare payload, not a JSON-RPC response {"jsonrpc":"2.0","id":…,"result":…}']) };
+      }
       problems.push(...env.problems);
       if (!isRecord(parsed.value) || (!env.hasResult && !env.hasError)) {
         return { ...base, kind: 'invalid', problems: problems.length ? problems : ['not a JSON-RPC response'] };
@@ -393,7 +447,7 @@ export class Dialect {
 
   private classifyStreamPayload(p: unknown, problems: string[]): Omit<StreamItem, 'seq' | 'at' | 'event' | 'data'> {
     const g = this.generation;
-    const b = this.binding;
+    const b = this.shapeBinding;
     if (!isRecord(p)) return { kind: 'invalid', problems: [...problems, `event payload should be an object, got ${typeName(p)}`] };
     if (g === 'v1.0' || (g === 'v0.3' && this.isRest)) {
       // StreamResponse oneof: {task | message | statusUpdate | artifactUpdate}
@@ -437,7 +491,7 @@ export class Dialect {
 
   private classifyKind(p: Record<string, unknown>, problems: string[]): Omit<StreamItem, 'seq' | 'at' | 'event' | 'data'> {
     const g = this.generation;
-    const b = this.binding;
+    const b = this.shapeBinding;
     switch (p.kind) {
       case 'task': {
         const task = taskView(g, b, p);
@@ -509,8 +563,8 @@ export class Dialect {
 
   private classifyResult(result: unknown, op: Operation, http: HttpResult, envelopeProblems: string[]): CallOutcome {
     const g = this.generation;
-    const b = this.binding;
-    if (op === 'pushSet' || op === 'pushGet') return { kind: 'ok', value: result, http, envelopeProblems };
+    const b = this.shapeBinding;
+    if (op === 'pushSet' || op === 'pushGet' || op === 'list') return { kind: 'ok', value: result, http, envelopeProblems };
     if (op === 'send' && (g === 'v1.0' || (g === 'v0.3' && this.isRest))) {
       if (isRecord(result) && result.task !== undefined) return { kind: 'task', task: taskView(g, b, result.task), http, envelopeProblems };
       if (isRecord(result) && result.message !== undefined) return { kind: 'message', message: messageView(g, b, result.message), http, envelopeProblems };
@@ -540,6 +594,9 @@ export class Dialect {
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+const looksLikePayload = (v: Record<string, unknown>) =>
+  typeof v.kind === 'string' || ['task', 'message', 'statusUpdate', 'artifactUpdate', 'status', 'artifact'].some((k) => k in v);
 
 function describeKeys(v: unknown): string {
   if (!isRecord(v)) return typeName(v);

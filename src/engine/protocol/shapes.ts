@@ -224,7 +224,7 @@ export interface RestError {
 }
 
 /** v1.0 HTTP+JSON error body: google.rpc.Status `{"error":{"code","status","message","details":[ErrorInfo...]}}` (§11.6). */
-export function restErrorBody(v: unknown, httpStatus: number): RestError {
+export function restErrorBody(v: unknown, httpStatus: number, a2aError = false): RestError {
   if (!isRecord(v) || !isRecord(v.error)) {
     return { problems: [`the error body should be google.rpc.Status {"error": {code, status, message, details}}, got ${typeName(v)}`] };
   }
@@ -234,12 +234,14 @@ export function restErrorBody(v: unknown, httpStatus: number): RestError {
   if (typeof e.status !== 'string') problems.push('error.status (e.g. "NOT_FOUND") is missing');
   if (typeof e.message !== 'string') problems.push('error.message is missing');
   let reason: string | undefined;
-  if (!Array.isArray(e.details)) problems.push('error.details is missing (MUST include a google.rpc.ErrorInfo for A2A errors)');
-  else {
-    const info = e.details.find((d) => isRecord(d) && typeof d['@type'] === 'string' && d['@type'].endsWith('google.rpc.ErrorInfo'));
-    if (!info) problems.push('error.details has no google.rpc.ErrorInfo');
-    else reason = typeof (info as Record<string, unknown>).reason === 'string' ? String((info as Record<string, unknown>).reason) : undefined;
-  }
+  if (e.details !== undefined && !Array.isArray(e.details)) problems.push('error.details should be a list of typed details');
+  const details = Array.isArray(e.details) ? e.details : [];
+  details.slice(0, 10).forEach((d, i) => {
+    if (!isRecord(d) || typeof d['@type'] !== 'string') problems.push(`error.details[${i}] MUST have an "@type"`);
+  });
+  const info = details.find((d) => isRecord(d) && typeof d['@type'] === 'string' && d['@type'].endsWith('google.rpc.ErrorInfo'));
+  if (info) reason = typeof (info as Record<string, unknown>).reason === 'string' ? String((info as Record<string, unknown>).reason) : undefined;
+  else if (a2aError) problems.push('error.details has no google.rpc.ErrorInfo (MUST for A2A-specific errors, §11.6)');
   return {
     problems,
     status: typeof e.status === 'string' ? e.status : undefined,

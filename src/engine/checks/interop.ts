@@ -1,0 +1,314 @@
+import { canonicalBinding } from '../card/detect';
+import type { CardInterface } from '../card/normalize';
+import type { Evidence, Generation } from '../model/check';
+import { exchange } from '../http/client';
+import { Dialect } from '../protocol/dialect';
+import type { ResolvedTarget } from '../runner/target';
+import { isRecord } from '../util/json';
+import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolError, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
+import { declaresSecurity } from './errors';
+import { brokenCallVerdict, completedRun, needDialect, runEvidence, runTask, skillRuns, type TaskRun } from './tasks';
+
+/** The origin we present in CORS preflights: a web app somewhere else. */
+export const PREFLIGHT_ORIGIN = 'https://dashboard.a2a-interop.example';
+
+const CORS_REF = { legacy: 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v0.2': 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v0.3': 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v1.0': 'Fetch Standard §3.2 CORS protocol (outside A2A)' };
+
+const listHas = (header: string | undefined, item: string) =>
+  !!header && header.split(',').map((x) => x.trim().toLowerCase()).some((x) => x === item.toLowerCase() || (x === '*' && item.toLowerCase() !== 'authorization'));
+
+async function corsVerdict(ctx: CheckContext, url: string | undefined, method: string, headers: string[], what: string): Promise<Verdict> {
+  if (!url) return skip('No URL to test.', 'precondition');
+  const pf = ctx.http.host.preflight;
+  if (!pf) {
+    return skip(
+      'A browser cannot send a CORS preflight by hand, and the proxy strips Origin. Run the CLI (npx a2a-interop run <url>) to measure browser readiness; in direct mode the dashboard itself proves it when the run works.',
+      'precondition',
+    );
+  }
+  const r = await pf({ url, origin: PREFLIGHT_ORIGIN, method, headers, signal: ctx.http.signal });
+  if (!r.ok) return r.blame === 'tool' ? toolError(`The preflight could not be sent: ${r.error}`) : fail(`The preflight got no answer: ${r.error}`);
+  const h = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const problems: string[] = [];
+  if (r.status < 200 || r.status >= 300) problems.push(`OPTIONS answered HTTP ${r.status}`);
+  const acao = h['access-control-allow-origin'];
+  if (acao !== '*' && acao !== PREFLIGHT_ORIGIN) problems.push(acao ? `Access-Control-Allow-Origin is "${acao}"` : 'no Access-Control-Allow-Origin');
+  if (method !== 'GET' && !listHas(h['access-control-allow-methods'], method)) problems.push(`Access-Control-Allow-Methods ${h['access-control-allow-methods'] ? `"${h['access-control-allow-methods']}"` : 'missing'} does not allow ${method}`);
+  const missing = headers.filter((x) => !listHas(h['access-control-allow-headers'], x));
+  if (missing.length) problems.push(`Access-Control-Allow-Headers does not allow ${missing.join(', ')}`);
+  const evidence: Evidence[] = [ev('preflight', `OPTIONS ${ctx.http.redactor.url(url)} (Origin ${PREFLIGHT_ORIGIN}, ${method}, headers ${headers.join(', ') || 'none'}) → ${r.status}\n${Object.entries(h).filter(([k]) => k.startsWith('access-control')).map(([k, v]) => `${k}: ${v}`).join('\n')}`)];
+  return problems.length ? fail(`A web page on another origin could not call the ${what}: ${problems.join('; ')}.`, evidence) : pass(`The ${what} answers CORS preflights for ${method} with ${headers.join(', ') || 'no extra headers'}.`, evidence);
+}
+
+const CORS_REC = 'Answer OPTIONS preflights on the card, RPC and stream endpoints with Access-Control-Allow-Origin (your dashboard origins or *), Access-Control-Allow-Methods (GET, POST) and Access-Control-Allow-Headers (Content-Type, A2A-Version, A2A-Extensions, Authorization and your API-key header). Express: the cors package; Starlette: CORSMiddleware.';
+
+function rpcHeaders(ctx: CheckContext): string[] {
+  const h = ['content-type'];
+  if (ctx.generation === 'v1.0') h.push('a2a-version');
+  h.push(...Object.keys(ctx.authHeaders).map((k) => k.toLowerCase()));
+  return h;
+}
+
+function rpcUrl(ctx: CheckContext, op: 'send' | 'stream'): string | undefined {
+  const d = ctx.dialect;
+  if (!d) return undefined;
+  if (!d.isRest) return d.endpointUrl;
+  const base = d.endpointUrl.replace(/\/+$/, '') + (d.generation === 'v1.0' ? '' : '/v1');
+  return `${base}/message:${op}`;
+}
+
+function generationOf(i: CardInterface, fallback: Generation): Generation {
+  const v = i.protocolVersion ?? '';
+  if (/^1\./.test(v)) return 'v1.0';
+  if (/^0\.3/.test(v)) return 'v0.3';
+  if (/^0\.2/.test(v)) return 'v0.2';
+  return fallback;
+}
+
+function peerText(peer: ResolvedTarget): string {
+  return peer.card.skills.flatMap((s) => s.examples).find((e) => e.trim()) ?? 'Hello from a2a-interop: this is a two-agent interop test.';
+}
+
+/** Text an agent produced for a finished task: artifact text, else the status message, else history. */
+function outputText(r: TaskRun | undefined): string | undefined {
+  const t = r?.final?.raw;
+  if (!isRecord(t)) return undefined;
+  const texts: string[] = [];
+  const collect = (parts: unknown) => {
+    if (Array.isArray(parts)) for (const p of parts) if (isRecord(p) && typeof p.text === 'string') texts.push(p.text);
+  };
+  if (Array.isArray(t.artifacts)) for (const a of t.artifacts) if (isRecord(a)) collect(a.parts ?? a.content);
+  if (!texts.length && isRecord(t.status) && isRecord(t.status.message)) collect(t.status.message.parts ?? t.status.message.content);
+  const s = texts.join('\n').trim();
+  return s ? s.slice(0, 2000) : undefined;
+}
+
+function withPeer(ctx: CheckContext, body: (peer: ResolvedTarget) => Verdict | Promise<Verdict>): Verdict | Promise<Verdict> {
+  if (!ctx.peer) return skip('No peer agent was given (enter a "Peer agent URL" to run two-agent checks).', 'not-applicable');
+  return body(ctx.peer);
+}
+
+export const interopChecks: CheckDef[] = [
+  defineCheck({
+    id: 'interop.cors.card',
+    title: 'Browser readiness: the card answers CORS preflights',
+    category: 'interop',
+    level: 'MAY',
+    tier: 'info',
+    phase: 'suite',
+    specRefs: CORS_REF,
+    recommendation: CORS_REC,
+    run: (ctx) => (ctx.discovery.cardUrl ? corsVerdict(ctx, ctx.discovery.cardUrl, 'GET', ['a2a-version'], 'agent card') : skip('No card URL.', 'precondition')),
+  }),
+  defineCheck({
+    id: 'interop.cors.rpc',
+    title: 'Browser readiness: the RPC endpoint answers CORS preflights',
+    category: 'interop',
+    level: 'MAY',
+    tier: 'info',
+    phase: 'suite',
+    specRefs: CORS_REF,
+    recommendation: CORS_REC,
+    run: (ctx) => needDialect(ctx) ?? corsVerdict(ctx, rpcUrl(ctx, 'send'), 'POST', rpcHeaders(ctx), 'RPC endpoint'),
+  }),
+  defineCheck({
+    id: 'interop.cors.stream',
+    title: 'Browser readiness: the streaming endpoint answers CORS preflights',
+    category: 'interop',
+    level: 'MAY',
+    tier: 'info',
+    phase: 'suite',
+    specRefs: CORS_REF,
+    recommendation: CORS_REC,
+    run: (ctx) => {
+      if (!ctx.card.capabilities.streaming) return skip('The card does not declare streaming.', 'not-applicable');
+      return needDialect(ctx) ?? corsVerdict(ctx, rpcUrl(ctx, 'stream'), 'POST', rpcHeaders(ctx), 'streaming endpoint');
+    },
+  }),
+  defineCheck({
+    id: 'interop.bindings',
+    title: 'Every other interface the card declares answers a basic send and get',
+    category: 'interop',
+    level: 'MUST',
+    tier: 'optional',
+    phase: 'suite',
+    specRefs: {
+      'v0.3': 'v0.3.0 §5.6.2 Additional Interfaces, §3.4.1 Functional Equivalence',
+      'v1.0': 'v1.0.1 §8.3.1 (each interface MUST accurately declare its transport and URL), §5.1 Functional Equivalence',
+    },
+    recommendation: 'Serve every interface you declare, at the URL and with the binding and protocol version you declare; drop interfaces you do not serve. With @a2a-js/sdk, mount restHandler/jsonRpcHandler at exactly the declared paths, and enable legacyCompat if you list protocolVersion 0.3 interfaces.',
+    run: async (ctx) => {
+      const p0 = needDialect(ctx);
+      if (p0) return p0;
+      const sel = ctx.detection.selected;
+      const others = ctx.card.interfaces.filter((i) => {
+        if (i === sel || (sel && i.url === sel.url && i.binding === sel.binding && i.protocolVersion === sel.protocolVersion)) return false;
+        if (ctx.generation === 'v1.0' && i.source !== 'supportedInterfaces') return false;
+        const b = canonicalBinding(String(i.binding));
+        return (b === 'JSONRPC' || b === 'HTTP+JSON') && /^https?:\/\//.test(i.url);
+      });
+      if (!others.length) return skip('The card declares a single testable interface.', 'not-applicable');
+      const evidence: Evidence[] = [];
+      const problems: string[] = [];
+      for (const i of others.slice(0, 6)) {
+        const g = generationOf(i, ctx.generation);
+        const d = new Dialect({
+          generation: g,
+          binding: canonicalBinding(String(i.binding))!,
+          endpointUrl: i.url,
+          tenant: i.tenant || undefined,
+          authHeaders: ctx.authHeaders,
+          authQuery: ctx.authQuery,
+          acceptedOutputModes: ctx.card.defaultOutputModes.length ? ctx.card.defaultOutputModes : ['text/plain'],
+          uuid: ctx.uuid,
+        });
+        const label = `${i.binding} ${g} ${ctx.http.redactor.url(i.url)}`;
+        const run = await runTask({ ...ctx, taskTimeoutMs: Math.min(ctx.taskTimeoutMs, 20_000) }, d, { text: ctx.card.skills[0]?.examples[0] ?? 'Hello from a2a-interop.', lane: ctx.lane(`binding ${i.binding} ${g}`) });
+        evidence.push(runEvidence(run));
+        if (run.outcome === 'message') continue;
+        if (run.outcome === 'failed-call' || run.outcome === 'no-task') {
+          const v = brokenCallVerdict(ctx, run.brokenCall ?? run.send, label);
+          if (v.status === 'skip' || v.status === 'error') return v;
+          problems.push(`${label}: ${v.message}`);
+        }
+      }
+      return problems.length ? fail(`${problems.length} of ${others.length} other interface(s) do not work: ${problems.join(' | ')}`, evidence) : pass(`${others.length} other interface(s) answer send and get.`, evidence);
+    },
+  }),
+  defineCheck({
+    id: 'card.extended',
+    title: 'The extended agent card, when declared, is served to authenticated clients only',
+    category: 'agent-card',
+    level: 'SHOULD',
+    phase: 'suite',
+    specRefs: {
+      'v0.2': 'v0.2.6 §5.5 supportsAuthenticatedExtendedCard, §7.10',
+      'v0.3': 'v0.3.0 §7.10 agent/getAuthenticatedExtendedCard',
+      'v1.0': 'v1.0.1 §3.1.11 Get Extended Agent Card, §13.3',
+    },
+    recommendation: 'Serve the extended card only to authenticated clients (401 with WWW-Authenticate otherwise); v1.0: GetExtendedAgentCard / GET /extendedAgentCard, v0.3: agent/getAuthenticatedExtendedCard / GET /v1/card.',
+    run: async (ctx) => {
+      const p0 = needDialect(ctx);
+      if (p0) return p0;
+      const raw = ctx.raw as Record<string, unknown>;
+      const declared = ctx.generation === 'v1.0' ? ctx.card.capabilities.extendedAgentCard : raw.supportsAuthenticatedExtendedCard === true;
+      if (!declared) return skip('The card does not declare an extended card.', 'not-applicable');
+      const d = ctx.dialect!;
+      const lane = ctx.lane('extended card');
+      const call = async (anonymous: boolean) => {
+        if (d.isRest) return d.rawRest(ctx.http, 'GET', d.generation === 'v1.0' ? '/extendedAgentCard' : '/card', undefined, { lane, checkId: ctx.checkId, anonymous });
+        if (d.generation === 'v0.2') {
+          const url = new URL('agent/authenticatedExtendedCard', d.endpointUrl.endsWith('/') ? d.endpointUrl : `${d.endpointUrl}/`).toString();
+          return exchange(ctx.http, { method: 'GET', url, headers: anonymous ? {} : ctx.authHeaders, lane, checkId: ctx.checkId });
+        }
+        const method = d.generation === 'v1.0' ? 'GetExtendedAgentCard' : 'agent/getAuthenticatedExtendedCard';
+        return (await d.rpc(ctx.http, method, {}, { lane, checkId: ctx.checkId, anonymous })).http;
+      };
+      const anon = await call(true);
+      if (!anon.responded) return transportVerdict(anon, 'fetching the extended card');
+      const anonCard = anon.status < 300 && (() => {
+        const j = anon.json();
+        const v = j.ok && isRecord(j.value) ? (isRecord(j.value.result) ? j.value.result : j.value) : undefined;
+        return !!v && typeof v.name === 'string';
+      })();
+      const evidence = [exchangeEvidence(anon, 'without credentials')];
+      if (anonCard && declaresSecurity(ctx)) return fail('The extended card was served without credentials.', evidence);
+      if (ctx.credentials.kind === 'none') {
+        return anon.status === 401 || anon.status === 403 ? pass(`Refused without credentials (HTTP ${anon.status}); give credentials to check it is served.`, evidence) : skip('No credentials given, and the agent did not refuse the anonymous request.', 'precondition', evidence);
+      }
+      const authed = await call(false);
+      evidence.push(exchangeEvidence(authed, 'with credentials'));
+      const j = authed.json();
+      const v = j.ok && isRecord(j.value) ? (isRecord(j.value.result) ? j.value.result : j.value) : undefined;
+      return v && typeof v.name === 'string' ? pass('The extended card is served to authenticated clients.', evidence) : fail(`With credentials the extended card was not returned (HTTP ${authed.status}).`, evidence);
+    },
+  }),
+  defineCheck({
+    id: 'interop.peer.card',
+    title: 'Two agents: the peer agent card is discoverable and usable',
+    category: 'interop',
+    level: 'MUST',
+    tier: 'optional',
+    phase: 'suite',
+    specRefs: { legacy: 'seed procedure 5.5 (agent A can discover agent B)', 'v0.2': 'v0.2.6 §5 Agent Discovery', 'v0.3': 'v0.3.0 §5 Agent Discovery', 'v1.0': 'v1.0.1 §8 Agent Discovery' },
+    recommendation: 'Make the peer agent serve a valid card at its well-known URI (run this tool on the peer alone to see its card checks).',
+    run: (ctx) =>
+      withPeer(ctx, (peer) => {
+        if (!peer.discovery.response || !isRecord(peer.raw)) return fail(`The peer card could not be read: ${peer.info.error ?? 'no JSON object'}.`, peer.discovery.attempts.map((a) => ev(a.url, String(a.status ?? 'no answer'))));
+        if (!peer.dialect) return fail(`The peer card declares no testable interface (${peer.detection.untestable ?? 'none'}).`);
+        return pass(`Peer "${peer.card.name}" is ${peer.detection.generation} over ${peer.detection.binding}.`, peer.detection.evidence.map((e) => ev('peer detection', e)));
+      }),
+  }),
+  defineCheck({
+    id: 'interop.peer.common',
+    title: 'Two agents: they share a protocol version and binding, so each can call the other',
+    category: 'interop',
+    level: 'SHOULD',
+    phase: 'suite',
+    specRefs: { 'v0.3': 'v0.3.0 §5.6.3 Client Transport Selection', 'v1.0': 'v1.0.1 §8.3.2 Client Protocol Selection, §3.6 Versioning', legacy: 'seed procedure 5.5', 'v0.2': 'v0.2.6 §5.5' },
+    recommendation: 'Give both agents at least one common (protocol version, binding) interface, e.g. JSON-RPC 1.0, or add a v0.3 compatibility interface to the newer one (@a2a-js/sdk legacyCompat).',
+    run: (ctx) =>
+      withPeer(ctx, (peer) => {
+        const offers = (t: { card: { interfaces: CardInterface[] }; detection: { generation: Generation } }) =>
+          new Set(t.card.interfaces.map((i) => `${generationOf(i, t.detection.generation).replace(/^v/, '').split('.')[0] === '1' ? '1.0' : generationOf(i, t.detection.generation)} ${canonicalBinding(String(i.binding)) ?? i.binding}`));
+        const a = offers(ctx);
+        const b = offers(peer);
+        const common = [...a].filter((x) => b.has(x));
+        const evidence = [ev('agent offers', [...a].join(', ')), ev('peer offers', [...b].join(', '))];
+        return common.length ? pass(`Common: ${common.join(', ')}.`, evidence) : fail('The two agents share no protocol version and binding: neither can call the other with a standard client.', evidence);
+      }),
+  }),
+  defineCheck({
+    id: 'interop.peer.concurrent',
+    title: 'Two agents: concurrent tasks on both complete without interference',
+    category: 'interop',
+    level: 'MUST',
+    tier: 'optional',
+    phase: 'suite',
+    specRefs: { legacy: 'seed procedure 5.5 (concurrent tasks)', 'v0.2': 'v0.2.6 §6.1', 'v0.3': 'v0.3.0 §6.1', 'v1.0': 'v1.0.1 §3.4.2 Task Identifier Semantics' },
+    recommendation: 'Keep per-task state keyed by task id and never share mutable state between requests; generate unique task ids (UUIDs).',
+    run: (ctx) =>
+      withPeer(ctx, async (peer) => {
+        const pd = peer.dialect;
+        if (!pd || !ctx.dialect) return skip('One of the two agents cannot be called.', 'precondition');
+        const peerCtx: CheckContext = { ...ctx, card: peer.card, authHeaders: {}, authQuery: {} };
+        const [a1, a2, b1, b2] = await Promise.all([
+          runTask(ctx, ctx.dialect, { text: ctx.card.skills[0]?.examples[0] ?? 'Hello', lane: ctx.lane('agent concurrent A') }),
+          runTask(ctx, ctx.dialect, { text: ctx.card.skills[0]?.examples[0] ?? 'Hello', lane: ctx.lane('agent concurrent B') }),
+          runTask(peerCtx, pd, { text: peerText(peer), lane: ctx.lane('peer concurrent A') }),
+          runTask(peerCtx, pd, { text: peerText(peer), lane: ctx.lane('peer concurrent B') }),
+        ]);
+        const runs = [a1, a2, b1, b2];
+        const evidence = runs.map(runEvidence);
+        const bad = runs.filter((r) => r.outcome !== 'terminal' && r.outcome !== 'interrupted' && r.outcome !== 'message');
+        if (bad.length) return fail(`${bad.length} of 4 concurrent task(s) did not settle: ${bad.map((r) => `${r.lane}: ${r.outcome}`).join('; ')}.`, evidence);
+        const ids = runs.map((r) => r.final?.id).filter(Boolean);
+        if (new Set(ids).size < ids.length) return fail(`Concurrent tasks share ids: ${ids.join(', ')}.`, evidence);
+        return pass(`4 concurrent tasks (2 per agent) settled with distinct ids.`, evidence);
+      }),
+  }),
+  defineCheck({
+    id: 'interop.peer.relay',
+    title: 'Two agents: each accepts the other\'s output as input (A → B and B → A)',
+    category: 'interop',
+    level: 'SHOULD',
+    phase: 'suite',
+    specRefs: { legacy: 'seed procedure 5.5 (A sends a task to B, B to A)', 'v0.2': 'v0.2.6 §6.4 Message, §6.7 Artifact', 'v0.3': 'v0.3.0 §6.4, §6.7', 'v1.0': 'v1.0.1 §3.7 Messages and Artifacts' },
+    recommendation: 'Produce plain text (or declared media types) in artifacts and accept the media types you declare in defaultInputModes, so an agent can hand its result to another.',
+    run: (ctx) =>
+      withPeer(ctx, async (peer) => {
+        const pd = peer.dialect;
+        if (!pd || !ctx.dialect) return skip('One of the two agents cannot be called.', 'precondition');
+        const peerCtx: CheckContext = { ...ctx, card: peer.card, authHeaders: {}, authQuery: {} };
+        const aOut = outputText(await completedRun(ctx)) ?? outputText((await skillRuns(ctx))[0]);
+        const bRun = await runTask(peerCtx, pd, { text: peerText(peer), lane: ctx.lane('peer task') });
+        const bOut = outputText(bRun);
+        if (!aOut || !bOut) return skip(`No text output to relay (${!aOut ? 'agent' : 'peer'} produced none).`, 'precondition', [runEvidence(bRun)]);
+        const toB = await runTask(peerCtx, pd, { text: aOut, lane: ctx.lane('relay A→B') });
+        const toA = await runTask(ctx, ctx.dialect, { text: bOut, lane: ctx.lane('relay B→A') });
+        const evidence = [runEvidence(toB), runEvidence(toA)];
+        const problems = [toB, toA].filter((r) => r.outcome === 'failed-call' || r.outcome === 'no-task').map((r) => `${r.lane}: ${brokenCallVerdict(ctx, r.brokenCall ?? r.send, r.lane).message}`);
+        return problems.length ? fail(`Relay failed: ${problems.join('; ')}.`, evidence) : pass('Each agent accepted the other\'s output.', evidence);
+      }),
+  }),
+];

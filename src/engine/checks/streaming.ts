@@ -1,0 +1,343 @@
+import type { Evidence } from '../model/check';
+import type { StreamItem, StreamRun } from '../protocol/dialect';
+import { isInterrupted, isTerminal } from '../protocol/states';
+import { quantile } from '../report/series';
+import { defineCheck, ev, exchangeEvidence, fail, pass, skip, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
+import { emitState, needDialect, skillText, slowestSkill } from './tasks';
+
+const STREAM = {
+  legacy: 'v0.1.0 §7.2 tasks/sendSubscribe, §3.3 Streaming Transport',
+  'v0.2': 'v0.2.6 §7.2 message/stream, §3.3',
+  'v0.3': 'v0.3.0 §7.2 message/stream, §3.3.1 JSON-RPC Streaming',
+  'v1.0': 'v1.0.1 §3.1.2 Send Streaming Message, §9.4.2 / §11.7 Streaming',
+};
+
+/** How long we wait for the stream to close after its final event before calling it endless. */
+const CLOSE_GRACE_MS = 3000;
+
+export interface StreamFixture {
+  run: StreamRun;
+  /** Index in run.items of the event that ends the stream's cycle (final:true, terminal/interrupted state, or a Message). */
+  finalIndex: number;
+  /** The stream closed by itself within the grace period after the final event. */
+  closedAfterFinal: boolean;
+}
+
+/** Marks the event that ends the cycle for the generation. */
+function isFinalItem(ctx: CheckContext, it: StreamItem): boolean {
+  if (it.kind === 'message') return true;
+  if (ctx.generation === 'v1.0') return (it.kind === 'task' || it.kind === 'status') && (isTerminal(it.state, ctx.generation) || isInterrupted(it.state));
+  return it.kind === 'status' && it.final === true;
+}
+
+/** Streams one task (the first skill's example) and records everything; made once per run. */
+export function streamFixture(ctx: CheckContext, key = 'stream:basic', text?: string): Promise<StreamFixture> {
+  return ctx.fixture(key, async () => {
+    const d = ctx.dialect!;
+    const lane = ctx.lane('stream');
+    const stop = new AbortController();
+    let finalIndex = -1;
+    let last: string | undefined;
+    const run = await d.streamSend(
+      ctx.http,
+      { text: text ?? skillText(ctx, ctx.skills[0]), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, stopSignal: stop.signal, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined },
+      (it) => {
+        if (it.taskId && it.state) {
+          emitState(ctx, lane, { source: 'stream', at: it.at, exchangeId: '', task: { id: it.taskId, state: it.state, rawState: it.rawState, raw: null, problems: [] } }, last as never);
+          last = it.state;
+        }
+        if (finalIndex < 0 && isFinalItem(ctx, it)) {
+          finalIndex = it.seq - 1;
+          ctx.http.host.sleep(CLOSE_GRACE_MS, ctx.http.signal).then(
+            () => stop.abort(),
+            () => undefined,
+          );
+        }
+      },
+    );
+    return { run, finalIndex, closedAfterFinal: finalIndex >= 0 && run.reason === 'closed' };
+  });
+}
+
+/** Preconditions of streaming checks: declared, callable. */
+function streamingPre(ctx: CheckContext): Verdict | undefined {
+  if (!ctx.card.capabilities.streaming) return skip('The card says streaming is not supported (capabilities.streaming is not true).', 'not-applicable');
+  return needDialect(ctx);
+}
+
+/** Runs `body` once the stream fixture produced an SSE response; otherwise explains why it could not. */
+async function withStream(ctx: CheckContext, body: (f: StreamFixture) => Verdict | Promise<Verdict>): Promise<Verdict> {
+  const pre = streamingPre(ctx);
+  if (pre) return pre;
+  const f = await streamFixture(ctx);
+  const r = f.run.result;
+  if (!r.responded) return transportVerdict(r, 'opening the stream');
+  if ((r.status === 401 || r.status === 403) && ctx.credentials.kind === 'none') return skip(`The stream was refused with HTTP ${r.status}: enter credentials to run this check.`, 'precondition');
+  if (f.run.reason === 'not-stream') return skip('The stream endpoint did not answer with an event stream (see streaming.content-type).', 'precondition', [exchangeEvidence(r)]);
+  return body(f);
+}
+
+const itemEvidence = (items: StreamItem[], max = 12): Evidence[] =>
+  items.slice(0, max).map((i) => ev(`event ${i.seq}${i.event ? ` (${i.event})` : ''}`, `${i.kind}${i.state ? ` ${i.rawState}` : ''}${i.final ? ' final' : ''}\n${i.data}`));
+
+export const streamingChecks: CheckDef[] = [
+  defineCheck({
+    id: 'streaming.content-type',
+    title: 'The streaming method answers 200 with text/event-stream',
+    category: 'streaming',
+    level: 'MUST',
+    tier: 'optional',
+    phase: 'suite',
+    specRefs: STREAM,
+    recommendation:
+      'Answer the streaming method with HTTP 200 and Content-Type: text/event-stream, then write one SSE event per update. If a proxy (nginx, a CDN) sits in front, disable response buffering for this route.',
+    run: async (ctx) => {
+      const pre = streamingPre(ctx);
+      if (pre) return pre;
+      const f = await streamFixture(ctx);
+      const r = f.run.result;
+      if (!r.responded) return transportVerdict(r, 'opening the stream');
+      if ((r.status === 401 || r.status === 403) && ctx.credentials.kind === 'none') return skip(`HTTP ${r.status}: enter credentials to run this check.`, 'precondition');
+      if (r.status === 200 && /^\s*text\/event-stream/i.test(r.contentType)) {
+        const ttfe = f.run.firstEventMs;
+        return pass(`HTTP 200 text/event-stream${ttfe !== undefined ? `; first event after ${ttfe} ms` : ''}.`, [exchangeEvidence(r, `${ctx.dialect!.describe('stream')} response`)]);
+      }
+      return { status: 'fail', critical: r.status >= 500, message: `The stream endpoint answered HTTP ${r.status} with ${r.contentType ? `Content-Type ${r.contentType}` : 'no Content-Type'}.`, evidence: [exchangeEvidence(r)] };
+    },
+  }),
+  defineCheck({
+    id: 'streaming.framing',
+    title: 'Every SSE event carries a valid payload for the generation (a JSON-RPC response with the request id on JSON-RPC)',
+    category: 'streaming',
+    level: 'MUST',
+    tier: 'optional',
+    phase: 'suite',
+    specRefs: { ...STREAM, 'v1.0': 'v1.0.1 §3.2.3 Stream Response, §9.4.2, §11.7' },
+    recommendation:
+      'Write each event as `data: <json>` followed by a blank line. On JSON-RPC every data line is a complete JSON-RPC response {"jsonrpc":"2.0","id":<the request id>,"result":…}; on HTTP+JSON a bare StreamResponse. v0.2/v0.3 results carry "kind"; v1.0 results are {"task"|"message"|"statusUpdate"|"artifactUpdate": …}.',
+    run: (ctx) =>
+      withStream(ctx, (f) => {
+        const items = f.run.items;
+        if (!items.length) return fail(`The stream ended without any event (${f.run.reason}).`, [exchangeEvidence(f.run.result)]);
+        const bad = items.filter((i) => i.kind === 'invalid' || i.problems.length);
+        const parseErrors = f.run.parseErrors.map((p) => ev('SSE parse error', p));
+        if (!bad.length && !parseErrors.length) return pass(`${items.length} event(s), all well-formed${f.run.comments ? ` (${f.run.comments} comment line(s) ignored)` : ''}.`);
+        return fail(`${bad.length} of ${items.length} event(s) are malformed: ${[...new Set(bad.flatMap((b) => b.problems))].slice(0, 3).join('; ')}.`, [...parseErrors, ...itemEvidence(bad)]);
+      }),
+  }),
+  defineCheck({
+    id: 'streaming.first-event',
+    title: 'The first event is the task (v1.0) or a submitted/working update',
+    category: 'streaming',
+    level: 'MUST',
+    tier: 'optional',
+    phase: 'suite',
+    specRefs: { ...STREAM, 'v1.0': 'v1.0.1 §3.1.2 (a task stream MUST start with the Task)' },
+    recommendation: 'Send the Task as the first event (v1.0 requires it; v0.2/v0.3 SDKs do it too), or a status update in submitted/working, before any artifact.',
+    run: (ctx) =>
+      withStream(ctx, (f) => {
+        const first = f.run.items[0];
+        if (!first) return fail('No event arrived.', [exchangeEvidence(f.run.result)]);
+        const timing = `first event after ${f.run.firstEventMs} ms; gaps p50 ${quantile(f.run.gapsMs, 0.5) ?? '-'} ms, max ${f.run.gapsMs.length ? Math.max(...f.run.gapsMs.slice(0, 10000)) : '-'} ms`;
+        const evd = [...itemEvidence([first], 1), ev('timing', timing)];
+        if (first.kind === 'message') return pass(`The stream is a single Message (message-only reply); ${timing}.`, evd);
+        if (ctx.generation === 'v1.0') {
+          return first.kind === 'task' ? pass(`The first event is the Task (${first.rawState}); ${timing}.`, evd) : fail(`The first event is a ${first.kind}, but a v1.0 task stream MUST start with the Task.`, evd);
+        }
+        if (first.kind === 'task' || (first.kind === 'status' && (first.state === 'submitted' || first.state === 'working'))) {
+          return pass(`The first event is a ${first.kind} (${first.rawState}); ${timing}.`, evd);
+        }
+        return fail(`The first event is a ${first.kind}${first.rawState ? ` in ${first.rawState}` : ''}, expected the task or a submitted/working status.`, evd);
+      }),
+  }),
+  defineCheck({
+    id: 'streaming.terminal',
+    title: 'The stream ends with a terminal (or interrupted) state: final:true before v1.0, closing the stream in v1.0',
+    category: 'streaming',
+    level: 'MUST',
+    tier: 'optional',
+    phase: 'suite',
+    specRefs: {
+      legacy: 'v0.1.0 §7.2.2 TaskStatusUpdateEvent.final',
+      'v0.2': 'v0.2.6 §7.2.2 TaskStatusUpdateEvent.final',
+      'v0.3': 'v0.3.0 §7.2.2 TaskStatusUpdateEvent.final',
+      'v1.0': 'v1.0.1 §3.1.2, §11.7 (MUST close at a terminal or interrupted state)',
+    },
+    recommendation:
+      'Before v1.0: mark the last status update with "final": true (terminal or input-required) and close the response. v1.0: there is no "final"; close the stream right after the terminal or interrupted status. In @a2a-js/sdk publish the final status and call eventBus.finished().',
+    run: (ctx) =>
+      withStream(ctx, (f) => {
+        const items = f.run.items;
+        const evd = [...itemEvidence(items.slice(-4)), ev('stream end', `${f.run.reason} after ${items.length} event(s)`)];
+        if (f.finalIndex < 0) {
+          const lastState = [...items].reverse().find((i) => i.state)?.rawState;
+          if (ctx.generation === 'v1.0') return fail(`The stream ${f.run.reason === 'closed' ? 'closed' : `ended (${f.run.reason})`} without reaching a terminal or interrupted state (last state ${lastState ?? 'none'}).`, evd);
+          const finalLess = items.some((i) => i.kind === 'status' && isTerminal(i.state, ctx.generation));
+          return fail(finalLess ? 'A terminal status arrived but no event had "final": true.' : `No final event arrived (last state ${lastState ?? 'none'}; stream ${f.run.reason}).`, evd);
+        }
+        if (ctx.generation === 'v1.0' && !f.closedAfterFinal) return fail(`The stream reached ${items[f.finalIndex]?.rawState ?? 'the end'} but did not close within ${CLOSE_GRACE_MS} ms.`, evd);
+        return pass(`The stream reached ${items[f.finalIndex]?.rawState ?? items[f.finalIndex]?.kind} at event ${f.finalIndex + 1} of ${items.length}.`, evd);
+      }),
+  }),
+  defineCheck({
+    id: 'streaming.after-final',
+    title: 'Nothing arrives after the final event',
+    category: 'streaming',
+    level: 'MUST',
+    tier: 'optional',
+    phase: 'suite',
+    specRefs: { ...STREAM, 'v1.0': 'v1.0.1 §3.1.2, §3.5.2 Streaming Event Delivery' },
+    recommendation: 'Stop publishing once the final status is out (terminal or interrupted): close the stream; late artifacts belong before the final status.',
+    run: (ctx) =>
+      withStream(ctx, (f) => {
+        if (f.finalIndex < 0) return skip('No final event arrived (see streaming.terminal).', 'precondition');
+        const after = f.run.items.slice(f.finalIndex + 1);
+        return after.length ? fail(`${after.length} event(s) arrived after the final one.`, itemEvidence(after)) : pass('No event after the final one.');
+      }),
+  }),
+  defineCheck({
+    id: 'streaming.closes',
+    title: 'The server closes the stream after the final event',
+    category: 'streaming',
+    level: 'SHOULD',
+    phase: 'suite',
+    specRefs: { legacy: 'v0.1.0 §7.2 (the server closes the stream after final)', 'v0.2': 'v0.2.6 §7.2', 'v0.3': 'v0.3.0 §7.2' },
+    recommendation: 'End the HTTP response after the final event; clients otherwise keep a connection (and a browser slot) open.',
+    run: (ctx) =>
+      withStream(ctx, (f) => {
+        if (f.finalIndex < 0) return skip('No final event arrived (see streaming.terminal).', 'precondition');
+        return f.closedAfterFinal ? pass('The stream closed after the final event.') : fail(`The stream was still open ${CLOSE_GRACE_MS} ms after the final event (${f.run.reason}).`);
+      }),
+  }),
+  defineCheck({
+    id: 'streaming.artifacts',
+    title: 'Artifact chunks reassemble (append only to an existing artifact, nothing after lastChunk)',
+    category: 'streaming',
+    level: 'MUST',
+    tier: 'optional',
+    phase: 'suite',
+    specRefs: {
+      legacy: 'v0.1.0 §7.2.3 TaskArtifactUpdateEvent (index, append, lastChunk)',
+      'v0.2': 'v0.2.6 §7.2.3 TaskArtifactUpdateEvent',
+      'v0.3': 'v0.3.0 §7.2.3 TaskArtifactUpdateEvent',
+      'v1.0': 'v1.0.1 §4.2.2 TaskArtifactUpdateEvent',
+    },
+    recommendation: 'Send the first chunk of an artifact with append false (or absent) and a stable artifactId, later chunks with append: true and the same artifactId, and mark the last chunk with lastChunk: true.',
+    run: (ctx) =>
+      withStream(ctx, (f) => {
+        const arts = f.run.items.filter((i) => i.kind === 'artifact');
+        if (!arts.length) return skip('The stream carried no artifact events.', 'not-applicable');
+        const seen = new Map<string, { closed: boolean; text: string; chunks: number }>();
+        const problems: string[] = [];
+        for (const a of arts) {
+          const key = a.artifact?.id ?? String(a.artifact?.index ?? 0);
+          const cur = seen.get(key);
+          if (a.artifact?.append) {
+            if (!cur) problems.push(`event ${a.seq} appends to artifact ${key}, which was never started`);
+            else if (cur.closed) problems.push(`event ${a.seq} appends to artifact ${key} after its lastChunk`);
+            else {
+              cur.text += a.artifact.text;
+              cur.chunks++;
+            }
+          } else seen.set(key, { closed: false, text: a.artifact?.text ?? '', chunks: 1 });
+          const now = seen.get(key);
+          if (now && a.artifact?.lastChunk) now.closed = true;
+        }
+        const summary = [...seen].map(([k, v]) => `${k}: ${v.chunks} chunk(s), ${v.text.length} chars`).join('; ');
+        return problems.length ? fail(`Artifact chunks do not reassemble: ${problems.slice(0, 3).join('; ')}.`, itemEvidence(arts)) : pass(`${arts.length} artifact event(s) reassemble (${summary}).`, [ev('reassembled', [...seen].map(([k, v]) => `${k}: ${v.text}`).join('\n'))]);
+      }),
+  }),
+  defineCheck({
+    id: 'streaming.consistency',
+    title: 'All events of a stream belong to one task and context',
+    category: 'streaming',
+    level: 'MUST',
+    tier: 'optional',
+    phase: 'suite',
+    specRefs: STREAM,
+    recommendation: 'Stamp every status and artifact update with the taskId (and contextId) of the task the stream is about.',
+    run: (ctx) =>
+      withStream(ctx, (f) => {
+        const ids = new Set(f.run.items.map((i) => i.taskId).filter(Boolean));
+        const ctxs = new Set(f.run.items.map((i) => i.contextId).filter(Boolean));
+        if (ids.size > 1 || ctxs.size > 1) return fail(`The stream mixes task ids ${[...ids].join(', ')}${ctxs.size > 1 ? ` and contexts ${[...ctxs].join(', ')}` : ''}.`, itemEvidence(f.run.items));
+        return pass(ids.size ? `All events are about task ${[...ids][0]}.` : 'No task ids to compare (message-only stream).');
+      }),
+  }),
+  defineCheck({
+    id: 'streaming.disconnect',
+    title: 'Closing the stream mid-task leaves the task retrievable and the server healthy',
+    category: 'streaming',
+    level: 'SHOULD',
+    phase: 'suite',
+    specRefs: { legacy: 'v0.1.0 §7.2', 'v0.2': 'v0.2.6 §7.2', 'v0.3': 'v0.3.0 §7.2 (seed procedure 3.5)', 'v1.0': 'v1.0.1 §3.5.2, §3.1.6' },
+    recommendation: 'Do not tie the task to the client connection: when the SSE client goes away, keep the task running (or cancel it cleanly) and keep it in the task store; never crash the handler on a closed socket.',
+    run: async (ctx) => {
+      const pre = streamingPre(ctx);
+      if (pre) return pre;
+      const d = ctx.dialect!;
+      const slow = await slowestSkill(ctx);
+      const lane = ctx.lane('disconnect');
+      let taskId: string | undefined;
+      const run = await d.streamSend(ctx.http, { text: skillText(ctx, slow.skillId), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined }, (it) => {
+        taskId ??= it.taskId ?? it.task?.id;
+        return taskId ? 'stop' : undefined;
+      });
+      if (!run.result.responded) return transportVerdict(run.result, 'opening the stream');
+      if (!taskId) return skip('No event with a task id arrived before the stream ended, so there was nothing to disconnect from.', 'precondition', [exchangeEvidence(run.result)]);
+      await ctx.http.host.sleep(200, ctx.http.signal).catch(() => undefined);
+      const g = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
+      if (g.kind !== 'task') {
+        return { status: 'fail', critical: g.http.status >= 500 || g.kind === 'transport', message: `After we closed the stream, get of task ${taskId} failed (${g.kind === 'error' ? `${g.error.code ?? g.http.status} ${g.error.message}` : g.kind}).`, evidence: [exchangeEvidence(g.http)] };
+      }
+      emitState(ctx, lane, { source: 'get', at: ctx.http.host.now(), task: g.task, exchangeId: g.http.exchangeId });
+      const health = await d.send(ctx.http, { text: skillText(ctx, ctx.skills[0]), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined });
+      if (health.kind !== 'task' && health.kind !== 'message') return { status: 'fail', critical: true, message: 'After the disconnect the agent no longer answers a new message.', evidence: [exchangeEvidence(health.http)] };
+      return pass(`Task ${taskId} is still retrievable (${g.task.rawState}) and the agent answers new messages.`, [exchangeEvidence(g.http)]);
+    },
+  }),
+  defineCheck({
+    id: 'streaming.resubscribe',
+    title: 'Resubscribing to a running task streams its updates (v1.0: the Task first)',
+    category: 'streaming',
+    level: 'SHOULD',
+    phase: 'suite',
+    specRefs: {
+      legacy: 'v0.1.0 §7.7 tasks/resubscribe',
+      'v0.2': 'v0.2.6 §7.9 tasks/resubscribe',
+      'v0.3': 'v0.3.0 §7.9 tasks/resubscribe',
+      'v1.0': 'v1.0.1 §3.1.6 Subscribe to Task',
+    },
+    recommendation: 'Implement resubscribe (SubscribeToTask in v1.0) for tasks that are still running: send the current Task first (v1.0) and then the remaining updates, closing at the terminal state.',
+    run: async (ctx) => {
+      const pre = streamingPre(ctx);
+      if (pre) return pre;
+      const d = ctx.dialect!;
+      const slow = await slowestSkill(ctx);
+      const lane = ctx.lane('resubscribe');
+      const send = await d.send(ctx.http, { text: skillText(ctx, slow.skillId), lane, checkId: ctx.checkId, returnImmediately: true, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined });
+      if (send.kind !== 'task' || !send.task.id) return skip('Could not start a task to resubscribe to.', 'precondition', [exchangeEvidence(send.http)]);
+      if (isTerminal(send.task.state, ctx.generation)) return skip(`The task had already finished (${send.task.rawState}) before we could resubscribe.`, 'precondition');
+      const run = await d.subscribe(ctx.http, { id: send.task.id, lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs }, (it) => (isTerminal(it.state, ctx.generation) || it.final ? 'stop' : undefined));
+      const evd = [exchangeEvidence(run.result, `${d.describe('subscribe', send.task.id)} response`), ...itemEvidence(run.items, 5)];
+      if (!run.result.responded) return transportVerdict(run.result, 'resubscribing');
+      if (run.reason === 'not-stream') {
+        // A task that finished before the subscription may be refused legitimately (v1.0: UnsupportedOperation).
+        const now = await d.get(ctx.http, { id: send.task.id, lane, checkId: ctx.checkId });
+        if (now.kind === 'task' && isTerminal(now.task.state, ctx.generation)) {
+          return skip(`The task finished (${now.task.rawState}) before the subscription, so resubscribing to a running task could not be exercised.`, 'precondition', evd);
+        }
+        const parsed = run.result.json();
+        const code = parsed.ok ? (parsed.value as { error?: { code?: unknown } })?.error?.code : undefined;
+        if (code === -32601 || run.result.status === 404 || run.result.status === 405) return fail('Resubscribe is not implemented.', evd);
+        if (code === -32004) return fail('The agent declares streaming but answers resubscribe with UnsupportedOperation.', evd);
+        return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType}, not an event stream.`, evd);
+      }
+      if (!run.items.length) return fail('The resubscribed stream carried no event.', evd);
+      if (ctx.generation === 'v1.0' && run.items[0]!.kind !== 'task') return fail(`SubscribeToTask sent a ${run.items[0]!.kind} first; v1.0 sends the current Task first.`, evd);
+      const foreign = run.items.filter((i) => i.taskId && i.taskId !== send.task.id);
+      if (foreign.length) return fail(`The resubscribed stream carried events of another task (${foreign[0]!.taskId}).`, evd);
+      return pass(`Resubscribed to task ${send.task.id}: ${run.items.length} event(s), ended ${run.reason}.`, evd);
+    },
+  }),
+];
