@@ -133,18 +133,23 @@ async function serve(handler: ProxyHandler, req: IncomingMessage, res: ServerRes
   });
   // A refused request whose body was not read: close instead of draining an unbounded upload.
   if (!req.complete && response.headers.has('x-proxy-error')) res.setHeader('connection', 'close');
-  res.flushHeaders();
   if (!response.body) {
     res.end();
     return;
   }
   reader = response.body.getReader();
   try {
+    // Headers go out with the first chunk when it is already there (one packet for small JSON answers);
+    // otherwise at once, so a stream's head is never held back waiting for its first event.
+    let next = reader.read();
+    const early = await Promise.race([next, new Promise<undefined>((r) => setImmediate(() => r(undefined)))]);
+    if (early === undefined) res.flushHeaders();
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await next;
       if (done) break;
       if (res.destroyed) return;
       if (!res.write(value)) await drained(res);
+      next = reader.read();
     }
     if (!res.destroyed) res.end();
   } catch {
