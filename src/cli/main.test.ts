@@ -1,0 +1,158 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Report } from '../engine/model/report';
+import { startDefectAgent, type RunningDefectAgent } from '../testing/defect-agent';
+import { main, type CliIo } from './main';
+
+const exec = promisify(execFile);
+
+function io(overrides: Partial<CliIo> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const files: Record<string, string> = {};
+  const cli: CliIo = {
+    stdout: (s) => out.push(s),
+    stderr: (s) => err.push(s),
+    env: {},
+    writeFile: (p, b) => (files[p] = b),
+    ...overrides,
+  };
+  return { cli, out: () => out.join(''), err: () => err.join(''), files };
+}
+
+const base = (a: RunningDefectAgent) => a.cardUrl.replace(/\/\.well-known\/.*$/, '');
+
+describe('a2a-interop CLI', () => {
+  let clean: RunningDefectAgent;
+  let flawed: RunningDefectAgent;
+  let secured: RunningDefectAgent;
+  beforeAll(async () => {
+    clean = await startDefectAgent({ generation: 'v1.0', slowTaskMs: 300, stepMs: 10 });
+    flawed = await startDefectAgent({ generation: 'v0.3', defects: ['card-capabilities-array'], slowTaskMs: 300, stepMs: 10 });
+    secured = await startDefectAgent({ generation: 'v1.0', auth: { scheme: 'bearer', secret: 'cli-secret-token-42' }, slowTaskMs: 300, stepMs: 10 });
+  });
+  afterAll(async () => {
+    await Promise.all([clean.close(), flawed.close(), secured.close()]);
+  });
+
+  it('prints a valid JSON report on stdout and exits 0 for a conformant agent', async () => {
+    const t = io();
+    const code = await main(['run', base(clean), '--timeout', '10', '--quiet'], t.cli);
+    expect(code).toBe(0);
+    const report = Report.parse(JSON.parse(t.out()));
+    expect(report.protocol.generation).toBe('v1.0');
+    expect(report.conformanceLevel).toBe('full');
+    expect(report.summary.total).toBeGreaterThan(40);
+    expect(t.err()).toBe('');
+  });
+
+  it('exits 1 when the level is below --min-level, with progress and the reason on stderr', async () => {
+    const t = io();
+    const code = await main(['run', base(flawed), '--timeout', '10', '--min-level', 'minimal'], t.cli);
+    expect(code).toBe(1);
+    const report = Report.parse(JSON.parse(t.out()));
+    expect(report.protocol.generation).toBe('v0.3');
+    expect(report.conformanceLevel).toBe('non-conformant');
+    expect(t.err()).toMatch(/FAIL card\.capabilities\.shape/);
+    expect(t.err()).toMatch(/Conformance level: non-conformant/);
+  });
+
+  it('--min-level full fails a partial agent; --min-level minimal passes it', async () => {
+    const agent = await startDefectAgent({ generation: 'v1.0', defects: ['no-history'], slowTaskMs: 300, stepMs: 10 });
+    try {
+      expect(await main(['run', base(agent), '--quiet', '--only', 'lifecycle.send', '--only', 'lifecycle.get', '--only', 'lifecycle.history', '--min-level', 'full'], io().cli)).toBe(1);
+      expect(await main(['run', base(agent), '--quiet', '--only', 'lifecycle.send', '--only', 'lifecycle.get', '--only', 'lifecycle.history', '--min-level', 'partial'], io().cli)).toBe(0);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it.each(['json', 'markdown', 'junit', 'html'] as const)('--format %s --out writes that format to the file', async (format) => {
+    const t = io();
+    const code = await main(['run', base(clean), '--quiet', '--format', format, '--out', `report.${format}`, '--only', 'card.required-fields', '--only', 'lifecycle.send', '--only', 'lifecycle.get'], t.cli);
+    expect(code).toBe(0);
+    expect(t.out()).toBe('');
+    const body = t.files[`report.${format}`]!;
+    expect(body).toBeDefined();
+    if (format === 'json') expect(Report.parse(JSON.parse(body)).schemaVersion).toBe(1);
+    if (format === 'markdown') expect(body).toMatch(/\| *Test *\|/);
+    if (format === 'junit') expect(body).toMatch(/<testsuites[\s>]/);
+    if (format === 'html') expect(body).toMatch(/<!doctype html>/i);
+    expect(body).toContain('lifecycle.send');
+  });
+
+  it('sends --header credentials and never writes them to the report', async () => {
+    const t = io();
+    const code = await main(['run', base(secured), '--quiet', '--header', 'Authorization: Bearer cli-secret-token-42', '--timeout', '10'], t.cli);
+    const out = t.out();
+    expect(out).not.toContain('cli-secret-token-42');
+    const report = Report.parse(JSON.parse(out));
+    const byId = Object.fromEntries([...report.categories.errorHandling, ...report.categories.lifecycle].map((r) => [r.id, r]));
+    expect(byId['auth.required']!.status).toBe('pass');
+    expect(byId['auth.accepted']!.status).toBe('pass');
+    expect(byId['lifecycle.send']!.status).toBe('pass');
+    expect(code).toBe(0);
+  });
+
+  it('without credentials on a secured agent, calls skip (not fail) and say why', async () => {
+    const t = io();
+    await main(['run', base(secured), '--quiet', '--timeout', '10'], t.cli);
+    const report = Report.parse(JSON.parse(t.out()));
+    const send = report.categories.lifecycle.find((r) => r.id === 'lifecycle.send')!;
+    expect(send.status).toBe('skip');
+    expect(send.message).toMatch(/requires credentials/);
+    expect(report.categories.errorHandling.find((r) => r.id === 'auth.required')!.status).toBe('pass');
+  });
+
+  it.each([
+    [['run'], /needs the agent URL/],
+    [['run', 'not a url'], /Not a URL/],
+    [['run', 'ftp://x'], /Only http and https/],
+    [['run', 'http://x', '--format', 'pdf'], /--format must be one of/],
+    [['run', 'http://x', '--timeout', '-1'], /--timeout/],
+    [['run', 'http://x', '--min-level', 'great'], /--min-level/],
+    [['run', 'http://x', '--header', 'no colon'], /Name: value/],
+    [['run', 'http://x', '--bogus'], /Unknown option/],
+    [['frobnicate'], /Unknown command/],
+  ])('usage error %j exits 2 with a clear message', async (argv, msg) => {
+    const t = io();
+    expect(await main(argv, t.cli)).toBe(2);
+    expect(t.err()).toMatch(msg);
+  });
+
+  it('an unreachable agent gives a failing discovery, not a crash', async () => {
+    const t = io();
+    const code = await main(['run', 'http://127.0.0.1:9/', '--quiet', '--only', 'card.discovery'], t.cli);
+    const report = Report.parse(JSON.parse(t.out()));
+    expect(report.categories.agentCard[0]!.status).toBe('fail');
+    expect(report.categories.agentCard[0]!.message).toMatch(/No card found/);
+    expect(code).toBe(1);
+  });
+
+  it('checks lists every check id once', async () => {
+    const t = io();
+    expect(await main(['checks'], t.cli)).toBe(0);
+    const ids = t.out().trim().split('\n').map((l) => l.split(/\s+/)[0]);
+    expect(ids.length).toBeGreaterThan(50);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('the installed bin runs (npx a2a-interop --version) and writes a JUnit file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-cli-'));
+    try {
+      const { stdout } = await exec('node', ['src/cli/bin.mjs', '--version']);
+      expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+      const out = join(dir, 'junit.xml');
+      // Only one card check runs, so no basic send/get passes: non-conformant, exit code 1 (and the file is written).
+      const err = await exec('node', ['src/cli/bin.mjs', 'run', base(clean), '--format', 'junit', '--out', out, '--quiet', '--only', 'card.discovery']).catch((e: { code?: number }) => e);
+      expect((err as { code?: number }).code).toBe(1);
+      expect(readFileSync(out, 'utf8')).toMatch(/<testcase[^>]+card\.discovery/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,233 @@
+/**
+ * `a2a-interop`: the conformance suite headless, for CI pipelines.
+ *
+ *   a2a-interop run <agent-url> [options]     run the suite, write the report, exit 0/1/2
+ *   a2a-interop checks                         list every check (id, category, level)
+ *
+ * Exit codes: 0 the conformance level meets --min-level; 1 it does not; 2 usage error or our tool failed.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { CHECK_CATALOG } from '../engine/checks';
+import { meetsLevel, type ConformanceLevel, type Credentials, type RunEvent } from '../engine';
+import { runConformance } from '../engine/runner/run';
+import { TOOL } from '../engine/report/build';
+import { EXPORT_FORMATS, exportReport, isExportFormat, type ExportFormat } from '../exporters';
+import { createNodeHost } from '../hosts/node';
+
+export const USAGE = `a2a-interop ${TOOL.version}: A2A conformance testing from the command line
+
+Usage:
+  a2a-interop run <agent-url> [options]
+  a2a-interop checks
+  a2a-interop --help | --version
+
+<agent-url> is the agent's base URL, a base URL with a path, or the card URL itself.
+
+Options for run:
+  --format json|markdown|junit|html   report format (default json)
+  --out FILE                          write the report to FILE (default: stdout)
+  --header "Name: value"              send this header on every request (repeatable); e.g. an API key
+  --bearer TOKEN                      send Authorization: Bearer TOKEN (or set A2A_INTEROP_BEARER)
+  --api-key KEY                       API key, sent where the card's apiKey scheme says (or A2A_INTEROP_API_KEY)
+  --peer URL                          a second agent for two-agent interop checks
+  --timeout SECONDS                   budget per test task (default 60)
+  --skill ID                          exercise only this skill (repeatable; default: every skill in the card)
+  --only CHECK-ID                     run only this check (repeatable)
+  --min-level full|partial|minimal    level needed for exit code 0 (default minimal)
+  --quiet                             no progress on stderr
+
+Exit codes: 0 level meets --min-level, 1 it does not, 2 usage error or a failure of this tool.
+Credentials are never written to the report.`;
+
+const LEVELS: ConformanceLevel[] = ['full', 'partial', 'minimal', 'non-conformant'];
+
+export interface CliIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  env: Record<string, string | undefined>;
+  writeFile: (path: string, body: string) => void;
+  fetch?: typeof fetch;
+  isTTY?: boolean;
+}
+
+class UsageError extends Error {}
+
+function parseHeader(h: string): [string, string] {
+  const i = h.indexOf(':');
+  if (i <= 0) throw new UsageError(`--header needs "Name: value", got ${JSON.stringify(h)}`);
+  const name = h.slice(0, i).trim();
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header name ${JSON.stringify(name)} is not a valid header name`);
+  return [name, h.slice(i + 1).trim()];
+}
+
+function credentialsFrom(v: { header?: string[]; bearer?: string; 'api-key'?: string }, env: CliIo['env']): Credentials {
+  const bearer = v.bearer ?? env.A2A_INTEROP_BEARER;
+  const apiKey = v['api-key'] ?? env.A2A_INTEROP_API_KEY;
+  const headers = (v.header ?? []).map(parseHeader);
+  const kinds = [bearer && 'bearer', apiKey && 'api-key', headers.length && 'header'].filter(Boolean);
+  if (kinds.length > 1) throw new UsageError(`Give one kind of credentials (got ${kinds.join(', ')})`);
+  if (bearer) return { kind: 'bearer', token: bearer };
+  if (apiKey) return { kind: 'api-key', value: apiKey };
+  if (headers.length > 1) throw new UsageError('Only one --header is supported per run (it carries the credential)');
+  const [h] = headers;
+  if (h) {
+    const m = /^bearer\s+(.+)$/i.exec(h[1]);
+    if (h[0].toLowerCase() === 'authorization' && m?.[1]) return { kind: 'bearer', token: m[1] };
+    return { kind: 'header', name: h[0], value: h[1] };
+  }
+  return { kind: 'none' };
+}
+
+const SYMBOL: Record<string, string> = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP', error: 'ERR ' };
+
+/** Runs the CLI with `argv` (without node and script). Returns the exit code. */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        format: { type: 'string' },
+        out: { type: 'string' },
+        header: { type: 'string', multiple: true },
+        bearer: { type: 'string' },
+        'api-key': { type: 'string' },
+        peer: { type: 'string' },
+        timeout: { type: 'string' },
+        skill: { type: 'string', multiple: true },
+        only: { type: 'string', multiple: true },
+        'min-level': { type: 'string' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (e) {
+    io.stderr(`${e instanceof Error ? e.message : String(e)}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  if (v.version) {
+    io.stdout(`${TOOL.version}\n`);
+    return 0;
+  }
+  const [command, target, ...extra] = positionals;
+  if (command === 'checks') {
+    for (const c of CHECK_CATALOG) io.stdout(`${c.id.padEnd(30)} ${c.category.padEnd(15)} ${c.level.padEnd(7)} ${c.title}\n`);
+    return 0;
+  }
+  if (command !== 'run') {
+    io.stderr(`${command ? `Unknown command "${command}".` : 'No command given.'}\n\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    if (!target) throw new UsageError('run needs the agent URL');
+    if (extra.length) throw new UsageError(`Unexpected argument(s): ${extra.join(' ')}`);
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      throw new UsageError(`Not a URL: ${JSON.stringify(target)} (give an absolute http(s) URL)`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`Only http and https URLs are supported, got ${url.protocol}`);
+    const format = (v.format ?? 'json') as string;
+    if (!isExportFormat(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
+    const minLevel = (v['min-level'] ?? 'minimal') as ConformanceLevel;
+    if (!LEVELS.includes(minLevel) || minLevel === 'non-conformant') throw new UsageError('--min-level must be full, partial or minimal');
+    const timeoutS = v.timeout === undefined ? 60 : Number(v.timeout);
+    if (!Number.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 3600) throw new UsageError('--timeout must be a number of seconds between 0 and 3600');
+    if (v.peer) {
+      try {
+        new URL(v.peer);
+      } catch {
+        throw new UsageError(`--peer is not a URL: ${JSON.stringify(v.peer)}`);
+      }
+    }
+    const credentials = credentialsFrom(v, io.env);
+    return await run(io, { url: url.toString(), format, out: v.out, minLevel, timeoutMs: Math.round(timeoutS * 1000), credentials, peer: v.peer, skills: v.skill, only: v.only, quiet: !!v.quiet });
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`${e.message}\n\nRun "a2a-interop --help" for usage.\n`);
+      return 2;
+    }
+    io.stderr(`a2a-interop failed (this is a bug in the tool, not a verdict on the agent): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return 2;
+  }
+}
+
+interface RunArgs {
+  url: string;
+  format: ExportFormat;
+  out?: string;
+  minLevel: ConformanceLevel;
+  timeoutMs: number;
+  credentials: Credentials;
+  peer?: string;
+  skills?: string[];
+  only?: string[];
+  quiet: boolean;
+}
+
+async function run(io: CliIo, a: RunArgs): Promise<number> {
+  const onEvent = (e: RunEvent) => {
+    if (a.quiet) return;
+    if (e.type === 'target-resolved') {
+      const t = e.target;
+      io.stderr(t.generation ? `${t.role}: ${t.cardUrl} (${t.generation}, ${t.binding ?? 'no binding'})\n` : `${t.role}: ${t.error ?? 'no card'}\n`);
+    } else if (e.type === 'check-finished') {
+      const r = e.result;
+      io.stderr(`  ${SYMBOL[r.status]} ${r.id.padEnd(30)} ${r.status === 'pass' ? '' : r.message.split('\n')[0]!.slice(0, 160)}\n`);
+    }
+  };
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignal);
+  let report;
+  try {
+    report = await runConformance(
+      createNodeHost({ fetch: io.fetch }),
+      { agentUrl: a.url, peerUrl: a.peer, credentials: a.credentials, timeoutMs: a.timeoutMs, skills: a.skills, only: a.only, signal: controller.signal, transport: 'direct' },
+      onEvent,
+    );
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+  }
+  const { file, fallback } = exportReport(report, a.format);
+  if (fallback) io.stderr(`warning: ${fallback.reason}\n`);
+  if (a.out) io.writeFile(a.out, file.body);
+  else io.stdout(file.body.endsWith('\n') ? file.body : `${file.body}\n`);
+  const s = report.summary;
+  const ok = meetsLevel(report.conformanceLevel, a.minLevel);
+  if (!a.quiet) {
+    io.stderr(
+      `\nConformance level: ${report.conformanceLevel}${report.provisional ? ' (provisional)' : ''} — ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.errors} tool error(s)\n${report.levelReason}\n${a.out ? `Report (${file.mimeType}) written to ${a.out}\n` : ''}`,
+    );
+  }
+  if (report.runStatus === 'errored' || s.errors > 0) return 2;
+  return ok ? 0 : 1;
+}
+
+const isEntry = typeof process !== 'undefined' && process.argv[1] && /(?:^|[\\/])(?:main\.ts|bin\.mjs|a2a-interop)$/.test(process.argv[1]);
+if (isEntry) {
+  main(process.argv.slice(2), {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    env: process.env,
+    writeFile: (p, b) => writeFileSync(p, b),
+    isTTY: process.stderr.isTTY,
+  }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`${String(e)}\n`);
+      process.exitCode = 2;
+    },
+  );
+}
