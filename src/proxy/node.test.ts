@@ -5,6 +5,7 @@
  * proves blocked requests never connect.
  */
 import http from 'node:http';
+import net from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROXY_CLIENT_HEADER } from '../engine/model/proxy';
@@ -12,6 +13,8 @@ import type { Resolver } from './node-upstream';
 import {
   type ProxyServer,
   type Recorder,
+  closeServer,
+  listen,
   rawRequest,
   sleep,
   startProxy,
@@ -587,6 +590,40 @@ describe('slow, silent and failing agents', () => {
     const res = await rawRequest(fast.port, `/proxy?url=${enc(agent.url('/'))}`, { headers: C });
     expect(res.body.trim().split('\n\n')).toHaveLength(8);
     expect(res.body).not.toContain('x-proxy-error');
+  });
+});
+
+describe('hostile response heads', () => {
+  /** A raw TCP "agent" that answers any request with exactly these bytes, then closes. */
+  async function rawAgent(bytes: Buffer | string): Promise<number> {
+    const server = net.createServer((sock) => {
+      sock.on('error', () => undefined);
+      sock.once('data', () => sock.end(bytes));
+    });
+    const port = await listen(server);
+    closers.push(() => closeServer(server));
+    return port;
+  }
+
+  it('reports a non-HTTP answer as upstream_reset', async () => {
+    const port = await rawAgent('SSH-2.0-OpenSSH_9.6\r\n');
+    const res = await rawRequest(local.port, `/proxy?url=${enc(`http://127.0.0.1:${port}/`)}`, { headers: C });
+    expect(res.status).toBe(502);
+    expect(res.headers['x-proxy-error']).toBe('upstream_reset');
+  });
+
+  it('reports an oversized response head as upstream_reset', async () => {
+    const port = await rawAgent(`HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(100_000)}\r\ncontent-length: 0\r\n\r\n`);
+    const res = await rawRequest(local.port, `/proxy?url=${enc(`http://127.0.0.1:${port}/`)}`, { headers: C });
+    expect(res.status).toBe(502);
+    expect(res.headers['x-proxy-error']).toBe('upstream_reset');
+  });
+
+  it('relays an answer with a non-ASCII reason phrase without choking on it', async () => {
+    const port = await rawAgent(Buffer.concat([Buffer.from('HTTP/1.1 200 '), Buffer.from([0xc3, 0xa9, 0xff]), Buffer.from('\r\ncontent-length: 2\r\n\r\nok')]));
+    const res = await rawRequest(local.port, `/proxy?url=${enc(`http://127.0.0.1:${port}/`)}`, { headers: C });
+    expect(res.status).toBe(200);
+    expect(res.body).toBe('ok');
   });
 });
 

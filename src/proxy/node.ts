@@ -117,13 +117,8 @@ async function serve(handler: ProxyHandler, req: IncomingMessage, res: ServerRes
     return;
   }
   res.statusCode = response.status;
-  if (response.statusText) {
-    try {
-      res.statusMessage = response.statusText;
-    } catch {
-      /* keep the default reason phrase */
-    }
-  }
+  // An agent's reason phrase, when it is plain printable ASCII (Node refuses anything else at write time).
+  if (response.statusText && /^[\x20-\x7e]{1,200}$/.test(response.statusText)) res.statusMessage = response.statusText;
   response.headers.forEach((v, k) => {
     try {
       res.setHeader(k, v);

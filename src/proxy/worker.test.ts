@@ -34,6 +34,14 @@ beforeAll(async () => {
       res.end(zlib.gzipSync('{"zipped":false}'));
       return;
     }
+    if (req.url === '/hang') {
+      // Keeps talking: workerd notices a vanished client when it next writes to it.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: first\n\n');
+      const tick = setInterval(() => res.write(': tick\n\n'), 100);
+      res.on('close', () => clearInterval(tick));
+      return;
+    }
     if (req.url === '/reset') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: one\n\n');
@@ -159,6 +167,19 @@ describe('Workers entry under workerd', () => {
     expect(none.headers.get('x-proxy-error')).toBe('origin_not_allowed');
     const noHeader = await fetch(proxied(echo.url('/')), { headers: { origin: DASH } });
     expect(noHeader.headers.get('x-proxy-error')).toBe('origin_not_allowed');
+  });
+
+  it('aborts the upstream request when the client leaves mid-stream', async () => {
+    const aborted = echo.nextAbort();
+    const ctl = new AbortController();
+    const res = await fetch(proxied(echo.url('/hang')), { headers: H, signal: ctl.signal });
+    const reader = res.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: first\n\n');
+    const t0 = performance.now();
+    ctl.abort();
+    const seen = await Promise.race([aborted, new Promise<undefined>((r) => setTimeout(() => r(undefined), 5_000))]);
+    expect(seen?.url).toBe('/hang');
+    expect(performance.now() - t0).toBeLessThan(2_000);
   });
 
   it('refuses bad targets', async () => {
