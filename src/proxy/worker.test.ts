@@ -34,6 +34,11 @@ beforeAll(async () => {
       res.end(zlib.gzipSync('{"zipped":false}'));
       return;
     }
+    if (req.url === '/br') {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'br' });
+      res.end(zlib.brotliCompressSync('{"brotli":false}'));
+      return;
+    }
     if (req.url === '/hang') {
       // Keeps talking: workerd notices a vanished client when it next writes to it.
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -142,9 +147,11 @@ describe('Workers entry under workerd', () => {
     expect(await res.text()).toBe('data: one\n\n: x-proxy-error upstream_reset\n');
   });
 
-  it('delivers a gzip body the agent sent despite identity readably', async () => {
-    const res = await fetch(proxied(echo.url('/gzip')), { headers: H });
-    expect(await res.json()).toEqual({ zipped: false });
+  it('delivers gzip and brotli bodies the agent sent despite identity readably', async () => {
+    const gz = await fetch(proxied(echo.url('/gzip')), { headers: H });
+    expect(await gz.json()).toEqual({ zipped: false });
+    const br = await fetch(proxied(echo.url('/br')), { headers: H });
+    expect(await br.json()).toEqual({ brotli: false });
   });
 
   it('blocks private targets and localhost, and redirects to them', async () => {
