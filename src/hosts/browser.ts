@@ -7,13 +7,9 @@
  * const host = createBrowserHost({ mode: 'proxy' });
  * const health = await checkProxyHealth('/proxy'); // { ok: true, mode: 'local' }
  */
-import {
-  PROXY_CLIENT_HEADER,
-  PROXY_ERROR_HEADER,
-  PROXY_FORWARD_HEADERS_HEADER,
-  type ProxyProblem,
-} from '../engine/model/proxy';
+import { PROXY_CLIENT_HEADER, PROXY_ERROR_HEADER, PROXY_FORWARD_HEADERS_HEADER } from '../engine/model/proxy';
 import { isAbortError, timerSleep, type Host } from '../engine/ports';
+import { problemResponse } from '../proxy/errors';
 import { FORWARD_REQUEST_HEADERS } from '../proxy/policy';
 
 export { explainTarget, type ProxyKind } from '../proxy/explain';
@@ -76,17 +72,10 @@ export function createBrowserHost(opts: BrowserHostOptions): Host {
 }
 
 function unreachable(proxyUrl: string, e: unknown): Response {
-  const problem: ProxyProblem = {
-    type: 'urn:a2a-interop:proxy-error:proxy_unreachable',
-    title: 'The proxy could not be reached',
-    status: 502,
-    detail: `No answer from the proxy at ${proxyUrl} (${e instanceof Error ? e.message : String(e)}). Is the dashboard server running, or is the proxy URL setting right?`,
-    code: 'proxy_unreachable',
-  };
-  return new Response(JSON.stringify(problem), {
-    status: 502,
-    headers: { 'content-type': 'application/problem+json', [PROXY_ERROR_HEADER]: 'proxy_unreachable' },
-  });
+  return problemResponse(
+    'proxy_unreachable',
+    `No answer from the proxy at ${proxyUrl} (${e instanceof Error ? e.message : String(e)}). Is the dashboard server running, or is the proxy URL setting right?`,
+  );
 }
 
 export interface ProxyHealth {

@@ -22,6 +22,7 @@ import {
 import { UpstreamError, classifyUpstreamError, problemResponse, redactUrl } from './errors.js';
 import {
   CREDENTIAL_HEADERS,
+  HEADER_NAME_TOKEN,
   type AddressPolicy,
   type ProxyMode,
   checkTargetAllowed,
@@ -32,6 +33,7 @@ import {
   forwardRequestHeaders,
   isAllowedLocalHost,
   isDeniedRequestHeader,
+  matchesHostList,
   parseTarget,
 } from './policy.js';
 import { createRateLimiter, type RateLimitOptions, type RateLimiter } from './rate-limit.js';
@@ -146,12 +148,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   const hostAllowed = (host: string | null): boolean => {
     if (mode === 'local') return isAllowedLocalHost(host, allowedHosts);
     if (allowedHosts.length === 0) return true;
-    if (!host) return false;
-    const name = host.toLowerCase().replace(/:\d+$/, '');
-    return allowedHosts.some((h) => {
-      const a = h.toLowerCase();
-      return a.startsWith('.') ? name === a.slice(1) || name.endsWith(a) : name === a;
-    });
+    return !!host && matchesHostList(host.replace(/:\d+$/, ''), allowedHosts);
   };
 
   return async function handle(req: Request, info: ProxyRequestInfo = {}): Promise<Response> {
@@ -414,7 +411,7 @@ function preflightHeaders(req: Request, cors: Headers): Headers {
   const requested = (req.headers.get('access-control-request-headers') ?? '')
     .split(',')
     .map((s) => s.trim().toLowerCase())
-    .filter((n) => /^[!#$%&'*+.^_`|~0-9a-z-]{1,64}$/.test(n))
+    .filter((n) => HEADER_NAME_TOKEN.test(n))
     .filter((n) => n === PROXY_CLIENT_HEADER || n === PROXY_FORWARD_HEADERS_HEADER || !isDeniedRequestHeader(n))
     .slice(0, 32);
   if (requested.length) h.set('access-control-allow-headers', requested.join(', '));

@@ -8,6 +8,8 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
+import type { Writable } from 'node:stream';
+import { abortError } from '../engine/ports.js';
 import { UpstreamError, classifyUpstreamError } from './errors.js';
 import type { UpstreamFetch, UpstreamRequest, UpstreamResponse } from './handler.js';
 import { type AddressPolicy, type ProxyMode, addressRange, bareHost, defaultAddressPolicy, isIpLiteral, portOf } from './policy.js';
@@ -119,11 +121,11 @@ export function createNodeUpstream(opts: NodeUpstreamOptions): NodeUpstream {
       };
       const onAbort = () => {
         const reason: unknown = req.signal.reason;
-        if (!settled) fail(reason instanceof UpstreamError ? reason : abortError(reason));
+        if (!settled) fail(reason instanceof UpstreamError ? reason : abortError(req.signal));
         else r.destroy();
       };
       if (req.signal.aborted) {
-        fail(abortError(req.signal.reason));
+        fail(abortError(req.signal));
         return;
       }
       req.signal.addEventListener('abort', onAbort, { once: true });
@@ -180,9 +182,16 @@ export function createNodeUpstream(opts: NodeUpstreamOptions): NodeUpstream {
             /* a header value fetch cannot carry: dropped */
           }
         }
-        const stream = incomingToWeb(res, () => {
-          req.signal.removeEventListener('abort', onAbort);
-          r.destroy();
+        const stream = incomingToWeb(res, {
+          cancel: () => {
+            req.signal.removeEventListener('abort', onAbort);
+            res.destroy();
+            r.destroy();
+          },
+          broken: (e) =>
+            e instanceof UpstreamError
+              ? e
+              : new UpstreamError('upstream_reset', `The agent closed the connection before the body was complete${e instanceof Error ? ` (${e.message})` : ''}.`),
         });
         // After the head, aborting means cancelling the body.
         resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: h, body: stream });
@@ -237,17 +246,7 @@ async function writeBody(r: http.ClientRequest, body: UpstreamRequest['body']): 
       const { done, value } = await reader.read();
       if (done) break;
       if (r.destroyed) return;
-      if (!r.write(value)) {
-        await new Promise<void>((resolve) => {
-          const go = () => {
-            r.off('drain', go);
-            r.off('close', go);
-            resolve();
-          };
-          r.on('drain', go);
-          r.on('close', go);
-        });
-      }
+      if (!r.write(value)) await drained(r);
     }
     if (!r.destroyed) r.end();
   } catch (e) {
@@ -256,25 +255,38 @@ async function writeBody(r: http.ClientRequest, body: UpstreamRequest['body']): 
   }
 }
 
-function abortError(reason: unknown): Error {
-  if (reason instanceof Error) return reason;
-  const e = new Error(typeof reason === 'string' ? reason : 'aborted');
-  e.name = 'AbortError';
-  return e;
+/** Resolves when `w` can take more data again (or is gone). */
+export function drained(w: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const go = () => {
+      w.off('drain', go);
+      w.off('close', go);
+      resolve();
+    };
+    w.on('drain', go);
+    w.on('close', go);
+  });
 }
 
-/** An IncomingMessage as a Web stream: pauses the socket when the reader is behind, destroys it on cancel. */
-export function incomingToWeb(res: http.IncomingMessage, onCancel: () => void): ReadableStream<Uint8Array> {
+/**
+ * An IncomingMessage (a response from the agent, or a request from the client) as a Web stream:
+ * pauses the socket while the reader is behind, errors with `broken()` when the message ends early,
+ * and calls `cancel()` when the reader gives up.
+ */
+export function incomingToWeb(
+  msg: http.IncomingMessage,
+  opts: { cancel(): void; broken(cause?: unknown): Error },
+): ReadableStream<Uint8Array> {
   let closed = false;
   return new ReadableStream<Uint8Array>(
     {
       start(c) {
-        res.on('data', (chunk: Buffer) => {
+        msg.on('data', (chunk: Buffer) => {
           if (closed) return;
           c.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((c.desiredSize ?? 0) <= 0) res.pause();
+          if ((c.desiredSize ?? 0) <= 0) msg.pause();
         });
-        res.on('end', () => {
+        msg.on('end', () => {
           if (closed) return;
           closed = true;
           c.close();
@@ -282,25 +294,20 @@ export function incomingToWeb(res: http.IncomingMessage, onCancel: () => void): 
         const broken = (e?: unknown) => {
           if (closed) return;
           closed = true;
-          c.error(
-            e instanceof UpstreamError
-              ? e
-              : new UpstreamError('upstream_reset', `The agent closed the connection before the body was complete${e ? ` (${(e as Error).message})` : ''}.`),
-          );
+          c.error(opts.broken(e));
         };
-        res.on('error', broken);
-        res.on('close', () => {
-          if (!res.complete) broken();
+        msg.on('error', broken);
+        msg.on('close', () => {
+          if (!msg.complete) broken();
         });
-        res.pause();
+        msg.pause();
       },
       pull() {
-        res.resume();
+        msg.resume();
       },
       cancel() {
         closed = true;
-        res.destroy();
-        onCancel();
+        opts.cancel();
       },
     },
     new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),

@@ -18,7 +18,7 @@ import {
   type ProxyLimits,
   type ProxyTimeouts,
 } from './handler.js';
-import { createNodeUpstream, type Resolver } from './node-upstream.js';
+import { createNodeUpstream, drained, incomingToWeb, type Resolver } from './node-upstream.js';
 import type { AddressPolicy } from './policy.js';
 
 export interface NodeProxyOptions {
@@ -101,7 +101,14 @@ async function serve(handler: ProxyHandler, req: IncomingMessage, res: ServerRes
     const request = new Request(new URL(req.url ?? '/', 'http://proxy.invalid'), {
       method,
       headers,
-      body: method === 'GET' || method === 'HEAD' ? null : requestBodyStream(req),
+      // Cancelling drains instead of destroying: the response still has to go out on this socket.
+      body:
+        method === 'GET' || method === 'HEAD'
+          ? null
+          : incomingToWeb(req, {
+              cancel: () => req.resume(),
+              broken: (e) => (e instanceof Error ? e : new Error('The client closed the connection during the request body.')),
+            }),
       signal: client.signal,
       duplex: 'half',
     } as RequestInit & { duplex: 'half' });
@@ -151,55 +158,4 @@ async function serve(handler: ProxyHandler, req: IncomingMessage, res: ServerRes
     // A body the proxy had to cut: drop the connection so the client cannot mistake it for complete.
     res.destroy();
   }
-}
-
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const go = () => {
-      res.off('drain', go);
-      res.off('close', go);
-      resolve();
-    };
-    res.on('drain', go);
-    res.on('close', go);
-  });
-}
-
-/** The client's body as a Web stream. Cancelling drains instead of destroying (the response still has to go out). */
-function requestBodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
-  let closed = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(c) {
-        req.on('data', (chunk: Buffer) => {
-          if (closed) return;
-          c.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((c.desiredSize ?? 0) <= 0) req.pause();
-        });
-        req.on('end', () => {
-          if (closed) return;
-          closed = true;
-          c.close();
-        });
-        const broken = (e?: unknown) => {
-          if (closed) return;
-          closed = true;
-          c.error(e instanceof Error ? e : new Error('The client closed the connection during the request body.'));
-        };
-        req.on('error', broken);
-        req.on('close', () => {
-          if (!req.complete) broken();
-        });
-        req.pause();
-      },
-      pull() {
-        req.resume();
-      },
-      cancel() {
-        closed = true;
-        req.resume();
-      },
-    },
-    new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
-  );
 }

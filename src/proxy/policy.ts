@@ -171,7 +171,18 @@ export function isDeniedRequestHeader(name: string): boolean {
   );
 }
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9a-z-]{1,64}$/;
+/** Header names listed in a Connection header (hop-by-hop for this message). */
+function connectionTokens(h: Headers): Set<string> {
+  return new Set(
+    (h.get('connection') ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
+}
+
+/** A lower-case header name token (RFC 9110), at most 64 characters. */
+export const HEADER_NAME_TOKEN = /^[!#$%&'*+.^_`|~0-9a-z-]{1,64}$/;
 const MAX_DECLARED = 8;
 
 /** The extra header names a client declared in `X-Proxy-Forward-Headers` that the proxy accepts. */
@@ -181,7 +192,7 @@ export function declaredForwardHeaders(headers: Headers): string[] {
   const out: string[] = [];
   for (const part of raw.split(',')) {
     const n = part.trim().toLowerCase();
-    if (!TOKEN.test(n) || isDeniedRequestHeader(n) || out.includes(n)) continue;
+    if (!HEADER_NAME_TOKEN.test(n) || isDeniedRequestHeader(n) || out.includes(n)) continue;
     if ((FORWARD_REQUEST_HEADERS as readonly string[]).includes(n)) continue;
     out.push(n);
     if (out.length >= MAX_DECLARED) break;
@@ -193,12 +204,7 @@ export function declaredForwardHeaders(headers: Headers): string[] {
 export function forwardRequestHeaders(incoming: Headers, declared: string[], userAgent: string): Headers {
   const out = new Headers();
   // Headers the client marked hop-by-hop through its own Connection header are not forwarded either.
-  const connectionListed = new Set(
-    (incoming.get('connection') ?? '')
-      .split(',')
-      .map((s) => s.trim().toLowerCase())
-      .filter(Boolean),
-  );
+  const connectionListed = connectionTokens(incoming);
   for (const name of [...FORWARD_REQUEST_HEADERS, ...declared]) {
     if (connectionListed.has(name)) continue;
     const v = incoming.get(name);
@@ -217,12 +223,7 @@ export function forwardRequestHeaders(incoming: Headers, declared: string[], use
  */
 export function filterResponseHeaders(upstream: Headers, opts: { renameCors: boolean }): Headers {
   const out = new Headers();
-  const connectionListed = new Set(
-    (upstream.get('connection') ?? '')
-      .split(',')
-      .map((s) => s.trim().toLowerCase())
-      .filter(Boolean),
-  );
+  const connectionListed = connectionTokens(upstream);
   upstream.forEach((value, key) => {
     const n = key.toLowerCase();
     if (HOP_BY_HOP.has(n) || connectionListed.has(n)) return;
@@ -258,9 +259,15 @@ export function isAllowedLocalHost(hostHeader: string | null, allowedHosts: read
   const bare = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
   if (isLocalhostName(bare)) return true;
   if (ipaddr.isValid(bare) && addressRange(bare) === 'loopback') return true;
-  return allowedHosts.some((h) => {
+  return matchesHostList(bare, allowedHosts);
+}
+
+/** `name` is in `list`; entries starting with a dot also match their subdomains (as Vite's allowedHosts). */
+export function matchesHostList(name: string, list: readonly string[]): boolean {
+  const n = name.toLowerCase();
+  return list.some((h) => {
     const a = h.toLowerCase();
-    return a.startsWith('.') ? bare === a.slice(1) || bare.endsWith(a) : bare === a;
+    return a.startsWith('.') ? n === a.slice(1) || n.endsWith(a) : n === a;
   });
 }
 
