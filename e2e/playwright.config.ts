@@ -1,6 +1,16 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 
 const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const port = Number(process.env.E2E_PORT || 4179);
+// The app server: `npm start`'s server (SPA + proxy + demo agents) when it exists, else Vite's
+// preview of dist/ (SPA only; specs that need agents are marked fixme until then).
+const appServer = existsSync(join(root, 'src/server/main.ts'))
+  ? `npx tsx src/server/main.ts`
+  : `npx vite preview --port ${port} --strictPort`;
 
 export default defineConfig({
   testDir: '.',
@@ -12,7 +22,18 @@ export default defineConfig({
   retries: 0,
   reporter: [['list']],
   outputDir: '../test-results',
+  webServer: {
+    command: appServer,
+    cwd: root,
+    url: `http://127.0.0.1:${port}/`,
+    env: { PORT: String(port), HOST: '127.0.0.1' },
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
   use: {
+    baseURL: `http://127.0.0.1:${port}`,
     browserName: 'chromium',
     headless: true,
     acceptDownloads: true,

@@ -1,25 +1,16 @@
 /**
  * The one place the dashboard reaches the engine runner, the browser host and the exporters.
- * Parts that other engineers were still building when the dashboard was written have small
- * stand-ins here with the same signatures; switching to the real module is a one-line change.
+ * The card preview keeps a small discovery of its own (the engine's discovery runs inside a run).
  */
-import {
-  PROXY_CLIENT_HEADER,
-  PROXY_ERROR_HEADER,
-  Report,
-  runConformance,
-  timerSleep,
-  type Host,
-  type RunEvent,
-  type RunOptions,
-  type TargetInfo,
-} from '../engine';
+import type { ExportFormat, ExportResult } from '../exporters';
+import { checkProxyHealth as checkProxyHealthImpl, createBrowserHost, explainTarget as explainTargetImpl } from '../hosts/browser';
+import { PROXY_ERROR_HEADER, type Host, type Report, type RunEvent, type RunOptions, type TargetInfo } from '../engine';
 
 export type TransportMode = 'proxy' | 'direct';
 
 export interface HostSettings {
   mode: TransportMode;
-  /** Proxy endpoint; default same origin `/proxy`. */
+  /** Proxy endpoint; empty or undefined means the same origin's `/proxy`. */
   proxyUrl?: string;
 }
 
@@ -30,62 +21,34 @@ export function proxyEndpoint(proxyUrl: string | undefined): string {
   return p ? p.replace(/\/+$/, '') : DEFAULT_PROXY_URL;
 }
 
-/** Browser host (stand-in for src/hosts/browser.ts createBrowserHost, same contract). */
+/** The engine's host in this browser: through the proxy or direct. */
 export function createHost(settings: HostSettings): Host {
-  const endpoint = proxyEndpoint(settings.proxyUrl);
-  return {
-    transport: settings.mode,
-    now: () => Date.now(),
-    sleep: timerSleep,
-    randomUUID: () => crypto.randomUUID(),
-    async fetch(url, init) {
-      if (settings.mode === 'direct') return fetch(url, init);
-      const headers = new Headers(init.headers);
-      headers.set(PROXY_CLIENT_HEADER, '1');
-      return fetch(`${endpoint}?url=${encodeURIComponent(url)}`, { ...init, headers });
-    },
-  };
+  return createBrowserHost({ mode: settings.mode, proxyUrl: proxyEndpoint(settings.proxyUrl) });
 }
 
 export interface ProxyHealth {
   ok: boolean;
   mode?: string;
+  version?: string;
   error?: string;
 }
 
-/** GET <proxy>/health (stand-in for checkProxyHealth in src/hosts/browser.ts). */
-export async function checkProxyHealth(proxyUrl: string | undefined, signal?: AbortSignal): Promise<ProxyHealth> {
-  try {
-    const res = await fetch(`${proxyEndpoint(proxyUrl)}/health`, { headers: { [PROXY_CLIENT_HEADER]: '1' }, signal });
-    if (!res.ok) return { ok: false, error: `The proxy answered HTTP ${res.status}.` };
-    const body = (await res.json()) as { ok?: unknown; mode?: unknown };
-    return { ok: body.ok === true, mode: typeof body.mode === 'string' ? body.mode : undefined };
-  } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
-  }
+/** GET <proxy>/health; never throws. */
+export function checkProxyHealth(proxyUrl: string | undefined, signal?: AbortSignal): Promise<ProxyHealth> {
+  return checkProxyHealthImpl(proxyEndpoint(proxyUrl), { signal });
 }
 
-/**
- * Explains when a hosted proxy cannot reach `url` (private address or IP literal). Stand-in for
- * explainTarget in src/hosts/browser.ts.
- */
+/** Explains when a hosted proxy cannot reach `url` (private address, localhost or IP literal). */
 export function explainTarget(url: string, proxy: { kind: 'local' | 'hosted' | 'direct' }): string | undefined {
-  if (proxy.kind !== 'hosted') return undefined;
-  let host: string;
-  try {
-    host = new URL(url).hostname;
-  } catch {
-    return undefined;
-  }
-  const ipLiteral = /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[');
-  if (ipLiteral || host === 'localhost' || host.endsWith('.local') || host.endsWith('.internal')) {
-    return `The hosted proxy runs on the edge and cannot reach ${host} (private addresses and IP literals are blocked there). Run the dashboard locally with npm start, or switch to direct mode if the agent allows CORS.`;
-  }
-  return undefined;
+  return explainTargetImpl(url, proxy);
 }
 
 export type RunFn = (host: Host, options: RunOptions, emit: (e: RunEvent) => void) => Promise<Report>;
-export const runSuite: RunFn = runConformance;
+/** The engine's runner, loaded when the first run starts (keeps the checks out of the first-load bundle). */
+export const runSuite: RunFn = async (host, options, emit) => {
+  const { runConformance } = await import('../engine/runner/run');
+  return runConformance(host, options, emit);
+};
 
 export interface CardPreview {
   target: TargetInfo;
@@ -167,33 +130,22 @@ export class CardError extends Error {
   }
 }
 
-export type ExportFormat = 'json' | 'markdown' | 'junit' | 'html';
-export interface ExportFile {
-  filename: string;
-  mimeType: string;
-  body: string;
+export type { ExportFormat };
+export type ExportFile = ExportResult['file'];
+
+/** Exports a report; never loses data (falls back to JSON with a reason). Exporters load on first use. */
+export async function exportReport(report: unknown, format: ExportFormat): Promise<ExportResult> {
+  const { exportReport: impl } = await import('../exporters');
+  return impl(report, format);
 }
 
-/** Stand-in for exportReport in src/exporters: JSON only, other formats fall back to JSON. */
-export function exportReport(report: unknown, format: ExportFormat): { file: ExportFile; fallback?: { reason: string } } {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  const file = { filename: `a2a-report-${stamp}.json`, mimeType: 'application/json', body: JSON.stringify(report, null, 2) };
-  return format === 'json' ? { file } : { file, fallback: { reason: `The ${format} exporter is not available yet; saved as JSON.` } };
-}
-
-/** Parses and validates a report file (stand-in for loadReport in src/exporters). Never throws. */
-export function loadReport(text: string): { ok: true; report: Report } | { ok: false; error: string } {
-  if (text.length > 200 * 1024 * 1024) return { ok: false, error: 'The file is larger than 200 MB.' };
-  let raw: unknown;
+/** Parses, migrates and validates a report file. Never rejects. */
+export async function loadReport(text: string): Promise<{ ok: true; report: Report } | { ok: false; error: string }> {
   try {
-    raw = JSON.parse(text);
+    const { loadReport: impl } = await import('../exporters/load');
+    const r = impl(text);
+    return r.ok ? { ok: true, report: r.report } : { ok: false, error: r.error };
   } catch (e) {
-    return { ok: false, error: `Not JSON: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, error: `Our report loader failed: ${e instanceof Error ? e.message : String(e)}` };
   }
-  const parsed = Report.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { ok: false, error: `Not an a2a-interop report: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}` };
-  }
-  return { ok: true, report: parsed.data };
 }

@@ -7,10 +7,14 @@ import { checkProxyHealth, createHost, discoverCard, type HostSettings } from '.
 export const DemoAgent = z.object({
   id: z.string(),
   label: z.string(),
+  /** Preferred endpoint. */
   url: z.string(),
+  /** Base URL (discovery starts here); preferred for the form when present. */
+  baseUrl: z.string().optional(),
+  cardUrl: z.string().optional(),
   generation: z.string().optional(),
   expectedLevel: z.string().optional(),
-  description: z.string().optional(),
+  expectedLevelWhy: z.string().optional(),
 });
 export type DemoAgent = z.infer<typeof DemoAgent>;
 

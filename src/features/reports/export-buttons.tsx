@@ -29,16 +29,20 @@ export function ExportButtons() {
   const status = useRunSelector((s) => s.run.status);
   const [note, setNote] = useState<string | null>(null);
   if (status === 'idle') return null;
-  const onExport = (format: ExportFormat) => {
+  const onExport = async (format: ExportFormat) => {
     const { run, events } = handle.store.getState();
-    const { file, fallback } = exportReport(buildReport(run, events), format);
-    download(file.filename, file.mimeType, file.body);
-    setNote(fallback ? `${fallback.reason}` : null);
+    try {
+      const { file, fallback } = await exportReport(buildReport(run, events), format);
+      download(file.filename, file.mimeType, file.body);
+      setNote(fallback ? fallback.reason : null);
+    } catch (e) {
+      setNote(`Export failed in our tool: ${e instanceof Error ? e.message : String(e)}`);
+    }
   };
   return (
     <div className="export-buttons" role="group" aria-label="Export report">
       {FORMATS.map((f) => (
-        <button key={f.format} type="button" onClick={() => onExport(f.format)}>
+        <button key={f.format} type="button" onClick={() => void onExport(f.format)}>
           {f.label}
         </button>
       ))}

@@ -24,7 +24,7 @@ export function OpenReport() {
     }
     setBusy(true);
     try {
-      const loaded = loadReport(await file.text());
+      const loaded = await loadReport(await file.text());
       if (!loaded.ok) {
         setError(`${file.name}: ${loaded.error}`);
         return;

@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'rea
 import { Notice } from '../../components/notice';
 import { buildRunLink, parseRunLink } from '../../lib/deep-link';
 import { CardError, explainTarget } from '../../lib/engine-adapter';
-import { useCardPreview, useDemoAgents, useProxyHealth } from '../../lib/queries';
+import { useCardPreview, useDemoAgents, useProxyHealth, type DemoAgent } from '../../lib/queries';
 import { navigate, useLocation } from '../../lib/router';
 import { useRunSession, useSessionState } from '../../lib/run-session';
 import { settingsStore, useSettings } from '../../lib/settings-store';
@@ -259,7 +259,7 @@ function cardErrorText(e: Error, mode: string): string {
   return `Could not fetch the card: ${e.message}`;
 }
 
-function DemoAgents({ demos, error, onPick }: { demos: { id: string; label: string; url: string; generation?: string }[] | undefined; error: unknown; onPick: (url: string) => void }) {
+function DemoAgents({ demos, error, onPick }: { demos: DemoAgent[] | undefined; error: unknown; onPick: (url: string) => void }) {
   if (error || !demos?.length) return null;
   return (
     <section className="demo-agents" aria-labelledby="demo-h">
@@ -267,12 +267,13 @@ function DemoAgents({ demos, error, onPick }: { demos: { id: string; label: stri
       <ul>
         {demos.map((d) => (
           <li key={d.id}>
-            <button type="button" onClick={() => onPick(d.url)} aria-label={`Use demo agent ${d.label}`}>
+            <button type="button" onClick={() => onPick(d.baseUrl ?? d.url)} aria-label={`Use demo agent ${d.label}`}>
               {d.label}
             </button>{' '}
             <span className="check-id">
               {d.generation ? `${d.generation} · ` : ''}
-              {d.url}
+              {d.baseUrl ?? d.url}
+              {d.expectedLevel ? ` · expected: ${d.expectedLevel}` : ''}
             </span>
           </li>
         ))}

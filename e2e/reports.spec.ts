@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { writeReport } from './fixtures/reports';
+
+test.describe('opening a saved report', () => {
+  test('a flawed agent’s report shows the level, the failures with recommendations, and the card', async ({ page }) => {
+    const file = writeReport('flawed', { runId: 'e2e-flawed', flawed: true, toolError: true });
+    await page.goto('/');
+    await page.getByLabel('Open a JSON report').setInputFiles(file);
+    await expect(page).toHaveURL(/\/runs\/e2e-flawed$/);
+    const level = page.getByRole('status', { name: 'Conformance level' });
+    await expect(level).toContainText('minimal');
+    await expect(level).toContainText('provisional');
+    const failed = page.getByRole('table', { name: 'Failed tests' });
+    await expect(failed.getByRole('row')).toHaveCount(4);
+    await expect(failed).toContainText('Throw TaskNotFoundError (-32001) when the task store has no such task.');
+    await expect(failed).toContainText('Set final: true on the last status-update and close the stream.');
+    // Our tool's error is reported as ours.
+    await expect(page.getByText(/The proxy could not reach the agent \(connect_failed\)/).first()).toBeVisible();
+    await expect(failed).not.toContainText('tasks/resubscribe reattaches');
+
+    const results = page.getByRole('table', { name: 'Results' });
+    await page.getByLabel('Status', { exact: true }).selectOption('fail');
+    await expect(results.getByRole('button', { name: /^Re-run / })).toHaveCount(3);
+    await page.getByLabel('Category', { exact: true }).selectOption('interop');
+    await results.getByRole('button', { name: 'The endpoint answers CORS preflight requests', exact: true }).click();
+    await expect(results).toContainText('Answer OPTIONS with Access-Control-Allow-Origin');
+    await expect(results).toContainText('v0.3.0 §3.1');
+
+    await expect(page.getByRole('heading', { name: 'Agent card' })).toBeVisible();
+    await expect(page.getByRole('group', { name: 'Agent card as received' })).toContainText('Synthetic Echo Agent');
+  });
+
+  test('Export JSON downloads a report that opens again', async ({ page }) => {
+    const file = writeReport('roundtrip', { runId: 'e2e-roundtrip' });
+    await page.goto('/history');
+    await page.getByLabel('Open a JSON report').setInputFiles(file);
+    await expect(page.getByRole('status', { name: 'Conformance level' })).toContainText('full');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+    const body = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { runId: string; conformanceLevel: string; events?: unknown[] };
+    expect(body.runId).toBe('e2e-roundtrip');
+    expect(body.conformanceLevel).toBe('full');
+    expect(body.events?.length).toBeGreaterThan(100);
+  });
+
+  test('a file that is not a report gets a clear error', async ({ page }) => {
+    await page.goto('/');
+    await page.getByLabel('Open a JSON report').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
+    await expect(page.getByRole('alert')).toContainText('bad.json');
+    await page.getByLabel('Open a JSON report').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{not json') });
+    await expect(page.getByRole('alert')).toContainText('broken.json');
+  });
+});
+
+test('a card whose fields contain HTML and script is rendered inert', async ({ page }) => {
+  const file = writeReport('hostile', { runId: 'e2e-hostile', hostile: true });
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.goto('/');
+  await page.getByLabel('Open a JSON report').setInputFiles(file);
+  const card = page.getByRole('group', { name: 'Agent card as received' });
+  await expect(card).toContainText('<script>window.__pwned=1</script>');
+  await expect(card).toContainText('<svg onload="window.__pwned=1">');
+  await expect(card.locator('script, img, iframe, svg, b')).toHaveCount(0);
+  await expect(card.getByRole('link', { name: 'javascript:alert(document.cookie)' })).toHaveCount(0);
+  await expect(card.getByRole('link', { name: 'https://example.com', exact: true })).toHaveAttribute('rel', /noopener/);
+  // History shows the hostile agent name as text too.
+  await page.getByRole('link', { name: 'History', exact: true }).click();
+  await expect(page.getByRole('table', { name: 'Past runs' })).toContainText('Evil <img src=x');
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(dialogs).toEqual([]);
+});

@@ -1,0 +1,175 @@
+import { expect, test, type Page } from '@playwright/test';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { applyEvents, initialRunState } from '../src/engine';
+import { metaOf } from '../src/lib/db';
+import { eventsOf } from './fixtures/reports';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// Live runs need the engine's runner (src/engine/runner/run.ts, in progress) and the `npm start`
+// server with its demo agents and proxy (src/server/main.ts, in progress). Until both exist these
+// specs are fixme; they turn on by themselves when the runner stops throwing "not implemented".
+const runnerReady = !readFileSync(join(root, 'src/engine/runner/run.ts'), 'utf8').includes("throw new Error('not implemented yet')");
+const serverReady = existsSync(join(root, 'src/server/main.ts'));
+const LIVE = runnerReady && serverReady;
+const WAITS_FOR = 'waits for the runner (src/engine/runner/run.ts) and the npm start server with demo agents (src/server/main.ts)';
+
+interface Demo {
+  id: string;
+  label: string;
+  url: string;
+  baseUrl?: string;
+  expectedLevel?: string;
+}
+const base = (d: Demo) => d.baseUrl ?? d.url;
+
+async function demos(page: Page): Promise<Demo[]> {
+  const res = await page.request.get('/api/demo-agents');
+  expect(res.ok()).toBe(true);
+  const body = (await res.json()) as Demo[] | { agents: Demo[] };
+  return Array.isArray(body) ? body : body.agents;
+}
+
+const level = (page: Page) => page.getByRole('status', { name: 'Conformance level' });
+const runStatus = (page: Page) => page.getByText(/^Run:/);
+
+test.describe('live runs', () => {
+  test.fixme(!LIVE, WAITS_FOR);
+
+  test('a full run against each demo agent shows the right level and the timeline fills live', async ({ page }) => {
+    await page.goto('/');
+    const results: string[] = [];
+    for (const d of await demos(page)) {
+      await page.getByRole('button', { name: `Use demo agent ${d.label}` }).click();
+      await expect(page.getByLabel('Agent URL', { exact: true })).toHaveValue(base(d));
+      await page.getByRole('button', { name: 'Run conformance' }).click();
+      const timeline = page.getByRole('region', { name: 'Timeline' });
+      // Live: items appear while the run is still going.
+      await expect(runStatus(page)).toContainText('Running');
+      await expect.poll(async () => timeline.getByRole('listitem').count()).toBeGreaterThan(3);
+      await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
+      await expect(level(page)).toContainText(/full|partial|minimal|non-conformant/);
+      // The level shown is the engine's verdict for this run (the exported report says the same).
+      const shown = (await level(page).locator('.level-name').textContent())?.trim();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+      const report = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { conformanceLevel: string; agentUrl: string };
+      expect(report.agentUrl).toContain(new URL(base(d)).pathname);
+      expect(shown).toBe(report.conformanceLevel);
+      // Where the engine and the demo agent's author disagree, say so (a finding, not a UI failure).
+      if (d.expectedLevel && d.expectedLevel !== shown) {
+        test.info().annotations.push({ type: 'level-differs', description: `${d.id}: shown ${shown}, demo registry expects ${d.expectedLevel}` });
+      }
+      results.push(`${d.id}: ${shown}${d.expectedLevel ? ` (registry expects ${d.expectedLevel})` : ''}`);
+    }
+    console.log(`demo agent levels: ${results.join('; ')}`);
+  });
+
+  test('a run against a flawed agent shows the failures with recommendations', async ({ page }) => {
+    await page.goto('/');
+    const flawed = (await demos(page)).find((d) => /flaw|broken|defect/i.test(`${d.id} ${d.label}`));
+    expect(flawed, 'a flawed demo agent').toBeTruthy();
+    await page.getByRole('button', { name: `Use demo agent ${flawed!.label}` }).click();
+    await page.getByRole('button', { name: 'Run conformance' }).click();
+    await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
+    const failed = page.getByRole('table', { name: 'Failed tests' });
+    const rows = failed.getByRole('row');
+    expect(await rows.count()).toBeGreaterThan(1);
+    for (const row of (await rows.all()).slice(1)) await expect(row.getByRole('cell').last()).not.toHaveText('–');
+    await expect(level(page)).not.toContainText('full');
+  });
+
+  test('reload mid-run keeps the results recorded so far', async ({ page }) => {
+    await page.goto('/');
+    const d = (await demos(page))[0]!;
+    await page.getByLabel('Agent URL', { exact: true }).fill(base(d));
+    await page.getByRole('button', { name: 'Run conformance' }).click();
+    const results = page.getByRole('table', { name: 'Results' });
+    await expect.poll(async () => results.getByRole('row').count(), { timeout: 60_000 }).toBeGreaterThan(4);
+    await page.waitForTimeout(400); // one recorder batch
+    const before = await results.getByRole('row').count();
+    await page.reload();
+    await expect(runStatus(page)).toContainText('Interrupted');
+    await expect(level(page)).toContainText('provisional');
+    expect(await page.getByRole('table', { name: 'Results' }).getByRole('row').count()).toBeGreaterThanOrEqual(before - 2);
+  });
+
+  test('Stop leaves an interrupted run with its partial result', async ({ page }) => {
+    await page.goto('/');
+    const d = (await demos(page))[0]!;
+    await page.getByLabel('Agent URL', { exact: true }).fill(base(d));
+    await page.getByRole('button', { name: 'Run conformance' }).click();
+    await expect.poll(async () => page.getByRole('table', { name: 'Results' }).getByRole('row').count(), { timeout: 60_000 }).toBeGreaterThan(3);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(runStatus(page)).toContainText('Interrupted', { timeout: 10_000 });
+    await expect(level(page)).toContainText('provisional');
+    await page.getByRole('link', { name: 'History', exact: true }).click();
+    await expect(page.getByRole('table', { name: 'Past runs' }).getByRole('row').nth(1)).toContainText('interrupted');
+  });
+
+  test('a deep link fills the form and starts the run', async ({ page }) => {
+    await page.goto('/');
+    const d = (await demos(page))[0]!;
+    await page.goto(`/?agent=${encodeURIComponent(base(d))}&run=1`);
+    await expect(page.getByLabel('Agent URL', { exact: true })).toHaveValue(base(d));
+    await expect(runStatus(page)).toContainText(/Running|Completed/);
+    await expect(page).not.toHaveURL(/run=1/);
+    await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
+  });
+});
+
+test('after a reload mid-run the cut-off run shows as interrupted with its partial results (seeded IndexedDB)', async ({ page }) => {
+  const events = eventsOf({ runId: 'e2e-cut', finish: null, flawed: true });
+  const meta = metaOf(applyEvents(initialRunState(), events), 'live', events.length);
+  expect(meta.status).toBe('running');
+  await page.goto('/');
+  // The app has opened its database; write a run the way the recorder does mid-run.
+  await page.evaluate(
+    async ({ meta, events }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open('a2a-interop', 1);
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      const tx = db.transaction(['runs', 'events'], 'readwrite');
+      tx.objectStore('events').add({ runId: meta.runId, events: events.slice(0, 30) });
+      tx.objectStore('events').add({ runId: meta.runId, events: events.slice(30) });
+      tx.objectStore('runs').put(meta);
+      await new Promise((resolve, reject) => {
+        tx.oncomplete = resolve;
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    },
+    { meta, events },
+  );
+  await page.reload();
+  await expect(runStatus(page)).toContainText('Interrupted');
+  await expect(level(page)).toContainText('provisional');
+  await expect(page.getByText(/interrupted when the page was reloaded/)).toBeVisible();
+  const finished = events.filter((e) => e.type === 'check-finished').length;
+  const started = events.filter((e) => e.type === 'check-started').length;
+  expect(started).toBeGreaterThan(finished); // one check was still running
+  await expect(page.getByRole('table', { name: 'Results' }).getByRole('row').filter({ has: page.getByRole('button', { name: /^Re-run / }) })).toHaveCount(started);
+  await page.getByRole('link', { name: 'History', exact: true }).click();
+  await expect(page.getByRole('table', { name: 'Past runs' })).toContainText('interrupted');
+});
+
+test('the run form explains bad input before a run', async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Agent URL', { exact: true }).fill('localhost:3000');
+  await expect(page.getByText(/must start with http:// or https:///)).toBeVisible();
+  await page.getByRole('button', { name: 'Run conformance' }).click();
+  await expect(page.getByRole('alert')).toContainText('Cannot start the run.');
+  await page.getByLabel('Agent URL', { exact: true }).fill('http://127.0.0.1:9/agent');
+  await page.getByLabel('Credential type').selectOption('bearer');
+  await page.getByRole('button', { name: 'Run conformance' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Cannot start' })).toContainText('Enter the bearer token');
+  // Copy link shares the setup without credentials.
+  await page.getByLabel('Bearer token').fill('top-secret-token');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const text = await page.getByText(/^(Link copied|Copy this link): /).textContent();
+  expect(text).toContain('agent=http%3A%2F%2F127.0.0.1%3A9%2Fagent');
+  expect(text).not.toContain('top-secret-token');
+});

@@ -1,0 +1,58 @@
+import { expect, test } from '@playwright/test';
+import { writeReport } from './fixtures/reports';
+
+test('a 10,000-event run stays fluid: virtualized timeline, no long main-thread task while scrolling', async ({ page }) => {
+  const file = writeReport('ten-k', { runId: 'e2e-10k', targetEvents: 10_000 });
+  await page.goto('/');
+  await page.evaluate(() => {
+    const w = window as unknown as { __longTasks: number[] };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__longTasks.push(e.duration))).observe({ type: 'longtask', buffered: false });
+  });
+  await page.getByLabel('Open a JSON report').setInputFiles(file);
+  const timeline = page.getByRole('region', { name: 'Timeline' });
+  await expect(timeline).toContainText('items');
+  const rendered = await timeline.getByRole('listitem').count();
+  expect(rendered).toBeGreaterThan(5);
+  expect(rendered).toBeLessThan(100);
+  // Reset after the initial load (parsing the file and the first render), then measure scrolling.
+  await page.evaluate(() => ((window as unknown as { __longTasks: number[] }).__longTasks = []));
+  const scroller = timeline.locator('.timeline-scroll');
+  for (let i = 0; i < 30; i++) {
+    await scroller.evaluate((el, step) => (el.scrollTop = step * 9000), i);
+    await page.waitForTimeout(16);
+  }
+  const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
+  const longest = Math.max(0, ...longTasks);
+  console.log(`10k timeline scroll: ${longTasks.length} long tasks, longest ${Math.round(longest)} ms`);
+  expect(longest).toBeLessThan(200);
+  expect(await timeline.getByRole('listitem').count()).toBeLessThan(100);
+
+  // Selecting an SSE item opens its stream in the wire inspector.
+  await timeline.getByRole('button', { name: /^SSE SSE #/ }).first().click();
+  const inspector = page.getByRole('region', { name: 'Wire inspector' });
+  await expect(inspector.getByRole('region', { name: 'SSE events' })).toContainText('SSE events (');
+  await expect(inspector.getByRole('table', { name: 'Request headers' })).toContainText('Bearer [REDACTED]');
+});
+
+test('the Timeline, results and charts are keyboard reachable and charts have table views', async ({ page }) => {
+  const file = writeReport('keyboard', { runId: 'e2e-keys', flawed: true });
+  await page.goto('/');
+  await page.getByLabel('Open a JSON report').setInputFiles(file);
+  await page.getByRole('button', { name: 'Show Results per category as table' }).click();
+  const table = page.getByRole('table', { name: 'Results per category' });
+  await expect(table).toContainText('error-handling');
+  await expect(table.getByRole('row').filter({ hasText: 'streaming' })).toContainText('1');
+  await page.getByRole('button', { name: 'Show Exchange latency as table' }).click();
+  await expect(page.getByRole('table', { name: 'Exchange latency' })).toContainText('GET /.well-known/agent-card.json');
+  // Keyboard: focus a timeline item and open it with Enter.
+  const first = page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /^HTTP / }).first();
+  await first.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('region', { name: 'Wire inspector' })).toBeVisible();
+  // Theme toggle.
+  await page.getByRole('button', { name: /^Theme: system/ }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await page.getByRole('button', { name: /^Theme: light/ }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+});
