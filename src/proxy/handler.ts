@@ -235,20 +235,14 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     let headers = forwardRequestHeaders(req.headers, declared, userAgent);
     reqBody = method !== 'GET' && method !== 'HEAD' && req.body ? new RequestBody(req.body, limits.maxRequestBytes) : undefined;
 
-    return forward({ target, method, headers, reqBody, declaredLength });
+    return forward(reqBody);
 
-    // --- Forwarding, hop by hop ---------------------------------------------------------------
-    async function forward(start: {
-      target: URL;
-      method: string;
-      headers: Headers;
-      reqBody: RequestBody | undefined;
-      declaredLength: number | undefined;
-    }): Promise<Response> {
-      let current = start.target;
-      let hopMethod = start.method;
-      let body: UpstreamRequest['body'] = start.reqBody ? start.reqBody.stream() : null;
-      let bodyLength = start.reqBody ? start.declaredLength : undefined;
+    // --- Forwarding, hop by hop (`headers` loses credentials when a hop changes origin) ---------
+    async function forward(clientBody: RequestBody | undefined): Promise<Response> {
+      let current = target;
+      let hopMethod = method;
+      let body: UpstreamRequest['body'] = clientBody ? clientBody.stream() : null;
+      let bodyLength = clientBody ? declaredLength : undefined;
       let redirects = 0;
       const started = now();
       for (;;) {
@@ -267,7 +261,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
         } catch (e) {
           clearTimeout(timer);
           unlink();
-          if (start.reqBody?.tooLarge) {
+          if (clientBody?.tooLarge) {
             return fail('request_too_large', `The request body exceeds ${limits.maxRequestBytes} bytes.`, { target: current });
           }
           const reason: unknown = ctl.signal.aborted ? ctl.signal.reason : undefined;
@@ -310,9 +304,9 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
             bodyLength = undefined;
             headers = new Headers(headers);
             for (const n of BODY_HEADERS) headers.delete(n);
-          } else if (start.reqBody && body !== null) {
+          } else if (clientBody && body !== null) {
             try {
-              body = await start.reqBody.all();
+              body = await clientBody.all();
             } catch {
               return fail('request_too_large', `The request body exceeds ${limits.maxRequestBytes} bytes.`, { target: current });
             }
@@ -388,12 +382,10 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       }
       // Statuses a Response cannot carry (hostile agents) travel in X-Proxy-Upstream-Status only.
       const status = res.status >= 200 && res.status <= 599 ? res.status : 502;
-      const effectiveBody = NULL_BODY_STATUSES.has(status) ? null : relayed;
-      if (effectiveBody === null && relayed) relayed.cancel().catch(noop);
       try {
-        return new Response(effectiveBody, { status, statusText: res.statusText ?? '', headers: out });
+        return new Response(relayed, { status, statusText: res.statusText ?? '', headers: out });
       } catch {
-        return new Response(effectiveBody, { status, headers: out });
+        return new Response(relayed, { status, headers: out });
       }
     }
   };
