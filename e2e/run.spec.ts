@@ -158,7 +158,7 @@ test('after a reload mid-run the cut-off run shows as interrupted with its parti
 test('the run form explains bad input before a run', async ({ page }) => {
   await page.goto('/');
   await page.getByLabel('Agent URL', { exact: true }).fill('localhost:3000');
-  await expect(page.getByText(/must start with http:// or https:///)).toBeVisible();
+  await expect(page.getByText('must start with http:// or https://')).toBeVisible();
   await page.getByRole('button', { name: 'Run conformance' }).click();
   await expect(page.getByRole('alert')).toContainText('Cannot start the run.');
   await page.getByLabel('Agent URL', { exact: true }).fill('http://127.0.0.1:9/agent');
