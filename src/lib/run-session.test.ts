@@ -125,3 +125,25 @@ describe('run session', () => {
     expect(mergeableEvent({ type: 'check-started', at: 1, checkId: 'other', title: '', category: 'interop', level: 'MAY' }, 'x', 'p-')).toBeNull();
   });
 });
+
+describe('replay', () => {
+  it('plays a recorded run back through the live store in paced batches, without saving it again', async () => {
+    const events = syntheticRun({ runId: 'replayed', targetEvents: 3000 });
+    const frames: number[] = [];
+    const archive = new RunArchive(`replay-${Math.random()}`);
+    archives.push(archive);
+    const store = createRunStore((cb) => {
+      const t = setTimeout(cb, 0);
+      return () => clearTimeout(t);
+    });
+    store.store.subscribe((s) => frames.push(s.run.eventCount));
+    const session = new RunSession({ store, archive, run: () => Promise.reject(new Error('unused')), createHost: () => fakeHost, hostSettings: () => ({ mode: 'proxy' }) });
+    await session.replay(events, 300);
+    const run = store.store.getState().run;
+    expect(run.eventCount).toBe(events.length);
+    expect(run.status).toBe('completed');
+    expect(frames.length).toBeGreaterThan(3); // it arrived over several batches, not at once
+    expect(frames.length).toBeLessThan(events.length / 10);
+    expect(await archive.list()).toEqual([]);
+  });
+});

@@ -136,6 +136,40 @@ export class RunSession {
     }
   }
 
+  /**
+   * Plays a recorded run back through the live store at its recorded pace, compressed to about
+   * `durationMs` (watching a saved run unfold; also how the dashboard benchmark pushes 10,000
+   * events through the live path). Nothing is sent to any agent and nothing is saved again.
+   */
+  async replay(events: readonly RunEvent[], durationMs = 5000): Promise<void> {
+    if (this.state.getState().phase !== 'idle' || !events.length) return;
+    const { store } = this.deps;
+    this.abort = new AbortController();
+    const signal = this.abort.signal;
+    store.reset();
+    store.setNotice('Replay of a saved run: nothing is sent to the agent.');
+    this.state.setState({ phase: 'running', error: null });
+    const t0 = events[0]!.at;
+    const span = Math.max(1, events[events.length - 1]!.at - t0);
+    const factor = durationMs / span;
+    const start = this.now();
+    let i = 0;
+    try {
+      while (i < events.length && !signal.aborted) {
+        const elapsed = this.now() - start;
+        while (i < events.length && (events[i]!.at - t0) * factor <= elapsed) store.enqueue(events[i++]!);
+        if (i < events.length) await new Promise((r) => setTimeout(r, 16));
+      }
+      if (signal.aborted && !events.slice(0, i).some((e) => e.type === 'run-finished')) {
+        store.enqueue({ type: 'run-finished', at: events[Math.max(0, i - 1)]!.at, status: 'interrupted', error: 'Replay stopped.' });
+      }
+    } finally {
+      store.flush();
+      this.abort = null;
+      this.state.setState({ phase: 'idle' });
+    }
+  }
+
   /** Aborts the running run; the partial result is kept and marked interrupted. */
   stop(): void {
     if (!this.abort) return;
