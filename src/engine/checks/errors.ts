@@ -3,6 +3,7 @@ import type { Evidence } from '../model/check';
 import { jsonRpcEnvelope, restErrorBody, v1ErrorDataProblems, type JsonRpcEnvelope, type RestError } from '../protocol/shapes';
 import { isRecord } from '../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
+import { canceledTaskId } from './lifecycle';
 import { completedRun, needDialect, noFinishedTask, skillRuns } from './tasks';
 
 /** One deliberately wrong request and what came back. */
@@ -17,8 +18,17 @@ export interface Probe {
   notJson?: string;
 }
 
-/** Probes whose expected answer is an A2A-specific error (ErrorInfo required on v1.0 HTTP+JSON). */
-const A2A_ERROR_PROBES = new Set(['task-not-found', 'push-not-supported', 'cancel-terminal', 'message-to-terminal', 'version-unsupported']);
+/**
+ * Probes whose expected answer is an A2A-specific error, with its HTTP status: when the agent answers with
+ * that status, v1.0 HTTP+JSON requires a google.rpc.ErrorInfo (a different status is judged by the probe's own check).
+ */
+const A2A_ERROR_PROBES: Record<string, number[]> = {
+  'task-not-found': [404],
+  'push-not-supported': [400, 501],
+  'cancel-terminal': [400, 409],
+  'message-to-terminal': [400],
+  'version-unsupported': [400],
+};
 
 const ERRORS = {
   legacy: 'v0.1.0 §8 Error Handling',
@@ -34,7 +44,7 @@ function probe(ctx: CheckContext, name: string, make: () => Promise<{ http: Http
     if (!http.responded) return p;
     const parsed = http.json();
     if (ctx.dialect!.isRest) {
-      if (http.status >= 400) p.rest = restErrorBody(parsed.ok ? parsed.value : undefined, http.status, A2A_ERROR_PROBES.has(name));
+      if (http.status >= 400) p.rest = restErrorBody(parsed.ok ? parsed.value : undefined, http.status, !!A2A_ERROR_PROBES[name]?.includes(http.status));
     } else if (!parsed.ok) p.notJson = parsed.error;
     else p.rpc = jsonRpcEnvelope(parsed.value, expectedId);
     return p;
@@ -243,19 +253,32 @@ export const errorChecks: CheckDef[] = [
       if (p0) return p0;
       const r = await completedRun(ctx);
       if (!r?.final?.id) return noFinishedTask(ctx, 'terminal task to cancel');
+      const targets: { id: string; state: string }[] = [{ id: r.final.id, state: r.final.rawState ?? 'finished' }];
+      // A task this run canceled is terminal too: canceling it again must fail the same way.
+      {
+        const canceled = await canceledTaskId(ctx);
+        if (canceled) targets.push({ id: canceled, state: 'canceled' });
+      }
       const d = ctx.dialect!;
-      const id = r.final.id;
-      if (d.isRest) {
-        const p = await restProbe(ctx, 'cancel-terminal', 'POST', `/tasks/${encodeURIComponent(id)}:cancel`, '{}');
-        return expectRest(ctx, p, [400, 409], 'TASK_NOT_CANCELABLE', `Cancel of ${r.final.rawState} task ${id}`);
+      const verdicts: Verdict[] = [];
+      for (const [i, t] of targets.entries()) {
+        const name = i === 0 ? 'cancel-terminal' : 'cancel-canceled';
+        const what = `Cancel of ${t.state} task ${t.id}`;
+        if (d.isRest) {
+          const p = await restProbe(ctx, name, 'POST', `/tasks/${encodeURIComponent(t.id)}:cancel`, '{}');
+          verdicts.push(expectRest(ctx, p, [400, 409], 'TASK_NOT_CANCELABLE', what));
+          continue;
+        }
+        const p = await rpcProbe(ctx, name, d.method('cancel'), { id: t.id });
+        const v = expectRpcCode(p, [-32002], what, 'TaskNotCancelable');
+        if (v.status === 'fail' && p.rpc?.hasResult) {
+          const state = isRecord(p.rpc.result) ? JSON.stringify((p.rpc.result as { status?: { state?: unknown } }).status?.state) : '';
+          verdicts.push({ ...v, message: `${what} succeeded (state ${state}) instead of failing with TaskNotCancelable.` });
+        } else verdicts.push(v);
       }
-      const p = await rpcProbe(ctx, 'cancel-terminal', d.method('cancel'), { id });
-      const v = expectRpcCode(p, [-32002], `Cancel of ${r.final.rawState} task ${id}`, 'TaskNotCancelable');
-      if (v.status === 'fail' && p.rpc?.hasResult) {
-        const state = isRecord(p.rpc.result) ? JSON.stringify((p.rpc.result as { status?: { state?: unknown } }).status?.state) : '';
-        return { ...v, message: `Cancel of the ${r.final.rawState} task ${id} succeeded (state ${state}) instead of failing with TaskNotCancelable.` };
-      }
-      return v;
+      const failed = verdicts.find((v) => v.status !== 'pass');
+      if (failed) return { ...failed, evidence: verdicts.flatMap((v) => v.evidence ?? []) };
+      return pass(verdicts.map((v) => v.message).join(' '), verdicts.flatMap((v) => v.evidence ?? []));
     },
   }),
   defineCheck({
@@ -358,6 +381,7 @@ export const errorChecks: CheckDef[] = [
       if (code === -32009 || p.rest?.reason === 'VERSION_NOT_SUPPORTED') return pass('Refused with VersionNotSupported.', evidence);
       if (code === -32601) return pass('Treated as a 0.3 request (GetTask is not a 0.3 method: -32601).', evidence);
       if (d.isRest && p.http.status === 404 && p.rest?.reason !== 'TASK_NOT_FOUND') return pass('Treated as a 0.3 request (the 1.0 route does not exist in 0.3).', evidence);
+      if (d.isRest && p.http.status === 400) return pass('Refused with HTTP 400 (a v1.0 task lookup would have answered 404).', evidence);
       return fail(`Answered with v1.0 semantics (${answered(p)}): the missing header was not treated as 0.3.`, evidence);
     },
   }),

@@ -124,6 +124,7 @@ export const lifecycleChecks: CheckDef[] = [
           return fail(`${timeouts.length} task(s) did not settle within ${ctx.taskTimeoutMs} ms (last state: ${timeouts.map((r) => r.final?.rawState ?? '?').join(', ')}).`, evidence);
         }
         const broken = bad[0]!;
+        if (broken.outcome === 'no-task') return skip('The created tasks have no id, so they cannot be followed (see lifecycle.send).', 'precondition', evidence);
         return broken.brokenCall ? brokenCallVerdict(ctx, broken.brokenCall, `polling task ${broken.final?.id ?? ''}`) : fail(`A task could not be followed: ${describeRun(broken)}.`, evidence);
       }),
   }),
@@ -426,10 +427,17 @@ async function listRpc(ctx: CheckContext, lane: string): Promise<CallOutcome> {
 interface CancelResult {
   verdict: Verdict;
   effective: Verdict;
+  /** A task this run canceled, for errors.cancel-terminal. */
+  canceledTaskId?: string;
+}
+
+/** The id of a task the cancel check canceled, if it got that far. */
+export async function canceledTaskId(ctx: CheckContext): Promise<string | undefined> {
+  return (await cancelFixture(ctx)).canceledTaskId;
 }
 
 /** Starts the slowest skill's task without blocking, cancels it at once, follows it (seed step 2.3). */
-function cancelFixture(ctx: CheckContext): Promise<CancelResult> {
+export function cancelFixture(ctx: CheckContext): Promise<CancelResult> {
   return ctx.fixture('cancel', async (): Promise<CancelResult> => {
     const d = ctx.dialect!;
     const runs = await skillRuns(ctx);
@@ -445,7 +453,12 @@ function cancelFixture(ctx: CheckContext): Promise<CancelResult> {
     const lane = ctx.lane('cancel');
     const send = await d.send(ctx.http, { text: skillText(ctx, slow.skillId), lane, checkId: ctx.checkId, returnImmediately: true, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined, timeoutMs: ctx.taskTimeoutMs });
     if (send.kind !== 'task' || !send.task.id) {
-      const v = send.kind === 'message' ? skip('The agent replied with a Message; there is no task to cancel.', 'not-applicable') : brokenCallVerdict(ctx, send, 'starting a task to cancel');
+      const v =
+        send.kind === 'message'
+          ? skip('The agent replied with a Message; there is no task to cancel.', 'not-applicable')
+          : send.kind === 'task'
+            ? skip('The task has no id, so it cannot be canceled (see lifecycle.send).', 'precondition', [exchangeEvidence(send.http)])
+            : brokenCallVerdict(ctx, send, 'starting a task to cancel');
       return { verdict: v, effective: v };
     }
     emitState(ctx, lane, { source: 'send', at: ctx.http.host.now(), task: send.task, exchangeId: send.http.exchangeId });
@@ -483,7 +496,7 @@ function cancelFixture(ctx: CheckContext): Promise<CancelResult> {
     }
     if (final.state === 'canceled') {
       const ok = pass(`Task ${send.task.id} went ${send.task.rawState} → ${final.rawState}.`, evidence);
-      return { verdict: ok, effective: ok };
+      return { verdict: ok, effective: ok, canceledTaskId: send.task.id };
     }
     if (isTerminal(final.state, ctx.generation)) {
       const msg = `Cancel was answered with the task in ${final.rawState}, not canceled; a task that can no longer be canceled should get TaskNotCancelable (-32002).`;

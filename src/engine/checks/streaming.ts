@@ -2,6 +2,7 @@ import type { Evidence } from '../model/check';
 import type { StreamItem, StreamRun } from '../protocol/dialect';
 import { isInterrupted, isTerminal } from '../protocol/states';
 import { quantile } from '../report/series';
+import { isRecord } from '../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
 import { emitState, needDialect, skillText, slowestSkill } from './tasks';
 
@@ -322,6 +323,9 @@ export const streamingChecks: CheckDef[] = [
       const evd = [exchangeEvidence(run.result, `${d.describe('subscribe', send.task.id)} response`), ...itemEvidence(run.items, 5)];
       if (!run.result.responded) return transportVerdict(run.result, 'resubscribing');
       if (run.reason === 'not-stream') {
+        const body = run.result.json();
+        const isErrorAnswer = run.result.status >= 400 || (body.ok && isRecord(body.value) && body.value.error !== undefined);
+        if (!isErrorAnswer) return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType || ''} with a result, not an event stream.`, evd);
         // A task that finished before the subscription may be refused legitimately (v1.0: UnsupportedOperation).
         const now = await d.get(ctx.http, { id: send.task.id, lane, checkId: ctx.checkId });
         if (now.kind === 'task' && isTerminal(now.task.state, ctx.generation)) {

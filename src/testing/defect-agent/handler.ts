@@ -538,7 +538,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     const [head, tail] = JSON.stringify({ ...card, description: marker }).split(`"${marker}"`) as [string, string];
     const prefix = Buffer.from(`${head}"`);
     const suffix = Buffer.from(`"${tail}`);
-    res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': prefix.length + HUGE_CARD_BYTES + suffix.length });
+    res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'public, max-age=60', ETag: 'W/"huge-card"', 'Content-Length': prefix.length + HUGE_CARD_BYTES + suffix.length });
     if (req.method === 'HEAD') {
       res.end();
       return;
