@@ -45,9 +45,17 @@ test.describe('live runs', () => {
       await expect(page.getByLabel('Agent URL', { exact: true })).toHaveValue(base(d));
       await page.getByRole('button', { name: 'Run conformance' }).click();
       const timeline = page.getByRole('region', { name: 'Timeline' });
-      // Live: items appear while the run is still going.
-      await expect(runStatus(page)).toContainText('Running');
-      await expect.poll(async () => timeline.getByRole('listitem').count()).toBeGreaterThan(3);
+      // Live: timeline items appear while the run is still going (both read in one page turn).
+      await expect
+        .poll(() =>
+          page.evaluate(() => {
+            const region = document.querySelector('section[aria-label="Timeline"]');
+            const running = /Running/.test(document.querySelector('.run-status')?.textContent ?? '');
+            return running && (region?.querySelectorAll('[role="listitem"]').length ?? 0) > 3;
+          }),
+        )
+        .toBe(true);
+      await expect(timeline.getByRole('listitem').first()).toBeVisible();
       await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
       await expect(level(page)).toContainText(/full|partial|minimal|non-conformant/);
       // The level shown is the engine's verdict for this run (the exported report says the same).

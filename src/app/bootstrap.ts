@@ -1,6 +1,7 @@
 import { RunArchive } from '../lib/db';
 import { createHost, runSuite } from '../lib/engine-adapter';
 import { createQueryClient } from '../lib/query-client';
+import { holdRunLock, isRunAlive } from '../lib/run-lock';
 import { RunSession } from '../lib/run-session';
 import { createRunStore } from '../lib/run-store';
 import { settingsStore } from '../lib/settings-store';
@@ -10,7 +11,11 @@ import type { AppDeps } from './app';
 export function createAppDeps(): AppDeps {
   const archive = new RunArchive();
   const liveStore = createRunStore();
+  let restored: () => void = () => undefined;
+  const ready = new Promise<void>((r) => (restored = r));
   const session = new RunSession({
+    ready,
+    onRunActive: holdRunLock,
     store: liveStore,
     archive,
     run: runSuite,
@@ -20,7 +25,10 @@ export function createAppDeps(): AppDeps {
       return { mode: s.mode, proxyUrl: s.proxyUrl };
     },
   });
-  return { queryClient: createQueryClient(), archive, liveStore, session };
+  const deps: AppDeps = { queryClient: createQueryClient(), archive, liveStore, session };
+  // Runs wait for the restore below, so a run started by a deep link is never mistaken for a cut-off one.
+  void restoreInterrupted(deps).finally(restored);
+  return deps;
 }
 
 /**
@@ -29,7 +37,7 @@ export function createAppDeps(): AppDeps {
  */
 export async function restoreInterrupted(deps: AppDeps): Promise<void> {
   try {
-    const closed = await deps.archive.closeAbandoned(Date.now());
+    const closed = await deps.archive.closeAbandoned(Date.now(), undefined, isRunAlive);
     const latest = closed.sort((a, b) => b.startedAt - a.startedAt)[0];
     if (!latest) return;
     const events = await deps.archive.events(latest.runId);

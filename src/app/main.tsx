@@ -1,11 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
-import { createAppDeps, restoreInterrupted } from './bootstrap';
+import { createAppDeps } from './bootstrap';
 import './styles.css';
 
 const deps = createAppDeps();
-void restoreInterrupted(deps);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

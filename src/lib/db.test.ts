@@ -50,6 +50,13 @@ describe('run archive and recorder', () => {
     expect(await a.closeAbandoned(99_999_999)).toEqual([]);
   });
 
+  it('closeAbandoned leaves alone a run another tab is still running', async () => {
+    const a = fresh();
+    await a.replace(syntheticRun({ runId: 'elsewhere', finish: null }), 'live');
+    expect(await a.closeAbandoned(Date.now(), undefined, async (id) => id === 'elsewhere')).toEqual([]);
+    expect((await a.get('elsewhere'))?.status).toBe('running');
+  });
+
   it('lists newest first, deletes a run with its events', async () => {
     const a = fresh();
     await a.replace(syntheticRun({ runId: 'old', startAt: 1000 }), 'live');

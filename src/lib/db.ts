@@ -125,10 +125,15 @@ export class RunArchive {
    * with a `run-finished: interrupted` event so they show as interrupted with their partial results.
    * Returns the metas it closed.
    */
-  async closeAbandoned(now: number, reason = 'The page was reloaded or closed during the run.'): Promise<RunMeta[]> {
+  async closeAbandoned(
+    now: number,
+    reason = 'The page was reloaded or closed during the run.',
+    /** True when another tab is still running this run (see run-lock.ts); such runs are left alone. */
+    isAlive: (runId: string) => Promise<boolean> = async () => false,
+  ): Promise<RunMeta[]> {
     const closed: RunMeta[] = [];
     for (const meta of await this.list()) {
-      if (meta.status !== 'running') continue;
+      if (meta.status !== 'running' || (await isAlive(meta.runId))) continue;
       const events = await this.events(meta.runId);
       const last = events.reduce((m, e) => Math.max(m, e.at), meta.startedAt);
       const end: RunEvent = { type: 'run-finished', at: Math.min(now, last + 1) || now, status: 'interrupted', error: reason };

@@ -54,6 +54,40 @@ describe('run session', () => {
     expect(session.state.getState().phase).toBe('idle');
   });
 
+  it('waits for the start-up restore before recording, and reports the active run id with a promise that settles at the end', async () => {
+    let release: () => void = () => undefined;
+    const ready = new Promise<void>((r) => (release = r));
+    const active: string[] = [];
+    let ended = false;
+    const archive = new RunArchive(`ready-${Math.random()}`);
+    archives.push(archive);
+    const store = createRunStore(syncFrames);
+    const seen: RunOptions[] = [];
+    const session = new RunSession({
+      store,
+      archive,
+      run: replayRunner(syntheticRun({ runId: 'after-ready' }), seen),
+      createHost: () => fakeHost,
+      hostSettings: () => ({ mode: 'proxy' }),
+      ready,
+      onRunActive: (id, done) => {
+        active.push(id);
+        void done.then(() => (ended = true));
+      },
+    });
+    const p = session.start(input);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(session.state.getState().phase).toBe('running');
+    expect(seen).toHaveLength(0);
+    void session.start(input); // a second click while waiting starts nothing
+    release();
+    await p;
+    expect(seen).toHaveLength(1);
+    expect(active).toEqual(['after-ready']);
+    await Promise.resolve();
+    expect(ended).toBe(true);
+  });
+
   it('Stop aborts the runner and keeps the partial run, marked interrupted', async () => {
     const { session, store, archive } = setup(replayRunner(syntheticRun({ runId: 'stop-1', targetEvents: 2000 })));
     const done = session.start(input);

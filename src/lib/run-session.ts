@@ -34,6 +34,10 @@ export interface SessionDeps {
   newId?: () => string;
   /** How long Stop waits for the runner to wind down before closing the run itself. */
   stopGraceMs?: number;
+  /** Awaited before a run records anything (the app's start-up restore of interrupted runs). */
+  ready?: Promise<unknown>;
+  /** Called with the run id when a run starts, and a promise that settles when it ends (run-lock.ts). */
+  onRunActive?: (runId: string, done: Promise<unknown>) => void;
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -68,8 +72,11 @@ export class RunSession {
     this.lastInput = input;
     this.abort = new AbortController();
     const signal = this.abort.signal;
-    store.reset();
     this.state.setState({ phase: 'running', error: null });
+    await this.deps.ready?.catch(() => undefined);
+    store.reset();
+    let markDone: () => void = () => undefined;
+    const done = new Promise<void>((r) => (markDone = r));
     const recorder = new RunRecorder(archive, { onError: (e) => this.state.setState({ error: `Saving the run failed: ${message(e)}` }) });
     let started = false;
     let finished = false;
@@ -79,6 +86,7 @@ export class RunSession {
       if (e.type === 'run-started') {
         started = true;
         this.lastRunId = e.runId;
+        this.deps.onRunActive?.(e.runId, done);
       }
       if (e.type === 'run-finished') finished = true;
       store.enqueue(e);
@@ -131,6 +139,7 @@ export class RunSession {
       detached = true;
       store.flush();
       await recorder.flush();
+      markDone();
       this.abort = null;
       this.state.setState({ phase: 'idle' });
     }
