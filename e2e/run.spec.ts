@@ -85,6 +85,52 @@ test.describe('live runs', () => {
     expect(await rows.count()).toBeGreaterThan(1);
     for (const row of (await rows.all()).slice(1)) await expect(row.getByRole('cell').last()).not.toHaveText('–');
     await expect(level(page)).not.toContainText('full');
+
+    // Re-run one failed check: its new result is merged into this run, its exchanges added to the timeline.
+    const firstFailed = (await failed.getByRole('row').nth(1).getByRole('rowheader').textContent()) ?? '';
+    const items = async () => Number(/(\d+) items/.exec((await page.locator('.timeline-meta').textContent()) ?? '')?.[1] ?? 0);
+    const before = await items();
+    const results = page.getByRole('table', { name: 'Results' });
+    const rerun = results.getByRole('button', { name: /^Re-run / }).filter({ hasText: 'Re-run' });
+    const title = firstFailed.split(/[a-z]+\.[a-z.-]+ · /)[0]!.replace(/[a-z-]+(\.[a-z0-9-]+)+.*$/, '').trim();
+    await results.getByRole('button', { name: `Re-run ${title}` }).click();
+    await expect(results.getByRole('button', { name: `Re-run ${title}` })).toHaveText('Re-run', { timeout: 60_000 });
+    await expect.poll(items).toBeGreaterThan(before);
+    expect(await rerun.count()).toBeGreaterThan(3);
+  });
+
+  test('credentials are used but never shown, saved or exported', async ({ page }) => {
+    const secret = 'e2e-Secret-Token-7f3a9c';
+    await page.goto('/');
+    const d = (await demos(page))[0]!;
+    await page.getByLabel('Agent URL', { exact: true }).fill(base(d));
+    await page.getByLabel('Credential type').selectOption('bearer');
+    await page.getByLabel('Bearer token').fill(secret);
+    await page.getByRole('button', { name: 'Run conformance' }).click();
+    await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
+    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /^HTTP POST/ }).first().click();
+    await expect(page.getByRole('table', { name: 'Request headers' })).toContainText('Bearer [REDACTED]');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+    expect(readFileSync((await download.path())!, 'utf8')).not.toContain(secret);
+    const stored = await page.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open('a2a-interop');
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      const all = (store: string) =>
+        new Promise<unknown[]>((resolve) => {
+          const q = db.transaction(store).objectStore(store).getAll();
+          q.onsuccess = () => resolve(q.result);
+        });
+      const text = JSON.stringify([await all('runs'), await all('events')]) + JSON.stringify({ ...localStorage });
+      db.close();
+      return text;
+    });
+    expect(stored.length).toBeGreaterThan(1000);
+    expect(stored).not.toContain(secret);
+    // Only the password field itself holds the token; nothing the run shows does.
+    expect(await page.locator('.run-viewer').innerHTML()).not.toContain(secret.slice(4));
   });
 
   test('reload mid-run keeps the results recorded so far', async ({ page }) => {
@@ -161,6 +207,17 @@ test('after a reload mid-run the cut-off run shows as interrupted with its parti
   await expect(page.getByRole('table', { name: 'Results' }).getByRole('row').filter({ has: page.getByRole('button', { name: /^Re-run / }) })).toHaveCount(started);
   await page.getByRole('link', { name: 'History', exact: true }).click();
   await expect(page.getByRole('table', { name: 'Past runs' })).toContainText('interrupted');
+});
+
+test('an unreachable proxy is explained with what to do next', async ({ page }) => {
+  await page.goto('/settings');
+  await page.getByLabel('Proxy URL').fill('http://127.0.0.1:9/proxy');
+  await expect(page.getByRole('status', { name: 'Proxy status' })).toContainText('Proxy unreachable');
+  await page.getByRole('link', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'The proxy is unreachable.' })).toContainText('npm start');
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
+  await page.getByLabel('Proxy URL').fill('');
+  await expect(page.getByRole('status', { name: 'Proxy status' })).toContainText('Proxy reachable');
 });
 
 test('the run form explains bad input before a run', async ({ page }) => {
