@@ -32,6 +32,8 @@ Options for run:
   --api-key KEY                       API key, sent where the card's apiKey scheme says (or A2A_INTEROP_API_KEY)
   --peer URL                          a second agent for two-agent interop checks
   --timeout SECONDS                   budget per test task (default 60)
+  --binding jsonrpc|http+json         test this binding when the card declares several
+  --protocol-version 1.0|0.3          test the card's interfaces of this version (e.g. a v1.0 card's 0.3 compat ones)
   --skill ID                          exercise only this skill (repeatable; default: every skill in the card)
   --only CHECK-ID                     run only this check (repeatable)
   --min-level full|partial|minimal    level needed for exit code 0 (default minimal)
@@ -97,6 +99,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         peer: { type: 'string' },
         timeout: { type: 'string' },
         skill: { type: 'string', multiple: true },
+        binding: { type: 'string' },
+        'protocol-version': { type: 'string' },
         only: { type: 'string', multiple: true },
         'min-level': { type: 'string' },
         quiet: { type: 'boolean' },
@@ -150,7 +154,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       }
     }
     const credentials = credentialsFrom(v, io.env);
-    return await run(io, { url: url.toString(), format, out: v.out, minLevel, timeoutMs: Math.round(timeoutS * 1000), credentials, peer: v.peer, skills: v.skill, only: v.only, quiet: !!v.quiet });
+    const binding = v.binding === undefined ? undefined : ({ jsonrpc: 'JSONRPC', 'http+json': 'HTTP+JSON', rest: 'HTTP+JSON' } as const)[v.binding.toLowerCase() as 'jsonrpc'];
+    if (v.binding !== undefined && !binding) throw new UsageError('--binding must be jsonrpc or http+json');
+    const pv = v['protocol-version'];
+    if (pv !== undefined && !/^\d+\.\d+$/.test(pv)) throw new UsageError('--protocol-version must be Major.Minor, e.g. 1.0 or 0.3');
+    return await run(io, {
+      prefer: binding || pv ? { binding, protocolVersion: pv } : undefined, url: url.toString(), format, out: v.out, minLevel, timeoutMs: Math.round(timeoutS * 1000), credentials, peer: v.peer, skills: v.skill, only: v.only, quiet: !!v.quiet });
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr(`${e.message}\n\nRun "a2a-interop --help" for usage.\n`);
@@ -162,6 +171,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 }
 
 interface RunArgs {
+  prefer?: { binding?: 'JSONRPC' | 'HTTP+JSON'; protocolVersion?: string };
   url: string;
   format: ExportFormat;
   out?: string;
@@ -192,7 +202,7 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
   try {
     report = await runConformance(
       createNodeHost({ fetch: io.fetch }),
-      { agentUrl: a.url, peerUrl: a.peer, credentials: a.credentials, timeoutMs: a.timeoutMs, skills: a.skills, only: a.only, signal: controller.signal, transport: 'direct' },
+      { agentUrl: a.url, peerUrl: a.peer, credentials: a.credentials, timeoutMs: a.timeoutMs, skills: a.skills, only: a.only, signal: controller.signal, transport: 'direct', prefer: a.prefer },
       onEvent,
     );
   } finally {

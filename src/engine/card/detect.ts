@@ -3,7 +3,10 @@ import { isRecord } from '../util/json';
 import type { CardInterface, NormalizedCard } from './normalize';
 
 export interface Detection {
+  /** The generation of the card. */
   generation: Generation;
+  /** The generation spoken with the agent: the card's, or 0.3 when its v0.3 interfaces were asked for. */
+  testedGeneration: Generation;
   /** `high` when a field unique to the generation decided it; `low` when it was a best guess. */
   confidence: 'high' | 'low';
   binding?: Binding;
@@ -34,7 +37,14 @@ export function canonicalBinding(b: string): Binding | undefined {
  * Decides the protocol generation and binding from the card, as a2a-js `isLegacyAgentCard` does
  * (REFERENCE.md §1), and explains the decision.
  */
-export function detectGeneration(raw: unknown, card: NormalizedCard, cardSource?: string): Detection {
+/** Which interface the user wants tested when the card declares several. */
+export interface InterfacePreference {
+  binding?: Binding;
+  /** Major.Minor, e.g. "0.3" to test the v0.3 compatibility interfaces of a v1.0 card. */
+  protocolVersion?: string;
+}
+
+export function detectGeneration(raw: unknown, card: NormalizedCard, cardSource?: string, prefer: InterfacePreference = {}): Detection {
   const c = isRecord(raw) ? raw : {};
   const evidence: string[] = [];
   let generation: Generation;
@@ -82,22 +92,37 @@ export function detectGeneration(raw: unknown, card: NormalizedCard, cardSource?
   }
   if (cardSource) evidence.push(`card served at ${cardSource === 'direct' ? 'the URL given' : `/.well-known/${cardSource}`}`);
 
+  // A v1.0 card may also list v0.3 interfaces (a2a-js legacyCompat); the user may ask to test those.
+  const cardGeneration = generation;
+  const wantsV03 = generation === 'v1.0' && prefer.protocolVersion !== undefined && /^0\.3/.test(prefer.protocolVersion);
+  if (wantsV03) {
+    generation = 'v0.3';
+    evidence.push('testing the card\'s protocolVersion 0.3 interfaces, as requested');
+  }
   // Binding: the first testable interface in preference order.
   const candidates =
     generation === 'v1.0' || (si && si.length)
       ? card.interfaces.filter((i) => i.source === 'supportedInterfaces')
       : card.interfaces.filter((i) => i.source !== 'supportedInterfaces');
   const versionOk = (i: CardInterface) =>
-    generation !== 'v1.0' || i.source !== 'supportedInterfaces' || /^1\./.test(i.protocolVersion ?? '');
-  const testable = candidates.filter((i) => {
+    i.source !== 'supportedInterfaces' ||
+    (generation === 'v1.0' ? /^1\./.test(i.protocolVersion ?? '') : generation === 'v0.3' && si?.length ? /^0\.3/.test(i.protocolVersion ?? '') : true);
+  const usable = candidates.filter((i) => {
     const b = canonicalBinding(String(i.binding));
     return (b === 'JSONRPC' || b === 'HTTP+JSON') && versionOk(i) && /^https?:\/\//i.test(i.url);
   });
+  const preferred = prefer.binding ? usable.filter((i) => canonicalBinding(String(i.binding)) === prefer.binding) : usable;
+  if (prefer.binding && !preferred.length && usable.length) {
+    evidence.push(`no ${prefer.binding} interface to test as requested; using the card's preferred one`);
+  } else if (prefer.binding && preferred.length) {
+    evidence.push(`${prefer.binding} requested`);
+  }
+  const testable = preferred.length ? [...preferred, ...usable.filter((i) => !preferred.includes(i))] : usable;
   const first = candidates.find(versionOk) ?? candidates[0];
-  const det: Detection = { generation, confidence, evidence, others: [] };
+  const det: Detection = { generation: cardGeneration, testedGeneration: generation, confidence, evidence, others: [] };
   if (generation === 'legacy' || generation === 'v0.2') {
     // Only JSON-RPC existed before v0.3 (v0.2.4+ could declare others, rarely served).
-    const pick = testable.find((i) => canonicalBinding(String(i.binding)) === 'JSONRPC') ?? testable[0];
+    const pick = (prefer.binding ? testable[0] : undefined) ?? testable.find((i) => canonicalBinding(String(i.binding)) === 'JSONRPC') ?? testable[0];
     if (pick) {
       det.selected = pick;
       det.binding = canonicalBinding(String(pick.binding));

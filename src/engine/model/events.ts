@@ -114,6 +114,8 @@ export const RunOptionsPublic = z.object({
   credentialHeader: z.string().optional(),
   only: z.array(z.string()).optional(),
   transport: z.enum(['proxy', 'direct']).optional(),
+  /** The interface asked for, when the card declares several. */
+  prefer: z.object({ binding: Binding.optional(), protocolVersion: z.string().optional() }).optional(),
 });
 export type RunOptionsPublic = z.infer<typeof RunOptionsPublic>;
 

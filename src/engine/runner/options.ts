@@ -1,3 +1,4 @@
+import type { InterfacePreference } from '../card/detect';
 import type { Limits } from '../http/client';
 
 /** Credentials supplied by the user. Values never appear in events, reports or logs (see redact.ts). */
@@ -25,6 +26,8 @@ export interface RunOptions {
   /** Independent checks run at most this many at a time (browsers allow 6 connections per origin). Default 4. */
   concurrency?: number;
   limits?: Partial<Limits>;
+  /** Test this binding / protocol version when the card declares several interfaces (default: the card's first). */
+  prefer?: InterfacePreference;
   /** Reported as `options.transport`. */
   transport?: 'proxy' | 'direct';
 }

@@ -77,6 +77,7 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
       credentialHeader: creds.kind === 'header' || creds.kind === 'api-key' ? creds.name : undefined,
       only: options.only,
       transport: options.transport ?? host.transport,
+      prefer: options.prefer && (options.prefer.binding || options.prefer.protocolVersion) ? { ...options.prefer } : undefined,
     },
     tool: { ...TOOL },
   });
@@ -84,7 +85,7 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
   let status: 'completed' | 'interrupted' | 'errored' = 'completed';
   let error: string | undefined;
   try {
-    const target = await resolveTarget(http, 'agent', options.agentUrl, creds, () => host.randomUUID());
+    const target = await resolveTarget(http, 'agent', options.agentUrl, creds, () => host.randomUUID(), true, options.prefer);
     record({ type: 'target-resolved', at: host.now(), target: target.info });
     const handle: RunHandle = { fixtures: new Map() };
     if (options.peerUrl && !runAbort.signal.aborted) {
@@ -93,9 +94,10 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
     }
     let lanes = 0;
     const selectedSkills = (options.skills?.length ? target.card.skills.filter((s) => options.skills!.includes(s.id)) : target.card.skills).map((s) => s.id);
-    const makeCtx = (checkId: string): CheckContext => ({
+    const makeCtx = (checkId: string, phase: CheckDef['phase']): CheckContext => ({
       checkId,
-      generation: target.detection.generation,
+      // Card checks judge the card's generation; suite checks the generation spoken with the agent.
+      generation: phase === 'card' ? target.detection.generation : target.detection.testedGeneration,
       binding: target.detection.binding,
       endpointUrl: target.detection.endpointUrl,
       card: target.card,
@@ -130,7 +132,7 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
     await pool(suitePhase, Math.max(1, options.concurrency ?? 4), runOne);
 
     async function runOne(def: CheckDef): Promise<void> {
-      const g: Generation = target.detection.generation;
+      const g: Generation = def.phase === 'card' ? target.detection.generation : target.detection.testedGeneration;
       const started = host.now();
       record({ type: 'check-started', at: started, checkId: def.id, title: def.title, category: def.category, level: def.level });
       let v: Verdict;
@@ -140,7 +142,7 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
         v = { status: 'skip', skipKind: 'not-applicable', message: `Not part of the ${g} protocol.` };
       } else {
         try {
-          v = await def.run(makeCtx(def.id));
+          v = await def.run(makeCtx(def.id, def.phase));
         } catch (e) {
           v = {
             status: 'error',

@@ -1,4 +1,4 @@
-import { detectGeneration, type Detection } from '../card/detect';
+import { detectGeneration, type Detection, type InterfacePreference } from '../card/detect';
 import { discoverCard, type DiscoveryResult } from '../card/discover';
 import { normalizeCard, type NormalizedCard } from '../card/normalize';
 import type { HttpContext } from '../http/client';
@@ -52,6 +52,7 @@ export async function resolveTarget(
   creds: Credentials,
   uuid: () => string,
   warmup = true,
+  prefer: InterfacePreference = {},
 ): Promise<ResolvedTarget> {
   const pre = credentialPlacement(creds);
   const discovery = await discoverCard(http, url, {
@@ -61,13 +62,13 @@ export async function resolveTarget(
   });
   const raw = discovery.raw;
   const card = normalizeCard(raw);
-  const detection = detectGeneration(raw, card, discovery.cardSource);
+  const detection = detectGeneration(raw, card, discovery.cardSource, prefer);
   const placement = credentialPlacement(creds, card);
   for (const s of Object.values(card.securitySchemes)) if (s.type === 'apiKey') http.redactor.addHeaderName(s.name).addQueryName(s.name);
   let dialect: Dialect | undefined;
   if (isRecord(raw) && detection.endpointUrl && detection.binding && detection.binding !== 'GRPC') {
     dialect = new Dialect({
-      generation: detection.generation,
+      generation: detection.testedGeneration,
       binding: detection.binding,
       endpointUrl: detection.endpointUrl,
       tenant: detection.tenant,

@@ -1,0 +1,87 @@
+/**
+ * The full suite against the demo agents built on the official SDKs (@a2a-js/sdk 1.3.0 and 0.3.14), on
+ * each interface they declare. Where an SDK deviates from its spec, the report shows the deviation as a
+ * failing check; these expectations pin exactly which (an SDK upgrade that fixes or adds one shows here).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeHost } from '../../hosts/node';
+import { startServer, type RunningServer } from '../../server/main';
+import type { RunOptions } from '../runner/options';
+import { reportResults } from '../report/build';
+import { runConformance } from '../runner/run';
+
+const CORS = ['interop.cors.card', 'interop.cors.rpc', 'interop.cors.stream'];
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({ port: 0, quiet: true, proxy: false, slowTaskMs: 400, stepMs: 10 });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function run(agent: string, prefer?: RunOptions['prefer']) {
+  const report = await runConformance(createNodeHost(), { agentUrl: `${server.url.replace(/\/$/, '')}/demo/${agent}`, timeoutMs: 10_000, prefer }, () => {});
+  const failing = reportResults(report)
+    .filter((r) => r.status === 'fail' || r.status === 'error')
+    .map((r) => r.id)
+    .sort();
+  return { report, failing, byId: Object.fromEntries(reportResults(report).map((r) => [r.id, r])) };
+}
+
+describe('@a2a-js/sdk 1.3.0 (v1.0 demo agent, legacyCompat on)', () => {
+  it('JSON-RPC 1.0: -32602 for a non-JSON-RPC body and a successful cancel of a canceled task are shown as deviations', async () => {
+    const { report, failing, byId } = await run('v1');
+    expect(report.protocol.generation).toBe('v1.0');
+    expect(report.protocol.binding).toBe('JSONRPC');
+    expect(failing).toEqual(['errors.cancel-terminal', 'errors.invalid-request', ...CORS].sort());
+    expect(byId['errors.invalid-request']!.message).toMatch(/-32602/);
+    expect(byId['errors.cancel-terminal']!.message).toMatch(/canceled task .* succeeded/);
+    // Lenient on a missing A2A-Version only because it also serves 0.3 (legacyCompat): that passes.
+    expect(byId['errors.version-missing']!.status).toBe('pass');
+    expect(byId['interop.bindings']!.status).toBe('pass');
+    expect(report.conformanceLevel).toBe('minimal');
+  });
+
+  it('HTTP+JSON 1.0: the REST handler answers a missing A2A-Version with v1.0 semantics and unknown routes without google.rpc.Status', async () => {
+    const { failing, report } = await run('v1', { binding: 'HTTP+JSON' });
+    expect(report.protocol.binding).toBe('HTTP+JSON');
+    expect(failing).toEqual(['errors.cancel-terminal', 'errors.shape', 'errors.version-missing', ...CORS].sort());
+  });
+
+  it('its v0.3 compatibility interface (JSON-RPC 0.3) passes the v0.3 suite except the canceled-task cancel', async () => {
+    const { failing, report } = await run('v1', { protocolVersion: '0.3' });
+    expect(report.targets[0]!.evidence.join(' ')).toMatch(/0\.3 interfaces, as requested/);
+    expect(failing).toEqual(['errors.cancel-terminal', ...CORS].sort());
+  });
+});
+
+describe('@a2a-js/sdk 0.3.14 (v0.3 demo agent)', () => {
+  it('JSON-RPC: every A2A check passes; only browser readiness (no CORS) fails', async () => {
+    const { failing, report } = await run('v03');
+    expect(report.protocol.generation).toBe('v0.3');
+    expect(failing).toEqual(CORS);
+    expect(report.conformanceLevel).toBe('full');
+  });
+
+  it('HTTP+JSON: proto-style payloads are understood and judged as such', async () => {
+    const { failing, report } = await run('v03', { binding: 'HTTP+JSON' });
+    expect(report.protocol.binding).toBe('HTTP+JSON');
+    expect(failing).toEqual(CORS);
+  });
+});
+
+describe('the other demo agents', () => {
+  it('legacy: full', async () => {
+    const { failing, report } = await run('legacy');
+    expect(report.protocol.generation).toBe('legacy');
+    expect(failing).toEqual([]);
+    expect(report.conformanceLevel).toBe('full');
+  });
+
+  it('flawed: non-conformant, with its four realistic defects found', async () => {
+    const { failing, report } = await run('flawed');
+    expect(failing).toEqual(['card.capabilities.shape', 'errors.cancel-terminal', 'errors.task-not-found', 'streaming.terminal']);
+    expect(report.conformanceLevel).toBe('non-conformant');
+  });
+});
