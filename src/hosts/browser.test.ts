@@ -173,3 +173,39 @@ describe('explainTarget (re-exported for the UI)', () => {
     expect(explainTarget('http://192.168.1.20:8080/', { kind: 'local' })).toBeUndefined();
   });
 });
+
+describe('browser readiness through the proxy diagnostic (/proxy/preflight)', () => {
+  it('measures the CORS preflight of a CORS-ready agent and of one without CORS, end to end through the engine', async () => {
+    const { startDefectAgent } = await import('../testing/defect-agent');
+    const { runConformance } = await import('../engine/runner/run');
+    const { reportResults } = await import('../engine/report/build');
+    const ready = await startDefectAgent({ generation: 'v1.0', slowTaskMs: 200, stepMs: 5 });
+    const closed = await startDefectAgent({ generation: 'v1.0', defects: ['no-cors'], slowTaskMs: 200, stepMs: 5 });
+    try {
+      const host = createBrowserHost({ mode: 'proxy', proxyUrl: `${proxy.origin}/proxy` });
+      expect(host.preflight).toBeTypeOf('function');
+      const only = ['interop.cors.card', 'interop.cors.rpc', 'interop.cors.stream'];
+      const statuses = async (url: string) => {
+        const report = await runConformance(host, { agentUrl: url.replace(/\/\.well-known\/.*$/, ''), only }, () => {});
+        return Object.fromEntries(reportResults(report).map((r) => [r.id, r]));
+      };
+      const ok = await statuses(ready.cardUrl);
+      expect(only.map((id) => ok[id]!.status)).toEqual(['pass', 'pass', 'pass']);
+      expect(ok['interop.cors.rpc']!.evidence[0]!.value).toMatch(/access-control-allow-origin/i);
+      const bad = await statuses(closed.cardUrl);
+      expect(only.map((id) => bad[id]!.status)).toEqual(['fail', 'fail', 'fail']);
+      expect(bad['interop.cors.card']!.message).toMatch(/Access-Control-Allow-Origin/);
+      // The agent saw our synthetic origin, never the dashboard's.
+      expect(closed.requests.some((r) => r.method === 'OPTIONS' && r.headers.origin === 'https://dashboard.a2a-interop.example')).toBe(true);
+    } finally {
+      await Promise.all([ready.close(), closed.close()]);
+    }
+  });
+
+  it('refuses the diagnostic without the dashboard header and for bad targets', async () => {
+    const noHeader = await fetch(`${proxy.origin}/proxy/preflight?url=${encodeURIComponent('http://127.0.0.1:1/')}`);
+    expect(noHeader.headers.get('x-proxy-error')).toBe('origin_not_allowed');
+    const badTarget = await fetch(`${proxy.origin}/proxy/preflight?url=ftp%3A%2F%2Fx`, { headers: { 'x-a2a-interop': '1' } });
+    expect(badTarget.headers.get('x-proxy-error')).toBe('bad_target');
+  });
+});

@@ -7,8 +7,8 @@
  * const host = createBrowserHost({ mode: 'proxy' });
  * const health = await checkProxyHealth('/proxy'); // { ok: true, mode: 'local' }
  */
-import { PROXY_CLIENT_HEADER, PROXY_ERROR_HEADER, PROXY_FORWARD_HEADERS_HEADER } from '../engine/model/proxy';
-import { isAbortError, timerSleep, type Host } from '../engine/ports';
+import { PROXY_CLIENT_HEADER, PROXY_ERROR_HEADER, PROXY_FORWARD_HEADERS_HEADER, PROXY_PREFLIGHT_PATH, type PreflightDiagnostic } from '../engine/model/proxy';
+import { isAbortError, timerSleep, type Host, type PreflightRequest, type PreflightResult } from '../engine/ports';
 import { problemResponse } from '../proxy/errors';
 import { FORWARD_REQUEST_HEADERS } from '../proxy/policy';
 
@@ -46,6 +46,7 @@ export function createBrowserHost(opts: BrowserHostOptions): Host {
   if (opts.mode === 'direct') return { ...base, fetch: (url, init) => doFetch(url, init) };
   return {
     ...base,
+    preflight: (req) => proxyPreflight(doFetch, proxyUrl, req),
     async fetch(url, init) {
       const headers = new Headers(init.headers);
       headers.set(PROXY_CLIENT_HEADER, '1');
@@ -69,6 +70,39 @@ export function createBrowserHost(opts: BrowserHostOptions): Host {
       }
     },
   };
+}
+
+/** The proxy's base (`/proxy` of `/proxy?x=y`), for its sub-paths. */
+const proxyBase = (proxyUrl: string) => (proxyUrl.split('?')[0] ?? '').replace(/\/+$/, '') || DEFAULT_PROXY_URL;
+
+/**
+ * Browser readiness through the proxy: a page cannot send a CORS preflight by hand (Origin is a forbidden
+ * header), so the proxy's diagnostic endpoint sends it and reports the target's Access-Control-* headers.
+ */
+export async function proxyPreflight(doFetch: typeof fetch, proxyUrl: string, req: PreflightRequest): Promise<PreflightResult> {
+  const base = proxyBase(proxyUrl);
+  const path = base.endsWith('/proxy') ? `${base.slice(0, -'/proxy'.length)}${PROXY_PREFLIGHT_PATH}` : `${base}/preflight`;
+  const q = new URLSearchParams({ url: req.url, method: req.method, headers: req.headers.join(',') });
+  try {
+    const res = await doFetch(`${path}?${q}`, { headers: { [PROXY_CLIENT_HEADER]: '1' }, credentials: 'omit', cache: 'no-store', signal: req.signal });
+    const code = res.headers.get(PROXY_ERROR_HEADER);
+    if (code) {
+      let detail = '';
+      try {
+        detail = String(((await res.json()) as { detail?: unknown }).detail ?? '');
+      } catch {
+        /* informational */
+      }
+      const blame = code === 'upstream_reset' || code === 'upstream_timeout' ? 'agent' : code === 'connect_failed' || code === 'dns_failed' || code === 'tls_failed' ? 'unknown' : 'tool';
+      return { ok: false, error: `the proxy reported ${code}${detail ? `: ${detail}` : ''}`, blame };
+    }
+    if (!res.ok) return { ok: false, error: `the proxy's preflight endpoint answered HTTP ${res.status} (an older proxy?)`, blame: 'tool' };
+    const d = (await res.json()) as PreflightDiagnostic;
+    return { ok: true, status: d.status, headers: d.headers ?? {} };
+  } catch (e) {
+    if (isAbortError(e)) throw e;
+    return { ok: false, error: `the proxy could not be reached (${e instanceof Error ? e.message : String(e)})`, blame: 'tool' };
+  }
 }
 
 function unreachable(proxyUrl: string, e: unknown): Response {

@@ -11,12 +11,15 @@
  * }));
  */
 import {
+  PREFLIGHT_ORIGIN,
   PROXY_CLIENT_HEADER,
   PROXY_FORWARD_HEADERS_HEADER,
+  PROXY_PREFLIGHT_PATH,
   PROXY_REDIRECTS_HEADER,
   PROXY_SENT_HEADERS_HEADER,
   PROXY_UPSTREAM_STATUS_HEADER,
   PROXY_UPSTREAM_URL_HEADER,
+  type PreflightDiagnostic,
   type ProxyErrorCode,
 } from '../engine/model/proxy.js';
 import { UpstreamError, classifyUpstreamError, problemResponse, redactUrl } from './errors.js';
@@ -209,13 +212,15 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       headers.set('cache-control', 'no-store');
       return new Response(req.method === 'HEAD' ? null : JSON.stringify({ ok: true, mode, version }), { status: 200, headers });
     }
-    if (url.pathname !== '/proxy') return fail('bad_target', 'Unknown proxy path: use /proxy?url=… or /proxy/health.', { status: 404 });
+    const isDiagnostic = url.pathname === PROXY_PREFLIGHT_PATH;
+    if (url.pathname !== '/proxy' && !isDiagnostic) return fail('bad_target', 'Unknown proxy path: use /proxy?url=…, /proxy/preflight?url=… or /proxy/health.', { status: 404 });
     if (mode === 'hosted' && origin === 'none') {
       return fail('origin_not_allowed', 'A hosted proxy only serves the configured dashboard origins (the request had no Origin).');
     }
     if (!req.headers.get(PROXY_CLIENT_HEADER)) {
       return fail('origin_not_allowed', `The ${PROXY_CLIENT_HEADER} header is missing: this proxy only serves the a2a-interop dashboard.`);
     }
+    if (isDiagnostic) return preflightDiagnostic();
     const method = req.method.toUpperCase();
     if (REFUSED_METHODS.has(method)) return fail('bad_target', `The method ${method} is not proxied.`, { status: 405, headers: { allow: ALLOW_METHODS } });
 
@@ -236,6 +241,53 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     reqBody = method !== 'GET' && method !== 'HEAD' && req.body ? new RequestBody(req.body, limits.maxRequestBytes) : undefined;
 
     return forward(reqBody);
+
+    /**
+     * Browser-readiness diagnostic: one OPTIONS to the target with a synthetic Origin (never the client's),
+     * no redirects followed (preflights do not follow them), answered as JSON with the CORS response headers.
+     */
+    async function preflightDiagnostic(): Promise<Response> {
+      if (req.method !== 'GET') return fail('bad_target', 'Use GET for /proxy/preflight.', { status: 405, headers: { allow: 'GET' } });
+      const parsedTarget = parseTarget(url.searchParams.get('url'));
+      if (!parsedTarget.ok) return fail('bad_target', parsedTarget.reason);
+      const blockedTarget = checkTargetAllowed(parsedTarget.url, mode, policy);
+      if (blockedTarget) return fail('target_blocked', blockedTarget, { target: parsedTarget.url });
+      const wantMethod = (url.searchParams.get('method') ?? 'GET').toUpperCase();
+      if (!/^[A-Z]{1,16}$/.test(wantMethod)) return fail('bad_target', 'method must be an HTTP method name.');
+      const wantHeaders = (url.searchParams.get('headers') ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => HEADER_NAME_TOKEN.test(h))
+        .slice(0, 32);
+      const h = new Headers({ origin: PREFLIGHT_ORIGIN, 'access-control-request-method': wantMethod, 'user-agent': userAgent, accept: '*/*' });
+      if (wantHeaders.length) h.set('access-control-request-headers', wantHeaders.join(', '));
+      const ctl = new AbortController();
+      const onClientAbort = () => ctl.abort(req.signal.reason);
+      req.signal.addEventListener('abort', onClientAbort, { once: true });
+      const headersMs = timeouts.connectMs + Math.min(timeouts.firstByteMs, 15_000);
+      const timer = config.upstreamEnforcesTimeouts ? undefined : setTimeout(() => ctl.abort(new UpstreamError('upstream_timeout', `No response head within ${headersMs} ms.`)), headersMs);
+      try {
+        const res = await config.upstream({ url: parsedTarget.url, method: 'OPTIONS', headers: h, body: null, bodyLength: undefined, signal: ctl.signal, timeouts });
+        res.body?.cancel().catch(noop);
+        const acHeaders: Record<string, string> = {};
+        res.headers.forEach((v, k) => {
+          if (k.toLowerCase().startsWith('access-control-') || k.toLowerCase() === 'vary') acHeaders[k.toLowerCase()] = v.slice(0, 2000);
+        });
+        const out = new Headers(cors);
+        out.set('content-type', 'application/json');
+        out.set('cache-control', 'no-store');
+        out.set(PROXY_UPSTREAM_STATUS_HEADER, String(res.status));
+        const diag: PreflightDiagnostic = { status: res.status, headers: acHeaders };
+        return new Response(JSON.stringify(diag), { status: 200, headers: out });
+      } catch (e) {
+        const reason: unknown = ctl.signal.aborted ? ctl.signal.reason : undefined;
+        const err = reason instanceof UpstreamError ? reason : classifyUpstreamError(e);
+        return fail(err.code, err.message, { target: parsedTarget.url });
+      } finally {
+        clearTimeout(timer);
+        req.signal.removeEventListener('abort', onClientAbort);
+      }
+    }
 
     // --- Forwarding, hop by hop (`headers` loses credentials when a hop changes origin) ---------
     async function forward(clientBody: RequestBody | undefined): Promise<Response> {

@@ -2,6 +2,7 @@ import { canonicalBinding } from '../card/detect';
 import type { CardInterface } from '../card/normalize';
 import type { Evidence, Generation } from '../model/check';
 import { exchange } from '../http/client';
+import { PREFLIGHT_ORIGIN } from '../model/proxy';
 import { Dialect } from '../protocol/dialect';
 import type { ResolvedTarget } from '../runner/target';
 import { isRecord } from '../util/json';
@@ -9,8 +10,6 @@ import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolError, transpo
 import { declaresSecurity } from './errors';
 import { brokenCallVerdict, completedRun, needDialect, runEvidence, runTask, skillRuns, type TaskRun } from './tasks';
 
-/** The origin we present in CORS preflights: a web app somewhere else. */
-export const PREFLIGHT_ORIGIN = 'https://dashboard.a2a-interop.example';
 
 const CORS_REF = { legacy: 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v0.2': 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v0.3': 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v1.0': 'Fetch Standard §3.2 CORS protocol (outside A2A)' };
 

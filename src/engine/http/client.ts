@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { RunEvent, TransportError } from '../model/events';
-import { PROXY_ERROR_HEADER, PROXY_STREAM_ERROR_COMMENT, proxyErrorBlame } from '../model/proxy';
+import { PROXY_ERROR_HEADER, PROXY_STREAM_ERROR_COMMENT, PROXY_UPSTREAM_STATUS_HEADER, proxyErrorBlame } from '../model/proxy';
 import type { Host } from '../ports';
 import { isAbortError } from '../ports';
 import type { Redactor } from '../redact';
@@ -183,6 +183,13 @@ async function proxyError(res: Response): Promise<TransportError> {
   };
 }
 
+/** The agent's status: the proxy relays statuses a Response cannot carry (e.g. 999) as 502 plus this header. */
+function upstreamStatus(res: Response): number {
+  const h = res.headers.get(PROXY_UPSTREAM_STATUS_HEADER);
+  const n = h && /^\d{3}$/.test(h.trim()) ? Number(h) : NaN;
+  return Number.isFinite(n) ? n : res.status;
+}
+
 function decode(bytes: Uint8Array): { text: string; bom: boolean; invalidUtf8: boolean } {
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   try {
@@ -282,7 +289,7 @@ export async function exchange(ctx: HttpContext, req: HttpRequest): Promise<Http
       return finish(r);
     }
     r.responded = true;
-    r.status = res.status;
+    r.status = upstreamStatus(res);
     r.headers = res.headers;
     r.contentType = res.headers.get('content-type') ?? '';
     const max = req.maxBytes ?? ctx.limits.maxBodyBytes;
@@ -391,7 +398,7 @@ export async function stream(
       return { ...out, result: finish(r) };
     }
     r.responded = true;
-    r.status = res.status;
+    r.status = upstreamStatus(res);
     r.headers = res.headers;
     r.contentType = res.headers.get('content-type') ?? '';
     isStream = /^\s*text\/event-stream/i.test(r.contentType);

@@ -69,3 +69,18 @@ export interface ProxyProblem {
   /** The target URL, credentials in the query redacted. */
   target?: string;
 }
+
+/**
+ * Diagnostic endpoint of the proxy: `GET /proxy/preflight?url=<target>&method=POST&headers=a,b` sends a CORS
+ * preflight (OPTIONS with `Origin: PREFLIGHT_ORIGIN` and the Access-Control-Request-* headers) to the target
+ * and answers `{ status, headers }` with the target's Access-Control-* response headers. It lets the dashboard
+ * measure browser readiness, which a page cannot do by hand (browsers forbid setting Origin).
+ */
+export const PROXY_PREFLIGHT_PATH = '/proxy/preflight';
+/** The origin a browser-readiness preflight presents: a web app somewhere else. */
+export const PREFLIGHT_ORIGIN = 'https://dashboard.a2a-interop.example';
+
+export interface PreflightDiagnostic {
+  status: number;
+  headers: Record<string, string>;
+}
