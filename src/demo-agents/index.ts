@@ -52,9 +52,9 @@ export const DEMO_AGENTS: readonly DemoAgentInfo[] = [
     bindings: ['JSONRPC', 'HTTP+JSON'],
     cardPath: '/.well-known/agent-card.json',
     endpointPath: '/jsonrpc',
-    expectedLevel: 'partial',
+    expectedLevel: 'minimal',
     expectedLevelWhy:
-      'The core lifecycle works on both bindings, but the SDK deviates from v1.0 in places our checks look at: canceling an already-canceled task succeeds instead of TaskNotCancelable, a request without A2A-Version is served as 0.3 (correct only because 0.3 is also declared), and mid-stream errors use `event: error` frames.',
+      'Measured (src/engine/checks/sdk-agents.test.ts): on JSON-RPC 1.0 the SDK answers a body that is not JSON-RPC with -32602 instead of -32600, and canceling an already-canceled task succeeds instead of TaskNotCancelable; both are MUST-level error-handling checks, so the level is minimal. On HTTP+JSON it also serves a request without A2A-Version as 1.0 and answers unknown routes without google.rpc.Status. No CORS (browser readiness, which does not affect the level).',
     defects: [],
     delaysMs: delays,
     create: createV1DemoAgent,
@@ -68,9 +68,9 @@ export const DEMO_AGENTS: readonly DemoAgentInfo[] = [
     bindings: ['JSONRPC', 'HTTP+JSON'],
     cardPath: '/.well-known/agent-card.json',
     endpointPath: '/jsonrpc',
-    expectedLevel: 'partial',
+    expectedLevel: 'full',
     expectedLevelWhy:
-      'JSON-RPC is conformant for the lifecycle, streaming and error codes; the SDK\'s HTTP+JSON binding uses snake_case/proto-style bodies and non-google.rpc error bodies, which optional REST checks flag.',
+      'Measured: every A2A check passes on JSON-RPC and on its proto-style HTTP+JSON binding; only browser readiness (no CORS) fails, which does not affect the level.',
     defects: [],
     delaysMs: delays,
     create: createV03DemoAgent,

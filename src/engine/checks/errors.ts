@@ -242,7 +242,7 @@ export const errorChecks: CheckDef[] = [
   }),
   defineCheck({
     id: 'errors.cancel-terminal',
-    title: 'Canceling a completed task gives TaskNotCancelable (-32002)',
+    title: 'Canceling a finished (completed or canceled) task gives TaskNotCancelable (-32002)',
     category: 'error-handling',
     level: 'MUST',
     phase: 'suite',

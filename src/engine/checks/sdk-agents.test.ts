@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeHost } from '../../hosts/node';
+import { DEMO_AGENTS } from '../../demo-agents';
 import { startServer, type RunningServer } from '../../server/main';
 import type { RunOptions } from '../runner/options';
 import { reportResults } from '../report/build';
@@ -68,6 +69,13 @@ describe('@a2a-js/sdk 0.3.14 (v0.3 demo agent)', () => {
     const { failing, report } = await run('v03', { binding: 'HTTP+JSON' });
     expect(report.protocol.binding).toBe('HTTP+JSON');
     expect(failing).toEqual(CORS);
+  });
+});
+
+describe('the demo list tells the truth', () => {
+  it.each(DEMO_AGENTS.map((a) => a.id))('%s: the expected level shown in the dashboard is the measured one', async (id) => {
+    const { report } = await run(id);
+    expect(report.conformanceLevel).toBe(DEMO_AGENTS.find((a) => a.id === id)!.expectedLevel);
   });
 });
 
