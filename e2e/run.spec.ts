@@ -86,6 +86,13 @@ test.describe('live runs', () => {
     for (const row of (await rows.all()).slice(1)) await expect(row.getByRole('cell').last()).not.toHaveText('–');
     await expect(level(page)).not.toContainText('full');
 
+    // Charts catch up when scrolled into view; their table view has the counts.
+    await page.getByRole('heading', { name: 'Charts' }).scrollIntoViewIfNeeded();
+    await page.getByRole('button', { name: 'Show Results per category as table' }).click();
+    const perCategory = page.getByRole('table', { name: 'Results per category' });
+    const failCells = await perCategory.getByRole('row').evaluateAll((rows) => rows.slice(1).map((r) => Number(r.children[2]?.textContent ?? 0)));
+    expect(failCells.reduce((a, b) => a + b, 0)).toBe((await rows.count()) - 1);
+
     // Re-run one failed check: its new result is merged into this run, its exchanges added to the timeline.
     const firstFailed = (await failed.getByRole('row').nth(1).getByRole('rowheader').textContent()) ?? '';
     const items = async () => Number(/(\d+) items/.exec((await page.locator('.timeline-meta').textContent()) ?? '')?.[1] ?? 0);

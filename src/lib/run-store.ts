@@ -1,7 +1,8 @@
 import { createContext, createElement, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { applyEvents, initialRunState, type RunEvent, type RunState } from '../engine';
+import { applyEvents, initialRunState, type CheckResult, type CheckRunState, type RunEvent, type RunState } from '../engine';
 import { animationFrameScheduler, createFrameBatcher, type Scheduler } from './frame-batcher';
 
 /** Where the viewed run comes from: a run in this tab, a run from history, or a report file. */
@@ -81,4 +82,26 @@ export function useRunStoreHandle(): RunStoreHandle {
 /** Reads one slice of the run store; re-renders only when that slice changes. */
 export function useRunSelector<T>(selector: (s: RunStoreState) => T): T {
   return useStore(useRunStoreHandle().store, selector);
+}
+
+/**
+ * The finished results, re-rendering only when one of them changes (applyEvents copies the
+ * collections each batch but keeps unchanged entries, so a shallow compare sees through it).
+ */
+export function useRunResults(): CheckResult[] {
+  return useRunSelector(
+    useShallow((s: RunStoreState) => {
+      const out: CheckResult[] = [];
+      for (const id of s.run.checkOrder) {
+        const r = s.run.checks[id]?.result;
+        if (r) out.push(r);
+      }
+      return out;
+    }),
+  );
+}
+
+/** Every check (running or finished) in start order, shallow-compared like useRunResults. */
+export function useRunChecks(): CheckRunState[] {
+  return useRunSelector(useShallow((s: RunStoreState) => s.run.checkOrder.map((id) => s.run.checks[id]).filter((c): c is CheckRunState => c !== undefined)));
 }

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import { resultsOf, type TargetInfo } from '../../engine';
-import { useRunSelector } from '../../lib/run-store';
+import type { TargetInfo } from '../../engine';
+import { useRunResults, useRunSelector } from '../../lib/run-store';
 import { CardTree } from './card-tree';
 import { verdictsByPath } from './paths';
 
@@ -8,8 +8,8 @@ import { verdictsByPath } from './paths';
 export function CardView() {
   const agent = useRunSelector((s) => s.run.targets.agent);
   const peer = useRunSelector((s) => s.run.targets.peer);
-  const run = useRunSelector((s) => s.run);
-  const verdicts = useMemo(() => verdictsByPath(resultsOf(run)), [run]);
+  const results = useRunResults();
+  const verdicts = useMemo(() => verdictsByPath(results), [results]);
   if (!agent && !peer) return null;
   return (
     <section className="card-view" aria-labelledby="card-heading">

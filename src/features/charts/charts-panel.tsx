@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { startTransition, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { checkDurations, exchangeLatencies, quantile, resultsPerCategory, streamTimings, type RunState } from '../../engine';
 import { fmtMs } from '../../lib/format';
@@ -7,19 +7,40 @@ import { useRunSelector } from '../../lib/run-store';
 const MAX_BARS = 60;
 const MAX_TABLE_ROWS = 500;
 
-/** Re-computes chart data at most once a second while a run streams in. */
-function useThrottledRun(intervalMs = 1000): RunState {
+/**
+ * Re-computes chart data at most once a second while a run streams in, as a transition: React
+ * renders the charts in slices between frames instead of one long task.
+ */
+function useThrottledRun(visible: boolean, intervalMs = 1000): RunState {
   const run = useRunSelector((s) => s.run);
   const [shown, setShown] = useState(run);
   useEffect(() => {
+    // Off-screen charts are not redrawn (measuring SVG text is not free); they catch up when shown.
+    if (!visible || shown === run) return undefined;
+    const update = () => startTransition(() => setShown(run));
     if (run.status !== 'running') {
-      setShown(run);
+      update();
       return undefined;
     }
-    const t = setTimeout(() => setShown(run), intervalMs);
+    const t = setTimeout(update, intervalMs);
     return () => clearTimeout(t);
-  }, [run, intervalMs]);
-  return shown;
+  }, [run, shown, intervalMs, visible]);
+  return useDeferredValue(shown);
+}
+
+function useInView(ref: RefObject<Element | null>): boolean {
+  const [inView, setInView] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof IntersectionObserver === 'undefined') {
+      setInView(true);
+      return undefined;
+    }
+    const io = new IntersectionObserver((entries) => setInView(entries.some((e) => e.isIntersecting)), { rootMargin: '200px' });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [ref]);
+  return inView;
 }
 
 function ChartCard({ title, table, children }: { title: string; table: ReactNode; children: ReactNode }) {
@@ -67,7 +88,8 @@ const axis = { stroke: 'var(--muted)', fontSize: 12 };
 
 /** Charts of the run (recharts; this module is loaded lazily). Each chart has a table view. */
 export default function ChartsPanel() {
-  const run = useThrottledRun();
+  const ref = useRef<HTMLElement>(null);
+  const run = useThrottledRun(useInView(ref));
   const data = useMemo(() => {
     const streams = streamTimings(run);
     const lat = exchangeLatencies(run);
@@ -80,9 +102,10 @@ export default function ChartsPanel() {
       p95: quantile(lat.map((l) => l.totalMs ?? 0), 0.95),
     };
   }, [run]);
-  if (!run.checkOrder.length && !run.exchangeOrder.length) return null;
+  // From the live store, not the throttled copy: a hidden section never comes into view to catch up.
+  const empty = useRunSelector((s) => !s.run.checkOrder.length && !s.run.exchangeOrder.length);
   return (
-    <section className="charts" aria-labelledby="charts-heading">
+    <section ref={ref} className="charts" aria-labelledby="charts-heading" hidden={empty}>
       <h2 id="charts-heading">Charts</h2>
       <div className="chart-grid">
         <ChartCard

@@ -1,16 +1,15 @@
 import { useMemo } from 'react';
-import { resultsOf } from '../../engine';
 import { toolErrorText } from '../../lib/format';
-import { useRunSelector } from '../../lib/run-store';
+import { useRunResults } from '../../lib/run-store';
 import { CATEGORY_LABEL } from './filter';
 
 /** Failures with their fixes (seed step 5.4), then our tool's errors, kept apart from the agent's failures. */
 export function FailedTests() {
-  const run = useRunSelector((s) => s.run);
-  const { failed, errors } = useMemo(() => {
-    const rs = resultsOf(run);
-    return { failed: rs.filter((r) => r.status === 'fail'), errors: rs.filter((r) => r.status === 'error') };
-  }, [run]);
+  const rs = useRunResults();
+  const { failed, errors } = useMemo(
+    () => ({ failed: rs.filter((r) => r.status === 'fail'), errors: rs.filter((r) => r.status === 'error') }),
+    [rs],
+  );
   return (
     <>
       {failed.length ? (

@@ -5,18 +5,19 @@ import { groupChecks, NO_FILTER } from './filter';
 
 describe('result filters', () => {
   const s = applyEvents(initialRunState(), syntheticRun({ flawed: true, toolError: true }));
+  const checks = s.checkOrder.map((id) => s.checks[id]!);
   it('groups by the five categories in report order', () => {
-    const g = groupChecks(s.checks, s.checkOrder, NO_FILTER);
+    const g = groupChecks(checks, NO_FILTER);
     expect(g.map((x) => x.category)).toEqual(['agent-card', 'lifecycle', 'streaming', 'error-handling', 'interop']);
     expect(g.reduce((n, x) => n + x.rows.length, 0)).toBe(s.checkOrder.length);
   });
   it('filters by status, category and level together', () => {
-    const fails = groupChecks(s.checks, s.checkOrder, { ...NO_FILTER, status: 'fail' }).flatMap((g) => g.rows.map((r) => r.id));
+    const fails = groupChecks(checks, { ...NO_FILTER, status: 'fail' }).flatMap((g) => g.rows.map((r) => r.id));
     expect(fails.sort()).toEqual(['errors.task-not-found', 'interop.cors.preflight', 'streaming.final-event']);
-    const should = groupChecks(s.checks, s.checkOrder, { status: 'fail', category: 'all', level: 'SHOULD' }).flatMap((g) => g.rows.map((r) => r.id));
+    const should = groupChecks(checks, { status: 'fail', category: 'all', level: 'SHOULD' }).flatMap((g) => g.rows.map((r) => r.id));
     expect(should).toEqual(['interop.cors.preflight']);
-    const errors = groupChecks(s.checks, s.checkOrder, { status: 'error', category: 'streaming', level: 'all' });
+    const errors = groupChecks(checks, { status: 'error', category: 'streaming', level: 'all' });
     expect(errors.flatMap((g) => g.rows.map((r) => r.id))).toEqual(['streaming.resubscribe']);
-    expect(groupChecks(s.checks, s.checkOrder, { status: 'error', category: 'lifecycle', level: 'all' })).toEqual([]);
+    expect(groupChecks(checks, { status: 'error', category: 'lifecycle', level: 'all' })).toEqual([]);
   });
 });

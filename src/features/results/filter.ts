@@ -22,11 +22,10 @@ export function matches(c: CheckRunState, f: ResultFilter): boolean {
 }
 
 /** Checks grouped by the five categories (in report order), filtered; empty groups are dropped. */
-export function groupChecks(checks: Record<string, CheckRunState>, order: readonly string[], f: ResultFilter): { category: Category; rows: CheckRunState[] }[] {
+export function groupChecks(checks: readonly CheckRunState[], f: ResultFilter): { category: Category; rows: CheckRunState[] }[] {
   const groups = new Map<Category, CheckRunState[]>(CATEGORIES.map((c) => [c, []]));
-  for (const id of order) {
-    const c = checks[id];
-    if (c && matches(c, f)) groups.get(c.category)?.push(c);
+  for (const c of checks) {
+    if (matches(c, f)) groups.get(c.category)?.push(c);
   }
   return CATEGORIES.map((category) => ({ category, rows: groups.get(category) ?? [] })).filter((g) => g.rows.length > 0);
 }

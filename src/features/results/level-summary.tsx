@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { computeLevel, resultsOf, summarize } from '../../engine';
-import { useRunSelector } from '../../lib/run-store';
+import { computeLevel, summarize } from '../../engine';
+import { useRunResults, useRunSelector } from '../../lib/run-store';
 
 const RUN_STATUS_TEXT: Record<string, string> = {
   idle: 'No run yet',
@@ -12,14 +12,16 @@ const RUN_STATUS_TEXT: Record<string, string> = {
 
 /** The conformance level (role status, named "Conformance level"), the run status and the counts. */
 export function LevelSummary() {
-  const run = useRunSelector((s) => s.run);
-  const { verdict, summary } = useMemo(() => {
-    const results = resultsOf(run);
-    return { verdict: computeLevel(results, run.status === 'completed'), summary: summarize(results) };
-  }, [run]);
+  const status = useRunSelector((s) => s.run.status);
+  const error = useRunSelector((s) => s.run.error);
+  const results = useRunResults();
+  const { verdict, summary } = useMemo(
+    () => ({ verdict: computeLevel(results, status === 'completed'), summary: summarize(results) }),
+    [results, status],
+  );
   const notice = useRunSelector((s) => s.notice);
-  if (run.status === 'idle') return null;
-  const running = run.status === 'running';
+  if (status === 'idle') return null;
+  const running = status === 'running';
   return (
     <section className="level-summary" aria-label="Verdict">
       <div className={`level level-${verdict.level}`} role="status" aria-label="Conformance level">
@@ -29,8 +31,8 @@ export function LevelSummary() {
       </div>
       <p className="level-reason">{verdict.reason}</p>
       <p className="run-status">
-        Run: <strong>{RUN_STATUS_TEXT[run.status] ?? run.status}</strong>
-        {run.error ? <span className="run-error"> ({run.error})</span> : null}
+        Run: <strong>{RUN_STATUS_TEXT[status] ?? status}</strong>
+        {error ? <span className="run-error"> ({error})</span> : null}
       </p>
       {notice ? <p className="run-notice">{notice}</p> : null}
       <dl className="counts" aria-label="Counts">

@@ -4,7 +4,7 @@ import { SelectField } from '../../components/select-field';
 import { StatusChip } from '../../components/status-chip';
 import { fmtMs, toolErrorText } from '../../lib/format';
 import { useRunSession, useSessionState } from '../../lib/run-session';
-import { useRunSelector, useRunStoreHandle } from '../../lib/run-store';
+import { useRunChecks, useRunSelector, useRunStoreHandle } from '../../lib/run-store';
 import { CATEGORY_LABEL, groupChecks, NO_FILTER, type ResultFilter } from './filter';
 
 const STATUS_OPTIONS = [
@@ -28,11 +28,10 @@ const LEVEL_OPTIONS = [
 
 /** The results table (named "Results"), grouped by category, filterable, rows expand to the details. */
 export function ResultsTable() {
-  const checks = useRunSelector((s) => s.run.checks);
-  const order = useRunSelector((s) => s.run.checkOrder);
+  const checks = useRunChecks();
   const [filter, setFilter] = useState<ResultFilter>(NO_FILTER);
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  const groups = useMemo(() => groupChecks(checks, order, filter), [checks, order, filter]);
+  const groups = useMemo(() => groupChecks(checks, filter), [checks, filter]);
   const toggle = (id: string) =>
     setOpen((prev) => {
       const next = new Set(prev);
@@ -40,7 +39,7 @@ export function ResultsTable() {
       else next.add(id);
       return next;
     });
-  if (!order.length) return null;
+  if (!checks.length) return null;
   return (
     <section className="results" aria-labelledby="results-heading">
       <h2 id="results-heading">Results</h2>

@@ -27,9 +27,11 @@ export function Timeline({ initialHeight = 420 }: { initialHeight?: number }) {
     getItemKey: (i) => model.rows[i]?.key ?? i,
   });
   const running = run.status === 'running';
+  const total = v.getTotalSize();
   useEffect(() => {
-    if (follow && running && model.rows.length) v.scrollToIndex(model.rows.length - 1, { align: 'end' });
-  }, [follow, running, model.rows.length, v]);
+    // Write-only (the browser clamps it): reading layout here every frame would force a reflow.
+    if (follow && running && scrollRef.current) scrollRef.current.scrollTop = total;
+  }, [follow, running, total]);
   const toggleLane = useCallback(
     (lane: string) =>
       setCollapsed((prev) => {
@@ -67,7 +69,7 @@ export function Timeline({ initialHeight = 420 }: { initialHeight?: number }) {
         <span>{fmtMs(span)}</span>
       </div>
       <div ref={scrollRef} className="timeline-scroll" style={{ height: initialHeight }} tabIndex={-1}>
-        <div role="list" aria-label="Timeline items" style={{ height: v.getTotalSize(), position: 'relative' }}>
+        <div role="list" aria-label="Timeline items" style={{ height: total, position: 'relative' }}>
           {v.getVirtualItems().map((vi) => {
             const row = model.rows[vi.index]!;
             return (

@@ -1,29 +1,23 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { Exchange, HeaderMap, SseRecord } from '../../engine';
 import { fmtBytes, fmtMs, prettyBody } from '../../lib/format';
-import { useRunSelector, useRunStoreHandle } from '../../lib/run-store';
+import { useRunSelector, useRunStoreHandle, type RunStoreState } from '../../lib/run-store';
 
 const PAGE = 100;
 
 /** The wire inspector: request and response of the selected exchange (already redacted by the engine). */
 export function WireInspector() {
   const selected = useRunSelector((s) => s.selected);
-  const run = useRunSelector((s) => s.run);
   const handle = useRunStoreHandle();
-  const target = useMemo(() => {
-    if (!selected) return null;
-    if (selected.startsWith('state:')) return { kind: 'state' as const, rec: run.taskStates[Number(selected.slice(6))] };
-    let seq: number | undefined;
-    let exchangeId = selected;
-    if (selected.startsWith('sse:')) {
-      const rec = run.sse[Number(selected.slice(4))];
-      if (!rec) return null;
-      exchangeId = rec.exchangeId;
-      seq = rec.seq;
-    }
-    return { kind: 'exchange' as const, x: run.exchanges[exchangeId], exchangeId, seq };
-  }, [selected, run]);
-  if (!target) return null;
+  // Resolve the selection to an exchange id (+ SSE seq) or a task-state record; each selector
+  // returns stable references so the inspector re-renders only when its own item changes.
+  const sseRec = useRunSelector((s) => (selected?.startsWith('sse:') ? s.run.sse[Number(selected.slice(4))] : undefined));
+  const stateRec = useRunSelector((s) => (selected?.startsWith('state:') ? s.run.taskStates[Number(selected.slice(6))] : undefined));
+  const exchangeId = selected && !selected.startsWith('state:') ? (sseRec?.exchangeId ?? (selected.startsWith('sse:') ? undefined : selected)) : undefined;
+  const x = useRunSelector((s) => (exchangeId ? s.run.exchanges[exchangeId] : undefined));
+  const events = useRunSelector(useShallow((s: RunStoreState) => (exchangeId && x?.sseCount ? s.run.sse.filter((e) => e.exchangeId === exchangeId) : EMPTY)));
+  if (!selected) return null;
   return (
     <section className="inspector" aria-label="Wire inspector">
       <div className="inspector-head">
@@ -32,31 +26,33 @@ export function WireInspector() {
           Close inspector
         </button>
       </div>
-      {target.kind === 'state' ? (
-        target.rec ? (
+      {selected.startsWith('state:') ? (
+        stateRec ? (
           <dl className="kv">
             <dt>Task</dt>
-            <dd>{target.rec.taskId}</dd>
+            <dd>{stateRec.taskId}</dd>
             <dt>State</dt>
-            <dd>{target.rec.state}</dd>
+            <dd>{stateRec.state}</dd>
             <dt>As sent by the agent</dt>
-            <dd>{target.rec.rawState}</dd>
+            <dd>{stateRec.rawState}</dd>
             <dt>Seen via</dt>
-            <dd>{target.rec.source}</dd>
+            <dd>{stateRec.source}</dd>
             <dt>Lane</dt>
-            <dd>{target.rec.lane}</dd>
+            <dd>{stateRec.lane}</dd>
           </dl>
         ) : (
           <p>Unknown item.</p>
         )
-      ) : target.x ? (
-        <ExchangeView x={target.x} sse={run.sse} highlightSeq={target.seq} />
+      ) : x ? (
+        <ExchangeView x={x} events={events} highlightSeq={sseRec?.seq} />
       ) : (
-        <p>Exchange {target.exchangeId} is not in this run's log.</p>
+        <p>Exchange {exchangeId ?? selected} is not in this run's log.</p>
       )}
     </section>
   );
 }
+
+const EMPTY: SseRecord[] = [];
 
 function Headers({ headers, label }: { headers: HeaderMap; label: string }) {
   const entries = Object.entries(headers);
@@ -75,9 +71,8 @@ function Headers({ headers, label }: { headers: HeaderMap; label: string }) {
   );
 }
 
-function ExchangeView({ x, sse, highlightSeq }: { x: Exchange; sse: SseRecord[]; highlightSeq?: number }) {
+function ExchangeView({ x, events, highlightSeq }: { x: Exchange; events: SseRecord[]; highlightSeq?: number }) {
   const [shown, setShown] = useState(PAGE);
-  const events = useMemo(() => sse.filter((e) => e.exchangeId === x.id), [sse, x.id]);
   const t = x.timings;
   return (
     <div className="exchange">
