@@ -39,6 +39,7 @@ test('the Timeline, results and charts are keyboard reachable and charts have ta
   const file = writeReport('keyboard', { runId: 'e2e-keys', flawed: true });
   await page.goto('/');
   await page.getByLabel('Open a JSON report').setInputFiles(file);
+  await page.getByRole('heading', { name: 'Charts' }).scrollIntoViewIfNeeded();
   await page.getByRole('button', { name: 'Show Results per category as table' }).click();
   const table = page.getByRole('table', { name: 'Results per category' });
   await expect(table).toContainText('error-handling');

@@ -89,7 +89,13 @@ const axis = { stroke: 'var(--muted)', fontSize: 12 };
 /** Charts of the run (recharts; this module is loaded lazily). Each chart has a table view. */
 export default function ChartsPanel() {
   const ref = useRef<HTMLElement>(null);
-  const run = useThrottledRun(useInView(ref));
+  const inView = useInView(ref);
+  const run = useThrottledRun(inView);
+  // recharts is mounted only once the section has been on screen: during a run it usually is not.
+  const [seen, setSeen] = useState(false);
+  useEffect(() => {
+    if (inView) setSeen(true);
+  }, [inView]);
   const data = useMemo(() => {
     const streams = streamTimings(run);
     const lat = exchangeLatencies(run);
@@ -107,7 +113,7 @@ export default function ChartsPanel() {
   return (
     <section ref={ref} className="charts" aria-labelledby="charts-heading" hidden={empty}>
       <h2 id="charts-heading">Charts</h2>
-      <div className="chart-grid">
+      {seen ? <div className="chart-grid">
         <ChartCard
           title="Results per category"
           table={
@@ -198,7 +204,7 @@ export default function ChartsPanel() {
             <p>No SSE streams in this run.</p>
           )}
         </ChartCard>
-      </div>
+      </div> : <p className="chart-note">Charts are drawn when this section is on screen.</p>}
     </section>
   );
 }
