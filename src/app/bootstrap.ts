@@ -27,7 +27,9 @@ export function createAppDeps(): AppDeps {
   });
   const deps: AppDeps = { queryClient: createQueryClient(), archive, liveStore, session };
   // Runs wait for the restore below, so a run started by a deep link is never mistaken for a cut-off one.
+  // IndexedDB can stall (a blocked upgrade in another tab): runs never wait more than 3 s for it.
   void restoreInterrupted(deps).finally(restored);
+  setTimeout(restored, 3000);
   return deps;
 }
 
