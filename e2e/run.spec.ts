@@ -1,19 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { applyEvents, initialRunState } from '../src/engine';
 import { metaOf } from '../src/lib/db';
 import { eventsOf } from './fixtures/reports';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-// Live runs need the engine's runner (src/engine/runner/run.ts, in progress) and the `npm start`
-// server with its demo agents and proxy (src/server/main.ts, in progress). Until both exist these
-// specs are fixme; they turn on by themselves when the runner stops throwing "not implemented".
-const runnerReady = !readFileSync(join(root, 'src/engine/runner/run.ts'), 'utf8').includes("throw new Error('not implemented yet')");
-const serverReady = existsSync(join(root, 'src/server/main.ts'));
-const LIVE = runnerReady && serverReady;
-const WAITS_FOR = 'waits for the runner (src/engine/runner/run.ts) and the npm start server with demo agents (src/server/main.ts)';
 
 interface Demo {
   id: string;
@@ -34,9 +23,8 @@ async function demos(page: Page): Promise<Demo[]> {
 const level = (page: Page) => page.getByRole('status', { name: 'Conformance level' });
 const runStatus = (page: Page) => page.getByText(/^Run:/);
 
+// Live runs against the demo agents served by the `npm start` server (the Playwright webServer).
 test.describe('live runs', () => {
-  test.fixme(!LIVE, WAITS_FOR);
-
   test('a full run against each demo agent shows the right level and the timeline fills live', async ({ page }) => {
     await page.goto('/');
     const results: string[] = [];

@@ -113,7 +113,8 @@ export default function ChartsPanel() {
   return (
     <section ref={ref} className="charts" aria-labelledby="charts-heading" hidden={empty}>
       <h2 id="charts-heading">Charts</h2>
-      {seen ? <div className="chart-grid">
+      {seen && !run.checkOrder.length && !run.exchangeOrder.length ? <p className="chart-note">Drawing charts…</p> : null}
+      {seen && (run.checkOrder.length || run.exchangeOrder.length) ? <div className="chart-grid">
         <ChartCard
           title="Results per category"
           table={
@@ -204,7 +205,8 @@ export default function ChartsPanel() {
             <p>No SSE streams in this run.</p>
           )}
         </ChartCard>
-      </div> : <p className="chart-note">Charts are drawn when this section is on screen.</p>}
+      </div> : null}
+      {!seen ? <p className="chart-note">Charts are drawn when this section is on screen.</p> : null}
     </section>
   );
 }

@@ -91,7 +91,6 @@ export function RunForm() {
     u.searchParams.delete('run');
     navigate(`${u.pathname}${u.search}`, { replace: true });
     start();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [link]);
 
   const onSubmit = (e: FormEvent) => {
