@@ -221,7 +221,11 @@ test('the run form explains bad input before a run', async ({ page }) => {
   await expect(page.getByText('must start with http:// or https://')).toBeVisible();
   await page.getByRole('button', { name: 'Run conformance' }).click();
   await expect(page.getByRole('alert')).toContainText('Cannot start the run.');
+  // A server without a card: the preview says so before any run.
+  await page.getByLabel('Agent URL', { exact: true }).fill(new URL('/no-agent-here', page.url()).toString());
+  await expect(page.getByRole('note').filter({ hasText: 'Card preview:' })).toContainText('No agent card found');
   await page.getByLabel('Agent URL', { exact: true }).fill('http://127.0.0.1:9/agent');
+  await expect(page.getByRole('note').filter({ hasText: 'Card preview:' })).toContainText(/proxy|connect/i);
   await page.getByLabel('Credential type').selectOption('bearer');
   await page.getByRole('button', { name: 'Run conformance' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Cannot start' })).toContainText('Enter the bearer token');

@@ -1,10 +1,9 @@
-/**
- * The one place the dashboard reaches the engine runner, the browser host and the exporters.
- * The card preview keeps a small discovery of its own (the engine's discovery runs inside a run).
- */
+/** The one place the dashboard reaches the engine runner, the engine's card discovery, the browser host and the exporters. */
 import type { ExportFormat, ExportResult } from '../exporters';
 import { checkProxyHealth as checkProxyHealthImpl, createBrowserHost, explainTarget as explainTargetImpl } from '../hosts/browser';
-import { PROXY_ERROR_HEADER, type Host, type Report, type RunEvent, type RunOptions, type TargetInfo } from '../engine';
+import { Redactor, type Host, type Report, type RunEvent, type RunOptions, type TargetInfo } from '../engine';
+import { discoverCard as engineDiscoverCard } from '../engine/card/discover';
+import { DEFAULT_LIMITS, type HttpContext } from '../engine/http/client';
 
 export type TransportMode = 'proxy' | 'direct';
 
@@ -56,68 +55,39 @@ export interface CardPreview {
   skills: { id: string; name: string }[];
 }
 
-const WELL_KNOWN = ['/.well-known/agent-card.json', '/.well-known/agent.json'] as const;
-
 /**
- * Fetches the agent card for the preview (skills, early errors). Stand-in for the engine's
- * `discoverCard(host, url)`: tries the URL itself when it names a .json file, then both well-known paths.
+ * Fetches the agent card for the preview (skills, early errors) with the engine's own discovery
+ * (same candidates and headers as a run), without warm-up retries so a wrong URL is reported fast.
+ * Rejects with a CardError that says what went wrong.
  */
-export async function discoverCard(host: Host, url: string): Promise<CardPreview> {
-  const base = new URL(url);
-  const candidates = /\.json$/i.test(base.pathname)
-    ? [base.toString()]
-    : WELL_KNOWN.flatMap((p) => {
-        const prefix = base.pathname.replace(/\/+$/, '');
-        const list = [new URL(p, base).toString()];
-        if (prefix) list.unshift(`${base.origin}${prefix}${p}`);
-        return list;
-      });
-  const attempts: TargetInfo['attempts'] = [];
-  for (const u of [...new Set(candidates)]) {
-    let res: Response;
-    try {
-      res = await host.fetch(u, { method: 'GET', headers: { accept: 'application/json', 'a2a-version': '1.0' } });
-    } catch (e) {
-      throw new CardError('network', `Could not fetch ${u}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    const proxyCode = res.headers.get(PROXY_ERROR_HEADER);
-    if (proxyCode) throw new CardError('proxy', `The proxy could not reach the agent (${proxyCode}).`);
-    const text = (await res.text()).slice(0, 2_000_000);
-    if (!res.ok) {
-      attempts.push({ url: u, status: res.status, ok: false });
-      continue;
-    }
-    let card: unknown;
-    try {
-      card = JSON.parse(text);
-    } catch {
-      attempts.push({ url: u, status: res.status, ok: false, note: 'not JSON' });
-      continue;
-    }
-    attempts.push({ url: u, status: res.status, ok: true });
-    const skills = Array.isArray((card as { skills?: unknown })?.skills)
-      ? ((card as { skills: unknown[] }).skills
-          .map((s) => s as { id?: unknown; name?: unknown })
-          .filter((s) => typeof s.id === 'string')
-          .map((s) => ({ id: String(s.id), name: typeof s.name === 'string' ? s.name : String(s.id) })))
-      : [];
-    return {
-      target: {
-        role: 'agent',
-        inputUrl: url,
-        attempts,
-        cardUrl: u,
-        cardSource: u.endsWith('agent-card.json') ? 'agent-card.json' : u.endsWith('agent.json') ? 'agent.json' : 'direct',
-        rawCard: card,
-        evidence: [],
-      },
-      skills,
-    };
+export async function discoverCard(host: Host, url: string, signal?: AbortSignal): Promise<CardPreview> {
+  let n = 0;
+  const ctx: HttpContext = {
+    host,
+    signal: signal ?? new AbortController().signal,
+    emit: () => undefined,
+    redactor: new Redactor(),
+    newId: (prefix) => `${prefix}preview-${++n}`,
+    limits: { ...DEFAULT_LIMITS, requestTimeoutMs: 10_000 },
+  };
+  const d = await engineDiscoverCard(ctx, url, { warmupRetries: 0, timeoutMs: 10_000 });
+  if (d.invalidUrl) throw new CardError('not-found', d.invalidUrl);
+  if (d.unreachable) throw new CardError(d.unreachable.proxyCode ? 'proxy' : 'network', d.unreachable.message);
+  if (!d.cardUrl || d.raw === undefined) {
+    const tried = d.attempts.map((a) => `${a.url} → ${a.status ?? 'no answer'}${a.note ? ` (${a.note})` : ''}`).join('; ');
+    throw new CardError('not-found', `No agent card found${d.neededCredentials ? ' without credentials' : ''}: ${tried || 'nothing answered'}.`);
   }
-  throw new CardError(
-    'not-found',
-    `No agent card at ${candidates.join(' or ')} (${attempts.map((a) => `${a.status ?? '?'}${a.note ? ` ${a.note}` : ''}`).join(', ')}).`,
-  );
+  const card = d.raw as { skills?: unknown };
+  const skills = Array.isArray(card?.skills)
+    ? card.skills
+        .map((s) => s as { id?: unknown; name?: unknown })
+        .filter((s) => typeof s.id === 'string')
+        .map((s) => ({ id: String(s.id), name: typeof s.name === 'string' ? s.name : String(s.id) }))
+    : [];
+  return {
+    target: { role: 'agent', inputUrl: url, attempts: d.attempts, cardUrl: d.cardUrl, cardSource: d.cardSource, rawCard: d.raw, evidence: [] },
+    skills,
+  };
 }
 
 export class CardError extends Error {

@@ -50,7 +50,7 @@ export const useProxyHealth = (proxyUrl: string, enabled: boolean) => useQuery(p
 export const cardPreviewQuery = (url: string | null, settings: HostSettings) =>
   queryOptions({
     queryKey: ['card-preview', url, settings.mode, settings.proxyUrl ?? ''],
-    queryFn: () => discoverCard(createHost(settings), url!),
+    queryFn: ({ signal }) => discoverCard(createHost(settings), url!, signal),
     enabled: url !== null,
     staleTime: 60_000,
   });
