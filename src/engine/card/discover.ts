@@ -107,8 +107,10 @@ export async function discoverCard(ctx: HttpContext, input: string, opts: Discov
 
   let p = await pass(CARD_HEADERS);
   for (let i = 0; i < retries && !p.hit && !p.anyAnswer && p.transportFailure && !ctx.signal.aborted; i++) {
-    const blame = p.transportFailure.error?.blame;
-    if (blame === 'tool') break; // the proxy refused: retrying will not help
+    // A connection that could not be made looks like a cold start; so may one slow first answer (once).
+    // A proxy refusal, a reset or a redirect loop will not change: retrying them only multiplies the wait.
+    const e = p.transportFailure.error;
+    if (!(e?.blame === 'unknown' || (e?.source === 'timeout' && i === 0))) break;
     await ctx.host.sleep(baseMs * 2 ** i, ctx.signal).catch(() => undefined);
     p = await pass(CARD_HEADERS, `warm-up retry ${i + 1}`);
   }
@@ -132,7 +134,7 @@ export async function discoverCard(ctx: HttpContext, input: string, opts: Discov
     result.cardSource = p.firstOk.c.source;
     const parsed = p.firstOk.r.json();
     if (parsed.ok) result.raw = parsed.value;
-    else result.parseError = p.firstOk.r.truncated ? `the body exceeded the ${p.firstOk.r.bytes} byte read limit and was cut` : parsed.error;
+    else result.parseError = p.firstOk.r.truncated ? `the body exceeded the ${ctx.limits.maxBodyBytes} byte read limit and was cut` : parsed.error;
     return result;
   }
   if (!p.anyAnswer && p.transportFailure) {

@@ -3,7 +3,7 @@ import type { Fixup } from '../card/normalize';
 import { exchange } from '../http/client';
 import type { Evidence, Generation } from '../model/check';
 import { isRecord, typeName } from '../util/json';
-import { defineCheck, ev, exchangeEvidence, fail, pass, skip, type CheckContext, type CheckDef, type Verdict } from './define';
+import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolError, type CheckContext, type CheckDef, type Verdict } from './define';
 
 const ALL = (ref: Partial<Record<Generation, string>>) => ref;
 
@@ -61,7 +61,14 @@ export const cardChecks: CheckDef[] = [
       const d = c.discovery;
       const attempts = d.attempts.map((a) => ev(a.url, `${a.status ?? 'no answer'}${a.note ? ` (${a.note})` : ''}`, { exchangeId: a.exchangeId }));
       if (d.invalidUrl) return fail(d.invalidUrl, attempts, 'Enter an absolute http(s) URL: the agent base URL or the card URL itself.');
-      if (!d.response) return fail(`No card found: every candidate URL failed (${d.attempts.map((a) => a.status ?? 'no answer').join(', ')}).`, attempts);
+      if (!d.response && d.unreachable?.blame === 'tool') {
+        // The proxy (or our side) refused before the agent was reached: not the agent's fault.
+        return toolError(`The card could not be fetched: ${d.unreachable.message}`, attempts, d.unreachable.proxyCode);
+      }
+      if (!d.response) {
+        const why = d.unreachable ? ` Nothing answered: ${d.unreachable.message}` : '';
+        return fail(`No card found: every candidate URL failed (${d.attempts.map((a) => a.status ?? 'no answer').join(', ')}).${why}`, attempts);
+      }
       return pass(`Card found at ${c.http.redactor.url(d.cardUrl ?? '')}.`, attempts);
     },
   }),

@@ -138,7 +138,12 @@ describe('each defect fails exactly its checks', () => {
   it.concurrent.each(cases)('%s on %s', async (defect, target, e) => {
     const expected = (e.fails[target] ?? e.fails['*'] ?? []).slice().sort();
     const report = await run(target, [defect], !!e.auth);
-    expect(notPassing(report)).toEqual(expected);
+    const got = notPassing(report);
+    const detail = reportResults(report)
+      .filter((r) => got.includes(r.id) !== expected.includes(r.id))
+      .map((r) => `${r.id}: ${r.status}: ${r.message}`)
+      .join('\n');
+    expect(got, detail).toEqual(expected);
     // Failures come with a recommendation and evidence.
     for (const r of reportResults(report).filter((x) => x.status === 'fail')) {
       expect(r.recommendation, r.id).toBeTruthy();

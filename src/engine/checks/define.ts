@@ -88,7 +88,9 @@ export const ev = (label: string, value: unknown, extra?: Partial<Evidence>): Ev
 });
 
 export function exchangeEvidence(r: HttpResult, label = 'response'): Evidence {
-  const head = r.responded ? `HTTP ${r.status} ${r.contentType || '(no content type)'}` : `no response: ${r.error?.message ?? ''}`;
+  const head = r.responded
+    ? `HTTP ${r.status} ${r.contentType || '(no content type)'}${r.error ? ` (body incomplete: ${r.error.message})` : ''}`
+    : `no response: ${r.error?.message ?? ''}`;
   const body = r.text ? `\n${truncate(r.text, 1500)}` : '';
   return { label, value: `${head}${body}`, exchangeId: r.exchangeId };
 }
@@ -120,7 +122,7 @@ export function transportVerdict(r: HttpResult, what: string): Verdict {
   return {
     status: 'fail',
     critical: e.code === 'reset' || e.code === 'upstream_reset',
-    message: `${e.source === 'timeout' ? 'No answer' : 'Transport failure'} while ${what}: ${e.message}`,
+    message: `${e.source !== 'timeout' ? 'Transport failure' : r.responded ? 'Incomplete answer' : 'No answer'} while ${what}: ${e.message}`,
     evidence,
   };
 }

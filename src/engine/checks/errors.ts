@@ -4,7 +4,7 @@ import { jsonRpcEnvelope, restErrorBody, v1ErrorDataProblems, type JsonRpcEnvelo
 import { isRecord } from '../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
 import { canceledTaskId } from './lifecycle';
-import { completedRun, needDialect, noFinishedTask, skillRuns } from './tasks';
+import { needDialect, noFinishedTask, ownFinishedRun, skillRuns } from './tasks';
 
 /** One deliberately wrong request and what came back. */
 export interface Probe {
@@ -41,7 +41,8 @@ function probe(ctx: CheckContext, name: string, make: () => Promise<{ http: Http
   return ctx.fixture(`probe:${name}`, async () => {
     const { http, expectedId } = await make();
     const p: Probe = { name, http, expectedId };
-    if (!http.responded) return p;
+    // No answer, or a body cut by a reset or a stall: judged as a transport failure (crashVerdict).
+    if (!http.responded || http.error) return p;
     const parsed = http.json();
     if (ctx.dialect!.isRest) {
       if (http.status >= 400) p.rest = restErrorBody(parsed.ok ? parsed.value : undefined, http.status, !!A2A_ERROR_PROBES[name]?.includes(http.status));
@@ -74,7 +75,7 @@ function restProbe(ctx: CheckContext, name: string, method: string, path: string
 
 /** Describes what the agent answered, for messages. */
 function answered(p: Probe): string {
-  if (!p.http.responded) return `no answer (${p.http.error?.message})`;
+  if (!p.http.responded || p.http.error) return `no complete answer (${p.http.error?.message})`;
   if (p.rpc?.error) return `error ${String(p.rpc.error.code)} "${String(p.rpc.error.message ?? '')}" (HTTP ${p.http.status})`;
   if (p.rpc?.hasResult) return `a result instead of an error (HTTP ${p.http.status})`;
   if (p.notJson !== undefined) return `HTTP ${p.http.status} with a non-JSON body (${p.http.contentType || 'no content type'})`;
@@ -84,7 +85,7 @@ function answered(p: Probe): string {
 
 /** A 5xx or a dropped connection while handling a bad request: the crash the seed calls critical (step 4). */
 function crashVerdict(p: Probe, what: string): Verdict | undefined {
-  if (!p.http.responded) {
+  if (!p.http.responded || p.http.error) {
     const v = transportVerdict(p.http, what);
     return v.status === 'fail' ? { ...v, critical: true, message: `${v.message} A crash while handling errors must be fixed before deploying.` } : v;
   }
@@ -251,7 +252,7 @@ export const errorChecks: CheckDef[] = [
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
-      const r = await completedRun(ctx);
+      const r = await ownFinishedRun(ctx, 'cancel-terminal');
       if (!r?.final?.id) return noFinishedTask(ctx, 'terminal task to cancel');
       const targets: { id: string; state: string }[] = [{ id: r.final.id, state: r.final.rawState ?? 'finished' }];
       // A task this run canceled is terminal too: canceling it again must fail the same way.
@@ -292,7 +293,7 @@ export const errorChecks: CheckDef[] = [
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
-      const r = await completedRun(ctx);
+      const r = await ownFinishedRun(ctx, 'message-to-terminal');
       if (!r?.final?.id) return noFinishedTask(ctx, 'terminal task to message');
       const d = ctx.dialect!;
       const params = d.sendParams({ text: 'One more thing, please.', taskId: r.final.id, contextId: r.final.contextId });
@@ -400,7 +401,7 @@ export const errorChecks: CheckDef[] = [
       // The probes are shared with the specific checks (memoized): whichever runs first makes them.
       const names = (Object.keys(PROBES) as (keyof typeof PROBES)[]).filter((n) => !(n === 'invalid-request' && ctx.dialect!.isRest));
       const probes = await Promise.all(names.map((n) => PROBES[n](ctx)));
-      const judged = probes.filter((p) => p.http.responded && p.http.status !== 401 && p.http.status !== 403 && p.http.status < 500);
+      const judged = probes.filter((p) => p.http.responded && !p.http.error && p.http.status !== 401 && p.http.status !== 403 && p.http.status < 500);
       if (!judged.length) return skip('No error answer to judge (the error probes did not run or got no answer).', 'precondition');
       const problems: [string, string][] = [];
       for (const p of judged) {

@@ -13,8 +13,9 @@ import {
   needDialect,
   runEvidence,
   skillRuns,
-  skillText,
-  slowestSkill,
+  runningCandidates,
+  startRunningTask,
+  type RunningTask,
   type TaskRun,
 } from './tasks';
 
@@ -436,75 +437,80 @@ export async function canceledTaskId(ctx: CheckContext): Promise<string | undefi
   return (await cancelFixture(ctx)).canceledTaskId;
 }
 
-/** Starts the slowest skill's task without blocking, cancels it at once, follows it (seed step 2.3). */
+/** Starts a task that is still running, cancels it at once, follows it (seed step 2.3). */
 export function cancelFixture(ctx: CheckContext): Promise<CancelResult> {
   return ctx.fixture('cancel', async (): Promise<CancelResult> => {
-    const d = ctx.dialect!;
-    const runs = await skillRuns(ctx);
-    const blocked = runs.map((r) => authBlocked(ctx, r.send)).find(Boolean);
-    if (blocked) return { verdict: blocked, effective: blocked };
-    if (!runs.some((r) => r.observations.length)) {
-      const v = runs.some((r) => r.outcome === 'message')
-        ? skip('The agent replied with Messages only; there is no task to cancel.', 'not-applicable')
-        : skip('No test task could be created (see lifecycle.send).', 'precondition');
-      return { verdict: v, effective: v };
-    }
-    const slow = await slowestSkill(ctx);
     const lane = ctx.lane('cancel');
-    const send = await d.send(ctx.http, { text: skillText(ctx, slow.skillId), lane, checkId: ctx.checkId, returnImmediately: true, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined, timeoutMs: ctx.taskTimeoutMs });
-    if (send.kind !== 'task' || !send.task.id) {
-      const v =
-        send.kind === 'message'
-          ? skip('The agent replied with a Message; there is no task to cancel.', 'not-applicable')
-          : send.kind === 'task'
-            ? skip('The task has no id, so it cannot be canceled (see lifecycle.send).', 'precondition', [exchangeEvidence(send.http)])
-            : brokenCallVerdict(ctx, send, 'starting a task to cancel');
-      return { verdict: v, effective: v };
+    let result: (CancelResult & { finishedFirst?: boolean }) | undefined;
+    // Quick tasks may finish before the cancel lands: then try the next skill (at most 4).
+    for (let from = 0; from < runningCandidates(ctx).length; ) {
+      const started = await startRunningTask(ctx, 'cancel', from, lane);
+      if (!started) break;
+      result = await cancelOnce(ctx, started, lane);
+      if (!result.finishedFirst) return result;
+      from = started.index + 1;
     }
-    emitState(ctx, lane, { source: 'send', at: ctx.http.host.now(), task: send.task, exchangeId: send.http.exchangeId });
-    const wasRunning = !isTerminal(send.task.state, ctx.generation);
-    const c = await d.cancel(ctx.http, { id: send.task.id, lane, checkId: ctx.checkId });
-    const evidence = [exchangeEvidence(send.http, 'task started'), exchangeEvidence(c.http, `${d.describe('cancel', send.task.id)} response`)];
-    if (c.kind === 'error') {
-      const notCancelable = isNotCancelable(c, ctx);
-      if (!notCancelable) {
-        return { verdict: brokenCallVerdict(ctx, c, `${d.describe('cancel', send.task.id)}`), effective: skip('Cancel failed (see lifecycle.cancel).', 'precondition') };
-      }
-      // Did it finish in between? Then refusing was right and cancellation could not be exercised.
-      const after = await d.get(ctx.http, { id: send.task.id, lane, checkId: ctx.checkId });
-      if (after.kind === 'task') evidence.push(exchangeEvidence(after.http, 'state after the refusal'));
-      const finishedMeanwhile = after.kind === 'task' && isTerminal(after.task.state, ctx.generation);
-      return {
-        verdict: pass('The agent declined with TaskNotCancelable, which the spec allows.', evidence),
-        effective:
-          wasRunning && !finishedMeanwhile
-            ? fail(`The task was ${after.kind === 'task' ? after.task.rawState : send.task.rawState} but the agent refused to cancel it (TaskNotCancelable).`, evidence)
-            : skip(`The task had already finished (${after.kind === 'task' ? after.task.rawState : send.task.rawState}) when cancel arrived, so cancellation could not be exercised.`, 'precondition', evidence),
-      };
-    }
-    if (c.kind !== 'task') return { verdict: brokenCallVerdict(ctx, c, 'cancel'), effective: skip('Cancel failed (see lifecycle.cancel).', 'precondition') };
-    emitState(ctx, lane, { source: 'cancel', at: ctx.http.host.now(), task: c.task, exchangeId: c.http.exchangeId });
-    let final = c.task;
-    // Cancellation may complete asynchronously: follow the task for a few seconds.
-    for (let i = 0; i < 10 && final.state !== 'canceled' && !isTerminal(final.state, ctx.generation) && !isInterrupted(final.state); i++) {
-      await ctx.http.host.sleep(300, ctx.http.signal).catch(() => undefined);
-      const g = await d.get(ctx.http, { id: send.task.id, lane, checkId: ctx.checkId });
-      if (g.kind !== 'task') break;
-      emitState(ctx, lane, { source: 'get', at: ctx.http.host.now(), task: g.task, exchangeId: g.http.exchangeId }, final.state);
-      final = g.task;
-      evidence.push(exchangeEvidence(g.http, 'followed'));
-    }
-    if (final.state === 'canceled') {
-      const ok = pass(`Task ${send.task.id} went ${send.task.rawState} → ${final.rawState}.`, evidence);
-      return { verdict: ok, effective: ok, canceledTaskId: send.task.id };
-    }
-    if (isTerminal(final.state, ctx.generation)) {
-      const msg = `Cancel was answered with the task in ${final.rawState}, not canceled; a task that can no longer be canceled should get TaskNotCancelable (-32002).`;
-      return { verdict: fail(msg, evidence), effective: wasRunning ? fail(msg, evidence) : skip(`The task had already finished (${send.task.rawState}) when cancel arrived.`, 'precondition') };
-    }
-    const msg = `After cancel the task stayed ${final.rawState} for 3 s.`;
-    return { verdict: fail(msg, evidence), effective: fail(msg, evidence) };
+    return result ?? { verdict: skip('No task could be started to cancel.', 'precondition'), effective: skip('No task could be started to cancel.', 'precondition') };
   });
+}
+
+async function cancelOnce(ctx: CheckContext, started: RunningTask, lane: string): Promise<CancelResult & { finishedFirst?: boolean }> {
+  const d = ctx.dialect!;
+  const { send } = started;
+  const blocked = authBlocked(ctx, send);
+  if (blocked) return { verdict: blocked, effective: blocked };
+  if (send.kind !== 'task' || !send.task.id) {
+    const v =
+      send.kind === 'message'
+        ? skip('The agent replied with a Message; there is no task to cancel.', 'not-applicable')
+        : send.kind === 'task'
+          ? skip('The task has no id, so it cannot be canceled (see lifecycle.send).', 'precondition', [exchangeEvidence(send.http)])
+          : brokenCallVerdict(ctx, send, 'starting a task to cancel');
+    return { verdict: v, effective: v };
+  }
+  const wasRunning = !isTerminal(send.task.state, ctx.generation);
+  const c = await d.cancel(ctx.http, { id: send.task.id, lane, checkId: ctx.checkId });
+  const evidence = [exchangeEvidence(send.http, 'task started'), exchangeEvidence(c.http, `${d.describe('cancel', send.task.id)} response`)];
+  if (c.kind === 'error') {
+    const notCancelable = isNotCancelable(c, ctx);
+    if (!notCancelable) {
+      return { verdict: brokenCallVerdict(ctx, c, `${d.describe('cancel', send.task.id)}`), effective: skip('Cancel failed (see lifecycle.cancel).', 'precondition') };
+    }
+    // Did it finish in between? Then refusing was right and cancellation could not be exercised.
+    const after = await d.get(ctx.http, { id: send.task.id, lane, checkId: ctx.checkId });
+    if (after.kind === 'task') evidence.push(exchangeEvidence(after.http, 'state after the refusal'));
+    const finishedMeanwhile = after.kind === 'task' && isTerminal(after.task.state, ctx.generation);
+    return {
+      verdict: pass('The agent declined with TaskNotCancelable, which the spec allows.', evidence),
+      effective:
+        wasRunning && !finishedMeanwhile
+          ? fail(`The task was ${after.kind === 'task' ? after.task.rawState : send.task.rawState} but the agent refused to cancel it (TaskNotCancelable).`, evidence)
+          : skip(`The task had already finished (${after.kind === 'task' ? after.task.rawState : send.task.rawState}) when cancel arrived, so cancellation could not be exercised.`, 'precondition', evidence),
+      finishedFirst: finishedMeanwhile || !wasRunning,
+    };
+  }
+  if (c.kind !== 'task') return { verdict: brokenCallVerdict(ctx, c, 'cancel'), effective: skip('Cancel failed (see lifecycle.cancel).', 'precondition') };
+  emitState(ctx, lane, { source: 'cancel', at: ctx.http.host.now(), task: c.task, exchangeId: c.http.exchangeId });
+  let final = c.task;
+  // Cancellation may complete asynchronously: follow the task for a few seconds.
+  for (let i = 0; i < 10 && final.state !== 'canceled' && !isTerminal(final.state, ctx.generation) && !isInterrupted(final.state); i++) {
+    await ctx.http.host.sleep(300, ctx.http.signal).catch(() => undefined);
+    const g = await d.get(ctx.http, { id: send.task.id, lane, checkId: ctx.checkId });
+    if (g.kind !== 'task') break;
+    emitState(ctx, lane, { source: 'get', at: ctx.http.host.now(), task: g.task, exchangeId: g.http.exchangeId }, final.state);
+    final = g.task;
+    evidence.push(exchangeEvidence(g.http, 'followed'));
+  }
+  if (final.state === 'canceled') {
+    const ok = pass(`Task ${send.task.id} went ${send.task.rawState} → ${final.rawState}.`, evidence);
+    return { verdict: ok, effective: ok, canceledTaskId: send.task.id };
+  }
+  if (isTerminal(final.state, ctx.generation)) {
+    const msg = `Cancel was answered with the task in ${final.rawState}, not canceled; a task that can no longer be canceled should get TaskNotCancelable (-32002).`;
+    return { verdict: fail(msg, evidence), effective: wasRunning ? fail(msg, evidence) : skip(`The task had already finished (${send.task.rawState}) when cancel arrived.`, 'precondition') };
+  }
+  const msg = `After cancel the task stayed ${final.rawState} for 3 s.`;
+  return { verdict: fail(msg, evidence), effective: fail(msg, evidence) };
 }
 
 /** TaskNotCancelable: -32002 on JSON-RPC; HTTP 400 (v1.0.1) or 409 (v1.0.0) with reason TASK_NOT_CANCELABLE on REST. */

@@ -4,7 +4,7 @@ import { isInterrupted, isTerminal } from '../protocol/states';
 import { quantile } from '../report/series';
 import { isRecord } from '../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
-import { emitState, needDialect, skillText, slowestSkill } from './tasks';
+import { emitState, needDialect, runningSkill, skillText, startRunningTask } from './tasks';
 
 const STREAM = {
   legacy: 'v0.1.0 §7.2 tasks/sendSubscribe, §3.3 Streaming Transport',
@@ -78,6 +78,27 @@ async function withStream(ctx: CheckContext, body: (f: StreamFixture) => Verdict
   return body(f);
 }
 
+/** Invisible characters that break SSE lines, named (a byte order mark before a field name is the usual one). */
+const visible = (s: string) => s.replace(/\uFEFF/g, '\\uFEFF (a byte order mark)').replace(/\r/g, '\\r');
+
+/** How the stream ended, in words (our budgets named, so a flood or a stall is not mistaken for a close). */
+function streamEnd(ctx: CheckContext, run: StreamRun): string {
+  switch (run.reason) {
+    case 'closed':
+      return 'closed';
+    case 'timeout':
+      return `was still open when the ${ctx.taskTimeoutMs} ms budget ran out`;
+    case 'idle':
+      return `went silent for ${ctx.http.limits.streamIdleTimeoutMs} ms`;
+    case 'limit':
+      return `sent more than ${ctx.http.limits.maxStreamEvents} events (our per-stream limit; we stopped reading)`;
+    case 'error':
+      return `broke off (${run.result.error?.message ?? 'transport error'})`;
+    default:
+      return `ended (${run.reason})`;
+  }
+}
+
 const itemEvidence = (items: StreamItem[], max = 12): Evidence[] =>
   items.slice(0, max).map((i) => ev(`event ${i.seq}${i.event ? ` (${i.event})` : ''}`, `${i.kind}${i.state ? ` ${i.rawState}` : ''}${i.final ? ' final' : ''}\n${i.data}`));
 
@@ -122,8 +143,16 @@ export const streamingChecks: CheckDef[] = [
         if (!items.length) return fail(`The stream ended without any event (${f.run.reason}).`, [exchangeEvidence(f.run.result)]);
         const bad = items.filter((i) => i.kind === 'invalid' || i.problems.length);
         const parseErrors = f.run.parseErrors.map((p) => ev('SSE parse error', p));
-        if (!bad.length && !parseErrors.length) return pass(`${items.length} event(s), all well-formed${f.run.comments ? ` (${f.run.comments} comment line(s) ignored)` : ''}.`);
-        return fail(`${bad.length} of ${items.length} event(s) are malformed: ${[...new Set(bad.flatMap((b) => b.problems))].slice(0, 3).join('; ')}.`, [...parseErrors, ...itemEvidence(bad)]);
+        const invalidUtf8 = f.run.result.invalidUtf8;
+        if (!bad.length && !parseErrors.length && !invalidUtf8) return pass(`${items.length} event(s), all well-formed${f.run.comments ? ` (${f.run.comments} comment line(s) ignored)` : ''}.`);
+        const problems = [
+          ...(invalidUtf8 ? ['The stream is not valid UTF-8 (SSE streams MUST be UTF-8; clients replace or reject the bytes)'] : []),
+          ...(parseErrors.length
+            ? [`${f.run.parseErrors.length}${f.run.parseErrors.length >= 20 ? '+' : ''} line(s) are not SSE fields (e.g. ${visible(f.run.parseErrors[0]!)}); clients ignore them, so their content is lost`]
+            : []),
+          ...(bad.length ? [`${bad.length} of ${items.length} event(s) are malformed: ${[...new Set(bad.flatMap((b) => b.problems))].slice(0, 3).join('; ')}`] : []),
+        ];
+        return fail(`${problems.join('. ')}.`, [...parseErrors, ...itemEvidence(bad)]);
       }),
   }),
   defineCheck({
@@ -172,9 +201,10 @@ export const streamingChecks: CheckDef[] = [
         const evd = [...itemEvidence(items.slice(-4)), ev('stream end', `${f.run.reason} after ${items.length} event(s)`)];
         if (f.finalIndex < 0) {
           const lastState = [...items].reverse().find((i) => i.state)?.rawState;
-          if (ctx.generation === 'v1.0') return fail(`The stream ${f.run.reason === 'closed' ? 'closed' : `ended (${f.run.reason})`} without reaching a terminal or interrupted state (last state ${lastState ?? 'none'}).`, evd);
+          const end = streamEnd(ctx, f.run);
+          if (ctx.generation === 'v1.0') return fail(`The stream ${end} without reaching a terminal or interrupted state (last state ${lastState ?? 'none'}).`, evd);
           const finalLess = items.some((i) => i.kind === 'status' && isTerminal(i.state, ctx.generation));
-          return fail(finalLess ? 'A terminal status arrived but no event had "final": true.' : `No final event arrived (last state ${lastState ?? 'none'}; stream ${f.run.reason}).`, evd);
+          return fail(finalLess ? 'A terminal status arrived but no event had "final": true.' : `No final event arrived: the stream ${end} (last state ${lastState ?? 'none'}).`, evd);
         }
         if (ctx.generation === 'v1.0' && !f.closedAfterFinal) return fail(`The stream reached ${items[f.finalIndex]?.rawState ?? 'the end'} but did not close within ${CLOSE_GRACE_MS} ms.`, evd);
         return pass(`The stream reached ${items[f.finalIndex]?.rawState ?? items[f.finalIndex]?.kind} at event ${f.finalIndex + 1} of ${items.length}.`, evd);
@@ -277,10 +307,10 @@ export const streamingChecks: CheckDef[] = [
       const pre = streamingPre(ctx);
       if (pre) return pre;
       const d = ctx.dialect!;
-      const slow = await slowestSkill(ctx);
+      const skillId = await runningSkill(ctx);
       const lane = ctx.lane('disconnect');
       let taskId: string | undefined;
-      const run = await d.streamSend(ctx.http, { text: skillText(ctx, slow.skillId), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined }, (it) => {
+      const run = await d.streamSend(ctx.http, { text: skillText(ctx, skillId), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined }, (it) => {
         taskId ??= it.taskId ?? it.task?.id;
         return taskId ? 'stop' : undefined;
       });
@@ -314,34 +344,49 @@ export const streamingChecks: CheckDef[] = [
       const pre = streamingPre(ctx);
       if (pre) return pre;
       const d = ctx.dialect!;
-      const slow = await slowestSkill(ctx);
       const lane = ctx.lane('resubscribe');
-      const send = await d.send(ctx.http, { text: skillText(ctx, slow.skillId), lane, checkId: ctx.checkId, returnImmediately: true, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined });
-      if (send.kind !== 'task' || !send.task.id) return skip('Could not start a task to resubscribe to.', 'precondition', [exchangeEvidence(send.http)]);
-      if (isTerminal(send.task.state, ctx.generation)) return skip(`The task had already finished (${send.task.rawState}) before we could resubscribe.`, 'precondition');
-      const run = await d.subscribe(ctx.http, { id: send.task.id, lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs }, (it) => (isTerminal(it.state, ctx.generation) || it.final ? 'stop' : undefined));
-      const evd = [exchangeEvidence(run.result, `${d.describe('subscribe', send.task.id)} response`), ...itemEvidence(run.items, 5)];
-      if (!run.result.responded) return transportVerdict(run.result, 'resubscribing');
-      if (run.reason === 'not-stream') {
-        const body = run.result.json();
-        const isErrorAnswer = run.result.status >= 400 || (body.ok && isRecord(body.value) && body.value.error !== undefined);
-        if (!isErrorAnswer) return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType || ''} with a result, not an event stream.`, evd);
-        // A task that finished before the subscription may be refused legitimately (v1.0: UnsupportedOperation).
-        const now = await d.get(ctx.http, { id: send.task.id, lane, checkId: ctx.checkId });
-        if (now.kind === 'task' && isTerminal(now.task.state, ctx.generation)) {
-          return skip(`The task finished (${now.task.rawState}) before the subscription, so resubscribing to a running task could not be exercised.`, 'precondition', evd);
+      let from = 0;
+      let lastSkip: Verdict = skip('No task could be started to resubscribe to.', 'precondition');
+      // A quick task may finish before the subscription lands: then try the next skill (at most 4).
+      for (;;) {
+        const started = await startRunningTask(ctx, 'resubscribe', from, lane);
+        if (!started) return lastSkip;
+        const { send } = started;
+        from = started.index + 1;
+        if (send.kind !== 'task' || !send.task.id) return skip('Could not start a task to resubscribe to.', 'precondition', [exchangeEvidence(send.http)]);
+        if (!started.running) {
+          lastSkip = skip(`The tasks finished (${send.task.rawState}) before we could resubscribe.`, 'precondition');
+          continue;
         }
-        const parsed = run.result.json();
-        const code = parsed.ok ? (parsed.value as { error?: { code?: unknown } })?.error?.code : undefined;
-        if (code === -32601 || run.result.status === 404 || run.result.status === 405) return fail('Resubscribe is not implemented.', evd);
-        if (code === -32004) return fail('The agent declares streaming but answers resubscribe with UnsupportedOperation.', evd);
-        return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType}, not an event stream.`, evd);
+        const taskId = send.task.id;
+        const run = await d.subscribe(ctx.http, { id: taskId, lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs }, (it) => (isTerminal(it.state, ctx.generation) || it.final ? 'stop' : undefined));
+        const evd = [exchangeEvidence(run.result, `${d.describe('subscribe', taskId)} response`), ...itemEvidence(run.items, 5)];
+        if (!run.result.responded) return transportVerdict(run.result, 'resubscribing');
+        if (run.reason === 'not-stream') {
+          const body = run.result.json();
+          const isErrorAnswer = run.result.status >= 400 || (body.ok && isRecord(body.value) && body.value.error !== undefined);
+          if (!isErrorAnswer) return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType || ''} with a result, not an event stream.`, evd);
+          // A task that finished before the subscription may be refused legitimately (v1.0: UnsupportedOperation).
+          const now = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
+          if (now.kind === 'task' && isTerminal(now.task.state, ctx.generation)) {
+            lastSkip = skip(`The task finished (${now.task.rawState}) before the subscription, so resubscribing to a running task could not be exercised.`, 'precondition', evd);
+            continue;
+          }
+          const code = body.ok ? (body.value as { error?: { code?: unknown } })?.error?.code : undefined;
+          if (code === -32601 || run.result.status === 404 || run.result.status === 405) return fail('Resubscribe is not implemented.', evd);
+          if (code === -32004) return fail('The agent declares streaming but answers resubscribe with UnsupportedOperation.', evd);
+          return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType}, not an event stream.`, evd);
+        }
+        return judgeResubscribe(ctx, run, taskId, evd);
       }
-      if (!run.items.length) return fail('The resubscribed stream carried no event.', evd);
-      if (ctx.generation === 'v1.0' && run.items[0]!.kind !== 'task') return fail(`SubscribeToTask sent a ${run.items[0]!.kind} first; v1.0 sends the current Task first.`, evd);
-      const foreign = run.items.filter((i) => i.taskId && i.taskId !== send.task.id);
-      if (foreign.length) return fail(`The resubscribed stream carried events of another task (${foreign[0]!.taskId}).`, evd);
-      return pass(`Resubscribed to task ${send.task.id}: ${run.items.length} event(s), ended ${run.reason}.`, evd);
     },
   }),
 ];
+
+function judgeResubscribe(ctx: CheckContext, run: StreamRun, taskId: string, evd: Evidence[]): Verdict {
+  if (!run.items.length) return fail('The resubscribed stream carried no event.', evd);
+  if (ctx.generation === 'v1.0' && run.items[0]!.kind !== 'task') return fail(`SubscribeToTask sent a ${run.items[0]!.kind} first; v1.0 sends the current Task first.`, evd);
+  const foreign = run.items.filter((i) => i.taskId && i.taskId !== taskId);
+  if (foreign.length) return fail(`The resubscribed stream carried events of another task (${foreign[0]!.taskId}).`, evd);
+  return pass(`Resubscribed to task ${taskId}: ${run.items.length} event(s), ended ${run.reason}.`, evd);
+}

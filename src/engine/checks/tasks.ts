@@ -105,7 +105,8 @@ export async function runTask(
     return run;
   }
   const deadline = startedAt + ctx.taskTimeoutMs;
-  let delay = 200;
+  // Poll quickly at first (tasks often settle within a second), then back off to at most 1 s.
+  let delay = 100;
   for (;;) {
     const st = run.final?.state;
     const settled = isTerminal(st, d.generation) || isInterrupted(st);
@@ -125,7 +126,7 @@ export async function runTask(
         run.outcome = 'timeout';
         break;
       }
-      delay = Math.min(delay * 2, 2000);
+      delay = Math.min(Math.round(delay * 1.5), 1000);
     }
     const g = await d.get(ctx.http, { id, lane: a.lane, checkId: ctx.checkId, historyLength: a.historyLength });
     run.gets.push(g);
@@ -165,6 +166,24 @@ export async function completedRun(ctx: CheckContext): Promise<TaskRun | undefin
   return runs.find((r) => r.final?.state === 'completed' && r.final.id) ?? runs.find((r) => isTerminal(r.final?.state, ctx.generation) && r.final?.id);
 }
 
+/**
+ * A finished task of one's own, for checks that may change it (a buggy agent may revive or cancel a
+ * finished task): the skill that completed fastest in the skill runs is run again in a fresh task,
+ * so checks running at the same time never share a task they could disturb.
+ */
+export function ownFinishedRun(ctx: CheckContext, key: string): Promise<TaskRun | undefined> {
+  return ctx.fixture(`own-finished:${key}`, async () => {
+    const runs = await skillRuns(ctx);
+    const done = runs
+      .filter((r) => r.final?.id && isTerminal(r.final.state, ctx.generation))
+      .sort((a, b) => Number(b.final?.state === 'completed') - Number(a.final?.state === 'completed') || a.endedAt - a.startedAt - (b.endedAt - b.startedAt));
+    const model = done[0];
+    if (!model) return undefined;
+    const run = await runTask(ctx, ctx.dialect!, { text: model.text, skillId: model.skillId, lane: `task: ${key}` });
+    return run.final?.id && isTerminal(run.final.state, ctx.generation) ? run : undefined;
+  });
+}
+
 /** Skip verdict for checks that need a finished task when there is none: not applicable for message-only agents. */
 export async function noFinishedTask(ctx: CheckContext, what: string): Promise<Verdict> {
   const runs = await skillRuns(ctx);
@@ -176,16 +195,53 @@ export async function noFinishedTask(ctx: CheckContext, what: string): Promise<V
   return skip(`No test task finished, so there is no ${what}.`, 'precondition', runs.map(runEvidence));
 }
 
-/** The skill whose task took longest to finish: our best black-box guess at a task that stays running. */
-export async function slowestSkill(ctx: CheckContext): Promise<{ skillId?: string; ms: number }> {
-  const runs = await skillRuns(ctx);
-  let best: { skillId?: string; ms: number } = { skillId: runs[0]?.skillId, ms: -1 };
-  for (const r of runs) {
-    if (r.outcome !== 'terminal' || r.final?.state !== 'completed') continue;
-    const ms = r.endedAt - r.startedAt;
-    if (ms > best.ms) best = { skillId: r.skillId, ms };
+export interface RunningTask {
+  /** The answer to the send that started it (or the last attempt when none stayed running). */
+  send: CallOutcome;
+  lane: string;
+  skillId?: string;
+  /** Index of the skill used among the candidates; pass `index + 1` to try the next one. */
+  index: number;
+  /** The task is still submitted/working after the send returned. */
+  running: boolean;
+}
+
+/** Skills tried when a running task is needed: the selected ones (at most 4), or a neutral message. */
+export const runningCandidates = (ctx: CheckContext) => (ctx.skills.length ? ctx.skills : [undefined]).slice(0, 4);
+
+/**
+ * Starts a task that is still running when the send returns (returnImmediately / blocking:false), trying the
+ * candidate skills in turn from `from`: our black-box way to get a task to cancel or resubscribe to, without
+ * waiting for the skill runs. A message-only, refused or failed send ends the search at once.
+ */
+export async function startRunningTask(ctx: CheckContext, label: string, from = 0, lane = ctx.lane(label)): Promise<RunningTask | undefined> {
+  const d = ctx.dialect!;
+  const candidates = runningCandidates(ctx);
+  let last: RunningTask | undefined;
+  for (let index = from; index < candidates.length; index++) {
+    const skillId = candidates[index];
+    const send = await d.send(ctx.http, {
+      text: skillText(ctx, skillId),
+      lane,
+      checkId: ctx.checkId,
+      returnImmediately: true,
+      taskId: d.generation === 'legacy' ? ctx.uuid() : undefined,
+      timeoutMs: ctx.taskTimeoutMs,
+    });
+    if (send.kind === 'task') emitState(ctx, lane, { source: 'send', at: ctx.http.host.now(), task: send.task, exchangeId: send.http.exchangeId });
+    const running = send.kind === 'task' && !!send.task.id && (send.task.state === 'submitted' || send.task.state === 'working');
+    last = { send, lane, skillId, index, running };
+    if (running || send.kind !== 'task' || !send.task.id) return last;
   }
-  return best;
+  return last;
+}
+
+/** The skill whose task stayed running after a non-blocking send (shared: found once per run). */
+export function runningSkill(ctx: CheckContext): Promise<string | undefined> {
+  return ctx.fixture('running-skill', async () => {
+    const r = await startRunningTask(ctx, 'probe running task');
+    return r?.running ? r.skillId : ctx.skills[0];
+  });
 }
 
 /**
@@ -214,12 +270,23 @@ export function brokenCallVerdict(ctx: CheckContext, o: CallOutcome, what: strin
   if (blocked) return blocked;
   if (o.kind === 'transport') return transportVerdict(o.http, what);
   const evidence: Evidence[] = [exchangeEvidence(o.http)];
+  if (o.http.status === 429) {
+    const after = o.http.headers.get('retry-after');
+    return {
+      status: 'fail',
+      message: `${what}: the agent refused with HTTP 429 Too Many Requests${after ? ` (Retry-After: ${after.slice(0, 40)})` : ''}; it rate-limits a single test client, so this could not be exercised.`,
+      evidence,
+      recommendation: 'Allow a conformance run (a few dozen requests within a minute) or raise the rate limit for the test client; send Retry-After with 429 so clients can back off.',
+    };
+  }
   if (o.kind === 'error') {
     const crash = o.http.status >= 500;
+    // An answer that is also malformed (e.g. both "result" and "error") says so: the error may be an artifact of it.
+    const malformed = o.envelopeProblems.length ? ` The answer is also malformed: ${o.envelopeProblems.slice(0, 2).join('; ')}.` : '';
     return {
       status: 'fail',
       critical: crash,
-      message: `${what}: the agent answered with an error (${o.error.code ?? o.error.status ?? ''} ${o.error.message}${crash ? `, HTTP ${o.http.status}` : ''}).`,
+      message: `${what}: the agent answered with an error (${o.error.code ?? o.error.status ?? ''} ${o.error.message}${crash ? `, HTTP ${o.http.status}` : ''}).${malformed}`,
       evidence,
     };
   }

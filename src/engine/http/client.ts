@@ -18,6 +18,8 @@ export interface Limits {
   streamIdleTimeoutMs: number;
   /** SSE events read from one stream before we stop reading. */
   maxStreamEvents: number;
+  /** Requests in flight at once (browsers allow 6 connections per origin; streams count). */
+  maxConcurrentRequests: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -26,7 +28,27 @@ export const DEFAULT_LIMITS: Limits = {
   requestTimeoutMs: 30_000,
   streamIdleTimeoutMs: 30_000,
   maxStreamEvents: 2_000,
+  maxConcurrentRequests: 6,
 };
+
+/** A counting semaphore: at most `n` holders at once, FIFO. */
+export class Semaphore {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly n: number) {}
+  async acquire(): Promise<() => void> {
+    if (this.active >= this.n) await new Promise<void>((r) => this.waiting.push(r));
+    else this.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    };
+  }
+}
 
 /** What the HTTP layer needs from a run. */
 export interface HttpContext {
@@ -37,6 +59,8 @@ export interface HttpContext {
   redactor: Redactor;
   newId(prefix: string): string;
   limits: Limits;
+  /** Bounds requests in flight (see Limits.maxConcurrentRequests); absent means unbounded. */
+  slots?: Semaphore;
 }
 
 export interface HttpRequest {
@@ -141,6 +165,18 @@ function classifyFetchError(e: unknown, dl: Deadline, ctx: HttpContext, phase: '
   const err = e as { message?: string; cause?: { code?: string; message?: string } };
   const causeCode = err?.cause?.code ?? '';
   const detail = [err?.message, err?.cause?.message].filter(Boolean).join(': ');
+  // Agent misbehaviour that fetch reports as a generic failure: say what it was, and whose fault.
+  if (/redirect count exceeded|too many redirects/i.test(detail)) {
+    return { source: 'network', code: 'redirect_loop', message: `The agent redirected too many times, probably in a loop (${detail}).`, blame: 'agent' };
+  }
+  if (/HEADERS_OVERFLOW|header overflow/i.test(causeCode + detail)) {
+    return {
+      source: 'network',
+      code: 'headers_too_large',
+      message: `The agent's response headers are larger than HTTP clients accept (Node and most proxies stop at 16 KB) (${detail}).`,
+      blame: 'agent',
+    };
+  }
   if (phase === 'body' || /ECONNRESET|UND_ERR_SOCKET|EPIPE|terminated/i.test(causeCode + detail)) {
     return {
       source: 'network',
@@ -265,6 +301,15 @@ function emitResponse(ctx: HttpContext, r: Omit<HttpResult, 'json'>, stream = fa
  * never blamed on the agent.
  */
 export async function exchange(ctx: HttpContext, req: HttpRequest): Promise<HttpResult> {
+  const release = ctx.slots ? await ctx.slots.acquire() : undefined;
+  try {
+    return await exchangeNow(ctx, req);
+  } finally {
+    release?.();
+  }
+}
+
+async function exchangeNow(ctx: HttpContext, req: HttpRequest): Promise<HttpResult> {
   const id = ctx.newId('x');
   const startedAt = ctx.host.now();
   emitRequest(ctx, id, req, startedAt);
@@ -362,6 +407,19 @@ export async function stream(
   req: StreamRequest,
   onEvent: (m: SseMessage) => 'stop' | void,
 ): Promise<StreamOutcome> {
+  const release = ctx.slots ? await ctx.slots.acquire() : undefined;
+  try {
+    return await streamNow(ctx, req, onEvent);
+  } finally {
+    release?.();
+  }
+}
+
+async function streamNow(
+  ctx: HttpContext,
+  req: StreamRequest,
+  onEvent: (m: SseMessage) => 'stop' | void,
+): Promise<StreamOutcome> {
   const id = ctx.newId('x');
   const startedAt = ctx.host.now();
   emitRequest(ctx, id, req, startedAt);
@@ -451,6 +509,16 @@ export async function stream(
     });
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
+    // SSE is UTF-8 only; the lenient decoder feeds the parser, a strict one notices invalid bytes (once).
+    let strict: TextDecoder | undefined = new TextDecoder('utf-8', { fatal: true });
+    const checkUtf8 = (bytes?: Uint8Array) => {
+      try {
+        strict?.decode(bytes, { stream: bytes !== undefined });
+      } catch {
+        r.invalidUtf8 = true;
+        strict = undefined;
+      }
+    };
     const aborted = abortPromise(dl.signal);
     const stopped = new Promise<'stopped'>((resolve) => {
       if (req.stopSignal?.aborted) resolve('stopped');
@@ -475,10 +543,12 @@ export async function stream(
         }
         if (next === 'cancelled') continue;
         if (next.done) {
+          checkUtf8();
           parser.feed(decoder.decode());
           break;
         }
         r.bytes += next.value.byteLength;
+        checkUtf8(next.value);
         parser.feed(decoder.decode(next.value, { stream: true }));
       }
     } catch (e) {

@@ -531,7 +531,8 @@ export class Dialect {
 
   /** Parses a JSON-RPC answer of `op`. */
   parseRpc(http: HttpResult, rpcId: string, op: Operation): CallOutcome {
-    if (!http.responded) return { kind: 'transport', http, envelopeProblems: [] };
+    // A body cut by a reset or a stall is a transport failure, not a "not JSON" answer.
+    if (!http.responded || http.error) return { kind: 'transport', http, envelopeProblems: [] };
     const parsed = http.json();
     if (!parsed.ok) {
       return { kind: 'invalid', reason: `HTTP ${http.status}, body is not JSON (${http.contentType || 'no content type'}): ${parsed.error}`, http, envelopeProblems: [] };
@@ -546,7 +547,7 @@ export class Dialect {
 
   /** Parses a REST answer of `op`. */
   parseRest(http: HttpResult, op: Operation): CallOutcome {
-    if (!http.responded) return { kind: 'transport', http, envelopeProblems: [] };
+    if (!http.responded || http.error) return { kind: 'transport', http, envelopeProblems: [] };
     const parsed = http.json();
     if (http.status >= 400) {
       const body = parsed.ok ? parsed.value : undefined;

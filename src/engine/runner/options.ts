@@ -23,7 +23,7 @@ export interface RunOptions {
   only?: string[];
   /** Stop the run (the partial result is kept, the run is marked interrupted). */
   signal?: AbortSignal;
-  /** Independent checks run at most this many at a time (browsers allow 6 connections per origin). Default 4. */
+  /** Requests in flight at once (browsers allow 6 connections per origin). Default 6. */
   concurrency?: number;
   limits?: Partial<Limits>;
   /** Test this binding / protocol version when the card declares several interfaces (default: the card's first). */

@@ -1,6 +1,6 @@
 import { ALL_CHECKS } from '../checks';
 import { appliesTo, specRefFor, tierOf, type CheckContext, type CheckDef, type Verdict } from '../checks/define';
-import { DEFAULT_LIMITS, type HttpContext } from '../http/client';
+import { DEFAULT_LIMITS, Semaphore, type HttpContext } from '../http/client';
 import type { CheckResult, Generation } from '../model/check';
 import type { RunEvent } from '../model/events';
 import type { Report } from '../model/report';
@@ -63,6 +63,7 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
     newId: (prefix) => `${prefix}${++seq}`,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
   };
+  http.slots = new Semaphore(Math.max(1, options.concurrency ?? http.limits.maxConcurrentRequests));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   record({
     type: 'run-started',
@@ -129,7 +130,8 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
     const cardPhase = checks.filter((d) => d.phase === 'card');
     const suitePhase = checks.filter((d) => d.phase === 'suite');
     for (const def of cardPhase) await runOne(def);
-    await pool(suitePhase, Math.max(1, options.concurrency ?? 4), runOne);
+    // Checks wait on shared fixtures, so they all start at once; requests in flight are bounded by http.slots.
+    await pool(suitePhase, suitePhase.length, runOne);
 
     async function runOne(def: CheckDef): Promise<void> {
       const g: Generation = def.phase === 'card' ? target.detection.generation : target.detection.testedGeneration;

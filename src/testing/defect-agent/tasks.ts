@@ -181,15 +181,19 @@ export class TaskEngine {
       case 'quick': {
         const artifact: IArtifact = { artifactId: `${task.id}-haiku`, name: 'haiku', text: '' };
         task.artifacts = [artifact];
-        HAIKU_LINES.forEach((line, i) => {
-          this.later(task, stepMs * (i + 1), () => {
+        // Each chunk schedules the next: separate timers of different durations can fire out of order
+        // when the event loop is busy, which would reorder (and so break) the artifact chunks.
+        const step = (i: number) =>
+          this.later(task, stepMs, () => {
+            const line = HAIKU_LINES[i]!;
             const chunk = i === 0 ? line : `\n${line}`;
             artifact.text += chunk;
             const lastChunk = i === HAIKU_LINES.length - 1;
             this.emit(task, { type: 'artifact', task, artifact, chunk, append: i > 0, lastChunk });
             if (lastChunk) this.finish(task, 'completed', agentText(task, 'Here is your haiku.'));
+            else step(i + 1);
           });
-        });
+        step(0);
         return;
       }
       case 'slow':
