@@ -46,11 +46,20 @@ test('the Timeline, results and charts are keyboard reachable and charts have ta
   await expect(table.getByRole('row').filter({ hasText: 'streaming' })).toContainText('1');
   await page.getByRole('button', { name: 'Show Exchange latency as table' }).click();
   await expect(page.getByRole('table', { name: 'Exchange latency' })).toContainText('GET /.well-known/agent-card.json');
-  // Keyboard: focus a timeline item and open it with Enter.
-  const first = page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /^HTTP / }).first();
-  await first.focus();
+  // Keyboard: one timeline item is in the tab order; arrows and End move through the virtual list.
+  const timeline = page.getByRole('region', { name: 'Timeline' });
+  const lane = timeline.getByRole('button', { name: /^Lane / }).first();
+  await expect(lane).toHaveAttribute('tabindex', '0');
+  await lane.focus();
+  await page.keyboard.press('ArrowDown');
+  const focusedPos = () => page.evaluate(() => document.activeElement?.closest('[role="listitem"]')?.getAttribute('aria-posinset'));
+  expect(await focusedPos()).toBe('2');
+  await page.keyboard.press('End');
+  await expect.poll(focusedPos).toBe(await timeline.getByRole('listitem').first().getAttribute('aria-setsize'));
   await page.keyboard.press('Enter');
   await expect(page.getByRole('region', { name: 'Wire inspector' })).toBeVisible();
+  await page.keyboard.press('Home');
+  await expect.poll(focusedPos).toBe('1');
   // Theme toggle.
   await page.getByRole('button', { name: /^Theme: system/ }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');

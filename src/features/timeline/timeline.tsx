@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { fmtMs } from '../../lib/format';
 import { useRunSelector, useRunStoreHandle } from '../../lib/run-store';
 import { buildTimeline, pct, type TimelineRow } from './layout';
@@ -43,6 +43,44 @@ export function Timeline({ initialHeight = 420 }: { initialHeight?: number }) {
     [],
   );
   const select = useCallback((key: string) => handle.select(key), [handle]);
+  // Roving focus: one item is in the tab order; arrows, Page Up/Down, Home and End move through all
+  // of them (scrolling the virtual list), Enter or Space opens the item.
+  const [active, setActive] = useState(0);
+  const pendingFocus = useRef<number | null>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  const rowCount = model.rows.length;
+  const activeIndex = Math.min(active, Math.max(0, rowCount - 1));
+  useEffect(() => {
+    if (pendingFocus.current === null) return;
+    const el = listRef.current?.querySelector<HTMLElement>(`[data-index="${pendingFocus.current}"] button`);
+    if (el) {
+      el.focus({ preventScroll: true });
+      pendingFocus.current = null;
+    }
+  });
+  const onKeyDown = (e: KeyboardEvent) => {
+    const page = Math.max(1, Math.floor(initialHeight / ROW_HEIGHT) - 1);
+    const next = (
+      {
+        ArrowDown: activeIndex + 1,
+        ArrowUp: activeIndex - 1,
+        PageDown: activeIndex + page,
+        PageUp: activeIndex - page,
+        Home: 0,
+        End: rowCount - 1,
+      } as Record<string, number>
+    )[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    const i = Math.max(0, Math.min(rowCount - 1, next));
+    setActive(i);
+    setFollow(false);
+    pendingFocus.current = i;
+    v.scrollToIndex(i, { align: 'auto' });
+  };
+  const onFocusItem = useCallback((i: number) => setActive(i), []);
+  const visible = v.getVirtualItems();
+  const activeRendered = visible.some((vi) => vi.index === activeIndex);
   if (!model.rows.length) {
     return (
       <section className="timeline" aria-label="Timeline">
@@ -68,20 +106,38 @@ export function Timeline({ initialHeight = 420 }: { initialHeight?: number }) {
         <span>{fmtMs(span / 2)}</span>
         <span>{fmtMs(span)}</span>
       </div>
-      <div ref={scrollRef} className="timeline-scroll" style={{ height: initialHeight }} tabIndex={-1}>
-        <div role="list" aria-label="Timeline items" style={{ height: total, position: 'relative' }}>
-          {v.getVirtualItems().map((vi) => {
+      <div
+        ref={scrollRef}
+        className="timeline-scroll"
+        style={{ height: initialHeight }}
+        tabIndex={activeRendered ? -1 : 0}
+        aria-label={activeRendered ? undefined : 'Timeline items (use the arrow keys)'}
+        onKeyDown={onKeyDown}
+      >
+        <div ref={listRef} role="list" aria-label="Timeline items" style={{ height: total, position: 'relative' }}>
+          {visible.map((vi) => {
             const row = model.rows[vi.index]!;
             return (
               <div
                 key={vi.key}
                 role="listitem"
+                data-index={vi.index}
                 aria-setsize={model.rows.length}
                 aria-posinset={vi.index + 1}
                 className={`tl-row tl-${row.kind}`}
                 style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${vi.start}px)` }}
               >
-                <Row row={row} t0={model.t0} t1={model.t1} selected={selected} onSelect={select} onToggleLane={toggleLane} />
+                <Row
+                  row={row}
+                  index={vi.index}
+                  tabbable={vi.index === activeIndex}
+                  t0={model.t0}
+                  t1={model.t1}
+                  selected={selected}
+                  onSelect={select}
+                  onToggleLane={toggleLane}
+                  onFocusItem={onFocusItem}
+                />
               </div>
             );
           })}
@@ -93,13 +149,19 @@ export function Timeline({ initialHeight = 420 }: { initialHeight?: number }) {
 
 const Row = memo(function Row({
   row,
+  index,
+  tabbable,
   t0,
   t1,
   selected,
   onSelect,
   onToggleLane,
+  onFocusItem,
 }: {
   row: TimelineRow;
+  index: number;
+  tabbable: boolean;
+  onFocusItem: (i: number) => void;
   t0: number;
   t1: number;
   selected: string | null;
@@ -108,7 +170,14 @@ const Row = memo(function Row({
 }) {
   if (row.kind === 'lane') {
     return (
-      <button type="button" className="tl-lane" aria-expanded={!row.collapsed} onClick={() => onToggleLane(row.lane)}>
+      <button
+        type="button"
+        className="tl-lane"
+        tabIndex={tabbable ? 0 : -1}
+        onFocus={() => onFocusItem(index)}
+        aria-expanded={!row.collapsed}
+        onClick={() => onToggleLane(row.lane)}
+      >
         <span aria-hidden="true">{row.collapsed ? '▸' : '▾'}</span> Lane {row.lane} ({row.items})
       </button>
     );
@@ -121,6 +190,8 @@ const Row = memo(function Row({
     <button
       type="button"
       className={`tl-item tone-${row.tone}${isSel ? ' selected' : ''}`}
+      tabIndex={tabbable ? 0 : -1}
+      onFocus={() => onFocusItem(index)}
       aria-pressed={isSel}
       onClick={() => onSelect(row.key)}
       title={`${row.label}: ${row.detail}`}
