@@ -15,7 +15,13 @@ const agentLabel = (m: RunMeta) => m.agentName ?? m.agentUrl;
 export function HistoryPage() {
   const archive = useArchive();
   const qc = useQueryClient();
-  const runs = useQuery({ queryKey: runsQueryKey, queryFn: () => archive.list(), staleTime: 0 });
+  const runs = useQuery({
+    queryKey: runsQueryKey,
+    queryFn: () => archive.list(),
+    staleTime: 0,
+    // A run in progress (here or in another tab) updates its row as it is saved.
+    refetchInterval: (q) => (q.state.data?.some((m) => m.status === 'running') ? 1000 : false),
+  });
   const [picked, setPicked] = useState<string[]>([]);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [comparison, setComparison] = useState<{ before: RunMeta; after: RunMeta; changes: CheckChange[] } | null>(null);
