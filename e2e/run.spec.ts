@@ -219,6 +219,16 @@ test('an unreachable proxy is explained with what to do next', async ({ page }) 
   await expect(page.getByRole('status', { name: 'Proxy status' })).toContainText('Proxy reachable');
 });
 
+test('a hosted proxy with a private or loopback target is explained', async ({ page }) => {
+  await page.goto('/settings');
+  await page.getByLabel('The proxy is hosted (edge), not on this machine').check();
+  await page.getByRole('link', { name: 'Run', exact: true }).click();
+  await page.getByLabel('Agent URL', { exact: true }).fill('http://192.168.1.20:8080/agent');
+  await expect(page.getByRole('note').filter({ hasText: 'hosted proxy' })).toContainText('192.168.1.20');
+  await page.getByLabel('Agent URL', { exact: true }).fill('https://agent.example.com/');
+  await expect(page.getByRole('note').filter({ hasText: 'hosted proxy' })).toHaveCount(0);
+});
+
 test('the run form explains bad input before a run', async ({ page }) => {
   await page.goto('/');
   await page.getByLabel('Agent URL', { exact: true }).fill('localhost:3000');
