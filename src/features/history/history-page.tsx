@@ -54,72 +54,74 @@ export function HistoryPage() {
       {runs.data && !runs.data.length ? <p>No runs yet. Run the suite or open a report.</p> : null}
       {runs.data?.length ? (
         <>
-          <table className="history-table" aria-label="Past runs">
-            <thead>
-              <tr>
-                <th scope="col">Compare</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Date</th>
-                <th scope="col">Level</th>
-                <th scope="col">Passed</th>
-                <th scope="col">Failed</th>
-                <th scope="col">Skipped</th>
-                <th scope="col">Tool errors</th>
-                <th scope="col">Status</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data.map((m) => (
-                <tr key={m.runId}>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`Select ${agentLabel(m)} at ${fmtDate(m.startedAt)} for comparison`}
-                      checked={picked.includes(m.runId)}
-                      onChange={() => toggle(m.runId)}
-                    />
-                  </td>
-                  <th scope="row">
-                    {agentLabel(m)}
-                    <div className="check-id">{m.agentUrl}</div>
-                  </th>
-                  <td>{fmtDate(m.startedAt)}</td>
-                  <td>
-                    {m.level}
-                    {m.provisional ? ' (provisional)' : ''}
-                  </td>
-                  <td>{m.summary.passed}</td>
-                  <td>{m.summary.failed}</td>
-                  <td>{m.summary.skipped}</td>
-                  <td>{m.summary.errors}</td>
-                  <td>
-                    {m.status}
-                    {m.origin === 'imported' ? ' (imported)' : ''}
-                  </td>
-                  <td className="actions">
-                    <Link to={`/runs/${encodeURIComponent(m.runId)}`} aria-label={`Open run of ${agentLabel(m)} at ${fmtDate(m.startedAt)}`}>
-                      Open
-                    </Link>{' '}
-                    {confirming === m.runId ? (
-                      <>
-                        <button type="button" onClick={() => del.mutate(m.runId)}>
-                          Confirm delete
-                        </button>{' '}
-                        <button type="button" onClick={() => setConfirming(null)}>
-                          Keep
-                        </button>
-                      </>
-                    ) : (
-                      <button type="button" aria-label={`Delete run of ${agentLabel(m)} at ${fmtDate(m.startedAt)}`} onClick={() => setConfirming(m.runId)}>
-                        Delete
-                      </button>
-                    )}
-                  </td>
+          <div className="table-scroll-x">
+            <table className="history-table" aria-label="Past runs">
+              <thead>
+                <tr>
+                  <th scope="col">Compare</th>
+                  <th scope="col">Agent</th>
+                  <th scope="col">Date</th>
+                  <th scope="col">Level</th>
+                  <th scope="col">Passed</th>
+                  <th scope="col">Failed</th>
+                  <th scope="col">Skipped</th>
+                  <th scope="col">Tool errors</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Actions</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {runs.data.map((m) => (
+                  <tr key={m.runId}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${agentLabel(m)} at ${fmtDate(m.startedAt)} for comparison`}
+                        checked={picked.includes(m.runId)}
+                        onChange={() => toggle(m.runId)}
+                      />
+                    </td>
+                    <th scope="row">
+                      {agentLabel(m)}
+                      <div className="check-id">{m.agentUrl}</div>
+                    </th>
+                    <td>{fmtDate(m.startedAt)}</td>
+                    <td>
+                      {m.level}
+                      {m.provisional ? ' (provisional)' : ''}
+                    </td>
+                    <td>{m.summary.passed}</td>
+                    <td>{m.summary.failed}</td>
+                    <td>{m.summary.skipped}</td>
+                    <td>{m.summary.errors}</td>
+                    <td>
+                      {m.status}
+                      {m.origin === 'imported' ? ' (imported)' : ''}
+                    </td>
+                    <td className="actions">
+                      <Link to={`/runs/${encodeURIComponent(m.runId)}`} aria-label={`Open run of ${agentLabel(m)} at ${fmtDate(m.startedAt)}`}>
+                        Open
+                      </Link>{' '}
+                      {confirming === m.runId ? (
+                        <>
+                          <button type="button" onClick={() => del.mutate(m.runId)}>
+                            Confirm delete
+                          </button>{' '}
+                          <button type="button" onClick={() => setConfirming(null)}>
+                            Keep
+                          </button>
+                        </>
+                      ) : (
+                        <button type="button" aria-label={`Delete run of ${agentLabel(m)} at ${fmtDate(m.startedAt)}`} onClick={() => setConfirming(m.runId)}>
+                          Delete
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <p>
             <button type="button" disabled={picked.length !== 2 || compare.isPending} onClick={() => compare.mutate(picked)}>
               Compare selected runs

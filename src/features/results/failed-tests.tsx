@@ -15,31 +15,33 @@ export function FailedTests() {
       {failed.length ? (
         <section aria-labelledby="failed-heading">
           <h2 id="failed-heading">Failed tests</h2>
-          <table className="failed-table" aria-label="Failed tests">
-            <thead>
-              <tr>
-                <th scope="col">Test</th>
-                <th scope="col">Category</th>
-                <th scope="col">Message</th>
-                <th scope="col">Recommendation</th>
-              </tr>
-            </thead>
-            <tbody>
-              {failed.map((r) => (
-                <tr key={r.id}>
-                  <th scope="row">
-                    {r.test}
-                    <div className="check-id">
-                      {r.id} · {r.level}
-                    </div>
-                  </th>
-                  <td>{CATEGORY_LABEL[r.category]}</td>
-                  <td>{r.message}</td>
-                  <td>{r.recommendation ?? '–'}</td>
+          <div className="table-scroll-x">
+            <table className="failed-table" aria-label="Failed tests">
+              <thead>
+                <tr>
+                  <th scope="col">Test</th>
+                  <th scope="col">Category</th>
+                  <th scope="col">Message</th>
+                  <th scope="col">Recommendation</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {failed.map((r) => (
+                  <tr key={r.id}>
+                    <th scope="row">
+                      {r.test}
+                      <div className="check-id">
+                        {r.id} · {r.level}
+                      </div>
+                    </th>
+                    <td>{CATEGORY_LABEL[r.category]}</td>
+                    <td>{r.message}</td>
+                    <td>{r.recommendation ?? '–'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </section>
       ) : null}
       {errors.length ? (

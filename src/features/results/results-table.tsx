@@ -48,29 +48,31 @@ export function ResultsTable() {
         <SelectField label="Category" value={filter.category} options={CATEGORY_OPTIONS} onChange={(category) => setFilter({ ...filter, category })} />
         <SelectField label="Level" value={filter.level} options={LEVEL_OPTIONS} onChange={(level) => setFilter({ ...filter, level })} />
       </div>
-      <table className="results-table" aria-label="Results">
-        <thead>
-          <tr>
-            <th scope="col">Check</th>
-            <th scope="col">Level</th>
-            <th scope="col">Status</th>
-            <th scope="col">Time</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        {groups.map((g) => (
-          <tbody key={g.category} aria-label={CATEGORY_LABEL[g.category]}>
-            <tr className="group-row">
-              <th scope="rowgroup" colSpan={5}>
-                {CATEGORY_LABEL[g.category]} ({g.rows.length})
-              </th>
+      <div className="table-scroll-x">
+        <table className="results-table" aria-label="Results">
+          <thead>
+            <tr>
+              <th scope="col">Check</th>
+              <th scope="col">Level</th>
+              <th scope="col">Status</th>
+              <th scope="col">Time</th>
+              <th scope="col">Actions</th>
             </tr>
-            {g.rows.map((c) => (
-              <ResultRow key={c.id} check={c} open={open.has(c.id)} onToggle={() => toggle(c.id)} />
-            ))}
-          </tbody>
-        ))}
-      </table>
+          </thead>
+          {groups.map((g) => (
+            <tbody key={g.category} aria-label={CATEGORY_LABEL[g.category]}>
+              <tr className="group-row">
+                <th scope="rowgroup" colSpan={5}>
+                  {CATEGORY_LABEL[g.category]} ({g.rows.length})
+                </th>
+              </tr>
+              {g.rows.map((c) => (
+                <ResultRow key={c.id} check={c} open={open.has(c.id)} onToggle={() => toggle(c.id)} />
+              ))}
+            </tbody>
+          ))}
+        </table>
+      </div>
       {groups.length === 0 ? <p>No result matches these filters.</p> : null}
     </section>
   );
