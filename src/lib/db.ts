@@ -9,7 +9,7 @@ import {
   type RunEvent,
   type RunState,
   type Summary,
-} from '../engine';
+} from './engine';
 
 /** One past run as the History page lists it. Stored apart from the (large) event log. */
 export interface RunMeta {

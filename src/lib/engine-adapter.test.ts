@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PROXY_ERROR_HEADER, timerSleep, type Host } from '../engine';
+import { PROXY_ERROR_HEADER, timerSleep, type Host } from './engine';
 import { CardError, discoverCard, proxyEndpoint } from './engine-adapter';
 
 function hostFor(routes: Record<string, () => Response>): Host & { seen: string[] } {

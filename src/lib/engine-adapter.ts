@@ -1,7 +1,7 @@
 /** The one place the dashboard reaches the engine runner, the engine's card discovery, the browser host and the exporters. */
 import type { ExportFormat, ExportResult } from '../exporters';
 import { checkProxyHealth as checkProxyHealthImpl, createBrowserHost, explainTarget as explainTargetImpl } from '../hosts/browser';
-import { Redactor, type Host, type Report, type RunEvent, type RunOptions, type TargetInfo } from '../engine';
+import { Redactor, type Host, type Report, type RunEvent, type RunOptions, type TargetInfo } from './engine';
 import { discoverCard as engineDiscoverCard } from '../engine/card/discover';
 import { DEFAULT_LIMITS, type HttpContext } from '../engine/http/client';
 

@@ -1,4 +1,4 @@
-import { applyEvents, initialRunState, type RunEvent, type RunState } from '../engine';
+import { applyEvents, initialRunState, type RunEvent, type RunState } from './engine';
 import { metaOf, type RunArchive, type RunMeta } from './db';
 
 export interface RecorderOptions {

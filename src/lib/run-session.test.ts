@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { timerSleep, type Host, type Report, type RunEvent, type RunOptions } from '../engine';
+import { timerSleep, type Host, type Report, type RunEvent, type RunOptions } from './engine';
 import { syntheticRun } from '../testing/fixtures/events';
 import { RunArchive } from './db';
 import type { RunFn } from './engine-adapter';

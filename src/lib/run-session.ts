@@ -1,7 +1,7 @@
 import { createContext, createElement, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Credentials, Host, RunEvent, RunOptions } from '../engine';
+import type { Credentials, Host, RunEvent, RunOptions } from './engine';
 import type { RunArchive } from './db';
 import type { HostSettings, RunFn } from './engine-adapter';
 import { RunRecorder } from './recorder';

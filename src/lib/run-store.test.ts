@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvents, initialRunState } from '../engine';
+import { applyEvents, initialRunState } from './engine';
 import { syntheticRun } from '../testing/fixtures/events';
 import { createFrameBatcher, type Scheduler } from './frame-batcher';
 import { createRunStore } from './run-store';

@@ -2,7 +2,7 @@ import { createContext, createElement, useContext, type ReactNode } from 'react'
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { applyEvents, initialRunState, type CheckResult, type CheckRunState, type RunEvent, type RunState } from '../engine';
+import { applyEvents, initialRunState, type CheckResult, type CheckRunState, type RunEvent, type RunState } from './engine';
 import { animationFrameScheduler, createFrameBatcher, type Scheduler } from './frame-batcher';
 
 /** Where the viewed run comes from: a run in this tab, a run from history, or a report file. */

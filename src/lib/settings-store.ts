@@ -1,7 +1,7 @@
 import { useStore } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { createStore } from 'zustand/vanilla';
-import type { Credentials } from '../engine';
+import type { Credentials } from './engine';
 import type { TransportMode } from './engine-adapter';
 
 export type ThemeChoice = 'system' | 'light' | 'dark';

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import type { RunEvent } from '../engine';
+import type { RunEvent } from './engine';
 import { RunArchive } from './db';
 import { RunSession } from './run-session';
 import { RunSessionProvider } from './run-session';

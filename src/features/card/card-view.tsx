@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { TargetInfo } from '../../engine';
+import type { TargetInfo } from '../../lib/engine';
 import { useRunResults, useRunSelector } from '../../lib/run-store';
 import { CardTree } from './card-tree';
 import { verdictsByPath } from './paths';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckResult } from '../../engine';
+import type { CheckResult } from '../../lib/engine';
 import { pathKey, pathSegments, verdictsByPath } from './paths';
 
 describe('card field paths', () => {

@@ -1,4 +1,4 @@
-import type { CheckResult } from '../../engine';
+import type { CheckResult } from '../../lib/engine';
 
 /** A JSON pointer (`/skills/0/name`) or dotted path (`skills[0].name`, `$.skills.0.name`) as segments. */
 export function pathSegments(path: string): string[] {

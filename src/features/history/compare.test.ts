@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvents, initialRunState, resultsOf } from '../../engine';
+import { applyEvents, initialRunState, resultsOf } from '../../lib/engine';
 import { syntheticRun } from '../../testing/fixtures/events';
 import { compareRuns } from './compare';
 

@@ -1,4 +1,4 @@
-import type { CheckResult } from '../../engine';
+import type { CheckResult } from '../../lib/engine';
 
 export interface CheckChange {
   id: string;

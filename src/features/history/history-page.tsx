@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { applyEvents, initialRunState, resultsOf } from '../../engine';
+import { applyEvents, initialRunState, resultsOf } from '../../lib/engine';
 import { Notice } from '../../components/notice';
 import { StatusChip } from '../../components/status-chip';
 import { runsQueryKey, useArchive } from '../../lib/archive-context';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { buildReport } from '../../engine';
+import { buildReport } from '../../lib/engine';
 import { Notice } from '../../components/notice';
 import { exportReport, type ExportFormat } from '../../lib/engine-adapter';
 import { useRunSelector, useRunStoreHandle } from '../../lib/run-store';

@@ -1,4 +1,4 @@
-import { reportResults, type Report, type RunEvent } from '../../engine';
+import { reportResults, type Report, type RunEvent } from '../../lib/engine';
 
 /**
  * The event log behind a report: its embedded events when present, otherwise events rebuilt from

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvents, initialRunState } from '../../engine';
+import { applyEvents, initialRunState } from '../../lib/engine';
 import { syntheticRun } from '../../testing/fixtures/events';
 import { groupChecks, NO_FILTER } from './filter';
 

@@ -1,5 +1,5 @@
-import { CATEGORIES, type Category, type CheckStatus, type Level } from '../../engine';
-import type { CheckRunState } from '../../engine';
+import { CATEGORIES, type Category, type CheckStatus, type Level } from '../../lib/engine';
+import type { CheckRunState } from '../../lib/engine';
 
 export interface ResultFilter {
   status: 'all' | CheckStatus | 'running';

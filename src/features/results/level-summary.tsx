@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { computeLevel, summarize } from '../../engine';
+import { computeLevel, summarize } from '../../lib/engine';
 import { useRunResults, useRunSelector } from '../../lib/run-store';
 
 const RUN_STATUS_TEXT: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { Fragment, useMemo, useState } from 'react';
-import type { CheckRunState } from '../../engine';
+import type { CheckRunState } from '../../lib/engine';
 import { SelectField } from '../../components/select-field';
 import { StatusChip } from '../../components/status-chip';
 import { fmtMs, toolErrorText } from '../../lib/format';

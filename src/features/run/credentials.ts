@@ -1,4 +1,4 @@
-import type { Credentials } from '../../engine';
+import type { Credentials } from '../../lib/engine';
 
 export type CredentialKind = Credentials['kind'];
 

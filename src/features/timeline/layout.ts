@@ -1,4 +1,4 @@
-import type { RunState } from '../../engine';
+import type { RunState } from '../../lib/engine';
 
 /** Pure timeline model: one lane per test task, its items on a shared time axis. */
 export type TimelineRow =

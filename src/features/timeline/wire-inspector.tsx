@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { Exchange, HeaderMap, SseRecord } from '../../engine';
+import type { Exchange, HeaderMap, SseRecord } from '../../lib/engine';
 import { fmtBytes, fmtMs, prettyBody } from '../../lib/format';
 import { useRunSelector, useRunStoreHandle, type RunStoreState } from '../../lib/run-store';
 
