@@ -214,6 +214,11 @@ export const lifecycleChecks: CheckDef[] = [
         if (r.send.kind === 'message') r.send.message.problems.forEach((p) => add(p, r.send.http.exchangeId));
         for (const o of r.observations) o.task.problems.forEach((p) => add(p, o.exchangeId));
         for (const g of r.gets) g.envelopeProblems.forEach((p) => add(p, g.http.exchangeId));
+        // JSON is UTF-8 without a byte order mark (RFC 8259 §8.1); decoding hides both, strict clients do not.
+        for (const h of [r.send.http, ...r.gets.map((g) => g.http)]) {
+          if (h.invalidUtf8) add('the response body is not valid UTF-8', h.exchangeId);
+          if (h.bom) add('the response body starts with a UTF-8 byte order mark (RFC 8259 §8.1: MUST NOT be added)', h.exchangeId);
+        }
       }
       if (!runs.some((r) => r.send.kind === 'task' || r.send.kind === 'message')) return skip('No task or message was returned to judge.', 'precondition');
       const evidence: Evidence[] = [...problems].slice(0, 20).map(([p, x]) => ev('problem', p, { exchangeId: x }));

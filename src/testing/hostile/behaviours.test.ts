@@ -124,6 +124,13 @@ describe('hostile agents on the wire', () => {
     expect(deep.body.toString()).toContain(`"result":${'['.repeat(NEST_DEPTH)}`);
   });
 
+  it.concurrent('rpc-invalid-utf8 and rpc-bom corrupt the JSON-RPC answers', async () => {
+    const bad = await raw((await agent('rpc-invalid-utf8')).url, '/', { method: 'POST', body: rpc('SendMessage') });
+    expect(isUtf8(bad.body)).toBe(false);
+    const bom = await raw((await agent('rpc-bom')).url, '/', { method: 'POST', body: rpc('SendMessage') });
+    expect([...bom.body.subarray(0, 4)]).toEqual([0xef, 0xbb, 0xbf, 0x7b]);
+  });
+
   it.concurrent('rpc-reset-mid-body cuts the body short with a reset', async () => {
     const r = await raw((await agent('rpc-reset-mid-body')).url, '/', { method: 'POST', body: rpc('SendMessage') });
     expect(r.error ?? 'no error').toMatch(/aborted|ECONNRESET|socket hang up/);

@@ -276,6 +276,26 @@ export const HOSTILE_BEHAVIOURS = {
       res.on('close', stop);
     }),
   },
+  'rpc-invalid-utf8': {
+    description: 'JSON-RPC answers carry byte sequences that are not valid UTF-8 inside their text parts.',
+    side: 'rpc',
+    make: rpcSide(async (r, res, kit) => {
+      if (isStreamRequest(r)) return kit.forward(r, res);
+      const up = await kit.fetchText(r);
+      const at = up.text.indexOf('"text":"');
+      const body = at < 0 ? Buffer.from(up.text) : Buffer.concat([Buffer.from(up.text.slice(0, at + 8)), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(up.text.slice(at + 8))]);
+      sendText(res, up.status, up.contentType, body);
+    }),
+  },
+  'rpc-bom': {
+    description: 'JSON-RPC answers start with a UTF-8 byte order mark.',
+    side: 'rpc',
+    make: rpcSide(async (r, res, kit) => {
+      if (isStreamRequest(r)) return kit.forward(r, res);
+      const up = await kit.fetchText(r);
+      sendText(res, up.status, up.contentType, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(up.text)]));
+    }),
+  },
   'rpc-redirect-loop': {
     description: 'Every RPC call is redirected in a loop (307 / → /hop → / …).',
     side: 'rpc',

@@ -71,6 +71,8 @@ export const EXPECT: Record<HostileName, Expectation> = {
     level: 'non-conformant',
   },
   'rpc-drip': { fails: { 'lifecycle.send': /Incomplete answer .*stopped sending the body/, 'streaming.terminal': /went silent|still open/ }, level: 'non-conformant' },
+  'rpc-invalid-utf8': { fails: { 'lifecycle.shape': /not valid UTF-8/ }, passes: ['lifecycle.send', 'lifecycle.get'], level: 'minimal' },
+  'rpc-bom': { fails: { 'lifecycle.shape': /byte order mark/ }, passes: ['lifecycle.send', 'lifecycle.get'], level: 'minimal' },
   'rpc-redirect-loop': {
     fails: { 'lifecycle.send': /redirected too many times/, 'streaming.content-type': /redirected too many times/ },
     level: 'non-conformant',
