@@ -26,6 +26,11 @@ test.describe('opening a saved report', () => {
     await results.getByRole('button', { name: 'The endpoint answers CORS preflight requests', exact: true }).click();
     await expect(results).toContainText('Answer OPTIONS with Access-Control-Allow-Origin');
     await expect(results).toContainText('v0.3.0 §3.1');
+    // Evidence links open the exchange in the wire inspector and move focus there.
+    await results.getByRole('button', { name: /^Open exchange x\d+ in the wire inspector$/ }).click();
+    const inspector = page.getByRole('region', { name: 'Wire inspector' });
+    await expect(inspector.getByRole('heading', { name: 'Wire inspector' })).toBeFocused();
+    await expect(inspector).toContainText('OPTIONS http://127.0.0.1:9999/a2a');
 
     await expect(page.getByRole('heading', { name: 'Agent card' })).toBeVisible();
     await expect(page.getByRole('group', { name: 'Agent card as received' })).toContainText('Synthetic Echo Agent');

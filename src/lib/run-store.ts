@@ -17,6 +17,8 @@ export interface RunStoreState {
   notice: string | null;
   /** Every event folded so far, in order (for reports and exports). */
   events: RunEvent[];
+  /** Bumped by `reveal`: the wire inspector scrolls into view and takes focus. */
+  revealSeq: number;
 }
 
 export interface RunStoreHandle {
@@ -30,6 +32,8 @@ export interface RunStoreHandle {
   load(events: readonly RunEvent[], source: RunSource, notice?: string | null): void;
   reset(): void;
   select(id: string | null): void;
+  /** Selects an item and brings the wire inspector to the user (evidence links). */
+  reveal(id: string): void;
   setNotice(n: string | null): void;
 }
 
@@ -40,6 +44,7 @@ export function createRunStore(schedule: Scheduler = animationFrameScheduler): R
     selected: null,
     notice: null,
     events: [],
+    revealSeq: 0,
   }));
   const batcher = createFrameBatcher<RunEvent>((batch) => {
     const s = store.getState();
@@ -62,6 +67,7 @@ export function createRunStore(schedule: Scheduler = animationFrameScheduler): R
       store.setState({ run: initialRunState(), events: [], source: 'live', selected: null, notice: null });
     },
     select: (id) => store.setState({ selected: id }),
+    reveal: (id) => store.setState((s) => ({ selected: id, revealSeq: s.revealSeq + 1 })),
     setNotice: (notice) => store.setState({ notice }),
   };
 }

@@ -31,6 +31,7 @@ export function OpenReport() {
       }
       const meta = await archive.replace(eventsFromReport(loaded.report), 'imported');
       void qc.invalidateQueries({ queryKey: runsQueryKey });
+      void qc.invalidateQueries({ queryKey: ['run', meta.runId] });
       navigate(`/runs/${encodeURIComponent(meta.runId)}`);
     } catch (e) {
       setError(`Could not open ${file.name}: ${e instanceof Error ? e.message : String(e)}`);

@@ -134,7 +134,7 @@ function CheckDetails({ check }: { check: CheckRunState }) {
                   <span className="ev-label">{ev.label}</span>
                   {ev.path ? <code className="ev-path">{ev.path}</code> : null}: <code className="ev-value">{ev.value}</code>
                   {ev.exchangeId ? (
-                    <button type="button" className="linklike" onClick={() => handle.select(ev.exchangeId!)}>
+                    <button type="button" className="linklike" onClick={() => handle.reveal(ev.exchangeId!)}>
                       Open exchange {ev.exchangeId} in the wire inspector
                     </button>
                   ) : null}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Exchange, HeaderMap, SseRecord } from '../../lib/engine';
 import { fmtBytes, fmtMs, prettyBody } from '../../lib/format';
@@ -9,7 +9,14 @@ const PAGE = 100;
 /** The wire inspector: request and response of the selected exchange (already redacted by the engine). */
 export function WireInspector() {
   const selected = useRunSelector((s) => s.selected);
+  const revealSeq = useRunSelector((s) => s.revealSeq);
   const handle = useRunStoreHandle();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (revealSeq === 0 || !headingRef.current) return;
+    headingRef.current.scrollIntoView({ block: 'nearest' });
+    headingRef.current.focus({ preventScroll: true });
+  }, [revealSeq]);
   // Resolve the selection to an exchange id (+ SSE seq) or a task-state record; each selector
   // returns stable references so the inspector re-renders only when its own item changes.
   const sseRec = useRunSelector((s) => (selected?.startsWith('sse:') ? s.run.sse[Number(selected.slice(4))] : undefined));
@@ -21,7 +28,9 @@ export function WireInspector() {
   return (
     <section className="inspector" aria-label="Wire inspector">
       <div className="inspector-head">
-        <h2>Wire inspector</h2>
+        <h2 ref={headingRef} tabIndex={-1}>
+          Wire inspector
+        </h2>
         <button type="button" onClick={() => handle.select(null)}>
           Close inspector
         </button>
