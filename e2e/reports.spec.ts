@@ -48,6 +48,25 @@ test.describe('opening a saved report', () => {
     expect(body.events?.length).toBeGreaterThan(100);
   });
 
+  test('each export button downloads its format, built in the browser', async ({ page }) => {
+    const file = writeReport('formats', { runId: 'e2e-formats', flawed: true });
+    await page.goto('/');
+    await page.getByLabel('Open a JSON report').setInputFiles(file);
+    await expect(page.getByRole('status', { name: 'Conformance level' })).toContainText('minimal');
+    const expectations: [string, RegExp, string][] = [
+      ['Export Markdown', /\.md$/, '| Test | Category | Message | Recommendation |'],
+      ['Export JUnit', /\.xml$/, '<testsuite'],
+      ['Export HTML', /\.html?$/, 'minimal'],
+    ];
+    for (const [button, ext, content] of expectations) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+      expect(download.suggestedFilename()).toMatch(ext);
+      expect(readFileSync((await download.path())!, 'utf8')).toContain(content);
+    }
+    // No fallback note: every format was built, not replaced by raw JSON.
+    await expect(page.getByRole('group', { name: 'Export report' }).getByRole('note')).toHaveCount(0);
+  });
+
   test('a file that is not a report gets a clear error', async ({ page }) => {
     await page.goto('/');
     await page.getByLabel('Open a JSON report').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
