@@ -38,7 +38,7 @@ const EXPECT: Record<DefectName, Expectation> = {
   'card-huge': { fails: { '*': ['card.json'] } },
   'card-legacy-path-only': { fails: { '*': ['card.well-known-path'] } },
   'send-returns-message': { fails: { '*': [] } },
-  'task-never-finishes': { fails: { '*': ['lifecycle.terminal', 'streaming.terminal'] } },
+  'task-never-finishes': { fails: { '*': ['lifecycle.terminal', 'streaming.terminal', 'streaming.resubscribe'] } },
   'no-task-id': { fails: { '*': ['lifecycle.send', 'lifecycle.shape', 'streaming.framing'] } },
   'bad-initial-state': { fails: { '*': ['streaming.framing'] } },
   'state-goes-backwards': { fails: { '*': ['lifecycle.transitions'] } },
@@ -58,7 +58,7 @@ const EXPECT: Record<DefectName, Expectation> = {
   'result-and-error': { fails: { '*': ['lifecycle.shape', 'errors.shape'] } },
   'bad-timestamps': { fails: { '*': ['lifecycle.shape', 'streaming.framing'] } },
   'sse-wrong-content-type': { fails: { '*': ['streaming.content-type', 'streaming.resubscribe'] } },
-  'sse-never-ends': { fails: { 'v1.0 JSONRPC': ['streaming.terminal'], 'v0.3 JSONRPC': ['streaming.closes'] } },
+  'sse-never-ends': { fails: { 'v1.0 JSONRPC': ['streaming.terminal', 'streaming.resubscribe'], 'v0.3 JSONRPC': ['streaming.closes', 'streaming.resubscribe'] } },
   // The extra event moves the task from completed back to working: an illegal transition too.
   'sse-events-after-final': { fails: { '*': ['lifecycle.transitions', 'streaming.after-final'] } },
   'sse-no-final': { fails: { '*': ['streaming.terminal'] } },

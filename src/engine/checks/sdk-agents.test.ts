@@ -23,10 +23,9 @@ afterAll(async () => {
 
 async function run(agent: string, prefer?: RunOptions['prefer']) {
   const report = await runConformance(createNodeHost(), { agentUrl: `${server.url.replace(/\/$/, '')}/demo/${agent}`, timeoutMs: 10_000, prefer }, () => {});
-  const failing = reportResults(report)
-    .filter((r) => r.status === 'fail' || r.status === 'error')
-    .map((r) => r.id)
-    .sort();
+  const bad = reportResults(report).filter((r) => r.status === 'fail' || r.status === 'error');
+  const failing = bad.map((r) => r.id).sort();
+  if (process.env.DEBUG_SDK) for (const r of bad) console.log(agent, prefer, r.id, r.message);
   return { report, failing, byId: Object.fromEntries(reportResults(report).map((r) => [r.id, r])) };
 }
 

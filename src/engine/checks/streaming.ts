@@ -4,7 +4,7 @@ import { isInterrupted, isTerminal } from '../protocol/states';
 import { quantile } from '../report/series';
 import { isRecord } from '../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
-import { emitState, needDialect, runningSkill, skillText, startRunningTask } from './tasks';
+import { emitState, finishingCandidates, needDialect, runningSkill, skillText, startRunningTask } from './tasks';
 
 const STREAM = {
   legacy: 'v0.1.0 §7.2 tasks/sendSubscribe, §3.3 Streaming Transport',
@@ -347,9 +347,11 @@ export const streamingChecks: CheckDef[] = [
       const lane = ctx.lane('resubscribe');
       let from = 0;
       let lastSkip: Verdict = skip('No task could be started to resubscribe to.', 'precondition');
-      // A quick task may finish before the subscription lands: then try the next skill (at most 4).
+      // Prefer tasks that finish (a paused one tests something else); a quick task may finish before the
+      // subscription lands: then try the next skill (at most 4).
+      const candidates = await finishingCandidates(ctx);
       for (;;) {
-        const started = await startRunningTask(ctx, 'resubscribe', from, lane);
+        const started = await startRunningTask(ctx, 'resubscribe', from, lane, candidates);
         if (!started) return lastSkip;
         const { send } = started;
         from = started.index + 1;
@@ -359,7 +361,53 @@ export const streamingChecks: CheckDef[] = [
           continue;
         }
         const taskId = send.task.id;
-        const run = await d.subscribe(ctx.http, { id: taskId, lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs }, (it) => (isTerminal(it.state, ctx.generation) || it.final ? 'stop' : undefined));
+        // Read until the stream ends by itself. After a terminal/interrupted event (or final:true) allow a grace
+        // period to close; and a watchdog polls the task: finished but not delivered is a hanging stream.
+        const stop = new AbortController();
+        const quit = new AbortController();
+        let endSeenAs: string | undefined;
+        let finishedAs: string | undefined;
+        const settled = (st: StreamItem['state']) => isTerminal(st, ctx.generation) || isInterrupted(st);
+        const stopAfterGrace = () =>
+          ctx.http.host.sleep(CLOSE_GRACE_MS, quit.signal).then(
+            () => stop.abort(),
+            () => undefined,
+          );
+        const watchdog = (async () => {
+          for (;;) {
+            const ok = await ctx.http.host.sleep(1000, quit.signal).then(() => true, () => false);
+            if (!ok || finishedAs || endSeenAs) return;
+            const g = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
+            if (g.kind === 'task' && settled(g.task.state)) {
+              finishedAs = g.task.rawState;
+              await stopAfterGrace();
+              return;
+            }
+          }
+        })();
+        const run = await d.subscribe(ctx.http, { id: taskId, lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, stopSignal: stop.signal }, (it) => {
+          if (!endSeenAs && (settled(it.state) || it.final)) {
+            endSeenAs = it.rawState ?? 'final';
+            void stopAfterGrace();
+          }
+        });
+        quit.abort();
+        await watchdog;
+        const evidence = [exchangeEvidence(run.result, `${d.describe('subscribe', taskId)} response`), ...itemEvidence(run.items, 5)];
+        if ((run.reason === 'stopped' || run.reason === 'timeout' || run.reason === 'idle') && endSeenAs) {
+          return fail(
+            `The resubscribed stream delivered ${endSeenAs} but was still open ${run.reason === 'stopped' ? `${CLOSE_GRACE_MS} ms later` : 'when our budget ran out'}${ctx.generation === 'v1.0' ? ' (v1.0 §11.7: close at a terminal or interrupted state)' : ''}.`,
+            evidence,
+            'Close the subscription stream right after sending the terminal or interrupted status (input-required and auth-required included); clients otherwise hold a connection open for nothing.',
+          );
+        }
+        if (run.reason === 'stopped' && finishedAs) {
+          return fail(
+            `The task reached ${finishedAs} but the resubscribed stream neither delivered that nor closed (${run.items.length} event(s), still open ${CLOSE_GRACE_MS} ms later).`,
+            evidence,
+            'When a subscription starts, send the current Task and then every later update; if the task finishes between the snapshot and the subscription, send the terminal status and close. Subscribe to the event bus before taking the snapshot so no transition falls in between.',
+          );
+        }
         const evd = [exchangeEvidence(run.result, `${d.describe('subscribe', taskId)} response`), ...itemEvidence(run.items, 5)];
         if (!run.result.responded) return transportVerdict(run.result, 'resubscribing');
         if (run.reason === 'not-stream') {
@@ -388,5 +436,6 @@ function judgeResubscribe(ctx: CheckContext, run: StreamRun, taskId: string, evd
   if (ctx.generation === 'v1.0' && run.items[0]!.kind !== 'task') return fail(`SubscribeToTask sent a ${run.items[0]!.kind} first; v1.0 sends the current Task first.`, evd);
   const foreign = run.items.filter((i) => i.taskId && i.taskId !== taskId);
   if (foreign.length) return fail(`The resubscribed stream carried events of another task (${foreign[0]!.taskId}).`, evd);
+  if (run.reason === 'timeout' || run.reason === 'idle') return fail(`The resubscribed stream was still open when our budget ran out (${run.reason}) without reaching a terminal state.`, evd);
   return pass(`Resubscribed to task ${taskId}: ${run.items.length} event(s), ended ${run.reason}.`, evd);
 }

@@ -214,9 +214,14 @@ export const runningCandidates = (ctx: CheckContext) => (ctx.skills.length ? ctx
  * candidate skills in turn from `from`: our black-box way to get a task to cancel or resubscribe to, without
  * waiting for the skill runs. A message-only, refused or failed send ends the search at once.
  */
-export async function startRunningTask(ctx: CheckContext, label: string, from = 0, lane = ctx.lane(label)): Promise<RunningTask | undefined> {
+export async function startRunningTask(
+  ctx: CheckContext,
+  label: string,
+  from = 0,
+  lane = ctx.lane(label),
+  candidates: (string | undefined)[] = runningCandidates(ctx),
+): Promise<RunningTask | undefined> {
   const d = ctx.dialect!;
-  const candidates = runningCandidates(ctx);
   let last: RunningTask | undefined;
   for (let index = from; index < candidates.length; index++) {
     const skillId = candidates[index];
@@ -234,6 +239,17 @@ export async function startRunningTask(ctx: CheckContext, label: string, from = 
     if (running || send.kind !== 'task' || !send.task.id) return last;
   }
   return last;
+}
+
+/**
+ * Candidates for a task that should run a little and then finish (not pause for input): skills whose test task
+ * ended terminal, quickest first; skills that paused or failed to start come last.
+ */
+export async function finishingCandidates(ctx: CheckContext): Promise<(string | undefined)[]> {
+  const runs = await skillRuns(ctx);
+  const terminal = runs.filter((r) => r.outcome === 'terminal').sort((a, b) => a.endedAt - a.startedAt - (b.endedAt - b.startedAt));
+  const rest = runs.filter((r) => !terminal.includes(r));
+  return [...terminal, ...rest].map((r) => r.skillId).slice(0, 4);
 }
 
 /** The skill whose task stayed running after a non-blocking send (shared: found once per run). */
