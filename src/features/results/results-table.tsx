@@ -124,6 +124,22 @@ function CheckDetails({ check }: { check: CheckRunState }) {
           <dd>{toolErrorText(r.proxyError)}</dd>
         </>
       ) : null}
+      {r.status === 'skip' ? (
+        <>
+          <dt>Why skipped</dt>
+          <dd>
+            {r.skipKind === 'precondition'
+              ? 'The situation to test could not be set up, so this requirement stays unverified.'
+              : 'Not applicable to this agent (feature not declared, or another protocol generation).'}
+          </dd>
+        </>
+      ) : null}
+      {r.critical && r.status === 'fail' ? (
+        <>
+          <dt>Severity</dt>
+          <dd>Critical defect</dd>
+        </>
+      ) : null}
       {r.evidence.length ? (
         <>
           <dt>Evidence</dt>
