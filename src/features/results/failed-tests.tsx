@@ -32,6 +32,7 @@ export function FailedTests() {
                       {r.test}
                       <div className="check-id">
                         {r.id} · {r.level}
+                        {r.critical ? ' · critical' : ''}
                       </div>
                     </th>
                     <td>{CATEGORY_LABEL[r.category]}</td>
