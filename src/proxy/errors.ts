@@ -13,6 +13,7 @@ export const PROXY_ERROR_STATUS: Record<ProxyErrorCode, number> = {
   tls_failed: 502,
   upstream_reset: 502,
   redirect_blocked: 502,
+  too_many_redirects: 502,
   upstream_timeout: 504,
   proxy_unreachable: 502,
 };
@@ -29,6 +30,7 @@ const TITLES: Record<ProxyErrorCode, string> = {
   tls_failed: 'The TLS handshake with the agent failed',
   upstream_reset: 'The agent closed the connection before answering',
   redirect_blocked: 'The proxy refused to follow a redirect',
+  too_many_redirects: 'The agent redirected too many times',
   upstream_timeout: 'The agent did not answer in time',
   proxy_unreachable: 'The proxy could not be reached',
 };

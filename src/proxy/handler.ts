@@ -330,7 +330,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
           res.body?.cancel().catch(noop);
           unlink();
           if (redirects >= limits.maxRedirects) {
-            return fail('redirect_blocked', `The agent redirected more than ${limits.maxRedirects} times.`, { target: current });
+            return fail('too_many_redirects', `The agent redirected too many times (more than ${limits.maxRedirects}; a redirect loop?).`, { target: current });
           }
           let next: URL;
           try {

@@ -708,7 +708,7 @@ describe('redirects', () => {
     const p = await proxyServer({ mode: 'local', limits: { maxRedirects: 3 } });
     const res = await rawRequest(p.port, `/proxy?url=${enc(loop.url('/'))}`, { headers: C });
     expect(res.status).toBe(502);
-    expect(res.headers['x-proxy-error']).toBe('redirect_blocked');
+    expect(res.headers['x-proxy-error']).toBe('too_many_redirects');
     expect(loop.requests.length).toBe(4);
   });
 

@@ -33,6 +33,7 @@ export const PROXY_ERROR_CODES = [
   'tls_failed',
   'upstream_reset',
   'redirect_blocked',
+  'too_many_redirects',
   'upstream_timeout',
   /** Made by the browser host, not the proxy: the proxy itself could not be reached (not running, wrong URL). */
   'proxy_unreachable',
@@ -49,6 +50,7 @@ export function proxyErrorBlame(code: string): 'agent' | 'tool' | 'unknown' {
     case 'upstream_reset':
     case 'upstream_timeout':
     case 'response_too_large':
+    case 'too_many_redirects':
       return 'agent';
     case 'dns_failed':
     case 'connect_failed':

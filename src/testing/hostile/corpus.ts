@@ -59,7 +59,6 @@ export const EXPECT: Record<HostileName, Expectation> = {
   'card-redirect-loop': {
     fails: { 'card.discovery': /redirected too many times/ },
     level: 'non-conformant',
-    proxy: { fails: {}, errors: { 'card.discovery': 'redirect_blocked' }, level: 'non-conformant' },
   },
   'rpc-invalid-json': { fails: { 'lifecycle.send': NOT_JSON, 'streaming.framing': /data is not JSON/, 'errors.shape': NOT_JSON }, level: 'non-conformant' },
   'rpc-truncated-json': { fails: { 'lifecycle.send': NOT_JSON, 'streaming.framing': /data is not JSON/ }, level: 'non-conformant' },
@@ -76,7 +75,6 @@ export const EXPECT: Record<HostileName, Expectation> = {
   'rpc-redirect-loop': {
     fails: { 'lifecycle.send': /redirected too many times/, 'streaming.content-type': /redirected too many times/ },
     level: 'non-conformant',
-    proxy: { fails: {}, errors: { 'lifecycle.send': 'redirect_blocked', 'streaming.content-type': 'redirect_blocked' }, level: 'non-conformant' },
   },
   'rpc-redirect-other-host': {
     fails: { 'lifecycle.send': /not JSON \(text\/html/, 'streaming.content-type': /text\/html/ },
