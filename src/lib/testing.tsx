@@ -2,8 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { RunEvent } from './engine';
 import { RunArchive } from './db';
-import { RunSession } from './run-session';
-import { RunSessionProvider } from './run-session';
+import { RunSession, RunSessionProvider } from './run-session';
 import { createRunStore, RunStoreProvider, type RunStoreHandle } from './run-store';
 import { ArchiveProvider } from './archive-context';
 
