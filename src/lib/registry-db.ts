@@ -1,0 +1,167 @@
+/**
+ * The agent registry (seed 002) in this browser: registered agents and the mapper log in IndexedDB (via
+ * idb), and the registry's reach into the engine (the card mapper, and the card checks run on an exported
+ * card without any network). The registry page imports engine code from here, as the run views do from
+ * engine.ts / engine-adapter.ts; the runner and checks load only when a card is checked.
+ */
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore, type StoreNames } from 'idb';
+import { RegistryAgent, type MapperLogEntry } from '../engine/card/mapper';
+import { reportResults } from '../engine/report/build';
+import { timerSleep, type Host } from '../engine/ports';
+import type { CheckResult } from '../engine/model/check';
+
+export { exportCard, importCard, logEntry, MAPPER_ID, RegistryAgent, RegistryEndpoint, synthesizeId } from '../engine/card/mapper';
+export type { MapperLogEntry } from '../engine/card/mapper';
+
+/** One registered agent with its bookkeeping (the agent itself is the mapper's `RegistryAgent`). */
+export interface StoredAgent {
+  id: string;
+  agent: RegistryAgent;
+  /** Epoch ms. */
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface RegistrySchema extends DBSchema {
+  agents: { key: string; value: StoredAgent; indexes: { updatedAt: number } };
+  log: { key: number; value: MapperLogEntry; indexes: { when: string } };
+}
+
+/** Its own database: the run archive's (`a2a-interop`) schema and version stay untouched. */
+export const REGISTRY_DB_NAME = 'a2a-interop-registry';
+/** The mapper log keeps this many entries; older ones are dropped as new ones arrive. */
+export const MAX_LOG_ENTRIES = 1000;
+
+/** The registry store. Every method is safe to call concurrently; writes validate with `RegistryAgent`. */
+export class RegistryDb {
+  private dbp: Promise<IDBPDatabase<RegistrySchema>> | null = null;
+  constructor(
+    readonly name = REGISTRY_DB_NAME,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+
+  private db(): Promise<IDBPDatabase<RegistrySchema>> {
+    this.dbp ??= openDB<RegistrySchema>(this.name, 1, {
+      upgrade(db) {
+        db.createObjectStore('agents', { keyPath: 'id' }).createIndex('updatedAt', 'updatedAt');
+        db.createObjectStore('log', { autoIncrement: true }).createIndex('when', 'when');
+      },
+    });
+    return this.dbp;
+  }
+
+  /** Most recently updated first. Records that no longer parse (written by a newer or broken build) are left out. */
+  async list(): Promise<StoredAgent[]> {
+    const all = await (await this.db()).getAllFromIndex('agents', 'updatedAt');
+    return all.reverse().flatMap((s) => {
+      const p = RegistryAgent.safeParse(s.agent);
+      return p.success ? [{ ...s, agent: p.data }] : [];
+    });
+  }
+
+  async get(id: string): Promise<StoredAgent | undefined> {
+    const s = await (await this.db()).get('agents', id);
+    if (!s) return undefined;
+    const p = RegistryAgent.safeParse(s.agent);
+    return p.success ? { ...s, agent: p.data } : undefined;
+  }
+
+  /** Adds or replaces an agent (keyed by its id), optionally with a mapper log entry in the same transaction. */
+  async put(agentIn: RegistryAgent, entry?: MapperLogEntry): Promise<StoredAgent> {
+    const agent = RegistryAgent.parse(agentIn);
+    const db = await this.db();
+    const tx = db.transaction(['agents', 'log'], 'readwrite');
+    const agents = tx.objectStore('agents');
+    const prev = await agents.get(agent.id);
+    const at = this.now();
+    const stored: StoredAgent = { id: agent.id, agent, createdAt: prev?.createdAt ?? at, updatedAt: Math.max(at, (prev?.updatedAt ?? 0) + 1) };
+    await agents.put(stored);
+    if (entry) await appendLog(tx.objectStore('log'), entry);
+    await tx.done;
+    return stored;
+  }
+
+  async delete(id: string): Promise<void> {
+    await (await this.db()).delete('agents', id);
+  }
+
+  /** Records an export or import. */
+  async addLog(entry: MapperLogEntry): Promise<void> {
+    const tx = (await this.db()).transaction('log', 'readwrite');
+    await appendLog(tx.store, entry);
+    await tx.done;
+  }
+
+  /** Newest first. */
+  async log(): Promise<MapperLogEntry[]> {
+    const db = await this.db();
+    const out: MapperLogEntry[] = [];
+    for (let cur = await db.transaction('log').store.openCursor(null, 'prev'); cur; cur = await cur.continue()) out.push(cur.value);
+    return out;
+  }
+
+  close(): void {
+    void this.dbp?.then((db) => db.close());
+    this.dbp = null;
+  }
+}
+
+type LogStore = IDBPObjectStore<RegistrySchema, ArrayLike<StoreNames<RegistrySchema>>, 'log', 'readwrite'>;
+
+async function appendLog(store: LogStore, entry: MapperLogEntry): Promise<void> {
+  await store.add({ ...entry });
+  let extra = (await store.count()) - MAX_LOG_ENTRIES;
+  // Oldest first (auto-increment keys).
+  for (let cur = extra > 0 ? await store.openCursor() : null; cur && extra > 0; extra--) {
+    await cur.delete();
+    cur = await cur.continue();
+  }
+}
+
+/** The checks that judge how a card is served rather than what it says: meaningless on a card we made. */
+export const SERVING_CHECKS: readonly string[] = ['card.discovery', 'card.content-type', 'card.well-known-path', 'card.public', 'card.caching', 'card.vary'];
+
+export interface CardVerdicts {
+  /** Card checks that judged the card (pass, fail or tool error). */
+  judged: number;
+  passed: number;
+  failures: Pick<CheckResult, 'id' | 'test' | 'status' | 'level' | 'message' | 'recommendation'>[];
+  /** Checks that did not apply to this card (e.g. no signatures). */
+  skipped: number;
+}
+
+/**
+ * Runs the engine's card checks (content only; see SERVING_CHECKS) on `card` without any network: an
+ * in-memory host serves it at /.well-known/agent-card.json and answers 404 to anything else.
+ */
+export async function checkCard(card: Record<string, unknown>, signal?: AbortSignal): Promise<CardVerdicts> {
+  const [{ runConformance }, { cardChecks }] = await Promise.all([import('../engine/runner/run'), import('../engine/checks/card')]);
+  const body = JSON.stringify(card);
+  const base = 'https://registry-card.invalid';
+  let n = 0;
+  const host: Host = {
+    fetch: async (url, init) => {
+      if (init.signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+      const path = new URL(url).pathname;
+      return path === '/.well-known/agent-card.json'
+        ? new Response(body, { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'max-age=300', etag: '"registry"' } })
+        : new Response('', { status: 404 });
+    },
+    now: () => Date.now(),
+    sleep: timerSleep,
+    randomUUID: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+    transport: 'direct',
+  };
+  const only = cardChecks.map((c) => c.id).filter((id) => !SERVING_CHECKS.includes(id));
+  const report = await runConformance(host, { agentUrl: base, only, signal, timeoutMs: 5_000 }, () => undefined);
+  const results = reportResults(report).filter((r) => only.includes(r.id));
+  const judged = results.filter((r) => r.status !== 'skip');
+  return {
+    judged: judged.length,
+    passed: judged.filter((r) => r.status === 'pass').length,
+    failures: judged
+      .filter((r) => r.status !== 'pass')
+      .map(({ id, test, status, level, message, recommendation }) => ({ id, test, status, level, message, recommendation })),
+    skipped: results.length - judged.length,
+  };
+}
