@@ -87,6 +87,17 @@ function withPeer(ctx: CheckContext, body: (peer: ResolvedTarget) => Verdict | P
   return body(ctx.peer);
 }
 
+/** Two-agent checks that call both agents: the peer's dialect and a context for its tasks. */
+function withBothCallable(
+  ctx: CheckContext,
+  body: (peer: ResolvedTarget, agent: Dialect, peerDialect: Dialect, peerCtx: CheckContext) => Promise<Verdict>,
+): Verdict | Promise<Verdict> {
+  return withPeer(ctx, (peer) => {
+    if (!peer.dialect || !ctx.dialect) return skip('One of the two agents cannot be called.', 'precondition');
+    return body(peer, ctx.dialect, peer.dialect, { ...ctx, card: peer.card, authHeaders: {}, authQuery: {} });
+  });
+}
+
 export const interopChecks: CheckDef[] = [
   defineCheck({
     id: 'interop.cors.card',
@@ -267,13 +278,10 @@ export const interopChecks: CheckDef[] = [
     specRefs: { legacy: 'seed procedure 5.5 (concurrent tasks)', 'v0.2': 'v0.2.6 §6.1', 'v0.3': 'v0.3.0 §6.1', 'v1.0': 'v1.0.1 §3.4.2 Task Identifier Semantics' },
     recommendation: 'Keep per-task state keyed by task id and never share mutable state between requests; generate unique task ids (UUIDs).',
     run: (ctx) =>
-      withPeer(ctx, async (peer) => {
-        const pd = peer.dialect;
-        if (!pd || !ctx.dialect) return skip('One of the two agents cannot be called.', 'precondition');
-        const peerCtx: CheckContext = { ...ctx, card: peer.card, authHeaders: {}, authQuery: {} };
+      withBothCallable(ctx, async (peer, ad, pd, peerCtx) => {
         const [a1, a2, b1, b2] = await Promise.all([
-          runTask(ctx, ctx.dialect, { text: ctx.card.skills[0]?.examples[0] ?? 'Hello', lane: ctx.lane('agent concurrent A') }),
-          runTask(ctx, ctx.dialect, { text: ctx.card.skills[0]?.examples[0] ?? 'Hello', lane: ctx.lane('agent concurrent B') }),
+          runTask(ctx, ad, { text: ctx.card.skills[0]?.examples[0] ?? 'Hello', lane: ctx.lane('agent concurrent A') }),
+          runTask(ctx, ad, { text: ctx.card.skills[0]?.examples[0] ?? 'Hello', lane: ctx.lane('agent concurrent B') }),
           runTask(peerCtx, pd, { text: peerText(peer), lane: ctx.lane('peer concurrent A') }),
           runTask(peerCtx, pd, { text: peerText(peer), lane: ctx.lane('peer concurrent B') }),
         ]);
@@ -295,16 +303,13 @@ export const interopChecks: CheckDef[] = [
     specRefs: { legacy: 'seed procedure 5.5 (A sends a task to B, B to A)', 'v0.2': 'v0.2.6 §6.4 Message, §6.7 Artifact', 'v0.3': 'v0.3.0 §6.4, §6.7', 'v1.0': 'v1.0.1 §3.7 Messages and Artifacts' },
     recommendation: 'Produce plain text (or declared media types) in artifacts and accept the media types you declare in defaultInputModes, so an agent can hand its result to another.',
     run: (ctx) =>
-      withPeer(ctx, async (peer) => {
-        const pd = peer.dialect;
-        if (!pd || !ctx.dialect) return skip('One of the two agents cannot be called.', 'precondition');
-        const peerCtx: CheckContext = { ...ctx, card: peer.card, authHeaders: {}, authQuery: {} };
+      withBothCallable(ctx, async (peer, ad, pd, peerCtx) => {
         const aOut = outputText(await completedRun(ctx)) ?? outputText((await skillRuns(ctx))[0]);
         const bRun = await runTask(peerCtx, pd, { text: peerText(peer), lane: ctx.lane('peer task') });
         const bOut = outputText(bRun);
         if (!aOut || !bOut) return skip(`No text output to relay (${!aOut ? 'agent' : 'peer'} produced none).`, 'precondition', [runEvidence(bRun)]);
         const toB = await runTask(peerCtx, pd, { text: aOut, lane: ctx.lane('relay A→B') });
-        const toA = await runTask(ctx, ctx.dialect, { text: bOut, lane: ctx.lane('relay B→A') });
+        const toA = await runTask(ctx, ad, { text: bOut, lane: ctx.lane('relay B→A') });
         const evidence = [runEvidence(toB), runEvidence(toA)];
         const problems = [toB, toA].filter((r) => r.outcome === 'failed-call' || r.outcome === 'no-task').map((r) => `${r.lane}: ${brokenCallVerdict(ctx, r.brokenCall ?? r.send, r.lane).message}`);
         return problems.length ? fail(`Relay failed: ${problems.join('; ')}.`, evidence) : pass('Each agent accepted the other\'s output.', evidence);
