@@ -156,3 +156,24 @@ describe('a2a-interop CLI', () => {
     }
   });
 });
+
+describe('a2a-interop run against the SDK demo agents (issue: foundation, Done when)', () => {
+  it.each([
+    ['v1', 'v1.0'],
+    ['v03', 'v0.3'],
+    ['legacy', 'legacy'],
+  ])('npx a2a-interop run <%s demo agent> --format json prints a valid report with generation %s', async (id, generation) => {
+    const { startServer } = await import('../server/main');
+    const server = await startServer({ port: 0, quiet: true, proxy: false, slowTaskMs: 300, stepMs: 10 });
+    try {
+      const t = io();
+      const code = await main(['run', `${server.url.replace(/\/$/, '')}/demo/${id}`, '--format', 'json', '--quiet', '--timeout', '10'], t.cli);
+      const report = Report.parse(JSON.parse(t.out()));
+      expect(report.protocol.generation).toBe(generation);
+      expect(report.agentName).not.toBe('(unknown)');
+      expect(code).toBe(0); // every demo SDK agent reaches at least minimal
+    } finally {
+      await server.close();
+    }
+  });
+});
