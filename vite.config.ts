@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { a2aProxyPlugin } from './src/proxy/vite-plugin.js';
 
 export default defineConfig({
   plugins: [react(), a2aProxyPlugin()],
+  // xmlbuilder2 (JUnit export) pulls Node's `url` for two IDNA helpers; the browser build gets a shim.
+  resolve: process.env.VITEST ? {} : { alias: { url: fileURLToPath(new URL('./src/lib/node-url-shim.ts', import.meta.url)) } },
   build: {
     outDir: 'dist',
     sourcemap: true,

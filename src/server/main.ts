@@ -143,7 +143,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       '  Demo agents (paste a card URL into the dashboard):',
       ...listing.map((a) => `    ${a.id.padEnd(7)} ${a.cardUrl}\n            ${a.label}; expected: ${a.expectedLevel}`),
       '',
-      `  CLI example:  npm run cli -- ${listing[0]?.baseUrl ?? `${origin}/demo/v1`}`,
+      `  CLI example:  npx a2a-interop run ${listing[0]?.baseUrl ?? `${origin}/demo/v1`}`,
       '',
     ];
     console.log(lines.join('\n'));
