@@ -1,4 +1,6 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
+import { Notice } from '../components/notice';
 import { ThemeToggle } from '../features/settings';
 import { ArchiveProvider } from '../lib/archive-context';
 import type { RunArchive } from '../lib/db';
@@ -10,6 +12,20 @@ import { HistoryRoute } from './routes/history-route';
 import { RunRoute } from './routes/run-route';
 import { SavedRunRoute } from './routes/saved-run-route';
 import { SettingsRoute } from './routes/settings-route';
+
+// The registry page (and the card mapper it uses) loads on first visit.
+const RegistryRoute = lazy(() =>
+  import('./routes/registry-route').then(
+    (m) => ({ default: m.RegistryRoute }),
+    (e: unknown) => ({
+      default: () => (
+        <Notice kind="error" title="The registry page could not be loaded.">
+          {String(e)} Reload the page.
+        </Notice>
+      ),
+    }),
+  ),
+);
 
 export interface AppDeps {
   queryClient: QueryClient;
@@ -23,6 +39,13 @@ function Routes() {
   if (pathname === '/' || pathname === '/index.html') return <RunRoute />;
   if (pathname === '/history') return <HistoryRoute />;
   if (pathname === '/settings') return <SettingsRoute />;
+  if (pathname === '/registry') {
+    return (
+      <Suspense fallback={<p>Loading the registry…</p>}>
+        <RegistryRoute />
+      </Suspense>
+    );
+  }
   const saved = matchPath('/runs/:id', pathname);
   if (saved?.id) return <SavedRunRoute key={saved.id} runId={saved.id} />;
   return (
@@ -49,6 +72,7 @@ function Nav() {
       <ul>
         {item('/', 'Run')}
         {item('/history', 'History')}
+        {item('/registry', 'Registry')}
         {item('/settings', 'Settings')}
       </ul>
     </nav>

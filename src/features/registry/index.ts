@@ -1,0 +1,1 @@
+export { RegistryPage, type RegistryDeps } from './registry-page';
