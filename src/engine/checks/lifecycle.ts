@@ -479,6 +479,12 @@ async function cancelOnce(ctx: CheckContext, started: RunningTask, lane: string)
   if (c.kind === 'error') {
     const notCancelable = isNotCancelable(c, ctx);
     if (!notCancelable) {
+      // A task that finished before the cancel landed is errors.cancel-terminal's business: try another one.
+      const now = await d.get(ctx.http, { id: send.task.id, lane, checkId: ctx.checkId });
+      if (now.kind === 'task' && isTerminal(now.task.state, ctx.generation)) {
+        const v = skip(`The task finished (${now.task.rawState}) before the cancel landed.`, 'precondition', evidence);
+        return { verdict: v, effective: v, finishedFirst: true };
+      }
       return { verdict: brokenCallVerdict(ctx, c, `${d.describe('cancel', send.task.id)}`), effective: skip('Cancel failed (see lifecycle.cancel).', 'precondition') };
     }
     // Did it finish in between? Then refusing was right and cancellation could not be exercised.
