@@ -20,7 +20,11 @@ export function LevelSummary() {
     [results, status],
   );
   const notice = useRunSelector((s) => s.notice);
+  const agent = useRunSelector((s) => s.run.targets.agent);
+  const agentUrl = useRunSelector((s) => s.run.agentUrl);
+  const startedAt = useRunSelector((s) => s.run.startedAt);
   if (status === 'idle') return null;
+  const card = (agent?.normalizedCard ?? {}) as { name?: unknown; version?: unknown };
   const running = status === 'running';
   return (
     <section className="level-summary" aria-label="Verdict">
@@ -29,6 +33,13 @@ export function LevelSummary() {
         {verdict.provisional ? <span className="level-provisional"> (provisional)</span> : null}
         {running ? <span className="level-so-far"> so far</span> : null}
       </div>
+      <p className="level-agent" aria-label="Agent under test">
+        <strong>{typeof card.name === 'string' && card.name ? card.name : agentUrl ?? 'Agent'}</strong>
+        {typeof card.version === 'string' && card.version ? <span> {card.version}</span> : null}
+        {agent?.generation ? <span> · A2A {agent.generation}</span> : null}
+        {agent?.binding ? <span> · {agent.binding}</span> : null}
+        {startedAt ? <span> · {new Date(startedAt).toLocaleString()}</span> : null}
+      </p>
       <p className="level-reason">{verdict.reason}</p>
       <p className="run-status">
         Run: <strong>{RUN_STATUS_TEXT[status] ?? status}</strong>
