@@ -98,6 +98,30 @@ describe('card mapper (seed 002)', () => {
     expect(junk.warnings.length).toBeGreaterThan(0);
   });
 
+  it('a v0.3 card that repeats its main url in additionalInterfaces gives one endpoint per url and binding', () => {
+    const { agent, generation } = importCard({
+      name: 'V03',
+      description: 'd',
+      url: 'http://v03.example/jsonrpc',
+      version: '1.0.0',
+      protocolVersion: '0.3.0',
+      preferredTransport: 'JSONRPC',
+      additionalInterfaces: [
+        { url: 'http://v03.example/jsonrpc', transport: 'JSONRPC' },
+        { url: 'http://v03.example/rest', transport: 'HTTP+JSON' },
+      ],
+      capabilities: {},
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+      skills: [],
+    });
+    expect(generation).toBe('v0.3');
+    expect(agent.endpoints.map((e) => [e.protocol, e.url, e.binding, e.protocolVersion])).toEqual([
+      ['a2a', 'http://v03.example/jsonrpc', 'JSONRPC', '0.3'],
+      ['http', 'http://v03.example/rest', 'HTTP+JSON', '0.3'],
+    ]);
+  });
+
   it('ids and log entries', () => {
     expect(synthesizeId('Geo Research!!', 'https://A2A.example:8443/x')).toBe('agent:a2a.example.geo-research');
     expect(logEntry('export', bayArm, 'A2A v1.0', undefined, 't')).toEqual({ when: 't', dir: 'export', type: 'A2A v1.0', agent: 'agent:robot.bay.arm.v1@1.0.0', schema: MAPPER_ID, source: undefined });

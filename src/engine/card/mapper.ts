@@ -166,13 +166,15 @@ export function importCard(raw: unknown, opts: ImportOptions = {}): { agent: Reg
     if (!/^https?:\/\//i.test(i.url)) return void warnings.push(`interface ${i.url || '(no url)'} is not an absolute http(s) URL; skipped`);
     const b = String(i.binding).toUpperCase();
     const binding = b.includes('GRPC') ? 'GRPC' : b.includes('HTTP') || b === 'REST' ? 'HTTP+JSON' : 'JSONRPC';
-    if (endpoints.some((e) => e.url === i.url && e.binding === binding && e.protocolVersion === i.protocolVersion)) return;
+    const protocolVersion = i.protocolVersion && /^\d+\.\d+/.test(i.protocolVersion) ? i.protocolVersion.split('.').slice(0, 2).join('.') : det.generation === 'v1.0' ? '1.0' : undefined;
+    // A v0.3 card repeats its main url in additionalInterfaces (the spec asks it to): one endpoint, not two.
+    if (endpoints.some((e) => e.url === i.url && e.binding === binding && e.protocolVersion === protocolVersion)) return;
     endpoints.push({
       protocol: binding === 'GRPC' ? 'grpc' : binding === 'HTTP+JSON' ? 'http' : 'a2a',
       url: i.url,
       priority: n,
       binding,
-      protocolVersion: i.protocolVersion && /^\d+\.\d+/.test(i.protocolVersion) ? i.protocolVersion.split('.').slice(0, 2).join('.') : det.generation === 'v1.0' ? '1.0' : undefined,
+      protocolVersion,
       ...(i.tenant ? { tenant: i.tenant } : {}),
     });
   });
