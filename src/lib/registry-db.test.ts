@@ -80,6 +80,7 @@ describe('card checks on an exported card (no network)', () => {
     expect(v.failures).toEqual([]);
     expect(v.judged).toBeGreaterThan(5);
     expect(v.passed).toBe(v.judged);
+    expect(v.generation).toBe('v1.0');
   });
 
   it('reports the failures of a card that breaks content checks', async () => {
@@ -91,5 +92,12 @@ describe('card checks on an exported card (no network)', () => {
     expect(v.passed).toBeLessThan(v.judged);
     expect(ids.some((id) => SERVING_CHECKS.includes(id))).toBe(false);
     for (const f of v.failures) expect(f.message.length).toBeGreaterThan(0);
+  });
+
+  it('says when the exported card reads as another generation (every interface is a v0.3 one)', async () => {
+    const card = exportCard(agent('agent:old', { endpoints: [{ protocol: 'a2a', url: 'https://old.example/rpc', priority: 0, protocolVersion: '0.3' }] }));
+    const v = await checkCard(card);
+    expect(v.generation).toBe('v0.3');
+    expect(v.failures.map((f) => f.id)).toContain('card.required-fields');
   });
 });

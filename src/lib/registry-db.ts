@@ -128,6 +128,8 @@ export interface CardVerdicts {
   failures: Pick<CheckResult, 'id' | 'test' | 'status' | 'level' | 'message' | 'recommendation'>[];
   /** Checks that did not apply to this card (e.g. no signatures). */
   skipped: number;
+  /** The generation the engine read the card as (a v1.0-shaped card whose interfaces are all 0.3 reads as v0.3); `unknown` when undecided. */
+  generation: string;
 }
 
 /**
@@ -163,5 +165,6 @@ export async function checkCard(card: Record<string, unknown>, signal?: AbortSig
       .filter((r) => r.status !== 'pass')
       .map(({ id, test, status, level, message, recommendation }) => ({ id, test, status, level, message, recommendation })),
     skipped: results.length - judged.length,
+    generation: report.protocol.generation ?? 'unknown',
   };
 }

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Notice } from '../../components/notice';
 import type { RegistryAgent, RegistryEndpoint } from '../../lib/registry-db';
 import { agentFromDraft, draftOf, emptyEndpoint, emptySkill, type AgentDraft, type EndpointDraft, type FieldError, type SkillDraft } from './agent-form';
@@ -34,6 +34,12 @@ export function AgentEditor({
   const [draft, setDraft] = useState<AgentDraft>(() => draftOf(agent));
   const [errors, setErrors] = useState<FieldError[]>([]);
   const title = agent ? `Edit ${agent.name}` : 'New agent';
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // The form opens above the table: bring it into view and move focus to it.
+  useEffect(() => {
+    headingRef.current?.scrollIntoView?.({ block: 'start' });
+    headingRef.current?.focus();
+  }, []);
   const errorOf = (field: string) => errors.find((e) => e.field === field)?.message;
   const fid = (field: string) => `${uid}-${field.replace(/\W/g, '-')}`;
   const patch = (p: Partial<AgentDraft>) => setDraft((d) => ({ ...d, ...p }));
@@ -67,7 +73,9 @@ export function AgentEditor({
 
   return (
     <section className="registry-editor" aria-labelledby={`${uid}-h`}>
-      <h2 id={`${uid}-h`}>{title}</h2>
+      <h2 id={`${uid}-h`} ref={headingRef} tabIndex={-1}>
+        {title}
+      </h2>
       <form onSubmit={submit} noValidate aria-label={title}>
         {errors.length ? (
           <Notice kind="error" title="The agent was not saved:">

@@ -47,6 +47,12 @@ export function CardPreview({
         ) : null}
         {v?.skipped ? <span className="help"> ({v.skipped} not applicable to this card; how the card is served is judged when you run the agent)</span> : null}
       </div>
+      {v && v.generation !== 'v1.0' ? (
+        <Notice kind="warn" title={`Read as a ${v.generation} card.`}>
+          None of its interfaces declares protocol version 1.0, so clients (and our checks) read this v1.0-shaped card as a {v.generation} card, which it is not
+          shaped like. Add an endpoint that serves A2A 1.0, or keep publishing the agent's own {v.generation} card.
+        </Notice>
+      ) : null}
       {v?.failures.length ? (
         <table aria-label="Card check failures">
           <thead>

@@ -298,10 +298,10 @@ export function RegistryPage({ deps: given }: { deps?: RegistryDeps }) {
           </fieldset>
           <div className="actions">
             <button type="submit" className="primary" disabled={busy}>
-              Import
+              Import card
             </button>
             <button type="button" onClick={() => setPending(null)}>
-              Cancel import
+              Cancel
             </button>
           </div>
         </form>
