@@ -3,6 +3,8 @@
  * Redaction is by header name, by query-parameter name and by exact secret value (the user's
  * credentials are registered as secrets for the run, so they are caught wherever they appear).
  */
+import { SENSITIVE_QUERY_PARAM } from './model/secrets';
+
 export const REDACTED = '[REDACTED]';
 
 const SENSITIVE_HEADERS = new Set([
@@ -17,7 +19,7 @@ const SENSITIVE_HEADERS = new Set([
   'x-access-token',
 ]);
 
-const SENSITIVE_QUERY = /^(?:api[-_]?key|key|token|access[-_]?token|id[-_]?token|auth|authorization|secret|client[-_]?secret|password|passwd|sig|signature|code)$/i;
+const SENSITIVE_QUERY = SENSITIVE_QUERY_PARAM;
 
 export class Redactor {
   private readonly secrets: string[] = [];

@@ -1,4 +1,5 @@
 import { PROXY_ERROR_HEADER, type ProxyErrorCode, type ProxyProblem } from '../engine/model/proxy.js';
+import { SENSITIVE_QUERY_PARAM } from '../engine/model/secrets.js';
 
 /** HTTP status of a proxy-made response, per error code. */
 export const PROXY_ERROR_STATUS: Record<ProxyErrorCode, number> = {
@@ -49,8 +50,7 @@ export class UpstreamError extends Error {
   }
 }
 
-const SENSITIVE_QUERY =
-  /^(?:api[-_]?key|key|token|access[-_]?token|id[-_]?token|auth|authorization|secret|client[-_]?secret|password|passwd|sig|signature|code)$/i;
+const SENSITIVE_QUERY = SENSITIVE_QUERY_PARAM;
 
 /** The URL with userinfo removed and credential-like query values masked (same names as the engine's Redactor). */
 export function redactUrl(u: URL | string): string {
