@@ -17,6 +17,8 @@ type Target = `${Gen} ${Bind}`;
 interface Expectation {
   /** Failing checks per target; `*` applies to every target listed in `on`. */
   fails: Partial<Record<Target | '*', string[]>>;
+  /** Checks that may also fail, depending on timing, as a legitimate consequence of the same defect. */
+  mayFail?: string[];
   on?: Target[];
   auth?: boolean;
 }
@@ -62,7 +64,9 @@ const EXPECT: Record<DefectName, Expectation> = {
   // The extra event moves the task from completed back to working: an illegal transition too.
   'sse-events-after-final': { fails: { '*': ['lifecycle.transitions', 'streaming.after-final'] } },
   'sse-no-final': { fails: { '*': ['streaming.terminal'] } },
-  'sse-first-not-task': { fails: { 'v1.0 JSONRPC': ['streaming.first-event', 'streaming.resubscribe'], 'v0.3 JSONRPC': [] } },
+  // On v0.3 the first event may legally be a status; but a subscription to a task that finishes at that moment
+  // then carries no event at all, which streaming.resubscribe rightly fails (only under load).
+  'sse-first-not-task': { fails: { 'v1.0 JSONRPC': ['streaming.first-event', 'streaming.resubscribe'], 'v0.3 JSONRPC': [] }, mayFail: ['streaming.resubscribe'] },
   'sse-bare-payload': { fails: { '*': ['streaming.framing'] } },
   'sse-no-resubscribe': { fails: { '*': ['streaming.resubscribe'] } },
   'unknown-method-wrong-code': { fails: { '*': ['errors.unknown-method'] } },
@@ -92,7 +96,7 @@ async function run(target: Target, defects: DefectName[], auth: boolean) {
   agents.push(agent);
   const report = await runConformance(
     createNodeHost(),
-    { agentUrl: agent.cardUrl.replace(/\/\.well-known\/.*$/, ''), timeoutMs: 3000, ...(auth ? { credentials: { kind: 'bearer', token: SECRET } } : {}) },
+    { agentUrl: agent.cardUrl.replace(/\/\.well-known\/.*$/, ''), timeoutMs: 5000, ...(auth ? { credentials: { kind: 'bearer', token: SECRET } } : {}) },
     () => {},
   );
   await agent.close();
@@ -138,7 +142,7 @@ describe('each defect fails exactly its checks', () => {
   it.concurrent.each(cases)('%s on %s', async (defect, target, e) => {
     const expected = (e.fails[target] ?? e.fails['*'] ?? []).slice().sort();
     const report = await run(target, [defect], !!e.auth);
-    const got = notPassing(report);
+    const got = notPassing(report).filter((id) => expected.includes(id) || !e.mayFail?.includes(id));
     const detail = reportResults(report)
       .filter((r) => got.includes(r.id) !== expected.includes(r.id))
       .map((r) => `${r.id}: ${r.status}: ${r.message}`)

@@ -292,6 +292,8 @@ export const lifecycleChecks: CheckDef[] = [
           last = follow.task.state;
           if (follow.task.id !== t.id) return fail(`The answer created task ${follow.task.id} instead of resuming ${t.id}.`, evidence);
           let state = follow.task.state;
+          // The answer itself says the task moved on: resumed, whatever it asks next.
+          const resumedAtOnce = state === 'working' || state === 'submitted';
           const deadline = ctx.http.host.now() + Math.min(ctx.taskTimeoutMs, 15_000);
           while (state !== 'input-required' && !isTerminal(state, ctx.generation) && state !== 'auth-required' && ctx.http.host.now() < deadline) {
             await ctx.http.host.sleep(300, ctx.http.signal).catch(() => undefined);
@@ -303,7 +305,7 @@ export const lifecycleChecks: CheckDef[] = [
           }
           if (state === 'completed') return pass(`Task ${t.id} resumed after answer ${round} and completed.`, evidence);
           if (state === 'failed' || state === 'rejected' || state === 'canceled') return fail(`After the answer the task ended ${state}.`, evidence);
-          if (state !== 'input-required') return pass(`Task ${t.id} resumed after answer ${round} (now ${state}).`, evidence);
+          if (state !== 'input-required' || resumedAtOnce) return pass(`Task ${t.id} resumed after answer ${round} (${follow.task.rawState}, now ${state}).`, evidence);
         }
         return fail(`Task ${t.id} stayed input-required after two answers in the same task and context: the answers were ignored.`, evidence);
       }),
@@ -478,15 +480,7 @@ async function cancelOnce(ctx: CheckContext, started: RunningTask, lane: string)
   const evidence = [exchangeEvidence(send.http, 'task started'), exchangeEvidence(c.http, `${d.describe('cancel', send.task.id)} response`)];
   if (c.kind === 'error') {
     const notCancelable = isNotCancelable(c, ctx);
-    if (!notCancelable) {
-      // A task that finished before the cancel landed is errors.cancel-terminal's business: try another one.
-      const now = await d.get(ctx.http, { id: send.task.id, lane, checkId: ctx.checkId });
-      if (now.kind === 'task' && isTerminal(now.task.state, ctx.generation)) {
-        const v = skip(`The task finished (${now.task.rawState}) before the cancel landed.`, 'precondition', evidence);
-        return { verdict: v, effective: v, finishedFirst: true };
-      }
-      return { verdict: brokenCallVerdict(ctx, c, `${d.describe('cancel', send.task.id)}`), effective: skip('Cancel failed (see lifecycle.cancel).', 'precondition') };
-    }
+    if (!notCancelable) return cancelFailed(ctx, c, send.task.id, lane, evidence);
     // Did it finish in between? Then refusing was right and cancellation could not be exercised.
     const after = await d.get(ctx.http, { id: send.task.id, lane, checkId: ctx.checkId });
     if (after.kind === 'task') evidence.push(exchangeEvidence(after.http, 'state after the refusal'));
@@ -500,7 +494,7 @@ async function cancelOnce(ctx: CheckContext, started: RunningTask, lane: string)
       finishedFirst: finishedMeanwhile || !wasRunning,
     };
   }
-  if (c.kind !== 'task') return { verdict: brokenCallVerdict(ctx, c, 'cancel'), effective: skip('Cancel failed (see lifecycle.cancel).', 'precondition') };
+  if (c.kind !== 'task') return cancelFailed(ctx, c, send.task.id, lane, evidence);
   emitState(ctx, lane, { source: 'cancel', at: ctx.http.host.now(), task: c.task, exchangeId: c.http.exchangeId });
   let final = c.task;
   // Cancellation may complete asynchronously: follow the task for a few seconds.
@@ -522,6 +516,20 @@ async function cancelOnce(ctx: CheckContext, started: RunningTask, lane: string)
   }
   const msg = `After cancel the task stayed ${final.rawState} for 3 s.`;
   return { verdict: fail(msg, evidence), effective: fail(msg, evidence) };
+}
+
+/**
+ * The cancel call failed (wrong error, 5xx, not JSON, no answer). If the task had finished before the cancel
+ * landed, that is errors.cancel-terminal's business: report `finishedFirst` so another task is tried.
+ */
+async function cancelFailed(ctx: CheckContext, c: CallOutcome, taskId: string, lane: string, evidence: Evidence[]): Promise<CancelResult & { finishedFirst?: boolean }> {
+  const d = ctx.dialect!;
+  const now = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
+  if (now.kind === 'task' && isTerminal(now.task.state, ctx.generation)) {
+    const v = skip(`The task finished (${now.task.rawState}) before the cancel landed.`, 'precondition', evidence);
+    return { verdict: v, effective: v, finishedFirst: true };
+  }
+  return { verdict: brokenCallVerdict(ctx, c, d.describe('cancel', taskId)), effective: skip('Cancel failed (see lifecycle.cancel).', 'precondition') };
 }
 
 /** TaskNotCancelable: -32002 on JSON-RPC; HTTP 400 (v1.0.1) or 409 (v1.0.0) with reason TASK_NOT_CANCELABLE on REST. */

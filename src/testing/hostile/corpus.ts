@@ -15,7 +15,8 @@ import { startHostileAgent } from './index';
 import type { HostileKit } from './server';
 
 /** Small budgets, so the corpus is fast and the bounds below are meaningful. */
-export const BUDGET = { timeoutMs: 3000, requestTimeoutMs: 2000, streamIdleTimeoutMs: 1000 } as const;
+// Generous enough that a loaded CI machine does not turn slowness into a verdict; tight enough to keep the corpus short.
+export const BUDGET = { timeoutMs: 5000, requestTimeoutMs: 3500, streamIdleTimeoutMs: 1500 } as const;
 
 /**
  * Wall-time bounds of one run, doubled for a loaded 2-core machine. Discovery: at most two passes (one
@@ -114,7 +115,7 @@ export const EXPECT: Record<HostileName, Expectation> = {
     passes: ['lifecycle.send', 'lifecycle.get'],
     level: 'minimal',
   },
-  'sse-never-ends': { fails: { 'streaming.terminal': /still open when the 3000 ms budget ran out/ }, passes: LIFECYCLE_OK, level: 'partial' },
+  'sse-never-ends': { fails: { 'streaming.terminal': /still open when the \d+ ms budget ran out/ }, passes: LIFECYCLE_OK, level: 'partial' },
   'sse-flood': { fails: { 'streaming.terminal': /more than 2000 events \(our per-stream limit/ }, passes: [...LIFECYCLE_OK, 'streaming.first-event'], level: 'partial' },
   'sse-split-every-byte': { fails: {}, passes: [...LIFECYCLE_OK, ...STREAMING_OK, 'streaming.resubscribe'], level: 'full' },
   'sse-invalid-utf8': { fails: { 'streaming.framing': /not valid UTF-8/ }, passes: LIFECYCLE_OK, level: 'partial' },
