@@ -34,6 +34,13 @@ test.describe('opening a saved report', () => {
 
     await expect(page.getByRole('heading', { name: 'Agent card' })).toBeVisible();
     await expect(page.getByRole('group', { name: 'Agent card as received' })).toContainText('Synthetic Echo Agent');
+
+    // The "Jump to" links move focus to the part of the page they name.
+    const jump = page.getByRole('navigation', { name: 'Jump to' });
+    await jump.getByRole('link', { name: 'Results' }).click();
+    await expect(page.getByRole('heading', { name: 'Results', exact: true })).toBeFocused();
+    await jump.getByRole('link', { name: 'Agent card' }).click();
+    await expect(page.getByRole('heading', { name: 'Agent card' })).toBeFocused();
   });
 
   test('Export JSON downloads a report that opens again', async ({ page }) => {
