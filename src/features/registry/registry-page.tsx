@@ -363,7 +363,9 @@ export function RegistryPage({ deps: given }: { deps?: RegistryDeps }) {
                           .slice(0, 5)
                           .map((e, i) => (
                             <li key={i}>
-                              {e.protocol} <SafeLink href={e.url} />
+                              {e.protocol}
+                              {e.binding ? ` ${e.binding}` : ''}
+                              {e.protocolVersion ? ` ${e.protocolVersion}` : ''} <SafeLink href={e.url} />
                             </li>
                           ))}
                         {s.agent.endpoints.length > 5 ? <li>{s.agent.endpoints.length - 5} more</li> : null}
