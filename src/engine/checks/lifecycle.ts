@@ -292,20 +292,24 @@ export const lifecycleChecks: CheckDef[] = [
           last = follow.task.state;
           if (follow.task.id !== t.id) return fail(`The answer created task ${follow.task.id} instead of resuming ${t.id}.`, evidence);
           let state = follow.task.state;
-          // The answer itself says the task moved on: resumed, whatever it asks next.
-          const resumedAtOnce = state === 'working' || state === 'submitted';
-          const deadline = ctx.http.host.now() + Math.min(ctx.taskTimeoutMs, 15_000);
-          while (state !== 'input-required' && !isTerminal(state, ctx.generation) && state !== 'auth-required' && ctx.http.host.now() < deadline) {
-            await ctx.http.host.sleep(300, ctx.http.signal).catch(() => undefined);
+          // Moved on if the answer or any later look shows it working/finished. A non-blocking answer may
+          // still report input-required while the agent has not processed it: keep looking for a while.
+          let resumed = state !== 'input-required' && state !== 'auth-required';
+          const started = ctx.http.host.now();
+          const deadline = started + Math.min(ctx.taskTimeoutMs, 15_000);
+          const patience = 1500;
+          while (!isTerminal(state, ctx.generation) && ctx.http.host.now() < deadline && (resumed ? state !== 'input-required' && state !== 'auth-required' : ctx.http.host.now() - started < patience)) {
+            await ctx.http.host.sleep(resumed ? 300 : 150, ctx.http.signal).catch(() => undefined);
             const g = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
             if (g.kind !== 'task') return brokenCallVerdict(ctx, g, 'following the resumed task');
             emitState(ctx, lane, { source: 'get', at: ctx.http.host.now(), task: g.task, exchangeId: g.http.exchangeId }, last);
             last = g.task.state;
             state = g.task.state;
+            if (state !== 'input-required' && state !== 'auth-required') resumed = true;
           }
           if (state === 'completed') return pass(`Task ${t.id} resumed after answer ${round} and completed.`, evidence);
           if (state === 'failed' || state === 'rejected' || state === 'canceled') return fail(`After the answer the task ended ${state}.`, evidence);
-          if (state !== 'input-required' || resumedAtOnce) return pass(`Task ${t.id} resumed after answer ${round} (${follow.task.rawState}, now ${state}).`, evidence);
+          if (resumed) return pass(`Task ${t.id} resumed after answer ${round} (answer returned ${follow.task.rawState}, now ${state}).`, evidence);
         }
         return fail(`Task ${t.id} stayed input-required after two answers in the same task and context: the answers were ignored.`, evidence);
       }),

@@ -26,15 +26,16 @@ async function run(agent: string, prefer?: RunOptions['prefer']) {
   const bad = reportResults(report).filter((r) => r.status === 'fail' || r.status === 'error');
   const failing = bad.map((r) => r.id).sort();
   if (process.env.DEBUG_SDK) for (const r of bad) console.log(agent, prefer, r.id, r.message);
-  return { report, failing, byId: Object.fromEntries(reportResults(report).map((r) => [r.id, r])) };
+  const detail = bad.map((r) => `${r.id}: ${r.message}`).join('\n');
+  return { report, failing, detail, byId: Object.fromEntries(reportResults(report).map((r) => [r.id, r])) };
 }
 
 describe('@a2a-js/sdk 1.3.0 (v1.0 demo agent, legacyCompat on)', () => {
   it('JSON-RPC 1.0: -32602 for a non-JSON-RPC body and a successful cancel of a canceled task are shown as deviations', async () => {
-    const { report, failing, byId } = await run('v1');
+    const { report, failing, byId, detail } = await run('v1');
     expect(report.protocol.generation).toBe('v1.0');
     expect(report.protocol.binding).toBe('JSONRPC');
-    expect(failing).toEqual(['errors.cancel-terminal', 'errors.invalid-request', ...CORS].sort());
+    expect(failing, detail).toEqual(['errors.cancel-terminal', 'errors.invalid-request', ...CORS].sort());
     expect(byId['errors.invalid-request']!.message).toMatch(/-32602/);
     expect(byId['errors.cancel-terminal']!.message).toMatch(/canceled task .* succeeded/);
     // Lenient on a missing A2A-Version only because it also serves 0.3 (legacyCompat): that passes.
@@ -44,30 +45,30 @@ describe('@a2a-js/sdk 1.3.0 (v1.0 demo agent, legacyCompat on)', () => {
   });
 
   it('HTTP+JSON 1.0: the REST handler answers a missing A2A-Version with v1.0 semantics and unknown routes without google.rpc.Status', async () => {
-    const { failing, report } = await run('v1', { binding: 'HTTP+JSON' });
+    const { failing, report, detail } = await run('v1', { binding: 'HTTP+JSON' });
     expect(report.protocol.binding).toBe('HTTP+JSON');
-    expect(failing).toEqual(['errors.cancel-terminal', 'errors.shape', 'errors.version-missing', ...CORS].sort());
+    expect(failing, detail).toEqual(['errors.cancel-terminal', 'errors.shape', 'errors.version-missing', ...CORS].sort());
   });
 
   it('its v0.3 compatibility interface (JSON-RPC 0.3) passes the v0.3 suite except the canceled-task cancel', async () => {
-    const { failing, report } = await run('v1', { protocolVersion: '0.3' });
+    const { failing, report, detail } = await run('v1', { protocolVersion: '0.3' });
     expect(report.targets[0]!.evidence.join(' ')).toMatch(/0\.3 interfaces, as requested/);
-    expect(failing).toEqual(['errors.cancel-terminal', ...CORS].sort());
+    expect(failing, detail).toEqual(['errors.cancel-terminal', ...CORS].sort());
   });
 });
 
 describe('@a2a-js/sdk 0.3.14 (v0.3 demo agent)', () => {
   it('JSON-RPC: every A2A check passes; only browser readiness (no CORS) fails', async () => {
-    const { failing, report } = await run('v03');
+    const { failing, report, detail } = await run('v03');
     expect(report.protocol.generation).toBe('v0.3');
-    expect(failing).toEqual(CORS);
+    expect(failing, detail).toEqual(CORS);
     expect(report.conformanceLevel).toBe('full');
   });
 
   it('HTTP+JSON: proto-style payloads are understood and judged as such', async () => {
-    const { failing, report } = await run('v03', { binding: 'HTTP+JSON' });
+    const { failing, report, detail } = await run('v03', { binding: 'HTTP+JSON' });
     expect(report.protocol.binding).toBe('HTTP+JSON');
-    expect(failing).toEqual(CORS);
+    expect(failing, detail).toEqual(CORS);
   });
 });
 
@@ -80,15 +81,15 @@ describe('the demo list tells the truth', () => {
 
 describe('the other demo agents', () => {
   it('legacy: full', async () => {
-    const { failing, report } = await run('legacy');
+    const { failing, report, detail } = await run('legacy');
     expect(report.protocol.generation).toBe('legacy');
-    expect(failing).toEqual([]);
+    expect(failing, detail).toEqual([]);
     expect(report.conformanceLevel).toBe('full');
   });
 
   it('flawed: non-conformant, with its four realistic defects found', async () => {
-    const { failing, report } = await run('flawed');
-    expect(failing).toEqual(['card.capabilities.shape', 'errors.cancel-terminal', 'errors.task-not-found', 'streaming.terminal']);
+    const { failing, report, detail } = await run('flawed');
+    expect(failing, detail).toEqual(['card.capabilities.shape', 'errors.cancel-terminal', 'errors.task-not-found', 'streaming.terminal']);
     expect(report.conformanceLevel).toBe('non-conformant');
   });
 });
