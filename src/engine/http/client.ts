@@ -301,9 +301,35 @@ function emitResponse(ctx: HttpContext, r: Omit<HttpResult, 'json'>, stream = fa
  * never blamed on the agent.
  */
 export async function exchange(ctx: HttpContext, req: HttpRequest): Promise<HttpResult> {
+  const first = await withSlot(ctx, () => exchangeNow(ctx, req));
+  // A rate-limited agent that says when to come back gets one polite retry (both exchanges are recorded);
+  // a second 429 stands and is judged.
+  const wait = first.status === 429 ? retryAfterMs(first.headers.get('retry-after'), ctx.host.now()) : undefined;
+  if (wait === undefined || wait > MAX_RETRY_AFTER_MS || ctx.signal.aborted) return first;
+  try {
+    await ctx.host.sleep(wait, ctx.signal);
+  } catch {
+    return first;
+  }
+  return withSlot(ctx, () => exchangeNow(ctx, req));
+}
+
+/** Longest Retry-After we honour with a retry; longer ones are reported as they are. */
+export const MAX_RETRY_AFTER_MS = 5_000;
+
+/** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now; undefined if unusable. */
+export function retryAfterMs(v: string | null, now: number): number | undefined {
+  if (!v) return undefined;
+  const t = v.trim();
+  if (/^\d{1,6}$/.test(t)) return Number(t) * 1000;
+  const at = Date.parse(t);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+async function withSlot<T>(ctx: HttpContext, fn: () => Promise<T>): Promise<T> {
   const release = ctx.slots ? await ctx.slots.acquire() : undefined;
   try {
-    return await exchangeNow(ctx, req);
+    return await fn();
   } finally {
     release?.();
   }
@@ -407,12 +433,7 @@ export async function stream(
   req: StreamRequest,
   onEvent: (m: SseMessage) => 'stop' | void,
 ): Promise<StreamOutcome> {
-  const release = ctx.slots ? await ctx.slots.acquire() : undefined;
-  try {
-    return await streamNow(ctx, req, onEvent);
-  } finally {
-    release?.();
-  }
+  return withSlot(ctx, () => streamNow(ctx, req, onEvent));
 }
 
 async function streamNow(
