@@ -4,6 +4,7 @@ import type { TaskState } from '../model/events';
 import { isRecord, safeJsonParse, truncate, typeName } from '../util/json';
 import {
   artifactProblems,
+  depthProblem,
   jsonRpcEnvelope,
   messageView,
   restErrorBody,
@@ -538,6 +539,8 @@ export class Dialect {
       return { kind: 'invalid', reason: `HTTP ${http.status}, body is not JSON (${http.contentType || 'no content type'}): ${parsed.error}`, http, envelopeProblems: [] };
     }
     const env = jsonRpcEnvelope(parsed.value, rpcId);
+    const deep = depthProblem(http.text);
+    if (deep) env.problems.push(deep);
     if (env.hasError && env.error) {
       return { kind: 'error', error: this.rpcError(env.error, http.status), http, envelopeProblems: env.problems };
     }
@@ -559,7 +562,8 @@ export class Dialect {
       return { kind: 'error', error: { httpStatus: http.status, message: msg, problems: [] }, http, envelopeProblems: [] };
     }
     if (!parsed.ok) return { kind: 'invalid', reason: `HTTP ${http.status}, body is not JSON: ${parsed.error}`, http, envelopeProblems: [] };
-    return this.classifyResult(parsed.value, op, http, []);
+    const deep = depthProblem(http.text);
+    return this.classifyResult(parsed.value, op, http, deep ? [deep] : []);
   }
 
   private classifyResult(result: unknown, op: Operation, http: HttpResult, envelopeProblems: string[]): CallOutcome {

@@ -250,3 +250,37 @@ export function restErrorBody(v: unknown, httpStatus: number, a2aError = false):
     code: typeof e.code === 'number' ? e.code : undefined,
   };
 }
+
+/** Nesting beyond which common JSON parsers give up (Python's json hits its recursion limit near 1000). */
+export const MAX_PORTABLE_JSON_DEPTH = 512;
+
+/** Maximum nesting depth of a JSON text (objects and arrays), scanning at most `limit` characters. */
+export function jsonDepth(text: string, limit = 20_000_000): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  const n = Math.min(text.length, limit);
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      depth++;
+      if (depth > max) max = depth;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return max;
+}
+
+/** A problem for answers nested deeper than portable parsers accept; undefined when fine. */
+export function depthProblem(text: string): string | undefined {
+  if (text.length < 2 * MAX_PORTABLE_JSON_DEPTH) return undefined;
+  const d = jsonDepth(text);
+  return d > MAX_PORTABLE_JSON_DEPTH
+    ? `the answer nests JSON ${d} levels deep; clients built on Python's json (recursion limit 1000), and many others, cannot read it (keep it under ${MAX_PORTABLE_JSON_DEPTH})`
+    : undefined;
+}
