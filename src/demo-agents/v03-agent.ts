@@ -17,6 +17,7 @@ import {
   SKILLS,
 } from '../testing/defect-agent/skills';
 import { mountExpress, type DemoAgentOptions, type MountedDemoAgent, trimSlash } from './mount';
+import { TaskPacer } from './pacing';
 
 export function buildV03Card(publicUrl: string): AgentCard {
   const base = trimSlash(publicUrl);
@@ -50,28 +51,13 @@ export function buildV03Card(publicUrl: string): AgentCard {
 const userText = (m: Message) => m.parts.map((p) => (p.kind === 'text' ? p.text : '')).join(' ');
 
 class DemoExecutorV03 implements AgentExecutor {
-  private readonly canceled = new Set<string>();
-  private readonly wakers = new Map<string, () => void>();
+  private readonly pacer = new TaskPacer();
   private readonly contexts = new Map<string, string>();
 
   constructor(
     private readonly stepMs: number,
     private readonly slowTaskMs: number,
   ) {}
-
-  private sleep(taskId: string, ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(() => {
-        this.wakers.delete(taskId);
-        resolve();
-      }, ms);
-      this.wakers.set(taskId, () => {
-        clearTimeout(t);
-        this.wakers.delete(taskId);
-        resolve();
-      });
-    });
-  }
 
   private status(bus: ExecutionEventBus, taskId: string, contextId: string, state: TaskState, text?: string): void {
     const final = state !== 'working' && state !== 'submitted';
@@ -108,8 +94,7 @@ class DemoExecutorV03 implements AgentExecutor {
     }
     this.status(bus, taskId, contextId, 'working');
     if (resuming) {
-      await this.sleep(taskId, this.stepMs);
-      if (this.canceled.has(taskId)) return;
+      if (!(await this.pacer.wait(taskId, this.stepMs))) return;
       this.status(bus, taskId, contextId, 'completed', `Booked for ${userText(user).trim() || 'the day you chose'}.`);
       return;
     }
@@ -127,26 +112,22 @@ class DemoExecutorV03 implements AgentExecutor {
     switch (behaviourFor(userText(user))) {
       case 'quick':
         for (let i = 0; i < HAIKU_LINES.length; i++) {
-          await this.sleep(taskId, this.stepMs);
-          if (this.canceled.has(taskId)) return;
+          if (!(await this.pacer.wait(taskId, this.stepMs))) return;
           artifact('haiku', i === 0 ? HAIKU_LINES[i]! : `\n${HAIKU_LINES[i]}`, i > 0, i === HAIKU_LINES.length - 1);
         }
         this.status(bus, taskId, contextId, 'completed', 'Here is your haiku.');
         return;
       case 'slow':
-        await this.sleep(taskId, this.slowTaskMs);
-        if (this.canceled.has(taskId)) return;
+        if (!(await this.pacer.wait(taskId, this.slowTaskMs))) return;
         artifact('report', 'The slow report is ready.', false, true);
         this.status(bus, taskId, contextId, 'completed', 'Report done.');
         return;
       case 'input':
-        await this.sleep(taskId, this.stepMs);
-        if (this.canceled.has(taskId)) return;
+        if (!(await this.pacer.wait(taskId, this.stepMs))) return;
         this.status(bus, taskId, contextId, 'input-required', INPUT_QUESTION);
         return;
       case 'fail':
-        await this.sleep(taskId, this.stepMs);
-        if (this.canceled.has(taskId)) return;
+        if (!(await this.pacer.wait(taskId, this.stepMs))) return;
         this.status(bus, taskId, contextId, 'failed', FAIL_REASON);
         return;
       case 'plain': {
@@ -159,8 +140,7 @@ class DemoExecutorV03 implements AgentExecutor {
   };
 
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
-    this.canceled.add(taskId);
-    this.wakers.get(taskId)?.();
+    this.pacer.cancel(taskId);
     this.status(bus, taskId, this.contexts.get(taskId) ?? '', 'canceled');
   };
 }

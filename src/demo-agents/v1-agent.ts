@@ -22,6 +22,7 @@ import {
   SKILLS,
 } from '../testing/defect-agent/skills';
 import { mountExpress, type DemoAgentOptions, type MountedDemoAgent, trimSlash } from './mount';
+import { TaskPacer } from './pacing';
 
 const textPart = (text: string): Part => ({ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' });
 
@@ -82,28 +83,13 @@ export function buildV1Card(publicUrl: string): AgentCard {
 
 /** The executor: every behaviour publishes the Task first (the SDK requires it), then status/artifact events. */
 class DemoExecutor implements AgentExecutor {
-  private readonly canceled = new Set<string>();
-  private readonly wakers = new Map<string, () => void>();
+  private readonly pacer = new TaskPacer();
   private readonly contexts = new Map<string, string>();
 
   constructor(
     private readonly stepMs: number,
     private readonly slowTaskMs: number,
   ) {}
-
-  private sleep(taskId: string, ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(() => {
-        this.wakers.delete(taskId);
-        resolve();
-      }, ms);
-      this.wakers.set(taskId, () => {
-        clearTimeout(t);
-        this.wakers.delete(taskId);
-        resolve();
-      });
-    });
-  }
 
   private status(bus: ExecutionEventBus, taskId: string, contextId: string, state: TaskState, text?: string): void {
     bus.publish(
@@ -137,8 +123,7 @@ class DemoExecutor implements AgentExecutor {
     }
     this.status(bus, taskId, contextId, TaskState.TASK_STATE_WORKING);
     if (resuming) {
-      await this.sleep(taskId, this.stepMs);
-      if (this.canceled.has(taskId)) return;
+      if (!(await this.pacer.wait(taskId, this.stepMs))) return;
       this.status(bus, taskId, contextId, TaskState.TASK_STATE_COMPLETED, `Booked for ${userText(user).trim() || 'the day you chose'}.`);
       return;
     }
@@ -156,26 +141,22 @@ class DemoExecutor implements AgentExecutor {
     switch (behaviourFor(userText(user))) {
       case 'quick':
         for (let i = 0; i < HAIKU_LINES.length; i++) {
-          await this.sleep(taskId, this.stepMs);
-          if (this.canceled.has(taskId)) return;
+          if (!(await this.pacer.wait(taskId, this.stepMs))) return;
           artifact('haiku', i === 0 ? HAIKU_LINES[i]! : `\n${HAIKU_LINES[i]}`, i > 0, i === HAIKU_LINES.length - 1);
         }
         this.status(bus, taskId, contextId, TaskState.TASK_STATE_COMPLETED, 'Here is your haiku.');
         return;
       case 'slow':
-        await this.sleep(taskId, this.slowTaskMs);
-        if (this.canceled.has(taskId)) return;
+        if (!(await this.pacer.wait(taskId, this.slowTaskMs))) return;
         artifact('report', 'The slow report is ready.', false, true);
         this.status(bus, taskId, contextId, TaskState.TASK_STATE_COMPLETED, 'Report done.');
         return;
       case 'input':
-        await this.sleep(taskId, this.stepMs);
-        if (this.canceled.has(taskId)) return;
+        if (!(await this.pacer.wait(taskId, this.stepMs))) return;
         this.status(bus, taskId, contextId, TaskState.TASK_STATE_INPUT_REQUIRED, INPUT_QUESTION);
         return;
       case 'fail':
-        await this.sleep(taskId, this.stepMs);
-        if (this.canceled.has(taskId)) return;
+        if (!(await this.pacer.wait(taskId, this.stepMs))) return;
         this.status(bus, taskId, contextId, TaskState.TASK_STATE_FAILED, FAIL_REASON);
         return;
       case 'plain': {
@@ -188,8 +169,7 @@ class DemoExecutor implements AgentExecutor {
   };
 
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
-    this.canceled.add(taskId);
-    this.wakers.get(taskId)?.();
+    this.pacer.cancel(taskId);
     bus.publish(
       AgentEvent.statusUpdate({
         taskId,
