@@ -13,6 +13,7 @@ import { CardPreview } from './card-preview';
 import { cardFilename, cardType, explainAddError, generationOf, isJsonObject, orderedEndpoints, parseCardText, runLink, runTargetOf } from './helpers';
 import { MapperLog } from './mapper-log';
 import './registry.css';
+import { downloadFile } from '../../lib/download';
 
 /** What the page needs from outside; tests pass their own. */
 export interface RegistryDeps {
@@ -36,18 +37,6 @@ async function discoverWithSettings(url: string, signal?: AbortSignal): Promise<
     }
     throw new Error(explainAddError(e, mode));
   }
-}
-
-function downloadFile(filename: string, mimeType: string, body: string) {
-  const url = URL.createObjectURL(new Blob([body], { type: mimeType }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 let defaultDeps: RegistryDeps | null = null;

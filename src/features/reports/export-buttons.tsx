@@ -3,6 +3,7 @@ import { buildReport } from '../../lib/engine';
 import { Notice } from '../../components/notice';
 import { exportReport, type ExportFormat } from '../../lib/engine-adapter';
 import { useRunSelector, useRunStoreHandle } from '../../lib/run-store';
+import { downloadFile } from '../../lib/download';
 
 const FORMATS: { format: ExportFormat; label: string }[] = [
   { format: 'json', label: 'Export JSON' },
@@ -10,18 +11,6 @@ const FORMATS: { format: ExportFormat; label: string }[] = [
   { format: 'junit', label: 'Export JUnit' },
   { format: 'html', label: 'Export HTML' },
 ];
-
-function download(filename: string, mimeType: string, body: string) {
-  const url = URL.createObjectURL(new Blob([body], { type: mimeType }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /** Download buttons for the run on screen (the report embeds the redacted event log). */
 export function ExportButtons() {
@@ -33,7 +22,7 @@ export function ExportButtons() {
     const { run, events } = handle.store.getState();
     try {
       const { file, fallback } = await exportReport(buildReport(run, events), format);
-      download(file.filename, file.mimeType, file.body);
+      downloadFile(file.filename, file.mimeType, file.body);
       setNote(fallback ? fallback.reason : null);
     } catch (e) {
       setNote(`Export failed in our tool: ${e instanceof Error ? e.message : String(e)}`);
