@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeHost } from '../../hosts/node';
+import { fakeHost, json, sampleCard } from '../../testing/fake-host';
 import { startDefectAgent, type RunningDefectAgent } from '../../testing/defect-agent';
 import { reportResults } from '../report/build';
 import { runConformance } from '../runner/run';
@@ -63,5 +64,42 @@ describe('two-agent interop (seed procedure 5.5)', () => {
   it('without a peer, the peer checks are not applicable', async () => {
     const report = await runConformance(createNodeHost(), { agentUrl: base(v1a), only: PEER }, () => {});
     expect(reportResults(report).map((r) => [r.status, r.skipKind])).toEqual(PEER.map(() => ['skip', 'not-applicable']));
+  });
+});
+
+describe('card.extended', () => {
+  const card = {
+    ...sampleCard('v1.0'),
+    capabilities: { streaming: false, extendedAgentCard: true },
+    securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'bearer' } } },
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+  };
+  const agent = (leaky: boolean) =>
+    fakeHost(async (req) => {
+      if (new URL(req.url).pathname === '/.well-known/agent-card.json') return json(card);
+      const body = (await req.json()) as { id: string; method: string };
+      if (body.method !== 'GetExtendedAgentCard') return json({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message: 'nope' } });
+      if (!leaky && req.headers.get('authorization') !== 'Bearer ext-secret-1') return new Response('', { status: 401, headers: { 'www-authenticate': 'Bearer' } });
+      return json({ jsonrpc: '2.0', id: body.id, result: { ...card, name: 'Extended' } });
+    }).host;
+  const run = async (leaky: boolean, token?: string) => {
+    const report = await runConformance(agent(leaky), { agentUrl: 'http://agent.test', only: ['card.extended'], credentials: token ? { kind: 'bearer', token } : undefined }, () => {});
+    return reportResults(report)[0]!;
+  };
+
+  it('passes when the extended card needs the credentials and is served with them', async () => {
+    expect((await run(false, 'ext-secret-1')).status).toBe('pass');
+    const anonymousOnly = await run(false);
+    expect(anonymousOnly.status).toBe('pass');
+    expect(anonymousOnly.message).toMatch(/Refused without credentials \(HTTP 401\)/);
+  });
+
+  it('fails when the extended card is served without credentials, or not served with them', async () => {
+    const leak = await run(true);
+    expect(leak.status).toBe('fail');
+    expect(leak.message).toMatch(/served without credentials/);
+    const wrong = await run(false, 'wrong-token-9');
+    expect(wrong.status).toBe('fail');
+    expect(wrong.message).toMatch(/not returned \(HTTP 401\)/);
   });
 });

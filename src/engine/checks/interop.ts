@@ -1,7 +1,7 @@
 import { canonicalBinding } from '../card/detect';
 import type { CardInterface } from '../card/normalize';
 import type { Evidence, Generation } from '../model/check';
-import { exchange } from '../http/client';
+import { exchange, type HttpResult } from '../http/client';
 import { PREFLIGHT_ORIGIN } from '../model/proxy';
 import { Dialect } from '../protocol/dialect';
 import type { ResolvedTarget } from '../runner/target';
@@ -80,6 +80,14 @@ function outputText(r: TaskRun | undefined): string | undefined {
   if (!texts.length && isRecord(t.status) && isRecord(t.status.message)) collect(t.status.message.parts ?? t.status.message.content);
   const s = texts.join('\n').trim();
   return s ? s.slice(0, 2000) : undefined;
+}
+
+/** The answer carries an agent card: a 2xx whose body (or JSON-RPC result) is an object with a name. */
+function servesCard(r: HttpResult): boolean {
+  if (r.status >= 300) return false;
+  const j = r.json();
+  const v = j.ok && isRecord(j.value) ? (isRecord(j.value.result) ? j.value.result : j.value) : undefined;
+  return !!v && typeof v.name === 'string';
 }
 
 function withPeer(ctx: CheckContext, body: (peer: ResolvedTarget) => Verdict | Promise<Verdict>): Verdict | Promise<Verdict> {
@@ -216,11 +224,7 @@ export const interopChecks: CheckDef[] = [
       };
       const anon = await call(true);
       if (!anon.responded) return transportVerdict(anon, 'fetching the extended card');
-      const anonCard = anon.status < 300 && (() => {
-        const j = anon.json();
-        const v = j.ok && isRecord(j.value) ? (isRecord(j.value.result) ? j.value.result : j.value) : undefined;
-        return !!v && typeof v.name === 'string';
-      })();
+      const anonCard = servesCard(anon);
       const evidence = [exchangeEvidence(anon, 'without credentials')];
       if (anonCard && declaresSecurity(ctx)) return fail('The extended card was served without credentials.', evidence);
       if (ctx.credentials.kind === 'none') {
@@ -228,9 +232,7 @@ export const interopChecks: CheckDef[] = [
       }
       const authed = await call(false);
       evidence.push(exchangeEvidence(authed, 'with credentials'));
-      const j = authed.json();
-      const v = j.ok && isRecord(j.value) ? (isRecord(j.value.result) ? j.value.result : j.value) : undefined;
-      return v && typeof v.name === 'string' ? pass('The extended card is served to authenticated clients.', evidence) : fail(`With credentials the extended card was not returned (HTTP ${authed.status}).`, evidence);
+      return servesCard(authed) ? pass('The extended card is served to authenticated clients.', evidence) : fail(`With credentials the extended card was not returned (HTTP ${authed.status}).`, evidence);
     },
   }),
   defineCheck({
