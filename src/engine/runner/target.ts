@@ -20,6 +20,10 @@ export interface ResolvedTarget {
   info: TargetInfo;
 }
 
+/** What we tell the agent we accept: the card's own output modes, else text and JSON. */
+export const acceptedOutputModes = (card: NormalizedCard): string[] =>
+  card.defaultOutputModes.length ? card.defaultOutputModes.slice(0, 10) : ['text/plain', 'application/json'];
+
 /** Credential headers/query for a card: the API key goes where the card's apiKey scheme says. */
 export function credentialPlacement(creds: Credentials, card?: NormalizedCard): { headers: Record<string, string>; query: Record<string, string> } {
   switch (creds.kind) {
@@ -74,7 +78,7 @@ export async function resolveTarget(
       tenant: detection.tenant,
       authHeaders: placement.headers,
       authQuery: placement.query,
-      acceptedOutputModes: card.defaultOutputModes.length ? card.defaultOutputModes.slice(0, 10) : ['text/plain', 'application/json'],
+      acceptedOutputModes: acceptedOutputModes(card),
       uuid,
     });
   }
