@@ -4,7 +4,7 @@ import { jsonRpcEnvelope, restErrorBody, v1ErrorDataProblems, type JsonRpcEnvelo
 import { isRecord } from '../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
 import { canceledTaskId } from './lifecycle';
-import { needDialect, noFinishedTask, ownFinishedRun, skillRuns } from './tasks';
+import { needDialect, noFinishedTask, ownFinishedRun, refusedForCredentials, skillRuns } from './tasks';
 
 /** One deliberately wrong request and what came back. */
 export interface Probe {
@@ -127,12 +127,7 @@ function pre(ctx: CheckContext): Verdict | undefined {
 }
 
 /** Auth-refused probes say nothing about error handling when the user gave no credentials. */
-function authSkip(ctx: CheckContext, p: Probe): Verdict | undefined {
-  if ((p.http.status === 401 || p.http.status === 403) && ctx.credentials.kind === 'none') {
-    return skip(`HTTP ${p.http.status}: the agent requires credentials. Enter them to run this check.`, 'precondition', [exchangeEvidence(p.http)]);
-  }
-  return undefined;
-}
+const authSkip = (ctx: CheckContext, p: Probe): Verdict | undefined => refusedForCredentials(ctx, p.http);
 
 const unknownTaskId = (ctx: CheckContext) => `a2a-interop-missing-${ctx.uuid()}`;
 

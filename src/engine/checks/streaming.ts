@@ -4,7 +4,7 @@ import { isInterrupted, isTerminal } from '../protocol/states';
 import { quantile } from '../report/series';
 import { isRecord } from '../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
-import { emitState, finishingCandidates, needDialect, runningSkill, skillText, startRunningTask } from './tasks';
+import { emitState, finishingCandidates, needDialect, refusedForCredentials, runningSkill, skillText, startRunningTask } from './tasks';
 
 const STREAM = {
   legacy: 'v0.1.0 §7.2 tasks/sendSubscribe, §3.3 Streaming Transport',
@@ -73,7 +73,8 @@ async function withStream(ctx: CheckContext, body: (f: StreamFixture) => Verdict
   const f = await streamFixture(ctx);
   const r = f.run.result;
   if (!r.responded) return transportVerdict(r, 'opening the stream');
-  if ((r.status === 401 || r.status === 403) && ctx.credentials.kind === 'none') return skip(`The stream was refused with HTTP ${r.status}: enter credentials to run this check.`, 'precondition');
+  const refused = refusedForCredentials(ctx, r);
+  if (refused) return refused;
   if (f.run.reason === 'not-stream') return skip('The stream endpoint did not answer with an event stream (see streaming.content-type).', 'precondition', [exchangeEvidence(r)]);
   return body(f);
 }
@@ -119,7 +120,8 @@ export const streamingChecks: CheckDef[] = [
       const f = await streamFixture(ctx);
       const r = f.run.result;
       if (!r.responded) return transportVerdict(r, 'opening the stream');
-      if ((r.status === 401 || r.status === 403) && ctx.credentials.kind === 'none') return skip(`HTTP ${r.status}: enter credentials to run this check.`, 'precondition');
+      const refused = refusedForCredentials(ctx, r);
+      if (refused) return refused;
       if (r.status === 200 && /^\s*text\/event-stream/i.test(r.contentType)) {
         const ttfe = f.run.firstEventMs;
         return pass(`HTTP 200 text/event-stream${ttfe !== undefined ? `; first event after ${ttfe} ms` : ''}.`, [exchangeEvidence(r, `${ctx.dialect!.describe('stream')} response`)]);

@@ -1,3 +1,4 @@
+import type { HttpResult } from '../http/client';
 import type { Evidence } from '../model/check';
 import type { TaskState } from '../model/events';
 import type { CallOutcome, Dialect } from '../protocol/dialect';
@@ -273,9 +274,14 @@ export function needDialect(ctx: CheckContext): Verdict | undefined {
 }
 
 export function authBlocked(ctx: CheckContext, o: CallOutcome): Verdict | undefined {
-  const s = o.http.status;
+  return refusedForCredentials(ctx, o.http);
+}
+
+/** A 401/403 when the user gave no credentials says nothing about the check: skip it, saying why. */
+export function refusedForCredentials(ctx: CheckContext, http: HttpResult): Verdict | undefined {
+  const s = http.status;
   if ((s === 401 || s === 403) && ctx.credentials.kind === 'none') {
-    return skip(`The agent answered HTTP ${s}: it requires credentials. Enter them to run this check.`, 'precondition', [exchangeEvidence(o.http)]);
+    return skip(`The agent answered HTTP ${s}: it requires credentials. Enter them to run this check.`, 'precondition', [exchangeEvidence(http)]);
   }
   return undefined;
 }
