@@ -12,18 +12,6 @@ import { isRecord } from '../util/json';
 import { DEFAULT_TIMEOUT_MS, type Credentials, type RunOptions } from './options';
 import { registerSecrets, resolveTarget, type ResolvedTarget } from './target';
 
-/** Runs `fn` over `items` with at most `limit` in flight. */
-async function pool<T>(items: readonly T[], limit: number, fn: (t: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await fn(item);
-    }
-  });
-  await Promise.all(workers);
-}
-
 export interface RunHandle {
   /** Shared between checks of one run (memoized fixtures). */
   fixtures: Map<string, Promise<unknown>>;
@@ -131,7 +119,7 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
     const suitePhase = checks.filter((d) => d.phase === 'suite');
     for (const def of cardPhase) await runOne(def);
     // Checks wait on shared fixtures, so they all start at once; requests in flight are bounded by http.slots.
-    await pool(suitePhase, suitePhase.length, runOne);
+    await Promise.all(suitePhase.map(runOne));
 
     async function runOne(def: CheckDef): Promise<void> {
       const g: Generation = def.phase === 'card' ? target.detection.generation : target.detection.testedGeneration;
