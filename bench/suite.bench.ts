@@ -48,7 +48,7 @@ async function timeSuite(url: string): Promise<{ ms: number; events: RunEvent[];
   const events: RunEvent[] = [];
   const t0 = performance.now();
   const report = await runConformance(createNodeHost(), { agentUrl: url, timeoutMs: 30_000 }, (e) => events.push(e));
-  return { ms: performance.now() - t0, events, level: report.conformanceLevel };
+  return { ms: performance.now() - t0, events, level: report.conformanceLevel ?? `not assessed (${report.notAssessed?.reason})` };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

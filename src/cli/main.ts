@@ -216,10 +216,13 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
   const ok = meetsLevel(report.conformanceLevel, a.minLevel);
   if (!a.quiet) {
     io.stderr(
-      `\nConformance level: ${report.conformanceLevel}${report.provisional ? ' (provisional)' : ''} — ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.errors} tool error(s)\n${report.levelReason}\n${a.out ? `Report (${file.mimeType}) written to ${a.out}\n` : ''}`,
+      `\nConformance level: ${report.conformanceLevel ?? 'not assessed'}${report.provisional ? ' (provisional)' : ''} — ${s.passed} passed, ${s.failed} required failure(s), ${s.advisories} advisor${s.advisories === 1 ? 'y' : 'ies'}, ${s.skipped} skipped, ${s.errors} tool error(s)\n${report.levelReason}\n${a.out ? `Report (${file.mimeType}) written to ${a.out}\n` : ''}`,
     );
   }
-  if (report.runStatus === 'errored' || s.errors > 0) return 2;
+  // Our own failure is exit 2; an agent that could not be assessed (unreachable, no card, credentials) is exit 1.
+  if (report.runStatus === 'errored' || report.notAssessed?.reason === 'tool-failure') return 2;
+  if (report.notAssessed) return 1;
+  if (s.errors > 0) return 2;
   return ok ? 0 : 1;
 }
 

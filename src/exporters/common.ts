@@ -111,20 +111,68 @@ export function formatDate(iso: string): string {
 export const STATUS_LABELS: Record<CheckResult['status'], string> = {
   pass: 'pass',
   fail: 'fail',
+  advisory: 'advisory',
   skip: 'skip',
   error: 'error (tool)',
 };
 
-/** The message of a result, with why it was skipped. */
+const SKIP_WHY: Record<NonNullable<CheckResult['skipKind']>, string> = {
+  'not-applicable': 'not applicable',
+  precondition: 'precondition not met',
+  'tool-limit': 'our budget ran out',
+  credentials: 'credentials needed',
+  unreachable: 'endpoint unreachable',
+};
+
+/** The message of a result, with why it was skipped or why it is only an advisory. */
 export function resultMessage(r: CheckResult): string {
+  if (r.status === 'advisory' && r.advisoryReason) return `${r.message} (advisory: ${r.advisoryReason})`;
   if (r.status !== 'skip' || !r.skipKind) return r.message;
-  const why = r.skipKind === 'not-applicable' ? 'not applicable' : 'precondition not met';
+  const why = SKIP_WHY[r.skipKind];
   return r.message ? `${r.message} (${why})` : `(${why})`;
 }
 
-/** Failed checks across categories, in report order. */
+export const NOT_ASSESSED_LABELS: Record<NonNullable<Report['notAssessed']>['reason'], string> = {
+  'invalid-url': 'invalid URL',
+  unreachable: 'unreachable',
+  'not-a2a': 'not an A2A agent',
+  'credentials-required': 'credentials needed',
+  'credentials-rejected': 'credentials refused',
+  untestable: 'untestable interface',
+  'tool-failure': 'tool failure',
+  stopped: 'stopped',
+};
+
+/** The level in words: `full`, ..., or `not assessed (unreachable)` when the agent was never assessed. */
+export function levelLabel(report: Pick<Report, 'conformanceLevel' | 'notAssessed'>): string {
+  if (report.conformanceLevel) return report.conformanceLevel;
+  return `not assessed${report.notAssessed ? ` (${NOT_ASSESSED_LABELS[report.notAssessed.reason]})` : ''}`;
+}
+
+/** One line for the top of a report: `full · 0 required failures · 3 advisories`, or the not-assessed reason. */
+export function verdictLine(report: Report): string {
+  if (!report.conformanceLevel) return levelLabel(report);
+  const f = report.summary.failed;
+  const a = report.summary.advisories;
+  return `${report.conformanceLevel}${report.provisional ? ' (provisional)' : ''} · ${f} required failure${f === 1 ? '' : 's'} · ${a} advisor${a === 1 ? 'y' : 'ies'}`;
+}
+
+/** The spec sentences a result enforces, one per line: `A2A v1.0.1 §3.1.5 Cancel Task (MUST): "..."`. */
+export function requirementLines(r: CheckResult): string[] {
+  const req = r.requirement;
+  if (!req) return r.specRef ? [r.specRef] : [];
+  const lines = req.sentences.map((s) => `${s.doc} ${s.section} (${s.keyword === 'required-field' ? 'required field' : s.keyword === 'none' ? 'no requirement word' : s.keyword}): "${s.quote}"`);
+  if (req.note) lines.push(`Note: ${req.note}`);
+  return lines;
+}
+
+/** Failed checks (required failures) across categories, in report order. */
 export const failedResults = (report: Report): CheckResult[] =>
   resultsByCategory(report).flatMap(({ results }) => results.filter((r) => r.status === 'fail'));
+
+/** Advisories across categories, in report order. */
+export const advisoryResults = (report: Report): CheckResult[] =>
+  resultsByCategory(report).flatMap(({ results }) => results.filter((r) => r.status === 'advisory'));
 
 /** Checks our tool could not run (status `error`), in report order. */
 export const toolErrorResults = (report: Report): CheckResult[] =>

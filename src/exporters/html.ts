@@ -6,7 +6,11 @@ import { checkDurations, exchangeLatencies, resultsPerCategory, streamTimings } 
 import {
   CATEGORY_LABELS,
   STATUS_LABELS,
+  advisoryResults,
   exportFilename,
+  levelLabel,
+  requirementLines,
+  verdictLine,
   failedResults,
   formatDate,
   formatMs,
@@ -56,7 +60,8 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px}dt{colo
 a{color:var(--ttfb)}
 .level{border:1px solid var(--line);border-left:6px solid var(--muted);background:var(--panel);padding:12px 16px;border-radius:6px}
 .level-full{border-left-color:var(--pass)}.level-partial{border-left-color:var(--error)}
-.level-minimal{border-left-color:var(--gap)}.level-non-conformant{border-left-color:var(--fail)}
+.level-minimal{border-left-color:var(--gap)}.level-non-conformant{border-left-color:var(--fail)}.level-not-assessed{border-left-color:var(--muted)}
+blockquote.req{margin:4px 0;padding:2px 10px;border-left:3px solid var(--line);color:var(--muted)}.st-advisory{color:var(--ttfb)}
 .level .name{font-size:1.4rem;font-weight:700}
 .badge{display:inline-block;padding:0 8px;border-radius:10px;border:1px solid currentColor;font-size:.8rem;margin-left:8px}
 table{border-collapse:collapse;width:100%;margin:8px 0 16px}
@@ -68,7 +73,7 @@ figure{margin:16px 0}figcaption{color:var(--muted);font-size:.9rem}
 svg.chart{max-width:100%;height:auto;display:block}
 svg .label,svg .value{fill:var(--fg);font:12px system-ui,sans-serif}
 svg .axis{stroke:var(--line)}
-svg .pass{fill:var(--pass)}svg .fail{fill:var(--fail)}svg .skip{fill:var(--skip)}svg .error{fill:var(--error)}
+svg .pass{fill:var(--pass)}svg .fail{fill:var(--fail)}svg .advisory{fill:var(--ttfb)}svg .skip{fill:var(--skip)}svg .error{fill:var(--error)}
 svg .ttfb{fill:var(--ttfb)}svg .total{fill:var(--total)}svg .first{fill:var(--first)}svg .gap{fill:var(--gap)}
 footer{color:var(--muted);font-size:.85rem}
 .muted{color:var(--muted)}
@@ -79,12 +84,15 @@ const statusCell = (r: CheckResult) => `<td class="st st-${r.status}">${esc(STAT
 const testCell = (r: CheckResult) => `<td><span class="msg">${text(r.test, 500)}</span><br><code>${text(r.id, 200)}</code></td>`;
 const orDash = (s: string) => s || '—';
 
+/** The spec sentences a result enforces, each quoted. */
+const requirementHtml = (r: CheckResult) => requirementLines(r).map((l) => `<blockquote class="req">${text(l, 1500)}</blockquote>`).join('');
+
 function evidenceHtml(r: CheckResult): string {
   if (!r.evidence.length && !r.specRef) return '';
   const items = r.evidence
     .map((e) => `<dt>${text(e.label, 200)}${e.path ? ` <code>${text(e.path, 200)}</code>` : ''}</dt><dd>${text(e.value)}</dd>`)
     .join('');
-  const spec = r.specRef ? `<dt>Spec</dt><dd>${text(r.specRef, 500)}</dd>` : '';
+  const spec = r.specRef || r.requirement ? `<dt>Spec</dt><dd>${requirementHtml(r)}</dd>` : '';
   const label = r.evidence.length ? `Evidence (${r.evidence.length})` : 'Spec reference';
   return `<details><summary>${label}</summary><dl class="facts">${spec}${items}</dl></details>`;
 }
@@ -151,8 +159,9 @@ export function toHtml(input: Report): ExportFile {
   out.push(
     '<section aria-labelledby="h-overview">',
     '<h2 id="h-overview">Overview</h2>',
-    `<div class="level level-${esc(report.conformanceLevel)}">`,
-    `<p>Conformance level: <span class="name">${esc(report.conformanceLevel)}</span>${report.provisional ? '<span class="badge">provisional</span>' : ''}</p>`,
+    `<div class="level level-${esc(report.conformanceLevel ?? 'not-assessed')}">`,
+    `<p>Conformance level: <span class="name">${esc(levelLabel(report))}</span>${report.provisional ? '<span class="badge">provisional</span>' : ''}</p>`,
+    `<p>${esc(verdictLine(report))}</p>`,
     `<p class="msg">${text(report.levelReason)}</p>`,
     report.provisional ? '<p>Provisional: our tool could not run every check or the run did not complete, so the level may change.</p>' : '',
     '</div>',
@@ -165,8 +174,8 @@ export function toHtml(input: Report): ExportFile {
     '<h2 id="h-summary">Summary</h2>',
     '<table>',
     '<caption class="sr">Number of checks by outcome</caption>',
-    '<thead><tr><th scope="col" class="num">Total</th><th scope="col" class="num">Passed</th><th scope="col" class="num">Failed</th><th scope="col" class="num">Skipped</th><th scope="col" class="num">Errors (tool)</th></tr></thead>',
-    `<tbody><tr>${[summary.total, summary.passed, summary.failed, summary.skipped, summary.errors].map((n) => `<td class="num">${n}</td>`).join('')}</tr></tbody>`,
+    '<thead><tr><th scope="col" class="num">Total</th><th scope="col" class="num">Passed</th><th scope="col" class="num">Failed (required)</th><th scope="col" class="num">Advisories</th><th scope="col" class="num">Skipped</th><th scope="col" class="num">Errors (tool)</th></tr></thead>',
+    `<tbody><tr>${[summary.total, summary.passed, summary.failed, summary.advisories, summary.skipped, summary.errors].map((n) => `<td class="num">${n}</td>`).join('')}</tr></tbody>`,
     '</table>',
     '</section>',
   );
@@ -175,20 +184,40 @@ export function toHtml(input: Report): ExportFile {
   if (failed.length) {
     out.push(
       '<table>',
-      '<thead><tr><th scope="col">Test</th><th scope="col">Category</th><th scope="col">Message</th><th scope="col">Recommendation</th></tr></thead>',
+      '<thead><tr><th scope="col">Test</th><th scope="col">Category</th><th scope="col">Message</th><th scope="col">Recommendation</th><th scope="col">Requirement</th></tr></thead>',
       '<tbody>',
       ...failed.map(
         (r) =>
           `<tr>${testCell(r)}<td>${esc(CATEGORY_LABELS[r.category])}</td><td class="msg">${orDash(text(r.message))}</td>` +
-          `<td class="msg">${orDash(text(r.recommendation ?? ''))}</td></tr>`,
+          `<td class="msg">${orDash(text(r.recommendation ?? ''))}</td><td class="msg">${orDash(requirementHtml(r))}</td></tr>`,
       ),
       '</tbody>',
       '</table>',
     );
   } else {
-    out.push('<p>No test failed.</p>');
+    out.push(report.notAssessed ? `<p>Not assessed: ${text(report.notAssessed.message)}</p>` : '<p>No required check failed.</p>');
   }
   out.push('</section>');
+
+  const advisories = advisoryResults(report);
+  if (advisories.length) {
+    out.push(
+      '<section aria-labelledby="h-advisories">',
+      '<h2 id="h-advisories">Advisories</h2>',
+      '<p>Not required by the specification of the generation spoken (nothing stronger than MAY, or the spec contradicts itself); they do not affect the level.</p>',
+      '<table>',
+      '<thead><tr><th scope="col">Test</th><th scope="col">Category</th><th scope="col">Message</th><th scope="col">Recommendation</th></tr></thead>',
+      '<tbody>',
+      ...advisories.map(
+        (r) =>
+          `<tr>${testCell(r)}<td>${esc(CATEGORY_LABELS[r.category])}</td><td class="msg">${orDash(text(resultMessage(r)))}</td>` +
+          `<td class="msg">${orDash(text(r.recommendation ?? ''))}</td></tr>`,
+      ),
+      '</tbody>',
+      '</table>',
+      '</section>',
+    );
+  }
 
   if (errors.length) {
     out.push(

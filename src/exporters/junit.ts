@@ -2,7 +2,7 @@ import { create } from 'xmlbuilder2';
 import type { CheckResult } from '../engine/model/check';
 import type { Report } from '../engine/model/report';
 import { truncate } from '../engine/util/json';
-import { cleanText, exportFilename, oneLine, resultMessage, resultsByCategory, type ExportFile } from './common';
+import { cleanText, exportFilename, levelLabel, oneLine, requirementLines, resultMessage, resultsByCategory, type ExportFile } from './common';
 import { scrubForExport } from './sanitize';
 
 export const JUNIT_MIME = 'application/xml';
@@ -34,7 +34,8 @@ function junitTimestamp(iso: string): string {
 function detail(r: CheckResult): string {
   const parts = [cleanText(r.message)];
   if (r.recommendation) parts.push(`Recommendation: ${cleanText(r.recommendation)}`);
-  if (r.specRef) parts.push(`Spec: ${cleanText(r.specRef)}`);
+  const req = requirementLines(r);
+  if (req.length) parts.push(['Spec:', ...req.map((l) => `- ${cleanText(l)}`)].join('\n'));
   if (r.proxyError) parts.push(`Proxy error: ${cleanText(r.proxyError)}`);
   if (r.evidence.length) parts.push(['Evidence:', ...r.evidence.map((e) => `- ${cleanText(e.label)}: ${cleanText(e.value)}`)].join('\n'));
   return x(parts.filter(Boolean).join('\n\n'));
@@ -60,7 +61,9 @@ export function toJunit(input: Report): ExportFile {
     ['protocol.generation', report.protocol.generation ?? 'unknown'],
     ['protocol.binding', report.protocol.binding ?? 'unknown'],
     ['protocol.endpoint', report.protocol.endpointUrl ?? ''],
-    ['conformance.level', report.conformanceLevel],
+    ['conformance.level', levelLabel(report)],
+    ['conformance.required-failures', String(report.summary.failed)],
+    ['conformance.advisories', String(report.summary.advisories)],
     ['conformance.provisional', String(report.provisional)],
     ['conformance.reason', report.levelReason],
     ['run.id', report.runId],
@@ -97,9 +100,36 @@ export function toJunit(input: Report): ExportFile {
       if (r.status === 'fail') testcase.ele('failure', { message, type: `${r.level} requirement` }).txt(detail(r));
       else if (r.status === 'error') testcase.ele('error', { message, type: x(oneLine(r.proxyError ?? '')) || 'tool error' }).txt(detail(r));
       else if (r.status === 'skip') testcase.ele('skipped', { message });
+      // An advisory passes: nothing the generation requires failed. Its text goes to the suite's system-out.
     }
-    suite.ele('system-out');
+    const advisories = results.filter((r) => r.status === 'advisory');
+    suite
+      .ele('system-out')
+      .txt(advisories.length ? x(['Advisories (they do not affect the level):', ...advisories.map((r) => `- ${cleanText(r.id)}: ${cleanText(resultMessage(r))}`)].join('\n')) : '');
     suite.ele('system-err');
   });
+  if (report.notAssessed) {
+    // One error case, so CI fails visibly: the agent was never assessed (unreachable, no card, credentials ...).
+    const suite = root.ele('testsuite', {
+      name: 'assessment',
+      package: 'a2a-interop',
+      id: String(resultsByCategory(report).length),
+      timestamp,
+      hostname: 'localhost',
+      tests: '1',
+      failures: '0',
+      errors: '1',
+      skipped: '0',
+      time: '0.000',
+    });
+    const props = suite.ele('properties');
+    for (const [name, value] of properties) props.ele('property', { name, value: x(oneLine(value)) });
+    suite
+      .ele('testcase', { classname: 'assessment', name: 'not-assessed The agent could be assessed', time: '0.000' })
+      .ele('error', { message: x(oneLine(truncate(report.notAssessed.message, ATTR_MAX))), type: `not-assessed: ${report.notAssessed.reason}` })
+      .txt(x(cleanText(report.notAssessed.message)));
+    suite.ele('system-out');
+    suite.ele('system-err');
+  }
   return { filename: exportFilename(report, 'xml'), mimeType: JUNIT_MIME, body: `${root.end({ prettyPrint: true })}\n` };
 }

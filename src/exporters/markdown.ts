@@ -4,6 +4,10 @@ import { truncate } from '../engine/util/json';
 import {
   CATEGORY_LABELS,
   STATUS_LABELS,
+  advisoryResults,
+  levelLabel,
+  requirementLines,
+  verdictLine,
   cleanText,
   exportFilename,
   failedResults,
@@ -51,7 +55,9 @@ export function mdText(s: string, max = MD_CELL_MAX): string {
 const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
 const table = (head: string[], align: string[], rows: string[][]) => [row(head), row(align), ...rows.map(row)].join('\n');
 
-const STATUS_ICONS: Record<CheckResult['status'], string> = { pass: '✅', fail: '❌', skip: '⏭️', error: '⚠️' };
+const STATUS_ICONS: Record<CheckResult['status'], string> = { pass: '✅', fail: '❌', advisory: 'ℹ️', skip: '⏭️', error: '⚠️' };
+/** The spec sentences a result enforces, as one escaped cell. */
+const specCell = (r: CheckResult) => orDash(requirementLines(r).map((l) => mdText(l, 600)).join('<br>'));
 const status = (r: CheckResult) => `${STATUS_ICONS[r.status]} ${STATUS_LABELS[r.status]}`;
 /** `Title (id)`: the requirement sentence and the stable check id. */
 const testCell = (r: CheckResult) => `${mdText(r.test, 300)} (${mdText(r.id, 200)})`;
@@ -79,17 +85,18 @@ export function toMarkdown(input: Report): ExportFile {
     `- **Binding:** ${mdText(report.protocol.binding ?? 'unknown')}`,
     `- **Date:** ${mdText(formatDate(report.testDate))}`,
     `- **Run:** ${mdText(report.runStatus)} in ${formatMs(report.durationMs)} (${mdText(`${report.tool.name} ${report.tool.version}`)}, run ${mdText(report.runId, 100)})`,
-    `- **Conformance level:** **${mdText(report.conformanceLevel)}**${report.provisional ? ' (provisional: the level may change when the run is repeated)' : ''}`,
+    `- **Conformance level:** **${mdText(levelLabel(report))}**${report.provisional ? ' (provisional: the level may change when the run is repeated)' : ''} · ${mdText(verdictLine(report).split(' · ').slice(1).join(' · ') || 'no level')}`,
     `- **Why:** ${mdText(report.levelReason, 2000)}`,
     '',
   );
+  if (report.notAssessed) push(`> **Not assessed.** ${mdText(report.notAssessed.message, 2000)}`, '');
 
   push('## Summary', '');
   push(
     table(
-      ['Total', 'Passed', 'Failed', 'Skipped', 'Errors (tool)'],
-      ['---:', '---:', '---:', '---:', '---:'],
-      [[summary.total, summary.passed, summary.failed, summary.skipped, summary.errors].map(String)],
+      ['Total', 'Passed', 'Failed (required)', 'Advisories', 'Skipped', 'Errors (tool)'],
+      ['---:', '---:', '---:', '---:', '---:', '---:'],
+      [[summary.total, summary.passed, summary.failed, summary.advisories, summary.skipped, summary.errors].map(String)],
     ),
     '',
   );
@@ -99,14 +106,28 @@ export function toMarkdown(input: Report): ExportFile {
   if (failed.length) {
     push(
       table(
-        ['Test', 'Category', 'Message', 'Recommendation'],
-        ['---', '---', '---', '---'],
-        failed.map((r) => [testCell(r), r.category, orDash(mdText(r.message)), orDash(mdText(r.recommendation ?? ''))]),
+        ['Test', 'Category', 'Message', 'Recommendation', 'Requirement'],
+        ['---', '---', '---', '---', '---'],
+        failed.map((r) => [testCell(r), r.category, orDash(mdText(r.message)), orDash(mdText(r.recommendation ?? '')), specCell(r)]),
       ),
       '',
     );
   } else {
-    push('No test failed.', '');
+    push('No required check failed.', '');
+  }
+
+  const advisories = advisoryResults(report);
+  if (advisories.length) {
+    push('## Advisories', '');
+    push('Not required by the specification of the generation spoken (nothing stronger than MAY, or the spec contradicts itself); they do not affect the level.', '');
+    push(
+      table(
+        ['Test', 'Category', 'Message', 'Recommendation'],
+        ['---', '---', '---', '---'],
+        advisories.map((r) => [testCell(r), r.category, orDash(mdText(resultMessage(r))), orDash(mdText(r.recommendation ?? ''))]),
+      ),
+      '',
+    );
   }
 
   const errors = toolErrorResults(report);

@@ -59,29 +59,29 @@ const bar = (cls: string, x: number, y: number, w: number, tip: string, h = BAR_
 
 /** Stacked horizontal bars: pass / fail / skip / error per category. */
 export function resultsPerCategoryChart(rows: CategoryCounts[]): string {
-  const max = maxOf(rows.map((r) => r.pass + r.fail + r.skip + r.error));
+  const max = maxOf(rows.map((r) => r.pass + r.fail + r.advisory + r.skip + r.error));
   const scale = PLOT_W / max;
   const parts = rows.map((r, i) => {
     const y = TOP + i * ROW_H;
     let x = LABEL_W;
     let out = rowLabel(y, CATEGORY_LABELS[r.category]);
-    for (const status of ['pass', 'fail', 'skip', 'error'] as const) {
+    for (const status of ['pass', 'fail', 'advisory', 'skip', 'error'] as const) {
       const w = r[status] * scale;
       if (w > 0) out += bar(status, x, y, w, `${CATEGORY_LABELS[r.category]}: ${r[status]} ${status}`);
       x += w;
     }
-    const total = r.pass + r.fail + r.skip + r.error;
+    const total = r.pass + r.fail + r.advisory + r.skip + r.error;
     return `${out}<text class="value" x="${(x + 6).toFixed(1)}" y="${y + BAR_H - 4}">${total}</text>`;
   });
   const desc = rows
-    .map((r) => `${CATEGORY_LABELS[r.category]}: ${r.pass} passed, ${r.fail} failed, ${r.skip} skipped, ${r.error} tool errors`)
+    .map((r) => `${CATEGORY_LABELS[r.category]}: ${r.pass} passed, ${r.fail} failed, ${r.advisory} advisories, ${r.skip} skipped, ${r.error} tool errors`)
     .join('; ');
   return frame({
     id: 'chart-results',
     title: 'Results per category',
     desc: `${desc}.`,
     height: TOP + rows.length * ROW_H + 6,
-    body: legend([['pass', 'pass'], ['fail', 'fail'], ['skip', 'skip'], ['error', 'tool error']]) + parts.join(''),
+    body: legend([['pass', 'pass'], ['fail', 'fail'], ['advisory', 'advisory'], ['skip', 'skip'], ['error', 'tool error']]) + parts.join(''),
   });
 }
 

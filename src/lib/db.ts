@@ -1,11 +1,12 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import {
   applyEvents,
-  computeLevel,
   initialRunState,
+  verdictOf,
   resultsOf,
   summarize,
   type ConformanceLevel,
+  type NotAssessedReason,
   type RunEvent,
   type RunState,
   type Summary,
@@ -20,7 +21,9 @@ export interface RunMeta {
   startedAt: number;
   finishedAt?: number;
   status: RunState['status'];
-  level: ConformanceLevel;
+  /** null: the agent was not assessed (notAssessed says why). */
+  level: ConformanceLevel | null;
+  notAssessed?: NotAssessedReason;
   provisional: boolean;
   summary: Summary;
   eventCount: number;
@@ -39,7 +42,7 @@ export const DB_NAME = 'a2a-interop';
 /** The summary row of a run, from its folded state. */
 export function metaOf(state: RunState, origin: RunMeta['origin'], eventCount: number): RunMeta {
   const results = resultsOf(state);
-  const verdict = computeLevel(results, state.status === 'completed');
+  const verdict = verdictOf(state);
   const card = (state.targets.agent?.normalizedCard ?? state.targets.agent?.rawCard) as { name?: unknown } | undefined;
   return {
     runId: state.runId ?? 'unknown',
@@ -50,6 +53,7 @@ export function metaOf(state: RunState, origin: RunMeta['origin'], eventCount: n
     finishedAt: state.finishedAt,
     status: state.status,
     level: verdict.level,
+    notAssessed: verdict.notAssessed?.reason,
     provisional: verdict.provisional,
     summary: summarize(results),
     eventCount,

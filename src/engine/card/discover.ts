@@ -20,6 +20,13 @@ export interface DiscoveryResult {
   unreachable?: { message: string; blame: 'agent' | 'tool' | 'unknown'; proxyCode?: string };
   /** Set when the input URL itself is unusable. */
   invalidUrl?: string;
+  /** What discovery concluded (see TargetInfo.reach). */
+  reach: 'card' | 'no-card' | 'unreachable' | 'credentials-required' | 'credentials-rejected' | 'tool-failure' | 'invalid-url';
+}
+
+/** A 2xx answer that is meant as a card even if broken: JSON by type or by its first byte, or cut by our limit. */
+function looksLikeCardAttempt(r: HttpResult): boolean {
+  return r.truncated || /json/i.test(r.contentType) || /^\s*[{[]/.test(r.text);
 }
 
 /** Candidate card URLs for an input: direct card URL, or the well-known paths under the path, then at the root. */
@@ -61,7 +68,7 @@ const CARD_HEADERS = { Accept: 'application/json', 'A2A-Version': '1.0' };
  * card on it) and records every attempt. Never throws.
  */
 export async function discoverCard(ctx: HttpContext, input: string, opts: DiscoverOptions = {}): Promise<DiscoveryResult> {
-  const result: DiscoveryResult = { inputUrl: input, attempts: [], neededCredentials: false };
+  const result: DiscoveryResult = { inputUrl: input, attempts: [], neededCredentials: false, reach: 'no-card' };
   let candidates: ReturnType<typeof cardCandidates>;
   try {
     const u = new URL(input);
@@ -69,6 +76,7 @@ export async function discoverCard(ctx: HttpContext, input: string, opts: Discov
     candidates = cardCandidates(input);
   } catch (e) {
     result.invalidUrl = `Not an absolute http(s) URL: ${e instanceof Error ? e.message : String(e)}`;
+    result.reach = 'invalid-url';
     return result;
   }
   const lane = opts.lane ?? 'discovery';
@@ -114,20 +122,25 @@ export async function discoverCard(ctx: HttpContext, input: string, opts: Discov
     await ctx.host.sleep(baseMs * 2 ** i, ctx.signal).catch(() => undefined);
     p = await pass(CARD_HEADERS, `warm-up retry ${i + 1}`);
   }
-  if (!p.hit && p.authBlocked && opts.credentialHeaders && Object.keys(opts.credentialHeaders).length) {
+  const hasCreds = !!opts.credentialHeaders && Object.keys(opts.credentialHeaders).length > 0;
+  let refusedWithCreds = false;
+  if (!p.hit && p.authBlocked && hasCreds) {
     const withCreds = await pass({ ...CARD_HEADERS, ...opts.credentialHeaders }, 'with credentials');
     if (withCreds.hit) {
       result.neededCredentials = true;
       p = withCreds;
-    }
+    } else refusedWithCreds = withCreds.authBlocked;
   }
   if (p.hit) {
     result.response = p.hit.r;
     result.cardUrl = p.hit.c.url;
     result.cardSource = p.hit.c.source;
     result.raw = p.hit.value;
+    result.reach = 'card';
     return result;
   }
+  if (p.firstOk && looksLikeCardAttempt(p.firstOk.r)) result.reach = 'card';
+  else if (p.authBlocked) result.reach = hasCreds && refusedWithCreds ? 'credentials-rejected' : 'credentials-required';
   if (p.firstOk) {
     result.response = p.firstOk.r;
     result.cardUrl = p.firstOk.c.url;
@@ -144,6 +157,7 @@ export async function discoverCard(ctx: HttpContext, input: string, opts: Discov
       blame: err?.blame ?? 'unknown',
       proxyCode: err?.source === 'proxy' ? err.code : undefined,
     };
+    result.reach = err?.blame === 'tool' || err?.source === 'abort' ? 'tool-failure' : 'unreachable';
   }
   return result;
 }

@@ -2,11 +2,12 @@ import type { DiscoveryResult } from '../card/discover';
 import type { Detection } from '../card/detect';
 import type { NormalizedCard } from '../card/normalize';
 import type { HttpContext, HttpResult } from '../http/client';
-import type { Binding, CheckInfo, CheckStatus, Evidence, Generation, Tier } from '../model/check';
+import type { Binding, CheckInfo, CheckStatus, Evidence, Generation, Level, Requirement, SkipKind, Tier } from '../model/check';
 import type { TransportError } from '../model/events';
 import type { Dialect } from '../protocol/dialect';
 import type { Credentials } from '../runner/options';
 import type { ResolvedTarget } from '../runner/target';
+import { CHECK_SPECS, GENERATION_DOC, levelOf, refOf, SPEC_DOCS } from '../spec';
 import { stringifyBounded, truncate } from '../util/json';
 
 /** The outcome a check's body returns; the runner adds id, timing, level and spec reference. */
@@ -16,10 +17,15 @@ export interface Verdict {
   evidence?: Evidence[];
   /** Overrides the check's default recommendation (more specific advice). */
   recommendation?: string;
-  skipKind?: 'not-applicable' | 'precondition';
+  skipKind?: SkipKind;
   proxyError?: string;
   /** Marks this failure as critical (server crash during the check). */
   critical?: boolean;
+  /**
+   * A failure that the spec does not back with a MUST or SHOULD in this case (e.g. two passages contradict
+   * each other): reported as an advisory, with this reason.
+   */
+  advisory?: string;
 }
 
 export interface CheckContext {
@@ -66,7 +72,7 @@ export const fail = (message: string, evidence?: Evidence[], recommendation?: st
   evidence,
   recommendation,
 });
-export const skip = (message: string, kind: 'not-applicable' | 'precondition' = 'not-applicable', evidence?: Evidence[]): Verdict => ({
+export const skip = (message: string, kind: SkipKind = 'not-applicable', evidence?: Evidence[]): Verdict => ({
   status: 'skip',
   message,
   skipKind: kind,
@@ -111,6 +117,9 @@ export function transportVerdict(r: HttpResult, what: string): Verdict {
       e.source === 'proxy' ? e.code : undefined,
     );
   }
+  if (e.blame === 'unknown' && r.neverReached) {
+    return skip(`Nothing has answered at this address during the run (${e.message}), so the agent could not be reached while ${what}.`, 'unreachable', evidence);
+  }
   if (e.blame === 'unknown') {
     return {
       status: 'fail',
@@ -127,17 +136,48 @@ export function transportVerdict(r: HttpResult, what: string): Verdict {
   };
 }
 
-/** Default tier when a check does not name one. */
-export function tierOf(def: CheckInfo): Tier {
-  if (def.tier) return def.tier;
-  if (def.level !== 'MUST') return 'optional';
-  return def.category === 'agent-card' ? 'card' : 'core';
+/** The strength of the check's requirement in generation `g`: from its quoted sentences, else its declared level. */
+export function obligationFor(def: CheckInfo, g: Generation): Level {
+  const spec = CHECK_SPECS[def.id]?.[g];
+  return spec ? levelOf(spec) : def.level;
 }
 
-/** Spec reference for a generation, falling back to the nearest one given. */
+/**
+ * The conformance tier of a check in generation `g` (see report/level.ts): `basic` as declared; nothing
+ * stronger than MAY is `advisory`; MUST card checks are `card`, MUST lifecycle checks `core` (unless declared
+ * `optional`: features the card opts into); everything else `optional`.
+ */
+export function tierFor(def: CheckInfo, g: Generation): Tier {
+  if (def.tier === 'basic') return 'basic';
+  const level = obligationFor(def, g);
+  if (level === 'MAY' || def.tier === 'advisory') return 'advisory';
+  if (def.tier === 'optional' || level !== 'MUST') return 'optional';
+  if (def.category === 'agent-card') return 'card';
+  if (def.category === 'lifecycle') return 'core';
+  return 'optional';
+}
+
+/** Spec reference for a generation: its quoted sections, else the declared reference (nearest generation). */
 export function specRefFor(def: CheckInfo, g: Generation): string | undefined {
+  const spec = CHECK_SPECS[def.id]?.[g];
+  if (spec?.sentences.length) return refOf(spec);
   const order: Generation[] = ['v1.0', 'v0.3', 'v0.2', 'legacy'];
   return def.specRefs[g] ?? order.map((x) => def.specRefs[x]).find(Boolean);
 }
 
-export const appliesTo = (def: CheckInfo, g: Generation) => def.specRefs[g] !== undefined;
+/** The sentences a check enforces in generation `g`, as carried in results and reports. */
+export function requirementFor(def: CheckInfo, g: Generation): Requirement | undefined {
+  const spec = CHECK_SPECS[def.id]?.[g];
+  if (!spec) return undefined;
+  return {
+    release: SPEC_DOCS[GENERATION_DOC[g]].title,
+    sentences: spec.sentences.map((s) => ({ doc: SPEC_DOCS[s.doc].title, section: s.section, quote: s.quote, keyword: s.keyword, url: SPEC_DOCS[s.doc].url })),
+    note: spec.note,
+  };
+}
+
+/** The check applies to generation `g`: it has sentences for it (or, not yet quoted, a declared reference). */
+export function appliesTo(def: CheckInfo, g: Generation): boolean {
+  const spec = CHECK_SPECS[def.id];
+  return spec ? spec[g] !== undefined : def.specRefs[g] !== undefined;
+}

@@ -517,7 +517,14 @@ export const authChecks: CheckDef[] = [
       if (ctx.credentials.kind === 'none') return skip('No credentials were given for this run.', 'precondition');
       const p = await authProbe(ctx, false);
       if (!p.http.responded) return transportVerdict(p.http, 'calling with credentials');
-      if (p.http.status === 401 || p.http.status === 403) return fail(`The credentials were refused (HTTP ${p.http.status}). Check they are valid and sent where the card says.`, [exchangeEvidence(p.http)]);
+      if (p.http.status === 401 || p.http.status === 403) {
+        // Refused everywhere: we cannot tell wrong credentials from a wrong agent (not assessed). Refused here
+        // but accepted for the test tasks: the agent enforces its scheme inconsistently.
+        const runs = await skillRuns(ctx);
+        const accepted = runs.find((r) => r.send.http.responded && r.send.http.status !== 401 && r.send.http.status !== 403);
+        if (!accepted) return refusedForCredentials(ctx, p.http)!;
+        return fail(`The credentials were accepted for ${ctx.dialect!.describe('send')} but refused (HTTP ${p.http.status}) for ${ctx.dialect!.describe('get')}.`, [exchangeEvidence(accepted.send.http, 'accepted'), exchangeEvidence(p.http, 'refused')]);
+      }
       return pass(`Accepted (HTTP ${p.http.status}).`, [exchangeEvidence(p.http)]);
     },
   }),

@@ -277,13 +277,18 @@ export function authBlocked(ctx: CheckContext, o: CallOutcome): Verdict | undefi
   return refusedForCredentials(ctx, o.http);
 }
 
-/** A 401/403 when the user gave no credentials says nothing about the check: skip it, saying why. */
+/**
+ * A 401/403 says nothing about the check: without credentials the agent wants some, with credentials it refused
+ * them (we cannot tell wrong credentials from a wrong agent). Skip, saying what is missing.
+ */
 export function refusedForCredentials(ctx: CheckContext, http: HttpResult): Verdict | undefined {
   const s = http.status;
-  if ((s === 401 || s === 403) && ctx.credentials.kind === 'none') {
-    return skip(`The agent answered HTTP ${s}: it requires credentials. Enter them to run this check.`, 'precondition', [exchangeEvidence(http)]);
+  if (s !== 401 && s !== 403) return undefined;
+  if (ctx.credentials.kind === 'none') {
+    const challenge = http.headers.get('www-authenticate');
+    return skip(`The agent answered HTTP ${s}: it requires credentials${challenge ? ` (WWW-Authenticate: ${challenge.slice(0, 120)})` : ''}. Enter them to run this check.`, 'credentials', [exchangeEvidence(http)]);
   }
-  return undefined;
+  return skip(`The agent refused the credentials given (HTTP ${s}). Check they are valid and sent where the card says.`, 'credentials', [exchangeEvidence(http)]);
 }
 
 /** Verdict for a call that should have produced a task but did not. */

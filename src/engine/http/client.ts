@@ -61,7 +61,18 @@ export interface HttpContext {
   limits: Limits;
   /** Bounds requests in flight (see Limits.maxConcurrentRequests); absent means unbounded. */
   slots?: Semaphore;
+  /** Origins that have answered at least once in this run (an agent that never answered was never reached). */
+  answered?: Set<string>;
 }
+
+/** The origin of a URL, or the URL itself when it does not parse. */
+export const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
 
 export interface HttpRequest {
   method: string;
@@ -78,6 +89,10 @@ export interface HttpRequest {
 
 export interface HttpResult {
   exchangeId: string;
+  /** The request URL (unredacted: never put it in evidence as it is; use the redactor). */
+  url: string;
+  /** No response, and nothing at this origin had answered in this run before: the agent was never reached. */
+  neverReached?: boolean;
   /** A response (any status) arrived from the agent. False for transport failures and proxy-made responses. */
   responded: boolean;
   status: number;
@@ -235,8 +250,9 @@ function decode(bytes: Uint8Array): { text: string; bom: boolean; invalidUtf8: b
   }
 }
 
-const emptyResult = (id: string, startedAt: number): Omit<HttpResult, 'json'> => ({
+const emptyResult = (id: string, startedAt: number, url: string): Omit<HttpResult, 'json'> => ({
   exchangeId: id,
+  url,
   responded: false,
   status: 0,
   headers: new Headers(),
@@ -276,6 +292,8 @@ function emitRequest(ctx: HttpContext, id: string, req: HttpRequest, at: number)
 }
 
 function emitResponse(ctx: HttpContext, r: Omit<HttpResult, 'json'>, stream = false) {
+  if (r.responded) ctx.answered?.add(originOf(r.url));
+  else if (ctx.answered && !ctx.answered.has(originOf(r.url))) r.neverReached = true;
   ctx.emit({
     type: 'http-response',
     at: r.endedAt,
@@ -340,7 +358,7 @@ async function exchangeNow(ctx: HttpContext, req: HttpRequest): Promise<HttpResu
   const startedAt = ctx.host.now();
   emitRequest(ctx, id, req, startedAt);
   const dl = deadline(ctx, req.timeoutMs ?? ctx.limits.requestTimeoutMs);
-  const r = emptyResult(id, startedAt);
+  const r = emptyResult(id, startedAt, req.url);
   try {
     let res: Response;
     try {
@@ -445,7 +463,7 @@ async function streamNow(
   const startedAt = ctx.host.now();
   emitRequest(ctx, id, req, startedAt);
   const dl = deadline(ctx, req.timeoutMs ?? ctx.limits.requestTimeoutMs);
-  const r = emptyResult(id, startedAt);
+  const r = emptyResult(id, startedAt, req.url);
   const out: Omit<StreamOutcome, 'result'> = {
     reason: 'closed',
     events: 0,

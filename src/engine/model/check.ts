@@ -37,11 +37,13 @@ export type Binding = z.infer<typeof Binding>;
 
 /**
  * Status of one check.
- * - `pass` / `fail`: the agent met / did not meet the requirement
+ * - `pass` / `fail`: the agent met / did not meet a MUST or SHOULD of the generation it speaks
+ * - `advisory`: the agent did not do what the check looks for, but nothing stronger than MAY (or passages that
+ *   contradict each other) stands behind it in that generation: shown, never lowers the level
  * - `skip`: the check could not apply (optional feature not declared, precondition not met); always with a reason
  * - `error`: OUR tool (or the proxy) failed; never counted against the agent
  */
-export const CheckStatus = z.enum(['pass', 'fail', 'skip', 'error']);
+export const CheckStatus = z.enum(['pass', 'fail', 'advisory', 'skip', 'error']);
 export type CheckStatus = z.infer<typeof CheckStatus>;
 
 /** Spec reference per generation, e.g. `{ 'v1.0': 'v1.0.1 §3.1.1 SendMessage' }`. */
@@ -66,6 +68,10 @@ export interface CheckInfo {
   /** A requirement sentence: what a conforming agent does. */
   readonly title: string;
   readonly category: Category;
+  /**
+   * The strength in the newest generation the check applies to. The strength that judges a run is the one of
+   * the generation spoken (`obligationFor`), from the quoted sentences in src/engine/spec/data.
+   */
   readonly level: Level;
   /** Where the requirement is written, per generation. A generation with no entry means "not applicable". */
   readonly specRefs: SpecRefs;
@@ -78,15 +84,38 @@ export interface CheckInfo {
 }
 
 /**
- * Tiers used by the conformance level:
+ * Tiers used by the conformance level (seed 001 step 5.2; see report/level.ts and the README table):
  * - `card`: the card is valid (MUST-level card checks)
  * - `basic`: a basic send + get works
- * - `core`: the core lifecycle (terminal states, cancel, error codes that MUST hold)
- * - `optional`: SHOULD/MAY checks and declared optional features
- * - `info`: outside the A2A specification (e.g. browser readiness / CORS); reported, never affects the level
+ * - `core`: the core task lifecycle (MUST-level lifecycle checks: terminal states, transitions, cancel, ...)
+ * - `optional`: every other MUST or SHOULD: error handling, streaming, auth, declared optional features
+ * - `advisory`: nothing stronger than MAY behind it (or outside A2A, e.g. browser readiness / CORS); shown,
+ *   never affects the level
  */
-export const Tier = z.enum(['card', 'basic', 'core', 'optional', 'info']);
+export const Tier = z.enum(['card', 'basic', 'core', 'optional', 'advisory']);
 export type Tier = z.infer<typeof Tier>;
+
+export const SkipKind = z.enum(['not-applicable', 'precondition', 'tool-limit', 'credentials', 'unreachable']);
+export type SkipKind = z.infer<typeof SkipKind>;
+
+/** A quoted sentence of a specification, as carried in results (see src/engine/spec/types.ts). */
+export const QuotedSentence = z.object({
+  /** e.g. `A2A v1.0.1`, `JSON-RPC 2.0`. */
+  doc: z.string(),
+  section: z.string(),
+  quote: z.string(),
+  keyword: z.string(),
+  url: z.string().optional(),
+});
+export type QuotedSentence = z.infer<typeof QuotedSentence>;
+
+export const Requirement = z.object({
+  /** The specification release judged against, e.g. `A2A v1.0.1`. */
+  release: z.string(),
+  sentences: z.array(QuotedSentence),
+  note: z.string().optional(),
+});
+export type Requirement = z.infer<typeof Requirement>;
 
 /** The outcome of one check in one run. Shaped after seed 001's ConformanceResult, extended. */
 export const CheckResult = z.object({
@@ -106,8 +135,15 @@ export const CheckResult = z.object({
   proxyError: z.string().optional(),
   /**
    * For `skip`: `not-applicable` (feature not declared, other generation) never blocks `full`;
-   * `precondition` (could not set up the situation to test) means the requirement stayed unverified.
+   * `precondition` (could not set up the situation to test) means the requirement stayed unverified;
+   * `tool-limit` (our time or size budget ended first: the message names the option to raise) likewise;
+   * `credentials` (the agent refused us for lack of credentials, or refused the ones given);
+   * `unreachable` (the endpoint accepted no connection).
    */
-  skipKind: z.enum(['not-applicable', 'precondition']).optional(),
+  skipKind: SkipKind.optional(),
+  /** For `advisory`: why this is not a failure (the generation says only MAY, or two passages contradict each other). */
+  advisoryReason: z.string().optional(),
+  /** The sentence(s) of the generation's specification the check enforces, quoted. */
+  requirement: Requirement.optional(),
 });
 export type CheckResult = z.infer<typeof CheckResult>;

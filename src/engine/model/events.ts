@@ -103,6 +103,12 @@ export const TargetInfo = z.object({
   cacheControl: z.string().optional(),
   etag: z.string().optional(),
   error: z.string().optional(),
+  /**
+   * What discovery concluded: `card` (a card, valid or not, was served), `no-card` (answers, but no card),
+   * `unreachable` (nothing answered), `credentials-required` / `credentials-rejected` (401/403 without / with the
+   * credentials given), `tool-failure` (our proxy refused), `invalid-url`.
+   */
+  reach: z.enum(['card', 'no-card', 'unreachable', 'credentials-required', 'credentials-rejected', 'tool-failure', 'invalid-url']).optional(),
 });
 export type TargetInfo = z.infer<typeof TargetInfo>;
 
@@ -123,7 +129,7 @@ const base = { at: z.number() };
 
 /**
  * The engine's one output: a stream of plain, serializable events.
- * The UI store, the CLI and saved reports all fold this stream with `applyEvents` (state/apply-event.ts).
+ * The UI store, the CLI and saved reports all fold this stream with `applyEvents` (state/run-state.ts).
  */
 export const RunEvent = z.discriminatedUnion('type', [
   z.object({

@@ -3,15 +3,34 @@ import { Binding, CheckResult, Generation } from './check';
 import { RunEvent, RunOptionsPublic, TargetInfo } from './events';
 
 /** Bump when the report shape changes, and add a migration in report/migrate.ts. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const ConformanceLevel = z.enum(['full', 'partial', 'minimal', 'non-conformant']);
 export type ConformanceLevel = z.infer<typeof ConformanceLevel>;
 
+/**
+ * Why a run produced no level: the agent was never assessed, so it is not graded (never "non-conformant").
+ * - `invalid-url`: the URL given is not an absolute http(s) URL
+ * - `unreachable`: nothing answered at the URL (or at the endpoint its card declares)
+ * - `not-a2a`: something answered, but no agent card was found at the well-known paths
+ * - `credentials-required`: the agent refused us (401/403) and no credentials were given
+ * - `credentials-rejected`: the agent refused the credentials that were given
+ * - `untestable`: the card declares only interfaces this tool cannot call (e.g. gRPC)
+ * - `tool-failure`: our tool or its proxy failed before the agent could be assessed
+ * - `stopped`: the run was stopped before the agent could be assessed
+ */
+export const NotAssessedReason = z.enum(['invalid-url', 'unreachable', 'not-a2a', 'credentials-required', 'credentials-rejected', 'untestable', 'tool-failure', 'stopped']);
+export type NotAssessedReason = z.infer<typeof NotAssessedReason>;
+export const NotAssessed = z.object({ reason: NotAssessedReason, message: z.string() });
+export type NotAssessed = z.infer<typeof NotAssessed>;
+
 export const Summary = z.object({
   total: z.number().int().nonnegative(),
   passed: z.number().int().nonnegative(),
+  /** Failures of a MUST or SHOULD of the generation (required failures). */
   failed: z.number().int().nonnegative(),
+  /** Results with nothing stronger than MAY behind them: shown apart, never lower the level. */
+  advisories: z.number().int().nonnegative().default(0),
   skipped: z.number().int().nonnegative(),
   /** Results where our tool (or its proxy) failed. */
   errors: z.number().int().nonnegative(),
@@ -52,7 +71,10 @@ export const Report = z.object({
   }),
   summary: Summary,
   categories: Categories,
-  conformanceLevel: ConformanceLevel,
+  /** The level; null when the agent was not assessed (see `notAssessed`). */
+  conformanceLevel: ConformanceLevel.nullable(),
+  /** Set when the agent could not be assessed: why, in one sentence with what to do. */
+  notAssessed: NotAssessed.optional(),
   /** True when our tool erred (results with status `error`) or the run was interrupted: the level may change. */
   provisional: z.boolean(),
   /** One sentence: why this level. */

@@ -2,19 +2,28 @@ import { CATEGORY_KEYS, type CheckResult } from '../model/check';
 import type { RunEvent } from '../model/events';
 import { SCHEMA_VERSION, type Categories, type Report, type Summary } from '../model/report';
 import { applyEvents, initialRunState, resultsOf, type RunState } from '../state/run-state';
-import { computeLevel } from './level';
+import { computeLevel, type LevelVerdict } from './level';
 
 export const TOOL = { name: 'a2a-interop', version: '0.1.0' } as const;
 
 export function summarize(results: readonly CheckResult[]): Summary {
   const count = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
-  return { total: results.length, passed: count('pass'), failed: count('fail'), skipped: count('skip'), errors: count('error') };
+  return { total: results.length, passed: count('pass'), failed: count('fail'), advisories: count('advisory'), skipped: count('skip'), errors: count('error') };
 }
 
 export function groupByCategory(results: readonly CheckResult[]): Categories {
   const out: Categories = { agentCard: [], lifecycle: [], streaming: [], errorHandling: [], interop: [] };
   for (const r of results) out[CATEGORY_KEYS[r.category]].push(r);
   return out;
+}
+
+/** The level of a run's folded state (live or finished): the one rule the report, the dashboard and history use. */
+export function verdictOf(state: RunState): LevelVerdict {
+  return computeLevel(resultsOf(state), {
+    runComplete: state.status === 'completed',
+    agent: state.targets.agent,
+    credentialsGiven: !!state.options && state.options.credentials !== 'none',
+  });
 }
 
 const str = (v: unknown, fallback: string) => (typeof v === 'string' && v.trim() ? v : fallback);
@@ -28,7 +37,7 @@ export function buildReport(state: RunState, events?: readonly RunEvent[]): Repo
   const target = state.targets.agent;
   const card = (target?.normalizedCard ?? {}) as { name?: unknown; version?: unknown };
   const runStatus = state.status === 'idle' ? 'running' : state.status;
-  const verdict = computeLevel(results, runStatus === 'completed');
+  const verdict = verdictOf(state);
   const startedAt = state.startedAt ?? 0;
   const finishedAt = state.finishedAt;
   return {
@@ -52,6 +61,7 @@ export function buildReport(state: RunState, events?: readonly RunEvent[]): Repo
     summary: summarize(results),
     categories: groupByCategory(results),
     conformanceLevel: verdict.level,
+    notAssessed: verdict.notAssessed,
     provisional: verdict.provisional,
     levelReason: verdict.reason,
     options: state.options ?? { timeoutMs: 0, credentials: 'none' },

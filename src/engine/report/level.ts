@@ -1,60 +1,149 @@
-import type { CheckResult } from '../model/check';
-import type { ConformanceLevel } from '../model/report';
+import { CATEGORIES, type Category, type CheckResult } from '../model/check';
+import type { TargetInfo } from '../model/events';
+import type { ConformanceLevel, NotAssessed } from '../model/report';
 
 export interface LevelVerdict {
-  level: ConformanceLevel;
+  /** null: the agent was not assessed (see notAssessed). */
+  level: ConformanceLevel | null;
+  notAssessed?: NotAssessed;
   provisional: boolean;
   reason: string;
 }
 
-const ids = (rs: CheckResult[]) => rs.map((r) => r.id).join(', ');
+export interface LevelContext {
+  /** The run finished (not stopped, not crashed). */
+  runComplete?: boolean;
+  /** The agent under test as discovery saw it. */
+  agent?: TargetInfo;
+  /** Credentials were given for the run. */
+  credentialsGiven?: boolean;
+}
+
+const ids = (rs: readonly CheckResult[]) => rs.map((r) => r.id).join(', ');
+
+/** Failures grouped by category, in category order: "error-handling: a, b; streaming: c". */
+function byCategory(rs: readonly CheckResult[]): string {
+  const groups = new Map<Category, string[]>();
+  for (const c of CATEGORIES) groups.set(c, []);
+  for (const r of rs) groups.get(r.category)?.push(r.id);
+  return [...groups]
+    .filter(([, list]) => list.length)
+    .map(([c, list]) => `${c}: ${list.join(', ')}`)
+    .join('; ');
+}
+
+const REACH_MESSAGES: Partial<Record<NonNullable<TargetInfo['reach']>, (t: TargetInfo) => NotAssessed>> = {
+  'invalid-url': (t) => ({ reason: 'invalid-url', message: `Not assessed: ${t.error ?? 'the URL is not an absolute http(s) URL'}.` }),
+  unreachable: (t) => ({
+    reason: 'unreachable',
+    message: `Not assessed: nothing answered at ${t.inputUrl} (${t.error ?? 'no answer'}). Check the URL and that the agent is running; no verdict was made.`,
+  }),
+  'no-card': (t) => ({
+    reason: 'not-a2a',
+    message: `Not assessed: ${t.inputUrl} answered, but no agent card was found at the well-known paths (${t.attempts.map((a) => a.status ?? 'no answer').join(', ')}). If this is an A2A agent, give the card URL itself.`,
+  }),
+  'credentials-required': (t) => ({
+    reason: 'credentials-required',
+    message: `Not assessed: the agent card at ${t.inputUrl} is served only with credentials (HTTP 401/403). Enter credentials (bearer token, API key or header) and run again.`,
+  }),
+  'credentials-rejected': (t) => ({
+    reason: 'credentials-rejected',
+    message: `Not assessed: the agent refused the credentials given (HTTP 401/403 at ${t.inputUrl}). Check they are valid and of the scheme the agent expects.`,
+  }),
+  'tool-failure': (t) => ({
+    reason: 'tool-failure',
+    message: `Not assessed: our tool or its proxy could not reach the agent (${t.error ?? 'refused'}). This says nothing about the agent.`,
+  }),
+};
+
+/** Outcomes of the basic send that mean the agent was never exercised: credentials, an endpoint that takes no connection, our failure. */
+function basicNotAssessed(results: readonly CheckResult[], ctx: LevelContext): NotAssessed | undefined {
+  const basic = results.filter((r) => r.tier === 'basic');
+  if (basic.some((r) => r.status === 'pass' || r.status === 'fail')) return undefined;
+  const first = basic.find((r) => r.status === 'skip' || r.status === 'error');
+  if (!first) return undefined;
+  if (first.status === 'error') {
+    return { reason: 'tool-failure', message: `Not assessed: our tool or its proxy failed on the first call to the agent (${first.id}: ${first.message}). This says nothing about the agent.` };
+  }
+  switch (first.skipKind) {
+    case 'credentials':
+      return ctx.credentialsGiven
+        ? { reason: 'credentials-rejected', message: `Not assessed: the agent refused the credentials given. ${first.message}` }
+        : { reason: 'credentials-required', message: `Not assessed: the agent requires credentials for its A2A calls. ${first.message}` };
+    case 'unreachable':
+      return { reason: 'unreachable', message: `Not assessed: the card was read, but the endpoint it declares accepted no connection. ${first.message}` };
+    case 'tool-limit':
+      return { reason: 'tool-failure', message: `Not assessed: ${first.message}` };
+    case 'precondition':
+      return { reason: 'untestable', message: `Not assessed beyond the card: ${first.message}` };
+    default:
+      return undefined;
+  }
+}
 
 /**
- * Conformance level from results only (seed 001 step 5.2, made precise):
- * - non-conformant: a card-tier or basic-tier check failed, or no basic-tier check passed
- * - minimal: card valid and basic send + get works, but a core (MUST) check failed
- * - partial: core holds, but an optional-tier check failed or a core check could not be verified
- * - full: every applicable check passed (not-applicable skips are fine; skips never count as passes)
+ * Conformance level from the results (seed 001 step 5.2, made precise; the README has the table):
+ * - not assessed (no level): the agent was never exercised: bad URL, nothing answered, no card, credentials
+ *   missing or refused, only untestable interfaces, or our own failure on the first call
+ * - non-conformant: a card-tier check failed, or basic send/get is broken
+ * - minimal: card valid and basic send + get work, but a core lifecycle MUST fails
+ * - partial: core lifecycle passes, but another MUST or SHOULD fails (error handling, streaming, auth, optional
+ *   features), or a core check could not be verified (skipped or errored)
+ * - full: every applicable required check passes. Advisories never count; skips never count as passes.
  * `error` results (our tool failed) make the verdict provisional; they never count against the agent.
  */
-export function computeLevel(results: readonly CheckResult[], runComplete = true): LevelVerdict {
+export function computeLevel(results: readonly CheckResult[], ctx: LevelContext = {}): LevelVerdict {
+  const runComplete = ctx.runComplete ?? true;
   const errors = results.filter((r) => r.status === 'error');
   const provisional = errors.length > 0 || !runComplete;
   const failed = (tier: CheckResult['tier']) => results.filter((r) => r.tier === tier && r.status === 'fail');
-  const note = provisional
-    ? ` Provisional: ${errors.length ? `${errors.length} check(s) could not run because our tool or proxy failed (${ids(errors)})` : 'the run did not complete'}.`
-    : '';
+  const advisories = results.filter((r) => r.status === 'advisory');
+  const note = [
+    provisional ? ` Provisional: ${errors.length ? `${errors.length} check(s) could not run because our tool or proxy failed (${ids(errors)})` : 'the run did not complete'}.` : '',
+    advisories.length ? ` ${advisories.length} advisor${advisories.length === 1 ? 'y' : 'ies'} (${ids(advisories)}) do not affect the level.` : '',
+  ].join('');
+  const notAssessed = (na: NotAssessed): LevelVerdict => ({ level: null, notAssessed: na, provisional: false, reason: na.message });
+
+  const agent = ctx.agent;
+  const reach = agent?.reach;
+  if (agent && reach && reach !== 'card') {
+    const make = REACH_MESSAGES[reach];
+    if (make) return notAssessed(make(agent));
+  }
+  if (!agent && !results.length) {
+    return notAssessed(runComplete ? { reason: 'tool-failure', message: 'Not assessed: the run ended before the agent was contacted.' } : { reason: 'stopped', message: 'Not assessed: the run was stopped before the agent was contacted.' });
+  }
 
   const cardFails = failed('card');
   if (cardFails.length) {
     return { level: 'non-conformant', provisional, reason: `The agent card is invalid (${ids(cardFails)}).${note}` };
   }
+  const na = basicNotAssessed(results, ctx);
+  if (na) return notAssessed(na);
   const basicFails = failed('basic');
   if (basicFails.length) {
     return { level: 'non-conformant', provisional, reason: `Basic send/get is broken (${ids(basicFails)}).${note}` };
   }
   if (!results.some((r) => r.tier === 'basic' && r.status === 'pass')) {
-    return {
-      level: 'non-conformant',
-      provisional,
-      reason: `No basic send + get check passed, so not even minimal conformance is shown.${note}`,
-    };
+    if (!runComplete) return notAssessed({ reason: 'stopped', message: 'Not assessed: the run was stopped before a basic send + get was judged.' });
+    return { level: 'non-conformant', provisional, reason: `No basic send + get check passed, so not even minimal conformance is shown.${note}` };
   }
   const coreFails = failed('core');
+  const otherFails = [...failed('optional')];
   if (coreFails.length) {
-    return { level: 'minimal', provisional, reason: `Card and basic send/get work, but core requirements fail (${ids(coreFails)}).${note}` };
+    const also = otherFails.length ? ` Other required failures: ${byCategory(otherFails)}.` : '';
+    return { level: 'minimal', provisional, reason: `Card and basic send/get work, but the core lifecycle fails (${ids(coreFails)}).${also}${note}` };
   }
-  const optionalFails = failed('optional');
   const unverified = results.filter(
-    (r) => (r.tier === 'core' || r.tier === 'basic') && r.status === 'skip' && r.skipKind === 'precondition',
+    (r) => (r.tier === 'core' || r.tier === 'basic') && ((r.status === 'skip' && r.skipKind !== 'not-applicable') || r.status === 'error'),
   );
-  if (optionalFails.length || unverified.length) {
+  if (otherFails.length || unverified.length) {
     const parts = [];
-    if (optionalFails.length) parts.push(`optional or SHOULD checks fail (${ids(optionalFails)})`);
+    if (otherFails.length) parts.push(`required checks fail (${byCategory(otherFails)})`);
     if (unverified.length) parts.push(`core checks could not be verified (${ids(unverified)})`);
     return { level: 'partial', provisional, reason: `Core lifecycle passes; ${parts.join('; ')}.${note}` };
   }
-  return { level: 'full', provisional, reason: `Every applicable check passes.${note}` };
+  return { level: 'full', provisional, reason: `Every applicable required check passes.${note}` };
 }
 
 export const LEVEL_RANK: Record<ConformanceLevel, number> = {
@@ -64,5 +153,5 @@ export const LEVEL_RANK: Record<ConformanceLevel, number> = {
   full: 3,
 };
 
-/** True when `level` is at least `min` (for the CLI's --min-level). */
-export const meetsLevel = (level: ConformanceLevel, min: ConformanceLevel) => LEVEL_RANK[level] >= LEVEL_RANK[min];
+/** True when `level` is at least `min` (for the CLI's --min-level). An agent not assessed meets no level. */
+export const meetsLevel = (level: ConformanceLevel | null, min: ConformanceLevel) => level !== null && LEVEL_RANK[level] >= LEVEL_RANK[min];

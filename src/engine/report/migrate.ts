@@ -13,6 +13,10 @@ import { summarize } from './build';
  *   Results get ids `v0.<category>.<slug of test>`, level `MUST`, a tier from their category; the recorded
  *   `conformanceLevel` is kept as it was (not recomputed: v0 results lack the levels and tiers it needs).
  *
+ * - **1 → 2**: advisories and honest outcomes. Results of the old `info` tier (browser readiness: outside A2A)
+ *   become tier `advisory`, and their failures status `advisory`; `summary.advisories` is added and `failed`
+ *   recounted; `conformanceLevel` may now be null with `notAssessed` (a v1 report always had a level: kept).
+ *
  * When the shape changes: bump `SCHEMA_VERSION` in model/report.ts, add `N: migrateNtoN1` to `STEPS`
  * and a test with a version-N report.
  *
@@ -64,7 +68,28 @@ type Step = (report: unknown) => unknown;
 
 const STEPS: Record<number, Step> = {
   0: migrate0to1,
+  1: migrate1to2,
 };
+
+function migrate1to2(raw: unknown): unknown {
+  if (!isRecord(raw)) return raw;
+  const all: CheckResult[] = [];
+  let categories: unknown = raw.categories;
+  if (isRecord(raw.categories)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, list] of Object.entries(raw.categories)) {
+      out[key] = Array.isArray(list)
+        ? list.map((r) => {
+            if (!isRecord(r) || r.tier !== 'info') return r;
+            return { ...r, tier: 'advisory', status: r.status === 'fail' ? 'advisory' : r.status };
+          })
+        : list;
+      if (Array.isArray(out[key])) all.push(...((out[key] as unknown[]).filter(isRecord) as unknown as CheckResult[]));
+    }
+    categories = out;
+  }
+  return { ...raw, schemaVersion: 2, categories, summary: isRecord(raw.summary) ? { ...raw.summary, ...summarize(all) } : raw.summary };
+}
 
 /** Tier a v0 result gets from its category: the card tier for the card, core for MUSTs of the lifecycle and errors. */
 const V0_TIER: Record<Category, Tier> = {
@@ -128,7 +153,7 @@ function migrate0to1(raw: unknown): unknown {
   const testDate = typeof raw.testDate === 'string' ? raw.testDate : '';
 
   return {
-    schemaVersion: 1,
+    schemaVersion: 1 as number,
     tool: { name: 'unknown (schemaVersion 0 report)', version: 'unknown' },
     runId: `v0-${testDate || 'undated'}`,
     agentUrl: raw.agentUrl,

@@ -8,13 +8,14 @@ export interface CategoryCounts {
   category: Category;
   pass: number;
   fail: number;
+  advisory: number;
   skip: number;
   error: number;
 }
 
 export function resultsPerCategory(s: RunState): CategoryCounts[] {
   const rows = new Map<Category, CategoryCounts>(
-    CATEGORIES.map((c) => [c, { category: c, pass: 0, fail: 0, skip: 0, error: 0 }]),
+    CATEGORIES.map((c) => [c, { category: c, pass: 0, fail: 0, advisory: 0, skip: 0, error: 0 }]),
   );
   for (const r of resultsOf(s)) rows.get(r.category)![r.status]++;
   return [...rows.values()];

@@ -1,5 +1,5 @@
 import { ALL_CHECKS } from '../checks';
-import { appliesTo, specRefFor, tierOf, type CheckContext, type CheckDef, type Verdict } from '../checks/define';
+import { appliesTo, obligationFor, requirementFor, specRefFor, tierFor, type CheckContext, type CheckDef, type Verdict } from '../checks/define';
 import { DEFAULT_LIMITS, Semaphore, type HttpContext } from '../http/client';
 import type { CheckResult, Generation } from '../model/check';
 import type { RunEvent } from '../model/events';
@@ -50,6 +50,7 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
     redactor,
     newId: (prefix) => `${prefix}${++seq}`,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
+    answered: new Set(),
   };
   http.slots = new Semaphore(Math.max(1, options.concurrency ?? http.limits.maxConcurrentRequests));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -124,7 +125,8 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
     async function runOne(def: CheckDef): Promise<void> {
       const g: Generation = def.phase === 'card' ? target.detection.generation : target.detection.testedGeneration;
       const started = host.now();
-      record({ type: 'check-started', at: started, checkId: def.id, title: def.title, category: def.category, level: def.level });
+      const obligation = obligationFor(def, g);
+      record({ type: 'check-started', at: started, checkId: def.id, title: def.title, category: def.category, level: obligation });
       let v: Verdict;
       if (runAbort.signal.aborted) {
         v = { status: 'skip', skipKind: 'precondition', message: 'The run was stopped before this check ran.' };
@@ -143,21 +145,30 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
           v = { status: 'skip', skipKind: 'precondition', message: 'The run was stopped before this check finished.' };
         }
       }
+      // A failure with nothing stronger than MAY behind it in this generation (or a case the spec contradicts
+      // itself on) is an advisory: shown with its reason, never counted against the level.
+      const advisoryReason =
+        v.status === 'fail'
+          ? (v.advisory ?? (obligation === 'MAY' ? `The ${g} specification does not require this (nothing stronger than MAY stands behind it).` : undefined))
+          : undefined;
+      const status = advisoryReason ? 'advisory' : v.status;
       const result: CheckResult = {
         id: def.id,
         test: def.title,
         category: def.category,
-        status: v.status,
-        level: def.level,
-        tier: tierOf(def),
+        status,
+        level: obligation,
+        tier: tierFor(def, g),
         message: redactor.text(v.message),
         duration_ms: Math.max(0, host.now() - started),
-        recommendation: v.status === 'fail' ? redactor.text(v.recommendation ?? def.recommendation) : undefined,
+        recommendation: status === 'fail' || status === 'advisory' ? redactor.text(v.recommendation ?? def.recommendation) : undefined,
         evidence: (v.evidence ?? []).map((e) => ({ ...e, value: redactor.text(e.value) })),
         specRef: specRefFor(def, g),
-        critical: v.status === 'fail' && (v.critical || def.critical) ? true : undefined,
+        critical: status === 'fail' && (v.critical || def.critical) ? true : undefined,
         proxyError: v.proxyError,
-        skipKind: v.status === 'skip' ? (v.skipKind ?? 'not-applicable') : undefined,
+        skipKind: status === 'skip' ? (v.skipKind ?? 'not-applicable') : undefined,
+        advisoryReason: advisoryReason ? redactor.text(advisoryReason) : undefined,
+        requirement: requirementFor(def, g),
       };
       record({ type: 'check-finished', at: host.now(), result });
     }

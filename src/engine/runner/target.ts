@@ -101,6 +101,7 @@ export async function resolveTarget(
     cacheControl: r?.headers.get('cache-control') ?? undefined,
     etag: r?.headers.get('etag') ?? undefined,
     error: discovery.invalidUrl ?? discovery.unreachable?.message ?? (r ? undefined : 'No agent card found at the well-known paths.'),
+    reach: discovery.reach,
   };
   return { role, discovery, card, raw, detection, dialect, authHeaders: placement.headers, authQuery: placement.query, info };
 }

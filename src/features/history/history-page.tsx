@@ -87,7 +87,7 @@ export function HistoryPage() {
                     </th>
                     <td>{fmtDate(m.startedAt)}</td>
                     <td>
-                      {m.level}
+                      {m.level ?? 'not assessed'}
                       {m.provisional ? ' (provisional)' : ''}
                     </td>
                     <td>{m.summary.passed}</td>
@@ -141,7 +141,7 @@ function Comparison({ before, after, changes }: { before: RunMeta; after: RunMet
     <section className="comparison" aria-labelledby="comparison-heading">
       <h2 id="comparison-heading">Comparison</h2>
       <p>
-        {agentLabel(before)} at {fmtDate(before.startedAt)} ({before.level}) → {agentLabel(after)} at {fmtDate(after.startedAt)} ({after.level})
+        {agentLabel(before)} at {fmtDate(before.startedAt)} ({before.level ?? 'not assessed'}) → {agentLabel(after)} at {fmtDate(after.startedAt)} ({after.level ?? 'not assessed'})
       </p>
       {changes.length === 0 ? (
         <p>No check changed status.</p>

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { computeLevel, summarize } from '../../lib/engine';
+import { summarize, verdictOf } from '../../lib/engine';
 import { useRunResults, useRunSelector } from '../../lib/run-store';
 
 const RUN_STATUS_TEXT: Record<string, string> = {
@@ -15,10 +15,8 @@ export function LevelSummary() {
   const status = useRunSelector((s) => s.run.status);
   const error = useRunSelector((s) => s.run.error);
   const results = useRunResults();
-  const { verdict, summary } = useMemo(
-    () => ({ verdict: computeLevel(results, status === 'completed'), summary: summarize(results) }),
-    [results, status],
-  );
+  const run = useRunSelector((s) => s.run);
+  const { verdict, summary } = useMemo(() => ({ verdict: verdictOf(run), summary: summarize(results) }), [run, results]);
   const notice = useRunSelector((s) => s.notice);
   const agent = useRunSelector((s) => s.run.targets.agent);
   const agentUrl = useRunSelector((s) => s.run.agentUrl);
@@ -28,8 +26,8 @@ export function LevelSummary() {
   const running = status === 'running';
   return (
     <section className="level-summary" aria-label="Verdict">
-      <div className={`level level-${verdict.level}`} role="status" aria-label="Conformance level">
-        <span className="level-name">{verdict.level}</span>
+      <div className={`level level-${verdict.level ?? 'not-assessed'}`} role="status" aria-label="Conformance level">
+        <span className="level-name">{verdict.level ?? 'not assessed'}</span>
         {verdict.provisional ? <span className="level-provisional"> (provisional)</span> : null}
         {running ? <span className="level-so-far"> so far</span> : null}
       </div>
@@ -58,6 +56,10 @@ export function LevelSummary() {
         <div>
           <dt>Failed</dt>
           <dd>{summary.failed}</dd>
+        </div>
+        <div>
+          <dt>Advisories</dt>
+          <dd>{summary.advisories}</dd>
         </div>
         <div>
           <dt>Skipped</dt>
