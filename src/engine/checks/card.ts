@@ -38,6 +38,32 @@ const isAbsHttp = (u: unknown) => {
   }
 };
 
+/** A gRPC target: `host:port` ([ipv6]:port too), or a URI (grpc:, grpcs:, dns:, http(s):) that names host and port. */
+const GRPC_TARGET = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/;
+
+/**
+ * Why an interface URL does not have the form of its binding, or undefined when it does. HTTP-based bindings
+ * take an absolute http(s) URL; gRPC takes `host:port` (the v1.0.1 proto comment's https example was corrected
+ * in the specification repository: the HTTPS wording applies to HTTP-based transports). Custom bindings: any
+ * non-empty string.
+ */
+export function endpointUrlProblem(url: string, binding: string): string | undefined {
+  if (typeof url !== 'string' || !url.trim()) return 'empty';
+  const b = canonicalBinding(binding);
+  if (b === 'GRPC') {
+    if (GRPC_TARGET.test(url)) return undefined;
+    try {
+      const u = new URL(url);
+      if (['grpc:', 'grpcs:', 'http:', 'https:', 'dns:'].includes(u.protocol) && (u.host || u.pathname.replace(/^\/+/, ''))) return undefined;
+    } catch {
+      /* judged below */
+    }
+    return 'a gRPC interface needs host:port (or a grpc/dns URI naming them)';
+  }
+  if (b === 'JSONRPC' || b === 'HTTP+JSON') return isAbsHttp(url) ? undefined : `a ${b} interface needs an absolute http(s) URL`;
+  return undefined;
+}
+
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;.*)?$/i;
 
 export const cardChecks: CheckDef[] = [
@@ -305,7 +331,7 @@ export const cardChecks: CheckDef[] = [
   }),
   defineCheck({
     id: 'card.urls.endpoint',
-    title: 'Endpoint URLs are absolute http(s) URLs',
+    title: 'Each interface URL has the form its binding uses (absolute http(s) for JSON-RPC and HTTP+JSON, host:port for gRPC)',
     category: 'agent-card',
     level: 'MUST',
     tier: 'card',
@@ -316,15 +342,18 @@ export const cardChecks: CheckDef[] = [
       'v0.3': 'v0.3.0 §5.6.1 Main URL, §5.5.5 AgentInterface',
       'v1.0': 'v1.0.1 §4.4.6 AgentInterface.url, §8.3.1',
     }),
-    recommendation: 'Publish the absolute URL clients must call (scheme, host and path), e.g. "https://agent.example.com/a2a". Behind a proxy, build it from the public host, not from localhost or a relative path.',
+    recommendation:
+      'Publish the URL clients must call in the form of its binding: an absolute http(s) URL (scheme, host and path) for JSON-RPC and HTTP+JSON, e.g. "https://agent.example.com/a2a"; "host:port" for gRPC (e.g. "agent.example.com:443"). Behind a proxy, build it from the public host, not from localhost or a relative path. (HTTPS in production is deployment advice, not a card-shape rule: it is not judged here.)',
     run: (c) =>
       withCard(c, () => {
         const ifs = c.card.interfaces;
         if (!ifs.length) return fail('The card declares no endpoint URL at all.', [], 'Add "url" (up to v0.3) or "supportedInterfaces" (v1.0).');
-        const bad = ifs.filter((i) => !isAbsHttp(i.url));
+        const bad = ifs
+          .map((i) => ({ i, problem: endpointUrlProblem(i.url, String(i.binding)) }))
+          .filter((x): x is { i: (typeof ifs)[number]; problem: string } => x.problem !== undefined);
         return bad.length
-          ? fail(`${bad.length} endpoint URL(s) are not absolute http(s): ${bad.map((i) => JSON.stringify(i.url)).slice(0, 5).join(', ')}.`, bad.map((i) => ev(i.source, i.url, { path: i.source })))
-          : pass(`${ifs.length} endpoint URL(s), all absolute http(s).`, ifs.map((i) => ev(`${i.source} ${i.binding}`, i.url)));
+          ? fail(`${bad.length} endpoint URL(s) do not have the form of their binding: ${bad.map((b) => `${JSON.stringify(b.i.url)} (${b.problem})`).slice(0, 5).join(', ')}.`, bad.map((b) => ev(`${b.i.source} ${b.i.binding}`, `${b.i.url}: ${b.problem}`, { path: b.i.source })))
+          : pass(`${ifs.length} endpoint URL(s), each in the form of its binding.`, ifs.map((i) => ev(`${i.source} ${i.binding}`, i.url)));
       }),
   }),
   defineCheck({

@@ -86,6 +86,12 @@ export const toolError = (message: string, evidence?: Evidence[], proxyError?: s
   proxyError,
 });
 
+/** How to give a run more time, in words for both the CLI and the dashboard. */
+export const TIMEOUT_KNOB = 'raise the per-task budget (CLI --timeout SECONDS; the dashboard\'s "Timeout per task")';
+
+/** Our budget ended before the agent finished: not the agent's fault. Says which budget and how to raise it. */
+export const toolLimit = (message: string, evidence?: Evidence[]): Verdict => ({ status: 'skip', skipKind: 'tool-limit', message, evidence });
+
 /** Evidence helpers: values are bounded (and the HTTP layer has already redacted bodies it logs). */
 export const ev = (label: string, value: unknown, extra?: Partial<Evidence>): Evidence => ({
   label,

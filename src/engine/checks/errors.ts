@@ -129,7 +129,11 @@ function pre(ctx: CheckContext): Verdict | undefined {
 /** Auth-refused probes say nothing about error handling when the user gave no credentials. */
 const authSkip = (ctx: CheckContext, p: Probe): Verdict | undefined => refusedForCredentials(ctx, p.http);
 
-const unknownTaskId = (ctx: CheckContext) => `a2a-interop-missing-${ctx.uuid()}`;
+/**
+ * An id no task has: a fresh UUID, the form well-behaved agents generate and accept (an agent that validates the
+ * id format may answer a prefixed id with InvalidParams, which says nothing about TaskNotFound).
+ */
+const unknownTaskId = (ctx: CheckContext) => ctx.uuid();
 
 const BROKEN_JSON = '{"jsonrpc": "2.0", "id": "a2a-interop-parse", "method": ';
 
@@ -154,6 +158,35 @@ const PROBES = {
       ? restProbe(ctx, 'task-not-found', 'GET', `/tasks/${unknownTaskId(ctx)}`)
       : rpcProbe(ctx, 'task-not-found', ctx.dialect!.method('get'), { id: unknownTaskId(ctx) }),
 } as const;
+
+const d = (ctx: CheckContext) => ctx.dialect!;
+
+/** The memoized probe of a name (made by the check that ran it first). */
+const PROBE_CACHE = (ctx: CheckContext, name: string) => ctx.fixture<Probe>(`probe:${name}`, () => Promise.reject(new Error(`probe ${name} was not made`)));
+
+/** TaskNotFound on either binding: -32001; HTTP 404 (reason TASK_NOT_FOUND when given). */
+function isTaskNotFound(ctx: CheckContext, p: Probe): boolean {
+  if (d(ctx).isRest) return p.http.status === 404 && (p.rest?.reason === undefined || p.rest.reason === 'TASK_NOT_FOUND');
+  return p.rpc?.error?.code === -32001;
+}
+
+/** Cancels a task that is already terminal; the answer must be TaskNotCancelable. */
+async function cancelFinished(ctx: CheckContext, name: string, id: string, state: string): Promise<Verdict> {
+  const what = `Cancel of ${state} task ${id}`;
+  if (d(ctx).isRest) {
+    const p = await restProbe(ctx, name, 'POST', `/tasks/${encodeURIComponent(id)}:cancel`, '{}');
+    return authSkip(ctx, p) ?? expectRest(ctx, p, [400, 409], 'TASK_NOT_CANCELABLE', what);
+  }
+  const p = await rpcProbe(ctx, name, d(ctx).method('cancel'), { id });
+  const skipped = authSkip(ctx, p);
+  if (skipped) return skipped;
+  const v = expectRpcCode(p, [-32002], what, 'TaskNotCancelable');
+  if (v.status === 'fail' && p.rpc?.hasResult) {
+    const st = isRecord(p.rpc.result) ? JSON.stringify((p.rpc.result as { status?: { state?: unknown } }).status?.state) : '';
+    return { ...v, message: `${what} succeeded (state ${st}) instead of failing with TaskNotCancelable.` };
+  }
+  return v;
+}
 
 export const errorChecks: CheckDef[] = [
   defineCheck({
@@ -238,43 +271,51 @@ export const errorChecks: CheckDef[] = [
   }),
   defineCheck({
     id: 'errors.cancel-terminal',
-    title: 'Canceling a finished (completed or canceled) task gives TaskNotCancelable (-32002)',
+    title: 'Canceling a completed task gives TaskNotCancelable (-32002) and leaves the task as it was',
     category: 'error-handling',
     level: 'MUST',
     phase: 'suite',
     specRefs: { legacy: 'v0.1.0 §8 (-32002 TaskNotCancelableError)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §7.4, §8.2', 'v1.0': 'v1.0.1 §3.1.5 (HTTP 400 in v1.0.1, 409 in v1.0.0)' },
-    recommendation: 'Guard terminal states: a cancel of a completed, failed or canceled task must answer TaskNotCancelableError -32002 (HTTP+JSON: 400, or 409 per v1.0.0), never a 500 and never a silently "canceled" completed task (seed procedure 4.4).',
+    recommendation: 'Guard terminal states: a cancel of a completed, failed or rejected task must answer TaskNotCancelableError -32002 (HTTP+JSON: 400, or 409 per v1.0.0), never a 500 and never a silently "canceled" completed task (seed procedure 4.4).',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
       const r = await ownFinishedRun(ctx, 'cancel-terminal');
       if (!r?.final?.id) return noFinishedTask(ctx, 'terminal task to cancel');
-      const targets: { id: string; state: string }[] = [{ id: r.final.id, state: r.final.rawState ?? 'finished' }];
-      // A task this run canceled is terminal too: canceling it again must fail the same way.
-      {
-        const canceled = await canceledTaskId(ctx);
-        if (canceled) targets.push({ id: canceled, state: 'canceled' });
+      const v = await cancelFinished(ctx, 'cancel-terminal', r.final.id, r.final.rawState ?? 'finished');
+      if (v.status !== 'pass') return v;
+      // Observed, not trusted: the refusal must have left the task as it was.
+      const after = await ctx.dialect!.get(ctx.http, { id: r.final.id, lane: lane(ctx), checkId: ctx.checkId });
+      if (after.kind === 'task' && after.task.state !== r.final.state) {
+        return fail(`The cancel was refused, but reading the task back shows it changed from ${r.final.rawState} to ${after.task.rawState}.`, [...(v.evidence ?? []), exchangeEvidence(after.http, 'read back')]);
       }
-      const d = ctx.dialect!;
-      const verdicts: Verdict[] = [];
-      for (const [i, t] of targets.entries()) {
-        const name = i === 0 ? 'cancel-terminal' : 'cancel-canceled';
-        const what = `Cancel of ${t.state} task ${t.id}`;
-        if (d.isRest) {
-          const p = await restProbe(ctx, name, 'POST', `/tasks/${encodeURIComponent(t.id)}:cancel`, '{}');
-          verdicts.push(expectRest(ctx, p, [400, 409], 'TASK_NOT_CANCELABLE', what));
-          continue;
-        }
-        const p = await rpcProbe(ctx, name, d.method('cancel'), { id: t.id });
-        const v = expectRpcCode(p, [-32002], what, 'TaskNotCancelable');
-        if (v.status === 'fail' && p.rpc?.hasResult) {
-          const state = isRecord(p.rpc.result) ? JSON.stringify((p.rpc.result as { status?: { state?: unknown } }).status?.state) : '';
-          verdicts.push({ ...v, message: `${what} succeeded (state ${state}) instead of failing with TaskNotCancelable.` });
-        } else verdicts.push(v);
+      return { ...v, evidence: [...(v.evidence ?? []), ...(after.kind === 'task' ? [exchangeEvidence(after.http, 'read back: unchanged')] : [])] };
+    },
+  }),
+  defineCheck({
+    id: 'errors.cancel-twice',
+    title: 'Canceling an already canceled task gives TaskNotCancelable (v1.0 also permits TaskNotFound, or idempotent success)',
+    category: 'error-handling',
+    level: 'MUST',
+    phase: 'suite',
+    specRefs: { legacy: 'v0.1.0 §8.2 (-32002)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §7.4, §8.2', 'v1.0': 'v1.0.1 §3.1.5, §3.3.1 Idempotency' },
+    recommendation:
+      'Answer a cancel of a task that is already canceled with TaskNotCancelableError -32002 (HTTP+JSON 400). In v1.0 the specification also calls cancel idempotent (§3.3.1) and lets a duplicate return TaskNotFoundError once the task was purged; pick one behaviour and document it.',
+    run: async (ctx) => {
+      const p0 = pre(ctx);
+      if (p0) return p0;
+      const canceled = await canceledTaskId(ctx);
+      if (!canceled) return skip('No task was canceled in this run (see lifecycle.cancel), so there is none to cancel again.', 'precondition');
+      const v = await cancelFinished(ctx, 'cancel-canceled', canceled, 'canceled');
+      if (v.status === 'pass' || ctx.generation !== 'v1.0') return v;
+      // v1.0: a duplicate cancel MAY return TaskNotFound (§3.3.1) ...
+      const p = await PROBE_CACHE(ctx, 'cancel-canceled');
+      if (isTaskNotFound(ctx, p)) return pass('A duplicate cancel returned TaskNotFound, which v1.0 §3.3.1 permits for a canceled and purged task.', v.evidence);
+      // ... and calls cancel idempotent, while §3.1.5 lists TaskNotCancelable for canceled tasks: not a MUST either way.
+      if (v.status === 'fail' && (p.rpc?.hasResult || (d(ctx).isRest && p.http.status >= 200 && p.http.status < 300))) {
+        return { ...v, advisory: 'v1.0.1 §3.3.1 calls cancel idempotent (a duplicate has the same effect), while §3.1.5 lists TaskNotCancelable for a canceled task: the specification permits both readings.' };
       }
-      const failed = verdicts.find((v) => v.status !== 'pass');
-      if (failed) return { ...failed, evidence: verdicts.flatMap((v) => v.evidence ?? []) };
-      return pass(verdicts.map((v) => v.message).join(' '), verdicts.flatMap((v) => v.evidence ?? []));
+      return v;
     },
   }),
   defineCheck({

@@ -8,7 +8,7 @@ import { acceptedOutputModes, type ResolvedTarget } from '../runner/target';
 import { isRecord } from '../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolError, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
 import { declaresSecurity } from './errors';
-import { brokenCallVerdict, completedRun, needDialect, runEvidence, runTask, skillRuns, skillText, type TaskRun } from './tasks';
+import { brokenCallVerdict, completedRun, needDialect, primarySkill, runEvidence, runTask, skillInput, skillRuns, type TaskRun } from './tasks';
 
 
 const CORS_REF = { legacy: 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v0.2': 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v0.3': 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v1.0': 'Fetch Standard §3.2 CORS protocol (outside A2A)' };
@@ -181,7 +181,7 @@ export const interopChecks: CheckDef[] = [
           uuid: ctx.uuid,
         });
         const label = `${i.binding} ${g} ${ctx.http.redactor.url(i.url)}`;
-        const run = await runTask({ ...ctx, taskTimeoutMs: Math.min(ctx.taskTimeoutMs, 20_000) }, d, { text: skillText(ctx, ctx.skills[0]), lane: ctx.lane(`binding ${i.binding} ${g}`) });
+        const run = await runTask({ ...ctx, taskTimeoutMs: Math.min(ctx.taskTimeoutMs, 20_000) }, d, { ...skillInput(ctx, primarySkill(ctx)), lane: ctx.lane(`binding ${i.binding} ${g}`) });
         evidence.push(runEvidence(run));
         if (run.outcome === 'message') continue;
         if (run.outcome === 'failed-call' || run.outcome === 'no-task') {
@@ -282,8 +282,8 @@ export const interopChecks: CheckDef[] = [
     run: (ctx) =>
       withBothCallable(ctx, async (peer, ad, pd, peerCtx) => {
         const [a1, a2, b1, b2] = await Promise.all([
-          runTask(ctx, ad, { text: skillText(ctx, ctx.skills[0]), lane: ctx.lane('agent concurrent A') }),
-          runTask(ctx, ad, { text: skillText(ctx, ctx.skills[0]), lane: ctx.lane('agent concurrent B') }),
+          runTask(ctx, ad, { ...skillInput(ctx, primarySkill(ctx)), lane: ctx.lane('agent concurrent A') }),
+          runTask(ctx, ad, { ...skillInput(ctx, primarySkill(ctx)), lane: ctx.lane('agent concurrent B') }),
           runTask(peerCtx, pd, { text: peerText(peer), lane: ctx.lane('peer concurrent A') }),
           runTask(peerCtx, pd, { text: peerText(peer), lane: ctx.lane('peer concurrent B') }),
         ]);

@@ -3,7 +3,7 @@ import type { CallOutcome } from '../protocol/dialect';
 import type { TaskState } from '../model/events';
 import { isInterrupted, isTerminal, legalTransition, LEGAL_INITIAL } from '../protocol/states';
 import { streamFixture } from './streaming';
-import { defineCheck, ev, exchangeEvidence, fail, pass, skip, type CheckContext, type CheckDef, type Verdict } from './define';
+import { defineCheck, ev, exchangeEvidence, fail, pass, skip, TIMEOUT_KNOB, toolLimit, type CheckContext, type CheckDef, type Verdict } from './define';
 import {
   authBlocked,
   brokenCallVerdict,
@@ -61,10 +61,21 @@ export const lifecycleChecks: CheckDef[] = [
     run: async (ctx) => {
       const pre = needDialect(ctx);
       if (pre) return pre;
-      const runs = await skillRuns(ctx);
+      const all = await skillRuns(ctx);
+      // A skill that accepts only media types this tool cannot produce rightly refuses our text: not judged.
+      const refused = all.filter((r) => r.outcome === 'refused-input');
+      const runs = all.filter((r) => r.outcome !== 'refused-input');
+      if (!runs.length) {
+        return skip(
+          `Every selected skill accepts only media types this tool cannot produce, and the agent correctly refused our text with ContentTypeNotSupported (${refused.map((r) => r.skillId).join(', ')}).`,
+          'precondition',
+          refused.map(runEvidence),
+        );
+      }
       const basic = runs[0]!;
       const s = basic.send;
-      const evidence = [exchangeEvidence(s.http, `${ctx.dialect!.describe('send')} response`), ev('message sent', basic.text)];
+      const evidence = [exchangeEvidence(s.http, `${ctx.dialect!.describe('send')} response`), ev('message sent', basic.input ? `${basic.input.text} (${basic.input.mediaType})` : basic.text)];
+      if (refused.length) evidence.push(...refused.map((r) => ev(`skill ${r.skillId}`, `correctly refused our text: ${r.input?.unsupported ?? ''}`, { exchangeId: r.send.http.exchangeId })));
       if (s.kind === 'message') {
         if (ctx.generation === 'legacy') return fail('tasks/send returned a Message; the legacy protocol always returns a Task.', evidence);
         return pass('The agent replied with a Message (a message-only agent): allowed, but checks that need a task will skip.', evidence);
@@ -120,11 +131,14 @@ export const lifecycleChecks: CheckDef[] = [
         const bad = runs.filter((r) => r.outcome !== 'terminal' && r.outcome !== 'interrupted');
         const evidence = runs.map(runEvidence);
         if (!bad.length) return pass(`${runs.length} task(s) settled: ${runs.map((r) => `${r.skillId ?? 'message'}=${r.final?.rawState}`).join(', ')}.`, evidence);
-        const timeouts = bad.filter((r) => r.outcome === 'timeout');
-        if (timeouts.length) {
-          return fail(`${timeouts.length} task(s) did not settle within ${ctx.taskTimeoutMs} ms (last state: ${timeouts.map((r) => r.final?.rawState ?? '?').join(', ')}).`, evidence);
+        const broken = bad.find((r) => r.outcome !== 'timeout');
+        if (!broken) {
+          // Still working when our budget ended: a long task is not a broken one. Not judged.
+          return toolLimit(
+            `${bad.length} task(s) were still ${bad.map((r) => r.final?.rawState ?? '?').join(', ')} when our ${ctx.taskTimeoutMs} ms budget ended, so whether they settle was not seen. To judge it, ${TIMEOUT_KNOB}.`,
+            evidence,
+          );
         }
-        const broken = bad[0]!;
         if (broken.outcome === 'no-task') return skip('The created tasks have no id, so they cannot be followed (see lifecycle.send).', 'precondition', evidence);
         return broken.brokenCall ? brokenCallVerdict(ctx, broken.brokenCall, `polling task ${broken.final?.id ?? ''}`) : fail(`A task could not be followed: ${describeRun(broken)}.`, evidence);
       }),

@@ -4,7 +4,7 @@ import { isInterrupted, isTerminal } from '../protocol/states';
 import { quantile } from '../report/series';
 import { isRecord } from '../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
-import { emitState, finishingCandidates, needDialect, refusedForCredentials, runningSkill, skillText, startRunningTask } from './tasks';
+import { emitState, finishingCandidates, needDialect, primarySkill, refusedForCredentials, runningSkill, skillInput, startRunningTask } from './tasks';
 
 const STREAM = {
   legacy: 'v0.1.0 §7.2 tasks/sendSubscribe, §3.3 Streaming Transport',
@@ -41,7 +41,7 @@ export function streamFixture(ctx: CheckContext, key = 'stream:basic', text?: st
     let last: string | undefined;
     const run = await d.streamSend(
       ctx.http,
-      { text: text ?? skillText(ctx, ctx.skills[0]), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, stopSignal: stop.signal, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined },
+      { ...(text !== undefined ? { text } : skillInput(ctx, primarySkill(ctx))), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, stopSignal: stop.signal, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined },
       (it) => {
         if (it.taskId && it.state) {
           emitState(ctx, lane, { source: 'stream', at: it.at, exchangeId: '', task: { id: it.taskId, state: it.state, rawState: it.rawState, raw: null, problems: [] } }, last as never);
@@ -312,7 +312,7 @@ export const streamingChecks: CheckDef[] = [
       const skillId = await runningSkill(ctx);
       const lane = ctx.lane('disconnect');
       let taskId: string | undefined;
-      const run = await d.streamSend(ctx.http, { text: skillText(ctx, skillId), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined }, (it) => {
+      const run = await d.streamSend(ctx.http, { ...skillInput(ctx, skillId), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined }, (it) => {
         taskId ??= it.taskId ?? it.task?.id;
         return taskId ? 'stop' : undefined;
       });
@@ -324,7 +324,7 @@ export const streamingChecks: CheckDef[] = [
         return { status: 'fail', critical: g.http.status >= 500 || g.kind === 'transport', message: `After we closed the stream, get of task ${taskId} failed (${g.kind === 'error' ? `${g.error.code ?? g.http.status} ${g.error.message}` : g.kind}).`, evidence: [exchangeEvidence(g.http)] };
       }
       emitState(ctx, lane, { source: 'get', at: ctx.http.host.now(), task: g.task, exchangeId: g.http.exchangeId });
-      const health = await d.send(ctx.http, { text: skillText(ctx, ctx.skills[0]), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined });
+      const health = await d.send(ctx.http, { ...skillInput(ctx, primarySkill(ctx)), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined });
       if (health.kind !== 'task' && health.kind !== 'message') return { status: 'fail', critical: true, message: 'After the disconnect the agent no longer answers a new message.', evidence: [exchangeEvidence(health.http)] };
       return pass(`Task ${taskId} is still retrievable (${g.task.rawState}) and the agent answers new messages.`, [exchangeEvidence(g.http)]);
     },

@@ -2,7 +2,9 @@ import type { HttpResult } from '../http/client';
 import type { Evidence } from '../model/check';
 import type { TaskState } from '../model/events';
 import type { CallOutcome, Dialect } from '../protocol/dialect';
+import type { InputPart } from '../protocol/input';
 import type { TaskView } from '../protocol/shapes';
+import { acceptedInputModes, buildInput, type MessageInput } from '../protocol/input';
 import { isInterrupted, isTerminal } from '../protocol/states';
 import { ev, exchangeEvidence, skip, transportVerdict, type CheckContext, type Verdict } from './define';
 
@@ -17,6 +19,8 @@ export interface Observation {
 export interface TaskRun {
   skillId?: string;
   text: string;
+  /** The input sent, when built from the skill's accepted media types. */
+  input?: MessageInput;
   lane: string;
   /** The id we chose (legacy tasks/send lets the client pick the task id). */
   clientTaskId?: string;
@@ -25,7 +29,11 @@ export interface TaskRun {
   gets: CallOutcome[];
   observations: Observation[];
   final?: TaskView;
-  outcome: 'terminal' | 'interrupted' | 'timeout' | 'failed-call' | 'message' | 'no-task';
+  /**
+   * `refused-input`: the agent refused a content type the skill does not declare and this tool could not
+   * produce one it does: a correct refusal, not a failure.
+   */
+  outcome: 'terminal' | 'interrupted' | 'timeout' | 'failed-call' | 'message' | 'no-task' | 'refused-input';
   /** The call that broke the run (send or a get). */
   brokenCall?: CallOutcome;
   startedAt: number;
@@ -39,6 +47,31 @@ export function skillText(ctx: CheckContext, skillId?: string): string {
   const s = ctx.card.skills.find((x) => x.id === skillId);
   const ex = s?.examples.find((e) => e.trim().length > 0);
   return ex ?? NEUTRAL_TEXT;
+}
+
+/**
+ * The test message for a skill, in a media type the skill accepts (its inputModes, else the card's
+ * defaultInputModes): text when text is accepted, else JSON data, an image, audio, a PDF ... (see protocol/input.ts).
+ */
+export function skillInput(ctx: CheckContext, skillId?: string): MessageInput {
+  const s = ctx.card.skills.find((x) => x.id === skillId);
+  return buildInput(skillText(ctx, skillId), acceptedInputModes(s?.inputModes, ctx.card.defaultInputModes));
+}
+
+/** The skill most checks exercise: the first selected one whose input this tool can produce. */
+export function primarySkill(ctx: CheckContext): string | undefined {
+  return ctx.skills.find((id) => !skillInput(ctx, id).unsupported) ?? ctx.skills[0];
+}
+
+/**
+ * The agent refused the input as a content type it does not support: ContentTypeNotSupported (-32005) on
+ * JSON-RPC; on HTTP+JSON reason CONTENT_TYPE_NOT_SUPPORTED, HTTP 415 (v1.0.0) or 400/415 naming it.
+ */
+export function isContentTypeRefusal(o: CallOutcome): boolean {
+  if (o.kind !== 'error') return false;
+  if (o.error.code === -32005) return true;
+  if (o.error.reason === 'CONTENT_TYPE_NOT_SUPPORTED') return true;
+  return o.http.status === 415;
 }
 
 export function emitState(ctx: CheckContext, lane: string, o: Observation, last?: TaskState) {
@@ -63,12 +96,13 @@ export function emitState(ctx: CheckContext, lane: string, o: Observation, last?
 export async function runTask(
   ctx: CheckContext,
   d: Dialect,
-  a: { text: string; skillId?: string; lane: string; returnImmediately?: boolean; taskId?: string; contextId?: string; historyLength?: number },
+  a: { text: string; parts?: InputPart[]; input?: MessageInput; skillId?: string; lane: string; returnImmediately?: boolean; taskId?: string; contextId?: string; historyLength?: number },
 ): Promise<TaskRun> {
   const startedAt = ctx.http.host.now();
   const clientTaskId = d.generation === 'legacy' ? (a.taskId ?? ctx.uuid()) : a.taskId;
   const send = await d.send(ctx.http, {
     text: a.text,
+    parts: a.parts ?? a.input?.parts,
     lane: a.lane,
     checkId: ctx.checkId,
     taskId: clientTaskId,
@@ -77,7 +111,7 @@ export async function runTask(
     historyLength: a.historyLength,
     timeoutMs: ctx.taskTimeoutMs,
   });
-  const run: TaskRun = { skillId: a.skillId, text: a.text, lane: a.lane, clientTaskId, send, gets: [], observations: [], outcome: 'no-task', startedAt, endedAt: startedAt };
+  const run: TaskRun = { skillId: a.skillId, text: a.text, input: a.input, lane: a.lane, clientTaskId, send, gets: [], observations: [], outcome: 'no-task', startedAt, endedAt: startedAt };
   let last: TaskState | undefined;
   const observe = (source: Observation['source'], o: CallOutcome) => {
     if (o.kind !== 'task') return;
@@ -89,6 +123,11 @@ export async function runTask(
   };
   if (send.kind === 'message') {
     run.outcome = 'message';
+    run.endedAt = ctx.http.host.now();
+    return run;
+  }
+  if (send.kind !== 'task' && a.input?.unsupported && isContentTypeRefusal(send)) {
+    run.outcome = 'refused-input';
     run.endedAt = ctx.http.host.now();
     return run;
   }
@@ -153,7 +192,8 @@ export function skillRuns(ctx: CheckContext): Promise<TaskRun[]> {
       while (next < skills.length) {
         const i = next++;
         const skillId = skills[i];
-        runs[i] = await runTask(ctx, d, { text: skillText(ctx, skillId), skillId, lane: `task: ${skillId ?? 'message'}` });
+        const input = skillInput(ctx, skillId);
+        runs[i] = await runTask(ctx, d, { text: input.text, input, skillId, lane: `task: ${skillId ?? 'message'}` });
       }
     };
     await Promise.all([worker(), worker()]);
@@ -180,7 +220,7 @@ export function ownFinishedRun(ctx: CheckContext, key: string): Promise<TaskRun 
       .sort((a, b) => Number(b.final?.state === 'completed') - Number(a.final?.state === 'completed') || a.endedAt - a.startedAt - (b.endedAt - b.startedAt));
     const model = done[0];
     if (!model) return undefined;
-    const run = await runTask(ctx, ctx.dialect!, { text: model.text, skillId: model.skillId, lane: `task: ${key}` });
+    const run = await runTask(ctx, ctx.dialect!, { text: model.text, input: model.input, skillId: model.skillId, lane: `task: ${key}` });
     return run.final?.id && isTerminal(run.final.state, ctx.generation) ? run : undefined;
   });
 }
@@ -208,7 +248,11 @@ export interface RunningTask {
 }
 
 /** Skills tried when a running task is needed: the selected ones (at most 4), or a neutral message. */
-export const runningCandidates = (ctx: CheckContext) => (ctx.skills.length ? ctx.skills : [undefined]).slice(0, 4);
+export const runningCandidates = (ctx: CheckContext): (string | undefined)[] => {
+  if (!ctx.skills.length) return [undefined];
+  const usable = ctx.skills.filter((id) => !skillInput(ctx, id).unsupported);
+  return (usable.length ? usable : ctx.skills).slice(0, 4);
+};
 
 /**
  * Starts a task that is still running when the send returns (returnImmediately / blocking:false), trying the
@@ -227,7 +271,7 @@ export async function startRunningTask(
   for (let index = from; index < candidates.length; index++) {
     const skillId = candidates[index];
     const send = await d.send(ctx.http, {
-      text: skillText(ctx, skillId),
+      ...skillInput(ctx, skillId),
       lane,
       checkId: ctx.checkId,
       returnImmediately: true,

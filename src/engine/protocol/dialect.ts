@@ -2,6 +2,7 @@ import { exchange, stream, type HttpContext, type HttpResult, type SseMessage, t
 import type { Binding, Generation } from '../model/check';
 import type { TaskState } from '../model/events';
 import { isRecord, safeJsonParse, truncate, typeName } from '../util/json';
+import type { InputPart } from './input';
 import {
   artifactProblems,
   depthProblem,
@@ -79,6 +80,8 @@ export interface CallOpts {
 
 export interface SendArgs extends CallOpts {
   text: string;
+  /** The message parts; default one text part with `text`. */
+  parts?: InputPart[];
   taskId?: string;
   contextId?: string;
   historyLength?: number;
@@ -199,17 +202,38 @@ export class Dialect {
 
   // ---------------------------------------------------------------- message building
 
-  userMessage(text: string, taskId?: string, contextId?: string): Record<string, unknown> {
+  /** One part as this generation and binding spell it. */
+  renderPart(p: InputPart): Record<string, unknown> {
     const g = this.generation;
-    if (g === 'legacy') return { role: 'user', parts: [{ type: 'text', text }] };
+    const protoStyle = g === 'v0.3' && this.isRest && this.restStyle === 'proto';
     if (g === 'v1.0') {
-      return { messageId: this.cfg.uuid(), role: 'ROLE_USER', parts: [{ text }], ...(taskId && { taskId }), ...(contextId && { contextId }) };
+      if (p.kind === 'text') return { text: p.text };
+      if (p.kind === 'data') return { data: p.data, mediaType: 'application/json' };
+      return { raw: p.bytes, mediaType: p.mediaType, filename: p.name };
+    }
+    if (protoStyle) {
+      // v0.3 REST servers speak the v0.3 proto's JSON (REFERENCE.md §3.2, "Interop trap").
+      if (p.kind === 'text') return { text: p.text };
+      if (p.kind === 'data') return { data: { data: p.data } };
+      return { file: { fileWithBytes: p.bytes, mimeType: p.mediaType } };
+    }
+    const tag = g === 'legacy' ? 'type' : 'kind';
+    if (p.kind === 'text') return { [tag]: 'text', text: p.text };
+    if (p.kind === 'data') return { [tag]: 'data', data: p.data };
+    return { [tag]: 'file', file: { name: p.name, mimeType: p.mediaType, bytes: p.bytes } };
+  }
+
+  userMessage(text: string, taskId?: string, contextId?: string, parts?: InputPart[]): Record<string, unknown> {
+    const g = this.generation;
+    const rendered = (parts?.length ? parts : [{ kind: 'text', text } as InputPart]).map((p) => this.renderPart(p));
+    if (g === 'legacy') return { role: 'user', parts: rendered };
+    if (g === 'v1.0') {
+      return { messageId: this.cfg.uuid(), role: 'ROLE_USER', parts: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }) };
     }
     if (this.isRest && this.restStyle === 'proto') {
-      // v0.3 REST servers speak the v0.3 proto's JSON (REFERENCE.md §3.2, "Interop trap").
-      return { messageId: this.cfg.uuid(), role: 'ROLE_USER', content: [{ text }], ...(taskId && { taskId }), ...(contextId && { contextId }) };
+      return { messageId: this.cfg.uuid(), role: 'ROLE_USER', content: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }) };
     }
-    return { kind: 'message', messageId: this.cfg.uuid(), role: 'user', parts: [{ kind: 'text', text }], ...(taskId && { taskId }), ...(contextId && { contextId }) };
+    return { kind: 'message', messageId: this.cfg.uuid(), role: 'user', parts: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }) };
   }
 
   sendParams(a: Omit<SendArgs, keyof CallOpts>): Record<string, unknown> {
@@ -218,7 +242,7 @@ export class Dialect {
       return {
         id: a.taskId ?? this.cfg.uuid(),
         sessionId: a.contextId ?? this.cfg.uuid(),
-        message: this.userMessage(a.text),
+        message: this.userMessage(a.text, undefined, undefined, a.parts),
         ...(a.historyLength !== undefined && { historyLength: a.historyLength }),
       };
     }
@@ -229,7 +253,7 @@ export class Dialect {
       else configuration.blocking = false;
     }
     return {
-      message: this.userMessage(a.text, a.taskId, a.contextId),
+      message: this.userMessage(a.text, a.taskId, a.contextId, a.parts),
       configuration,
       ...(g === 'v1.0' && this.cfg.tenant && { tenant: this.cfg.tenant }),
     };
