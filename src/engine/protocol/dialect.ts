@@ -87,6 +87,8 @@ export interface SendArgs extends CallOpts {
   historyLength?: number;
   /** v1.0 `returnImmediately: true`, v0.2/0.3 `blocking: false`. */
   returnImmediately?: boolean;
+  /** v0.2/0.3: send `blocking: true` explicitly (v1.0 blocks unless returnImmediately). */
+  blocking?: boolean;
 }
 
 export interface DialectConfig {
@@ -251,7 +253,7 @@ export class Dialect {
     if (a.returnImmediately) {
       if (g === 'v1.0') configuration.returnImmediately = true;
       else configuration.blocking = false;
-    }
+    } else if (a.blocking && g !== 'v1.0') configuration.blocking = true;
     return {
       message: this.userMessage(a.text, a.taskId, a.contextId, a.parts),
       configuration,
