@@ -1,9 +1,10 @@
-import type { Evidence } from '../model/check';
-import type { StreamItem, StreamRun } from '../protocol/dialect';
+import type { SseIgnoredLine } from '../http/client';
+import type { Evidence, Generation } from '../model/check';
+import type { CallOutcome, ProtocolError, StreamItem, StreamRun } from '../protocol/dialect';
 import { isInterrupted, isTerminal } from '../protocol/states';
 import { quantile } from '../report/series';
 import { isRecord } from '../util/json';
-import { defineCheck, ev, exchangeEvidence, fail, pass, skip, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
+import { defineCheck, ev, exchangeEvidence, fail, pass, skip, TIMEOUT_KNOB, toolLimit, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
 import { emitState, finishingCandidates, needDialect, primarySkill, refusedForCredentials, runningSkill, skillInput, startRunningTask } from './tasks';
 
 const STREAM = {
@@ -16,47 +17,96 @@ const STREAM = {
 /** How long we wait for the stream to close after its final event before calling it endless. */
 const CLOSE_GRACE_MS = 3000;
 
+/** Stream ends that are our own budget running out, not the agent closing. */
+const BUDGET_ENDS: ReadonlySet<StreamRun['reason']> = new Set(['timeout', 'idle', 'limit', 'oversize']);
+
 export interface StreamFixture {
   run: StreamRun;
-  /** Index in run.items of the event that ends the stream's cycle (final:true, terminal/interrupted state, or a Message). */
+  /**
+   * Index in run.items of the event after which nothing may follow and the stream must close (as far as the
+   * generation requires it): v1.0 a terminal Task/status update; before v1.0 a status with final:true; any
+   * generation a Message or an error event. -1 when none arrived.
+   */
   finalIndex: number;
+  /**
+   * Index of the event that ends the test (we stop reading CLOSE_GRACE_MS later unless the stream closes):
+   * `finalIndex`, or an earlier interrupted state (v1.0 may keep the stream open there), or before v1.0 a Task
+   * in a terminal/interrupted state or a terminal status without final:true. -1 when none arrived.
+   */
+  endIndex: number;
   /** The stream closed by itself within the grace period after the final event. */
   closedAfterFinal: boolean;
+  /** The stream closed by itself (at any point). */
+  closed: boolean;
+  /** When our budget ended the stream before any end event: the task as `get` saw it then. */
+  readBack?: CallOutcome;
 }
 
-/** Marks the event that ends the cycle for the generation. */
-function isFinalItem(ctx: CheckContext, it: StreamItem): boolean {
-  if (it.kind === 'message') return true;
-  if (ctx.generation === 'v1.0') return (it.kind === 'task' || it.kind === 'status') && (isTerminal(it.state, ctx.generation) || isInterrupted(it.state));
+/** After this event nothing may follow (see StreamFixture.finalIndex). */
+function isFinalItem(g: Generation, it: StreamItem): boolean {
+  if (it.kind === 'message' || it.kind === 'error') return true;
+  if (g === 'v1.0') return (it.kind === 'task' || it.kind === 'status') && isTerminal(it.state, g);
   return it.kind === 'status' && it.final === true;
 }
+
+/** This event ends the test (see StreamFixture.endIndex). */
+function endsTest(g: Generation, it: StreamItem): boolean {
+  if (isFinalItem(g, it)) return true;
+  return (it.kind === 'task' || it.kind === 'status') && (isTerminal(it.state, g) || isInterrupted(it.state));
+}
+
+/** The task id a stream is about (from its first event that names one). */
+const streamTaskId = (items: StreamItem[]) => items.map((i) => i.taskId ?? i.task?.id).find(Boolean);
 
 /** Streams one task (the first skill's example) and records everything; made once per run. */
 export function streamFixture(ctx: CheckContext, key = 'stream:basic', text?: string): Promise<StreamFixture> {
   return ctx.fixture(key, async () => {
     const d = ctx.dialect!;
+    const g = d.generation;
     const lane = ctx.lane('stream');
     const stop = new AbortController();
     let finalIndex = -1;
+    let endIndex = -1;
+    let grace: AbortController | undefined;
+    // The grace period starts at the event that ends the test and restarts at the final one, when that comes
+    // later (a task that paused, then finished).
+    const startGrace = () => {
+      grace?.abort();
+      const mine = new AbortController();
+      grace = mine;
+      ctx.http.host.sleep(CLOSE_GRACE_MS, AbortSignal.any([mine.signal, ctx.http.signal])).then(
+        () => stop.abort(),
+        () => undefined,
+      );
+    };
     let last: string | undefined;
     const run = await d.streamSend(
       ctx.http,
-      { ...(text !== undefined ? { text } : skillInput(ctx, primarySkill(ctx))), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, stopSignal: stop.signal, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined },
+      { ...(text !== undefined ? { text } : skillInput(ctx, primarySkill(ctx))), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, stopSignal: stop.signal, taskId: g === 'legacy' ? ctx.uuid() : undefined },
       (it) => {
         if (it.taskId && it.state) {
           emitState(ctx, lane, { source: 'stream', at: it.at, exchangeId: '', task: { id: it.taskId, state: it.state, rawState: it.rawState, raw: null, problems: [] } }, last as never);
           last = it.state;
         }
-        if (finalIndex < 0 && isFinalItem(ctx, it)) {
+        if (finalIndex < 0 && isFinalItem(g, it)) {
           finalIndex = it.seq - 1;
-          ctx.http.host.sleep(CLOSE_GRACE_MS, ctx.http.signal).then(
-            () => stop.abort(),
-            () => undefined,
-          );
+          if (endIndex < 0) endIndex = finalIndex;
+          startGrace();
+        } else if (endIndex < 0 && endsTest(g, it)) {
+          endIndex = it.seq - 1;
+          startGrace();
         }
       },
     );
-    return { run, finalIndex, closedAfterFinal: finalIndex >= 0 && run.reason === 'closed' };
+    grace?.abort();
+    let readBack: CallOutcome | undefined;
+    const taskId = streamTaskId(run.items);
+    if (endIndex < 0 && BUDGET_ENDS.has(run.reason) && taskId) {
+      // Our budget ended the stream: did the task finish without the stream saying so (the agent's fault), or is
+      // it still running (ours)? Observe the effect instead of trusting silence.
+      readBack = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
+    }
+    return { run, finalIndex, endIndex, closedAfterFinal: finalIndex >= 0 && run.reason === 'closed', closed: run.reason === 'closed', readBack };
   });
 }
 
@@ -93,6 +143,8 @@ function streamEnd(ctx: CheckContext, run: StreamRun): string {
       return `went silent for ${ctx.http.limits.streamIdleTimeoutMs} ms`;
     case 'limit':
       return `sent more than ${ctx.http.limits.maxStreamEvents} events (our per-stream limit; we stopped reading)`;
+    case 'oversize':
+      return `sent an event larger than our ${ctx.http.limits.maxBodyBytes} byte limit (we stopped reading)`;
     case 'error':
       return `broke off (${run.result.error?.message ?? 'transport error'})`;
     default:
@@ -100,8 +152,82 @@ function streamEnd(ctx: CheckContext, run: StreamRun): string {
   }
 }
 
+/** Which of our budgets ended the stream, and how to raise it. */
+function budgetKnob(ctx: CheckContext, run: StreamRun): string {
+  switch (run.reason) {
+    case 'idle':
+      return `Our stream silence limit (${ctx.http.limits.streamIdleTimeoutMs} ms, limits.streamIdleTimeoutMs) ended it; it is not settable from the CLI or dashboard yet, and a longer per-task budget does not raise it.`;
+    case 'limit':
+      return `Our per-stream event cap (${ctx.http.limits.maxStreamEvents} events, limits.maxStreamEvents) ended it.`;
+    case 'oversize':
+      return `Our size limit for one event (${ctx.http.limits.maxBodyBytes} bytes, limits.maxBodyBytes) ended it.`;
+    default:
+      return `To give the agent more time, ${TIMEOUT_KNOB}.`;
+  }
+}
+
+/** The stream broke off: our tool or the proxy (error result), or the agent (a failure naming the break). */
+function brokeOff(ctx: CheckContext, run: StreamRun, what: string): Verdict {
+  const e = run.result.error;
+  if (e && (e.blame === 'tool' || e.source === 'abort' || e.source === 'proxy')) return transportVerdict(run.result, what);
+  return { status: 'fail', critical: e?.code === 'reset' || e?.code === 'upstream_reset', message: `The stream ${streamEnd(ctx, run)} ${what}.`, evidence: [exchangeEvidence(run.result)] };
+}
+
+const errorText = (e: ProtocolError | undefined) => (e ? `${[e.code, e.status, e.reason].filter((x) => x !== undefined && x !== '').join(' ')}${e.message ? ` "${e.message}"` : ''}`.trim() || 'no details' : 'no details');
+
+const isContentTypeError = (e: ProtocolError | undefined) => !!e && (e.code === -32005 || e.reason === 'CONTENT_TYPE_NOT_SUPPORTED' || e.httpStatus === 415);
+
+const notImplementedError = (e: ProtocolError | undefined, httpStatus: number) => httpStatus === 404 || httpStatus === 405 || e?.code === -32601 || e?.status === 'UNIMPLEMENTED';
+
+/**
+ * The agent answered our (valid) streaming request with an error, as an HTTP error body or as an error event:
+ * a refusal, judged for what it says. The card declares streaming, so the method must work; a media type the
+ * skill does not accept (and we could not produce) is a correct refusal.
+ */
+function refusalVerdict(ctx: CheckContext, e: ProtocolError | undefined, httpStatus: number, where: string, evidence: Evidence[]): Verdict {
+  if (isContentTypeError(e) && skillInput(ctx, primarySkill(ctx)).unsupported) {
+    return skip(`The agent refused the test input's media type (${errorText(e)}), which its skill does not declare and this tool could not produce another way.`, 'not-applicable', evidence);
+  }
+  const what = notImplementedError(e, httpStatus) ? 'answered that the streaming method does not exist' : 'refused the streaming request with an error';
+  return {
+    status: 'fail',
+    critical: httpStatus >= 500,
+    message: `The agent ${what} ${where} (${errorText(e)}${httpStatus ? `, HTTP ${httpStatus}` : ''}), although the card declares streaming (capabilities.streaming: true), so the streaming method must answer with the task's event stream.`,
+    evidence,
+    recommendation:
+      'Serve the streaming method for the inputs your skills declare, or set capabilities.streaming to false. If the error is an internal failure of the agent, fix it: the request was a valid message built from the card.',
+  };
+}
+
 const itemEvidence = (items: StreamItem[], max = 12): Evidence[] =>
-  items.slice(0, max).map((i) => ev(`event ${i.seq}${i.event ? ` (${i.event})` : ''}`, `${i.kind}${i.state ? ` ${i.rawState}` : ''}${i.final ? ' final' : ''}\n${i.data}`));
+  items
+    .slice(0, max)
+    .map((i) =>
+      ev(
+        `event ${i.seq}${i.event ? ` (${i.event})` : ''}`,
+        `${i.kind}${i.state ? ` ${i.rawState}` : ''}${i.final ? ' final' : ''}${i.kind === 'error' ? ` ${errorText(i.error)}` : ''}\n${i.data}`,
+      ),
+    );
+
+/**
+ * An ignored SSE line that carried content: its data is lost. WHATWG ignores unknown fields and a non-numeric
+ * retry, which is legal; but a field name that starts with a byte order mark, with JSON punctuation or white
+ * space, or that spells "data" differently, is an event's data that no client will see.
+ */
+function lostData(l: SseIgnoredLine): boolean {
+  if (l.type !== 'unknown-field') return false;
+  const f = l.field;
+  return /^[\uFEFF{}[\]"\s,]/.test(f) || /data/i.test(f);
+}
+
+/** Why lines were lost, in words (the usual causes named). */
+function lostCause(lines: SseIgnoredLine[]): string {
+  if (lines.some((l) => l.field.startsWith('\uFEFF'))) return 'a byte order mark before a field name (allowed only once, at the very start of the stream)';
+  if (lines.some((l) => /^[{}[\]"\s,]/.test(l.field))) {
+    return 'continuation lines lack the "data:" prefix (a multi-line JSON value needs "data:" on every line, or one line per event; the v0.2.6/v0.3.0 §9.3 examples show this invalid layout)';
+  }
+  return 'a misspelled "data" field';
+}
 
 export const streamingChecks: CheckDef[] = [
   defineCheck({

@@ -414,6 +414,7 @@ export type StreamEndReason =
   | 'timeout' // the total budget ran out while the stream was still open
   | 'idle' // no bytes for limits.streamIdleTimeoutMs
   | 'limit' // too many events
+  | 'oversize' // one event (or line) larger than limits.maxBodyBytes: we stopped reading
   | 'error' // transport failure mid-stream (reset, proxy marker)
   | 'not-stream'; // the response was not text/event-stream (body read as a normal response)
 
@@ -431,7 +432,45 @@ export interface StreamOutcome {
   /** Comment lines and retry fields seen (allowed by the SSE format; counted for evidence). */
   comments: number;
   retries: number[];
+  /** Messages of the first lines the SSE parser ignored (at most 20; see `ignoredLines`). */
   parseErrors: string[];
+  /**
+   * Lines the SSE parser ignored, as WHATWG says a client must (unknown field names, a non-numeric retry):
+   * legal SSE in themselves; the check decides whether one of them carried data that was lost. At most 20.
+   */
+  ignoredLines: SseIgnoredLine[];
+  /** How many lines were ignored in all (`ignoredLines` keeps only the first ones). */
+  ignoredLineCount: number;
+}
+
+/** A line the SSE parser ignored (WHATWG "Otherwise, the field is ignored" / an unusable retry value). */
+export interface SseIgnoredLine {
+  type: 'unknown-field' | 'invalid-retry';
+  /** The field name as written (before the first colon). */
+  field: string;
+  value: string;
+  /** The whole line, bounded. */
+  line: string;
+}
+
+/**
+ * Folds CRLF and lone CR line ends to LF across chunk boundaries (WHATWG SSE allows all three). The parser
+ * holds a trailing CR back waiting for a possible LF and never flushes it, so a CR-only stream would lose its
+ * last event and deliver every other one a chunk late; normalising first avoids both.
+ */
+export function lineEndNormalizer(): (text: string) => string {
+  let pendingCr = false;
+  return (text) => {
+    if (!text) return text;
+    let s = text;
+    if (pendingCr && s.charCodeAt(0) === 10) s = s.slice(1);
+    if (!s) {
+      pendingCr = false;
+      return s;
+    }
+    pendingCr = s.charCodeAt(s.length - 1) === 13;
+    return s.indexOf('\r') === -1 ? s : s.replace(/\r\n?/g, '\n');
+  };
 }
 
 export interface StreamRequest extends HttpRequest {
@@ -472,6 +511,8 @@ async function streamNow(
     comments: 0,
     retries: [],
     parseErrors: [],
+    ignoredLines: [],
+    ignoredLineCount: 0,
   };
   let isStream = false;
   try {
@@ -543,9 +584,20 @@ async function streamNow(
       },
       onRetry: (ms) => out.retries.push(ms),
       onError: (e) => {
+        if (e.type === 'max-buffer-size-exceeded') {
+          // Our limit, not a framing defect: stop reading (the parser cannot go on after this).
+          stop = true;
+          out.reason = 'oversize';
+          return;
+        }
+        out.ignoredLineCount++;
         if (out.parseErrors.length < 20) out.parseErrors.push(e.message);
+        if (out.ignoredLines.length < 20 && (e.type === 'unknown-field' || e.type === 'invalid-retry')) {
+          out.ignoredLines.push({ type: e.type, field: e.field ?? (e.type === 'invalid-retry' ? 'retry' : ''), value: truncate(e.value ?? '', 200), line: truncate(e.line ?? '', 300) });
+        }
       },
     });
+    const normalize = lineEndNormalizer();
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
     // SSE is UTF-8 only; the lenient decoder feeds the parser, a strict one notices invalid bytes (once).
@@ -583,12 +635,12 @@ async function streamNow(
         if (next === 'cancelled') continue;
         if (next.done) {
           checkUtf8();
-          parser.feed(decoder.decode());
+          parser.feed(normalize(decoder.decode()));
           break;
         }
         r.bytes += next.value.byteLength;
         checkUtf8(next.value);
-        parser.feed(decoder.decode(next.value, { stream: true }));
+        parser.feed(normalize(decoder.decode(next.value, { stream: true })));
       }
     } catch (e) {
       if (dl.timedOut()) out.reason = 'timeout';

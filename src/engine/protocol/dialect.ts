@@ -56,8 +56,14 @@ export interface StreamItem {
   final?: boolean;
   artifact?: { id?: string; index?: number; append?: boolean; lastChunk?: boolean; text: string; parts: number };
   error?: ProtocolError;
-  /** Envelope and payload problems for this event. */
+  /** Envelope and payload problems for this event (what the generation requires). */
   problems: string[];
+  /**
+   * Findings the generation does not require (advisory at most): unrecognized v1.0 fields (§5.7 "SHOULD ignore
+   * unrecognized fields"), a legacy timestamp that is ISO 8601 but not RFC 3339 (the v0.1.0 text and schema
+   * disagree). Never a framing failure.
+   */
+  notes?: string[];
 }
 
 export interface StreamRun extends StreamOutcome {
@@ -446,6 +452,12 @@ export class Dialect {
 
   /** Interprets one SSE event of this generation/binding. */
   parseStreamEvent(m: SseMessage, rpcId: string | undefined): StreamItem {
+    const item = this.parseStreamEventRaw(m, rpcId);
+    const { problems, notes } = splitStreamProblems(this.generation, item.problems);
+    return notes.length ? { ...item, problems, notes } : { ...item, problems };
+  }
+
+  private parseStreamEventRaw(m: SseMessage, rpcId: string | undefined): StreamItem {
     const base = { seq: m.seq, at: m.at, event: m.event, data: truncate(m.data, 4000) };
     const parsed = safeJsonParse(m.data);
     if (!parsed.ok) return { ...base, kind: 'invalid', problems: [`data is not JSON: ${parsed.error}`] };
@@ -625,6 +637,47 @@ export class Dialect {
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** ISO 8601 date-time in any form (extended or basic, reduced precision, comma or dot decimals, zone optional). */
+const ISO8601_EXTENDED = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})(?::(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO8601_BASIC = /^(\d{4})(\d{2})(\d{2})T(\d{2})(?:(\d{2})(?:(\d{2})(?:[.,]\d+)?)?)?(?:Z|[+-]\d{2}(?:\d{2})?)?$/;
+
+export function isIso8601DateTime(ts: string): boolean {
+  const m = ISO8601_EXTENDED.exec(ts) ?? ISO8601_BASIC.exec(ts);
+  if (!m) return false;
+  const [mo, d, h, mi, s] = [m[2], m[3], m[4], m[5], m[6]].map((x) => (x === undefined ? 0 : Number(x)));
+  return mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= 31 && h! <= 24 && mi! <= 59 && s! <= 60;
+}
+
+/** The timestamp named in a shapes.ts "is not an ISO 8601 date-time" finding. */
+const TIMESTAMP_FINDING = /^(.*) "(.*)" is not an ISO 8601 date-time$/s;
+
+/**
+ * Splits an event's shape findings into what the generation requires and what it does not:
+ * - v1.0: a field removed in v1.0 (`kind`, `final`) is an unrecognized field, which §5.7 says implementations
+ *   SHOULD ignore: a note, not a problem. (Timestamps keep the §5.6.1 UTC "Z" rule.)
+ * - v0.2/v0.3: the text says only "ISO 8601 datetime string" (its own example has no zone): any ISO 8601
+ *   date-time is accepted.
+ * - legacy: the schema says date-time (RFC 3339), §6.2 says ISO 8601: an ISO 8601 form that is not RFC 3339 is
+ *   a note.
+ */
+function splitStreamProblems(g: Generation, all: string[]): { problems: string[]; notes: string[] } {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  for (const p of all) {
+    if (g === 'v1.0' && /removed in v1\.0/.test(p)) {
+      notes.push(`${p}: an unrecognized field, which v1.0 §5.7 says receivers SHOULD ignore`);
+      continue;
+    }
+    const ts = g !== 'v1.0' ? TIMESTAMP_FINDING.exec(p) : null;
+    if (ts && isIso8601DateTime(ts[2]!)) {
+      if (g === 'legacy') notes.push(`${ts[1]} "${ts[2]}" is ISO 8601 (v0.1.0 §6.2) but not the RFC 3339 date-time its schema names`);
+      continue;
+    }
+    problems.push(p);
+  }
+  return { problems, notes };
+}
 
 const looksLikePayload = (v: Record<string, unknown>) =>
   typeof v.kind === 'string' || ['task', 'message', 'statusUpdate', 'artifactUpdate', 'status', 'artifact'].some((k) => k in v);

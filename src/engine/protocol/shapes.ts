@@ -201,38 +201,82 @@ export function jsonRpcEnvelope(v: unknown, expectedId: string | number | null):
   return { problems, result: v.result, error, hasResult, hasError, id: v.id };
 }
 
-/** v1.0 JSON-RPC: `error.data` SHOULD be a list of `{"@type": ...}` details with a google.rpc.ErrorInfo (v1.0.1 §9.5). */
-export function v1ErrorDataProblems(data: unknown): string[] {
-  if (data === undefined) return ['error.data is missing; v1.0 A2A errors SHOULD carry a google.rpc.ErrorInfo in error.data'];
-  if (!Array.isArray(data)) return [`error.data should be a list of typed details, got ${typeName(data)}`];
+/**
+ * v1.0 JSON-RPC `error.data` (v1.0.1 §9.5): each object in the data array MUST carry an `@type` (`must`); the
+ * details SHOULD be a list with a google.rpc.ErrorInfo (`should`: a missing or free-form `data`, no ErrorInfo).
+ * `all` (the default) returns both.
+ */
+export function v1ErrorDataProblems(data: unknown, which: 'all' | 'must' | 'should' = 'all'): string[] {
+  const must = which !== 'should';
+  const should = which !== 'must';
+  if (data === undefined) return should ? ['error.data is missing; v1.0 A2A errors SHOULD carry a google.rpc.ErrorInfo in error.data'] : [];
+  if (!Array.isArray(data)) return should ? [`error.data should be a list of typed details (with a google.rpc.ErrorInfo), got ${typeName(data)}`] : [];
   const out: string[] = [];
-  data.slice(0, 10).forEach((d, i) => {
-    if (!isRecord(d) || typeof d['@type'] !== 'string') out.push(`error.data[${i}] should be an object with "@type"`);
-  });
-  if (!data.some((d) => isRecord(d) && typeof d['@type'] === 'string' && d['@type'].endsWith('google.rpc.ErrorInfo'))) {
+  if (must) {
+    data.slice(0, 10).forEach((d, i) => {
+      if (!isRecord(d) || typeof d['@type'] !== 'string') out.push(`error.data[${i}] MUST be an object with "@type" (v1.0.1 §9.5)`);
+    });
+  }
+  if (should && !data.some((d) => isRecord(d) && typeof d['@type'] === 'string' && d['@type'].endsWith('google.rpc.ErrorInfo'))) {
     out.push('error.data has no google.rpc.ErrorInfo');
   }
   return out;
 }
 
 export interface RestError {
+  /** Breaches of the v1.0 §11.6 google.rpc.Status rules (MUST): judged by errors.shape on v1.0 only. */
   problems: string[];
+  /** Weaker findings: the string `status` field shown only in the §11.6 example (AIP-193). */
+  advisories: string[];
   status?: string;
   reason?: string;
   message?: string;
   code?: number;
+  /** The body is JSON at all. */
+  json: boolean;
+  /**
+   * The body is a recognizable JSON error: google.rpc.Status, `{"message": …}` (a2a-python 0.3), `{"error": "…"}`
+   * or application/problem+json. A 5xx carrying one is an answer, not a crash.
+   */
+  structured: boolean;
 }
 
-/** v1.0 HTTP+JSON error body: google.rpc.Status `{"error":{"code","status","message","details":[ErrorInfo...]}}` (§11.6). */
+const looksLikeProblemJson = (v: Record<string, unknown>) =>
+  !('error' in v) && (typeof v.title === 'string' || typeof v.type === 'string' || typeof v.detail === 'string') && (v.status === undefined || typeof v.status === 'number');
+
+/**
+ * An HTTP+JSON error body, read tolerantly (any generation) and judged against v1.0 §11.6: google.rpc.Status
+ * `{"error":{"code","message","details":[…]}}` with `code` equal to the HTTP status, an `@type` on every detail and
+ * a google.rpc.ErrorInfo for A2A-specific errors (`a2aError`). The string `status` ("NOT_FOUND") is not part of
+ * google.rpc.Status (only of the §11.6 example): its absence is an advisory. `v` is undefined when the body is not JSON.
+ */
 export function restErrorBody(v: unknown, httpStatus: number, a2aError = false): RestError {
+  const json = v !== undefined;
   if (!isRecord(v) || !isRecord(v.error)) {
-    return { problems: [`the error body should be google.rpc.Status {"error": {code, status, message, details}}, got ${typeName(v)}`] };
+    const rec = isRecord(v) ? v : undefined;
+    const problemJson = rec ? looksLikeProblemJson(rec) : false;
+    const structured = !!rec && (typeof rec.message === 'string' || typeof rec.error === 'string' || problemJson);
+    const problem = !json
+      ? 'the error body is not JSON; v1.0 §11.6 requires google.rpc.Status {"error": {"code", "message", "details"}}'
+      : problemJson
+        ? 'the error body is application/problem+json (as in the v1.0.1 §6.4/§6.5 examples), but §11.6 requires google.rpc.Status {"error": {"code", "message", "details"}} for HTTP+JSON errors'
+        : `the error body should be google.rpc.Status {"error": {"code", "message", "details"}}, got ${rec ? `an object with ${Object.keys(rec).slice(0, 6).join(', ') || 'no fields'}` : typeName(v)}`;
+    return {
+      problems: [problem],
+      advisories: [],
+      json,
+      structured,
+      message: rec ? (typeof rec.message === 'string' ? rec.message : typeof rec.detail === 'string' ? rec.detail : typeof rec.error === 'string' ? rec.error : typeof rec.title === 'string' ? rec.title : undefined) : undefined,
+      code: rec && typeof rec.code === 'number' ? rec.code : rec && typeof rec.status === 'number' ? rec.status : undefined,
+    };
   }
   const e = v.error;
   const problems: string[] = [];
+  const advisories: string[] = [];
   if (e.code !== httpStatus) problems.push(`error.code ${JSON.stringify(e.code)} should equal the HTTP status ${httpStatus}`);
-  if (typeof e.status !== 'string') problems.push('error.status (e.g. "NOT_FOUND") is missing');
-  if (typeof e.message !== 'string') problems.push('error.message is missing');
+  if (e.status !== undefined && typeof e.status !== 'string') problems.push(`error.status should be a string, got ${typeName(e.status)}`);
+  if (e.status === undefined) advisories.push('error.status (e.g. "NOT_FOUND") is absent: google.rpc.Status has no such field; only the v1.0.1 §11.6 example (AIP-193) shows it');
+  if (typeof e.message !== 'string') problems.push('error.message is missing (v1.0.1 §3.3.2: every error MUST convey a message)');
   let reason: string | undefined;
   if (e.details !== undefined && !Array.isArray(e.details)) problems.push('error.details should be a list of typed details');
   const details = Array.isArray(e.details) ? e.details : [];
@@ -244,6 +288,9 @@ export function restErrorBody(v: unknown, httpStatus: number, a2aError = false):
   else if (a2aError) problems.push('error.details has no google.rpc.ErrorInfo (MUST for A2A-specific errors, §11.6)');
   return {
     problems,
+    advisories,
+    json,
+    structured: true,
     status: typeof e.status === 'string' ? e.status : undefined,
     reason,
     message: typeof e.message === 'string' ? e.message : undefined,

@@ -1,5 +1,6 @@
 /** The agent card of each generation, with the card defects applied. */
 import type { DefectName } from './defects';
+import type { PermittedName } from './permitted';
 import type { Binding, Generation } from './dialect';
 import { SKILLS } from './skills';
 
@@ -19,7 +20,25 @@ export interface CardInput {
   description: string;
   auth?: AuthConfig;
   has: (d: DefectName) => boolean;
+  permits?: (p: PermittedName) => boolean;
+  features?: AgentFeatures;
 }
+
+/** Optional capabilities the test agent can declare and implement. */
+export interface AgentFeatures {
+  /** capabilities.streaming (default true). */
+  streaming?: boolean;
+  /** capabilities.pushNotifications, with push config set/get/list/delete implemented. */
+  push?: boolean;
+  /** An authenticated extended card (needs auth). */
+  extendedCard?: boolean;
+}
+
+/** Skills added by permitted variants (they match on their example's keyword, like the others). */
+export const EXTRA_SKILLS = {
+  'image-only-skill': { id: 'thumbnail', name: 'Thumbnail', description: 'Makes a thumbnail of a PNG image; accepts only image/png.', tags: ['image'], examples: ['Make a thumbnail of this picture'], inputModes: ['image/png'], outputModes: ['text/plain'] },
+  'video-only-skill': { id: 'transcode', name: 'Transcoder', description: 'Transcodes an MP4 clip; accepts only video/mp4.', tags: ['video'], examples: ['Transcode this clip'], inputModes: ['video/mp4'], outputModes: ['text/plain'] },
+} as const;
 
 type Json = Record<string, unknown>;
 
@@ -29,17 +48,23 @@ export function apiKeyHeader(auth: AuthConfig): string {
 
 export function buildCard(c: CardInput): Json {
   const { generation: gen, has } = c;
+  const permits = c.permits ?? (() => false);
+  const features = c.features ?? {};
   const url = has('card-relative-url') ? new URL(c.url).pathname : c.url;
   const modes = gen === 'legacy' ? ['text'] : ['text/plain'];
-  const skills = SKILLS.map((s) => ({
+  const ranges = permits('card-media-ranges') && gen !== 'legacy';
+  const skills: Json[] = SKILLS.map((s) => ({
     id: s.id,
     name: s.name,
     description: s.description,
     tags: s.tags,
     examples: s.examples,
-    inputModes: modes,
-    outputModes: modes,
+    inputModes: ranges ? ['text/*'] : modes,
+    outputModes: ranges ? ['*/*'] : modes,
   }));
+  for (const v of ['image-only-skill', 'video-only-skill'] as const) {
+    if (permits(v)) skills.push({ ...EXTRA_SKILLS[v], inputModes: [...EXTRA_SKILLS[v].inputModes], outputModes: [...EXTRA_SKILLS[v].outputModes], tags: [...EXTRA_SKILLS[v].tags], examples: [...EXTRA_SKILLS[v].examples] });
+  }
 
   let capabilities: unknown;
   if (has('card-capabilities-array')) {
@@ -51,26 +76,39 @@ export function buildCard(c: CardInput): Json {
     capabilities =
       gen === 'v1.0' ? { streaming: 'true', pushNotifications: 'false' } : { streaming: 'true', pushNotifications: 'false', stateTransitionHistory: 'false' };
   } else {
+    const streaming = features.streaming !== false;
+    const push = !!features.push;
     capabilities =
       gen === 'v1.0'
-        ? { streaming: true, pushNotifications: false, extendedAgentCard: false }
-        : { streaming: true, pushNotifications: false, stateTransitionHistory: false };
+        ? { streaming, pushNotifications: push, extendedAgentCard: !!features.extendedCard }
+        : { streaming, pushNotifications: push, stateTransitionHistory: false };
+    if (permits('card-extra-fields')) {
+      const caps = capabilities as Json;
+      caps['x-rate-limit'] = { rpm: 600 };
+      if (gen !== 'legacy') caps.extensions = [{ uri: 'https://a2a-interop.test/ext/trace/v1', description: 'Trace ids in metadata', required: false }];
+    }
   }
 
   const card: Json = { name: c.name, description: c.description };
+  // A gRPC interface is named host:port (v1.0.1 proto comment as corrected by A2A PR #1997).
+  const grpcTarget = `${new URL(c.url).hostname}:9311`;
   if (gen === 'v1.0') {
     card.supportedInterfaces = [{ url, protocolBinding: c.binding, protocolVersion: '1.0' }];
+    if (permits('grpc-interface')) (card.supportedInterfaces as Json[]).push({ url: grpcTarget, protocolBinding: 'GRPC', protocolVersion: '1.0' });
   } else {
     card.url = url;
     if (gen === 'v0.2') {
       card.protocolVersion = '0.2.6';
       card.preferredTransport = 'JSONRPC';
+      if (permits('grpc-interface')) card.additionalInterfaces = [{ url, transport: 'JSONRPC' }, { url: grpcTarget, transport: 'GRPC' }];
     } else if (gen === 'v0.3') {
       card.protocolVersion = '0.3.0';
       card.preferredTransport = c.binding;
-      card.additionalInterfaces = [{ url, transport: c.binding }];
+      card.additionalInterfaces = [{ url, transport: c.binding }, ...(permits('grpc-interface') ? [{ url: grpcTarget, transport: 'GRPC' }] : [])];
+      if (features.extendedCard && c.auth) card.supportsAuthenticatedExtendedCard = true;
     }
   }
+  if (permits('card-extra-fields')) card['x-vendor'] = { team: 'a2a-interop', tier: 'test' };
   card.provider = { organization: 'a2a-interop test fixtures', url: 'https://github.com/a2aproject/A2A' };
   card.version = '1.0.0';
   card.capabilities = capabilities;

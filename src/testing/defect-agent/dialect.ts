@@ -12,6 +12,12 @@ export interface RenderFlags {
   noTaskId: boolean;
   pendingState: boolean;
   badTimestamps: boolean;
+  /** Permitted: timestamps without milliseconds (and with a +00:00 offset before v1.0). */
+  plainTimestamps?: boolean;
+  /** Permitted: metadata and unknown fields on tasks, messages, artifacts and events. */
+  extraFields?: boolean;
+  /** Permitted: return fewer history messages than asked. */
+  fewerHistory?: boolean;
   /** Id override (task-id-changes). */
   idOverride?: string;
 }
@@ -45,8 +51,11 @@ export function renderPart(gen: Generation, p: IPart): Json {
   return { [key]: 'text', text: p.text ?? '' };
 }
 
+const EXTRA_META = { 'x-trace-id': 'a2a-interop-test', 'x-vendor': { priority: 1 } };
+
 export function renderMessage(gen: Generation, m: IMessage, f: RenderFlags = NO_FLAGS): Json {
   const parts = m.parts.map((p) => renderPart(gen, p));
+  if (f.extraFields) return { ...renderMessage(gen, m, { ...f, extraFields: false }), metadata: EXTRA_META };
   if (gen === 'legacy') return { role: m.role, parts };
   const taskId = f.idOverride ?? m.taskId;
   if (gen === 'v1.0') {
@@ -69,7 +78,8 @@ export function renderMessage(gen: Generation, m: IMessage, f: RenderFlags = NO_
 }
 
 export function renderStatus(gen: Generation, s: IStatus, f: RenderFlags): Json {
-  const timestamp = f.badTimestamps ? new Date(s.timestamp).toString() : s.timestamp;
+  const plain = s.timestamp.replace(/\.\d+Z$/, gen === 'v1.0' ? 'Z' : '+00:00');
+  const timestamp = f.badTimestamps ? new Date(s.timestamp).toString() : f.plainTimestamps ? plain : s.timestamp;
   return {
     state: renderState(gen, s.state, f),
     ...(s.message ? { message: renderMessage(gen, s.message, f) } : {}),
@@ -77,10 +87,11 @@ export function renderStatus(gen: Generation, s: IStatus, f: RenderFlags): Json 
   };
 }
 
-export function renderArtifact(gen: Generation, a: IArtifact, text = a.text): Json {
+export function renderArtifact(gen: Generation, a: IArtifact, text = a.text, f: RenderFlags = NO_FLAGS): Json {
   const parts = [renderPart(gen, { text })];
-  if (gen === 'legacy') return { name: a.name, parts, index: 0 };
-  return { artifactId: a.artifactId, name: a.name, parts };
+  const extra = f.extraFields ? { metadata: EXTRA_META } : {};
+  if (gen === 'legacy') return { name: a.name, parts, index: 0, ...extra };
+  return { artifactId: a.artifactId, name: a.name, parts, ...extra };
 }
 
 export interface HistoryPolicy {
@@ -89,6 +100,8 @@ export interface HistoryPolicy {
   noHistory: boolean;
   ignoreLength: boolean;
   includeArtifacts?: boolean;
+  /** Permitted variant history-fewer. */
+  fewer?: boolean;
 }
 
 /** History per generation: v1.0 §3.2.4 (unset = all, 0 = omit, N = last N); older: N > 0 = last N, else all. */
@@ -96,6 +109,8 @@ export function selectHistory(gen: Generation, history: IMessage[], p: HistoryPo
   if (p.noHistory) return undefined;
   if (p.ignoreLength || p.historyLength === undefined) return history;
   if (p.historyLength <= 0) return gen === 'legacy' ? history : undefined;
+  // Permitted variant history-fewer: at most N, and here one less than the agent has when it could give more.
+  if (p.fewer) return history.slice(-p.historyLength).slice(1);
   return history.slice(-p.historyLength);
 }
 
@@ -108,17 +123,19 @@ export function renderTask(gen: Generation, t: ITask, f: RenderFlags, p: History
   if (gen === 'legacy') out.sessionId = t.contextId;
   else out.contextId = t.contextId;
   out.status = renderStatus(gen, t.status, f);
-  if (p.includeArtifacts !== false && t.artifacts.length > 0) out.artifacts = t.artifacts.map((a) => renderArtifact(gen, a));
+  if (p.includeArtifacts !== false && t.artifacts.length > 0) out.artifacts = t.artifacts.map((a) => renderArtifact(gen, a, a.text, f));
   if (history) out.history = history.map((m) => renderMessage(gen, m, f));
+  if (f.extraFields) out.metadata = EXTRA_META;
   return out;
 }
 
 export function renderStatusEvent(gen: Generation, t: ITask, s: IStatus, final: boolean | undefined, f: RenderFlags): Json {
   const id = f.idOverride ?? t.id;
   const status = renderStatus(gen, s, f);
-  if (gen === 'legacy') return { id, status, ...(final === undefined ? {} : { final }) };
-  if (gen === 'v1.0') return { statusUpdate: { taskId: id, contextId: t.contextId, status } };
-  return { kind: 'status-update', taskId: id, contextId: t.contextId, status, ...(final === undefined ? {} : { final }) };
+  const extra = f.extraFields ? { metadata: EXTRA_META } : {};
+  if (gen === 'legacy') return { id, status, ...(final === undefined ? {} : { final }), ...extra };
+  if (gen === 'v1.0') return { statusUpdate: { taskId: id, contextId: t.contextId, status, ...extra } };
+  return { kind: 'status-update', taskId: id, contextId: t.contextId, status, ...(final === undefined ? {} : { final }), ...extra };
 }
 
 export function renderArtifactEvent(
@@ -131,8 +148,8 @@ export function renderArtifactEvent(
   f: RenderFlags,
 ): Json {
   const id = f.idOverride ?? t.id;
-  if (gen === 'legacy') return { id, artifact: { ...renderArtifact(gen, a, chunk), append, lastChunk } };
-  const artifact = renderArtifact(gen, a, chunk);
+  if (gen === 'legacy') return { id, artifact: { ...renderArtifact(gen, a, chunk, f), append, lastChunk } };
+  const artifact = renderArtifact(gen, a, chunk, f);
   if (gen === 'v1.0') return { artifactUpdate: { taskId: id, contextId: t.contextId, artifact, append, lastChunk } };
   return { kind: 'artifact-update', taskId: id, contextId: t.contextId, artifact, append, lastChunk };
 }

@@ -21,6 +21,7 @@ export const E = {
   notCancelable: (state: string) => new A2AError(-32002, `Task cannot be canceled: it is already ${state}`),
   pushNotSupported: () => new A2AError(-32003, 'Push Notification is not supported'),
   unsupported: (m = 'This operation is not supported') => new A2AError(-32004, m),
+  contentTypeNotSupported: (m = 'Incompatible content types') => new A2AError(-32005, m),
   extendedCardNotConfigured: () => new A2AError(-32007, 'Authenticated Extended Card is not configured'),
   versionNotSupported: (v: string) =>
     new A2AError(-32009, `A2A-Version ${JSON.stringify(v.slice(0, 40))} is not supported; this agent speaks 1.0`),

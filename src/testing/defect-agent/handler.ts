@@ -5,8 +5,10 @@
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { apiKeyHeader, buildCard, type AuthConfig } from './card';
+import { constants as zlibConstants, createGzip } from 'node:zlib';
+import { apiKeyHeader, buildCard, EXTRA_SKILLS, type AgentFeatures, type AuthConfig } from './card';
 import { DEFECTS, type DefectName } from './defects';
+import { PERMITTED, type PermittedName } from './permitted';
 import {
   type Binding,
   type Generation,
@@ -20,17 +22,21 @@ import {
   renderTask,
   wrapV03Rest,
 } from './dialect';
-import { A2AError, E, rpcErrorObject, statusBody } from './errors';
+import { A2AError, E, httpMapping, rpcErrorObject, statusBody } from './errors';
 import { DEFAULT_SLOW_TASK_MS, DEFAULT_STEP_MS, HAIKU_LINES, INPUT_QUESTION, FAIL_REASON, behaviourFor } from './skills';
 import { INTERRUPTED, type IMessage, type ITask, TaskEngine, type TaskEvent, TERMINAL, textOf } from './tasks';
 
-export type { AuthConfig } from './card';
+export type { AgentFeatures, AuthConfig } from './card';
 export type { Binding, Generation } from './dialect';
 
 export interface DefectAgentOptions {
   generation: Generation;
   binding?: Binding;
   defects?: DefectName[];
+  /** Behaviours the spec permits that the plain agent does not show (see permitted.ts). */
+  permitted?: PermittedName[];
+  /** Optional capabilities to declare and implement: streaming (default on), push configs, extended card. */
+  features?: AgentFeatures;
   auth?: AuthConfig;
   slowTaskMs?: number;
   /** Pacing of quick steps (artifact chunks, input-required, failure). Default 50 ms. */
@@ -114,6 +120,11 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
   let defects = new Set<DefectName>(opts.defects ?? []);
   for (const d of defects) if (!(d in DEFECTS)) throw new Error(`unknown defect ${d}`);
   const has = (d: DefectName) => defects.has(d);
+  const permitted = new Set<PermittedName>(opts.permitted ?? []);
+  for (const x of permitted) if (!(x in PERMITTED)) throw new Error(`unknown permitted behaviour ${x}`);
+  const permits = (x: PermittedName) => permitted.has(x);
+  const features: AgentFeatures = { streaming: true, ...opts.features };
+  const restCt = () => (gen === 'v1.0' && !permits('rest-json-content-type') ? V1_REST_CT : 'application/json');
   const requests: RecordedRequest[] = [];
   const openResponses = new Set<ServerResponse>();
   const stepMs = opts.stepMs ?? DEFAULT_STEP_MS;
@@ -123,6 +134,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     neverFinish: () => has('task-never-finishes'),
     goBackwards: () => has('state-goes-backwards'),
     cancelIgnored: () => has('cancel-ignored'),
+    skipWorking: () => permits('skip-working'),
   });
   const cardPathNew = '/.well-known/agent-card.json';
   const cardPathOld = '/.well-known/agent.json';
@@ -133,6 +145,8 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     noTaskId: has('no-task-id'),
     pendingState: has('bad-initial-state'),
     badTimestamps: has('bad-timestamps'),
+    plainTimestamps: permits('timestamps-offset'),
+    extraFields: permits('extra-fields'),
     ...(idOverride ? { idOverride } : {}),
   });
   const movedId = (t: ITask) => `${t.id}-moved`;
@@ -140,11 +154,14 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     historyLength,
     noHistory: has('no-history'),
     ignoreLength: has('history-ignores-length'),
+    fewer: permits('history-fewer'),
     ...(includeArtifacts === undefined ? {} : { includeArtifacts }),
   });
   const findTask = (id: string): ITask | undefined =>
     engine.tasks.get(id) ?? (has('task-id-changes') && id.endsWith('-moved') ? engine.tasks.get(id.slice(0, -6)) : undefined);
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   const requireTask = (id: string): ITask => {
+    if (permits('strict-task-ids') && !UUID.test(id)) throw E.invalidParams(`Invalid task ID format: ${id.slice(0, 80)} is not a UUID`, 'id');
     const t = findTask(id);
     if (!t) throw E.taskNotFound(id);
     return t;
@@ -159,7 +176,24 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
 
   // ------------------------------------------------------------------ operations (binding-neutral)
 
+  /** Permitted variants image-only-skill / video-only-skill: refuse content the skill does not accept. */
+  function refuseContent(p: SendReq): void {
+    const text = textOf(p.message).toLowerCase();
+    const files = p.message.parts.map((x) => x.file).filter((f): f is NonNullable<typeof f> => !!f);
+    const hasType = (re: RegExp) => files.some((f) => re.test(String(f.mimeType ?? '')));
+    if (permits('image-only-skill') && /thumbnail/.test(text) && !hasType(/^image\/png$/i)) {
+      throw E.contentTypeNotSupported(`Skill ${EXTRA_SKILLS['image-only-skill'].id} accepts only image/png`);
+    }
+    if (permits('video-only-skill') && /transcode/.test(text) && !hasType(/^video\/mp4$/i)) {
+      throw E.contentTypeNotSupported(`Skill ${EXTRA_SKILLS['video-only-skill'].id} accepts only video/mp4`);
+    }
+  }
+
   function startOrContinue(p: SendReq): SendResult {
+    refuseContent(p);
+    if (permits('context-rejected') && gen === 'v1.0' && p.contextId && !p.taskId) {
+      throw E.invalidParams(`contextId ${p.contextId.slice(0, 80)} was not issued by this agent; omit it to start a new context`, 'message.contextId');
+    }
     if (has('send-returns-message')) {
       return { message: replyMessage(p.message, p.contextId) };
     }
@@ -228,6 +262,8 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
   function cancelTask(id: string): Json {
     const t = requireTask(id);
     if (TERMINAL.has(t.status.state)) {
+      if (t.status.state === 'canceled' && permits('duplicate-cancel-not-found')) throw E.taskNotFound(id);
+      if (t.status.state === 'canceled' && permits('duplicate-cancel-idempotent')) return renderTask(gen, t, flags(), historyPolicy());
       if (has('cancel-completed-500')) throw new CrashError();
       if (has('cancel-completed-succeeds')) engine.forceCancel(t);
       else throw E.notCancelable(t.status.state);
@@ -277,6 +313,85 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       pageSize,
       totalSize: all.length,
     };
+  }
+
+  // ------------------------------------------------------------------ push notification configs (features.push)
+
+  interface PushCfg {
+    id: string;
+    url: string;
+    token?: string;
+    authentication?: unknown;
+  }
+  const pushConfigs = new Map<string, Map<string, PushCfg>>();
+
+  /** A config as the generation spells it: legacy/v0.x {taskId|id, pushNotificationConfig}, v1.0 flat. */
+  function renderPush(taskId: string, c: PushCfg): Json {
+    const inner: Json = { url: c.url, ...(c.token ? { token: c.token } : {}), ...(c.authentication ? { authentication: c.authentication } : {}) };
+    if (gen === 'v1.0') return { id: c.id, taskId, ...inner };
+    if (gen === 'legacy') return { id: taskId, pushNotificationConfig: inner };
+    return { taskId, pushNotificationConfig: { id: c.id, ...inner } };
+  }
+
+  function storePush(taskId: string, cfg: unknown): Json {
+    requireTask(taskId);
+    if (!isObj(cfg) || typeof cfg.url !== 'string' || !/^https?:\/\//.test(cfg.url)) throw E.invalidParams('the push config needs an absolute http(s) url', 'url');
+    const c: PushCfg = {
+      id: typeof cfg.id === 'string' && cfg.id ? cfg.id : randomUUID(),
+      url: cfg.url,
+      ...(typeof cfg.token === 'string' ? { token: cfg.token } : {}),
+      ...(cfg.authentication !== undefined ? { authentication: cfg.authentication } : {}),
+    };
+    let m = pushConfigs.get(taskId);
+    if (!m) pushConfigs.set(taskId, (m = new Map()));
+    if (gen === 'legacy') m.clear();
+    m.set(c.id, c);
+    return renderPush(taskId, c);
+  }
+
+  function findPush(taskId: string, configId?: string): Json {
+    requireTask(taskId);
+    const m = pushConfigs.get(taskId);
+    const c = configId ? m?.get(configId) : m?.values().next().value;
+    if (!c) throw E.invalidParams(`no push notification config ${configId ?? ''} for task ${taskId}`, 'id');
+    return renderPush(taskId, c);
+  }
+
+  function listPush(taskId: string): Json[] {
+    requireTask(taskId);
+    return [...(pushConfigs.get(taskId)?.values() ?? [])].map((c) => renderPush(taskId, c));
+  }
+
+  function deletePush(taskId: string, configId: string): void {
+    requireTask(taskId);
+    pushConfigs.get(taskId)?.delete(configId);
+  }
+
+  function pushRpc(op: 'pushSet' | 'pushGet' | 'pushList' | 'pushDelete', p: Json): unknown {
+    if (gen === 'v1.0') {
+      const taskId = idParam(p, 'taskId');
+      if (op === 'pushSet') return storePush(taskId, p);
+      if (op === 'pushGet') return findPush(taskId, idParam(p));
+      if (op === 'pushList') return { configs: listPush(taskId), nextPageToken: '' };
+      deletePush(taskId, idParam(p));
+      return {};
+    }
+    if (op === 'pushSet') return storePush(gen === 'legacy' ? idParam(p) : idParam(p, 'taskId'), p.pushNotificationConfig);
+    const taskId = idParam(p);
+    if (op === 'pushGet') return findPush(taskId, typeof p.pushNotificationConfigId === 'string' ? p.pushNotificationConfigId : undefined);
+    if (op === 'pushList') return listPush(taskId);
+    deletePush(taskId, idParam(p, 'pushNotificationConfigId'));
+    return null;
+  }
+
+  /** The authenticated extended card (features.extendedCard with auth; auth is enforced by the endpoint). */
+  function extendedCard(): Json {
+    if (!features.extendedCard || !opts.auth) {
+      throw gen === 'v1.0' ? E.unsupported('This agent does not declare capabilities.extendedAgentCard') : E.extendedCardNotConfigured();
+    }
+    const card = cardNow();
+    card.description = `${String(card.description)} (extended card for authenticated clients)`;
+    return card;
   }
 
   // ------------------------------------------------------------------ streaming
@@ -355,7 +470,12 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     }
   }
 
+  function streamingOff(): A2AError {
+    return E.unsupported('This agent does not declare capabilities.streaming');
+  }
+
   function streamSend(sink: StreamSink, p: SendReq): void {
+    if (features.streaming === false) throw streamingOff();
     const r = startOrContinue(p);
     if ('message' in r) {
       sink.start();
@@ -369,6 +489,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
   }
 
   function resubscribe(sink: StreamSink, id: string): void {
+    if (features.streaming === false) throw streamingOff();
     const t = requireTask(id);
     if (gen === 'v1.0' && TERMINAL.has(t.status.state)) {
       throw E.unsupported(`Task ${t.id} is ${t.status.state}; cannot subscribe to a terminal task`);
@@ -506,16 +627,8 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('Method Not Allowed');
       return true;
     }
-    if (has('card-behind-auth') && !checkAuth(req, res, true)) return true;
-    const card = buildCard({
-      generation: gen,
-      binding,
-      url: endpointUrl(),
-      name: opts.name ?? `Defect agent (${gen}, ${binding})`,
-      description: opts.description ?? 'A wire-controlled A2A test agent with switchable defects.',
-      ...(opts.auth ? { auth: opts.auth } : {}),
-      has,
-    });
+    if ((has('card-behind-auth') || permits('card-protected')) && !checkAuth(req, res, true)) return true;
+    const card = cardNow();
     const contentType = has('card-wrong-content-type') ? 'text/plain; charset=utf-8' : 'application/json';
     if (has('card-huge')) {
       sendHugeCard(req, res, card, contentType);
@@ -531,6 +644,20 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     res.writeHead(200, { ...headers, 'Content-Length': Buffer.byteLength(body) });
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
+  }
+
+  function cardNow(): Json {
+    return buildCard({
+      generation: gen,
+      binding,
+      url: endpointUrl(),
+      name: opts.name ?? `Defect agent (${gen}, ${binding})`,
+      description: opts.description ?? 'A wire-controlled A2A test agent with switchable defects.',
+      ...(opts.auth ? { auth: opts.auth } : {}),
+      has,
+      permits,
+      features,
+    });
   }
 
   function sendHugeCard(req: IncomingMessage, res: ServerResponse, card: Json, contentType: string): void {
@@ -606,6 +733,18 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     res.end('<!doctype html><html><body><pre>TypeError: Cannot read properties of undefined (reading \'state\')\n    at handler.js:42:17</pre></body></html>');
   }
 
+  /** The line ending of SSE frames (permitted variants sse-crlf / sse-cr; LF by default). */
+  const eol = () => (permits('sse-crlf') ? '\r\n' : permits('sse-cr') ? '\r' : '\n');
+  let sseSeq = 0;
+  /** One SSE event: `data:` lines (several when sse-multiline-data), plus comments, id, event and retry (sse-fields). */
+  function sseFrame(payload: Json): string {
+    const n = eol();
+    const data = permits('sse-multiline-data') ? JSON.stringify(payload, null, 1).split('\n') : [JSON.stringify(payload)];
+    const lines = data.map((l) => `data: ${l}`);
+    if (permits('sse-fields')) lines.unshift(': an SSE comment line, to be ignored', `id: ${++sseSeq}`, 'event: message', 'retry: 3000');
+    return `${lines.join(n)}${n}${n}`;
+  }
+
   function makeSink(res: ServerResponse, frame: (payload: Json) => Json): StreamSink {
     openResponses.add(res);
     res.on('close', () => openResponses.delete(res));
@@ -628,10 +767,10 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       },
       event(payload) {
         if (this.closed) return;
-        res.write(`data: ${JSON.stringify(frame(payload))}\n\n`);
+        res.write(sseFrame(frame(payload)));
       },
       comment(text) {
-        if (!this.closed) res.write(`: ${text}\n\n`);
+        if (!this.closed) res.write(`: ${text}${eol()}${eol()}`);
       },
       end() {
         if (!this.closed) res.end();
@@ -646,8 +785,14 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     return typeof id === 'number' ? id + 1000 : `${String(id ?? 'null')}-x`;
   };
 
-  function rpcSend(res: ServerResponse, id: unknown, body: { result: unknown } | { error: A2AError }): void {
+  function rpcSend(res: ServerResponse, id: unknown, body: { result: unknown } | { error: A2AError }, notification = false): void {
     if (res.destroyed) return;
+    if (notification) {
+      // JSON-RPC 2.0 §4.1: the server MUST NOT reply to a notification.
+      if (!permits('notification-invalid-request')) return void res.writeHead(204).end();
+      const msg = { jsonrpc: '2.0', id: null, error: rpcErrorObject(gen, E.invalidRequest('Requests need an id')) };
+      return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(msg));
+    }
     const msg: Json = { jsonrpc: '2.0', id: rpcId(id ?? null) };
     if ('result' in body) {
       msg.result = body.result;
@@ -656,7 +801,8 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       msg.error = rpcErrorObject(gen, body.error);
       if (has('result-and-error')) msg.result = null;
     }
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(msg));
+    const status = 'error' in body && permits('jsonrpc-error-http-status') ? httpMapping(body.error.code).http : 200;
+    res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(msg));
   }
 
   const METHODS: Record<Generation, Record<string, string>> = {
@@ -666,8 +812,8 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       'tasks/get': 'get',
       'tasks/cancel': 'cancel',
       'tasks/resubscribe': 'resubscribe',
-      'tasks/pushNotification/set': 'push',
-      'tasks/pushNotification/get': 'push',
+      'tasks/pushNotification/set': 'pushSet',
+      'tasks/pushNotification/get': 'pushGet',
     },
     'v0.2': {
       'message/send': 'send',
@@ -675,10 +821,10 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       'tasks/get': 'get',
       'tasks/cancel': 'cancel',
       'tasks/resubscribe': 'resubscribe',
-      'tasks/pushNotificationConfig/set': 'push',
-      'tasks/pushNotificationConfig/get': 'push',
-      'tasks/pushNotificationConfig/list': 'push',
-      'tasks/pushNotificationConfig/delete': 'push',
+      'tasks/pushNotificationConfig/set': 'pushSet',
+      'tasks/pushNotificationConfig/get': 'pushGet',
+      'tasks/pushNotificationConfig/list': 'pushList',
+      'tasks/pushNotificationConfig/delete': 'pushDelete',
     },
     'v0.3': {
       'message/send': 'send',
@@ -699,10 +845,10 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       ListTasks: 'list',
       CancelTask: 'cancel',
       SubscribeToTask: 'resubscribe',
-      CreateTaskPushNotificationConfig: 'push',
-      GetTaskPushNotificationConfig: 'push',
-      ListTaskPushNotificationConfigs: 'push',
-      DeleteTaskPushNotificationConfig: 'push',
+      CreateTaskPushNotificationConfig: 'pushSet',
+      GetTaskPushNotificationConfig: 'pushGet',
+      ListTaskPushNotificationConfigs: 'pushList',
+      DeleteTaskPushNotificationConfig: 'pushDelete',
       GetExtendedAgentCard: 'extendedCard',
     },
   };
@@ -730,12 +876,13 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     if (msg.jsonrpc !== '2.0' || typeof msg.method !== 'string' || !idOk) {
       return rpcSend(res, idOk ? (id ?? null) : null, { error: invalidRequest('Not a valid JSON-RPC 2.0 request') });
     }
+    const notification = !('id' in msg);
     const vErr = versionError(req, url);
-    if (vErr) return rpcSend(res, id ?? null, { error: vErr });
+    if (vErr) return rpcSend(res, id ?? null, { error: vErr }, notification);
     const op = Object.prototype.hasOwnProperty.call(METHODS[gen], msg.method) ? METHODS[gen][msg.method] : undefined;
     if (!op || (op === 'resubscribe' && has('sse-no-resubscribe'))) {
       const e = has('unknown-method-wrong-code') && op !== 'resubscribe' ? E.invalidRequest(`Unknown method ${msg.method.slice(0, 80)}`) : E.methodNotFound(`Method not found: ${msg.method.slice(0, 80)}`);
-      return rpcSend(res, id ?? null, { error: e });
+      return rpcSend(res, id ?? null, { error: e }, notification);
     }
     const ac = new AbortController();
     res.on('close', () => ac.abort());
@@ -744,18 +891,24 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       if (!isObj(params)) throw E.invalidParams('params must be an object');
       switch (op) {
         case 'send':
-          return rpcSend(res, id, { result: await send(parseSend(params), ac.signal) });
+          return rpcSend(res, id, { result: await send(parseSend(params), ac.signal) }, notification);
         case 'get':
-          return rpcSend(res, id, { result: getTask(idParam(params), optInt(params.historyLength, 'historyLength')) });
+          return rpcSend(res, id, { result: getTask(idParam(params), optInt(params.historyLength, 'historyLength')) }, notification);
         case 'cancel':
-          return rpcSend(res, id, { result: cancelTask(idParam(params)) });
+          return rpcSend(res, id, { result: cancelTask(idParam(params)) }, notification);
         case 'list':
-          return rpcSend(res, id, { result: listTasks(params) });
-        case 'push':
-          if (has('push-wrong-code')) throw E.methodNotFound(`Method not found: ${msg.method}`);
-          throw E.pushNotSupported();
+          return rpcSend(res, id, { result: listTasks(params) }, notification);
+        case 'pushSet':
+        case 'pushGet':
+        case 'pushList':
+        case 'pushDelete':
+          if (!features.push) {
+            if (has('push-wrong-code')) throw E.methodNotFound(`Method not found: ${msg.method}`);
+            throw E.pushNotSupported();
+          }
+          return rpcSend(res, id, { result: pushRpc(op, params) }, notification);
         case 'extendedCard':
-          throw gen === 'v1.0' ? E.unsupported('This agent does not declare capabilities.extendedAgentCard') : E.extendedCardNotConfigured();
+          return rpcSend(res, id, { result: extendedCard() }, notification);
         case 'stream':
         case 'resubscribe': {
           const frame = (payload: Json): Json => (has('sse-bare-payload') ? payload : { jsonrpc: '2.0', id: rpcId(id), result: payload });
@@ -771,9 +924,9 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
         const err = e.code === -32602 && has('invalid-params-wrong-code') ? E.internal(e.message) : notFoundError(e);
         if (err instanceof CrashError) return crash(res);
         if (res.headersSent) return void res.end();
-        return rpcSend(res, id, { error: err });
+        return rpcSend(res, id, { error: err }, notification);
       }
-      if (!res.headersSent) return rpcSend(res, id, { error: E.internal() });
+      if (!res.headersSent) return rpcSend(res, id, { error: E.internal() }, notification);
       res.end();
     }
   }
@@ -782,18 +935,19 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
 
   function restError(res: ServerResponse, e: A2AError): void {
     if (res.headersSent) return void res.end();
-    const ct = gen === 'v1.0' ? V1_REST_CT : 'application/json';
+    const ct = restCt();
     if (has('rest-error-not-status')) {
       const { http } = statusBody(e);
       res.writeHead(http, { 'Content-Type': ct }).end(JSON.stringify({ error: e.message, code: e.code }));
       return;
     }
     const { http, body } = statusBody(e);
-    res.writeHead(http, { 'Content-Type': ct }).end(JSON.stringify(body));
+    const status = e.code === -32002 && permits('rest-409-not-cancelable') ? 409 : http;
+    res.writeHead(status, { 'Content-Type': ct }).end(JSON.stringify(status === http ? body : { error: { ...(body.error as Json), code: status, status: 'FAILED_PRECONDITION' } }));
   }
 
   function restOk(res: ServerResponse, body: unknown): void {
-    res.writeHead(200, { 'Content-Type': gen === 'v1.0' ? V1_REST_CT : 'application/json' }).end(JSON.stringify(body));
+    res.writeHead(200, { 'Content-Type': restCt() }).end(JSON.stringify(body));
   }
 
   async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL, sub: string, rec: RecordedRequest): Promise<void> {
@@ -861,16 +1015,30 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
         if (has('sse-no-resubscribe')) throw E.methodNotFound('Subscribe is not implemented');
         return resubscribe(sse(), decodeURIComponent(m[1]!));
       }
-      if (/^\/tasks\/[^/:]+\/pushNotificationConfigs(\/[^/]+)?$/.test(path)) {
-        if (has('push-wrong-code')) throw E.methodNotFound('No route for push notification configs');
-        throw E.pushNotSupported();
+      if ((m = /^\/tasks\/([^/:]+)\/pushNotificationConfigs(?:\/([^/]+))?$/.exec(path))) {
+        if (!features.push) {
+          if (has('push-wrong-code')) throw E.methodNotFound('No route for push notification configs');
+          throw E.pushNotSupported();
+        }
+        const taskId = decodeURIComponent(m[1]!);
+        const cid = m[2] === undefined ? undefined : decodeURIComponent(m[2]);
+        if (cid === undefined && method === 'POST') {
+          const b = await body();
+          return restOk(res, storePush(taskId, gen === 'v1.0' ? b : b.pushNotificationConfig));
+        }
+        if (cid === undefined && method === 'GET') return restOk(res, gen === 'v1.0' ? { configs: listPush(taskId), nextPageToken: '' } : listPush(taskId));
+        if (cid !== undefined && method === 'GET') return restOk(res, findPush(taskId, cid));
+        if (cid !== undefined && method === 'DELETE') {
+          deletePush(taskId, cid);
+          return restOk(res, {});
+        }
+        return void notAllowed(cid === undefined ? 'GET, POST' : 'GET, DELETE');
       }
       if ((m = /^\/tasks\/([^/:]+)$/.exec(path))) {
         if (method !== 'GET') return void notAllowed('GET');
         return restOk(res, getTask(decodeURIComponent(m[1]!), qInt('historyLength')));
       }
-      if (gen === 'v1.0' && path === '/extendedAgentCard') throw E.unsupported('This agent does not declare capabilities.extendedAgentCard');
-      if (gen === 'v0.3' && path === '/card') throw E.extendedCardNotConfigured();
+      if ((gen === 'v1.0' && path === '/extendedAgentCard') || (gen === 'v0.3' && path === '/card')) return restOk(res, extendedCard());
       throw E.methodNotFound(`No route for ${method} ${sub.slice(0, 100)}`);
     } catch (e) {
       if (e instanceof CrashError) return crash(res);
@@ -908,6 +1076,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     if (requests.length >= MAX_RECORDED) requests.shift();
     requests.push(rec);
     res.on('error', () => {});
+    if (permits('gzip') && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) gzipResponse(res);
     try {
       setCors(req, res);
       if (req.method === 'OPTIONS') {
@@ -968,6 +1137,48 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       for (const r of openResponses) r.destroy();
       openResponses.clear();
     },
+  };
+}
+
+/**
+ * Permitted variant gzip: everything written to `res` goes through gzip (flushed per write, so streams stay
+ * live), with Content-Encoding: gzip and no Content-Length.
+ */
+function gzipResponse(res: ServerResponse): void {
+  const gz = createGzip({ flush: zlibConstants.Z_SYNC_FLUSH });
+  const write = res.write.bind(res) as (c: Buffer) => boolean;
+  const end = res.end.bind(res) as () => ServerResponse;
+  const writeHead = res.writeHead.bind(res) as (status: number, headers?: Record<string, string | number>) => ServerResponse;
+  gz.on('data', (c: Buffer) => {
+    if (!res.destroyed) write(c);
+  });
+  gz.on('end', () => {
+    if (!res.destroyed) end();
+  });
+  res.on('close', () => gz.destroy());
+  const patched = res as unknown as Record<string, unknown>;
+  patched.writeHead = (status: number, a?: unknown, b?: unknown) => {
+    const headers = { ...((typeof a === 'object' && a) || (typeof b === 'object' && b) || {}) } as Record<string, string | number>;
+    for (const k of Object.keys(headers)) if (k.toLowerCase() === 'content-length') delete headers[k];
+    res.removeHeader('Content-Length');
+    if (status !== 204 && status !== 304) headers['Content-Encoding'] = 'gzip';
+    return writeHead(status, headers);
+  };
+  patched.write = (chunk: string | Buffer) => {
+    if (!res.headersSent) (patched.writeHead as (s: number) => void)(res.statusCode);
+    gz.write(chunk);
+    return true;
+  };
+  patched.end = (chunk?: string | Buffer | (() => void)) => {
+    if (!res.headersSent) (patched.writeHead as (s: number) => void)(res.statusCode);
+    if (res.statusCode === 204 || res.statusCode === 304) {
+      gz.destroy();
+      end();
+      return res;
+    }
+    if (chunk !== undefined && typeof chunk !== 'function') gz.write(chunk);
+    gz.end();
+    return res;
   };
 }
 

@@ -67,6 +67,8 @@ export interface EngineOptions {
   neverFinish: () => boolean;
   goBackwards: () => boolean;
   cancelIgnored: () => boolean;
+  /** Permitted variant skip-working: plain and slow tasks go from submitted straight to their end. */
+  skipWorking?: () => boolean;
 }
 
 export function textOf(m: IMessage): string {
@@ -171,7 +173,7 @@ export class TaskEngine {
 
   private run(task: ITask): void {
     const { stepMs, slowTaskMs } = this.opts;
-    this.setState(task, 'working');
+    if (!(this.opts.skipWorking?.() && (task.behaviour === 'plain' || task.behaviour === 'slow'))) this.setState(task, 'working');
     if (this.opts.goBackwards()) {
       this.setState(task, 'submitted');
       this.setState(task, 'working');

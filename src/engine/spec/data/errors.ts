@@ -555,7 +555,7 @@ export const SPEC: Record<string, CheckSpec> = {
           keyword: 'none',
         },
       ],
-      note: 'Nothing says what a terminal task gets: any error (a2a-python answers -32602) or a stream that delivers the final state and closes.',
+      note: 'Nothing says what a terminal task gets: any error or a stream that delivers the final state and closes.',
     },
     'v0.3': {
       sentences: [

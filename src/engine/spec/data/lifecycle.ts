@@ -231,14 +231,16 @@ export const SPEC: Record<string, CheckSpec> = {
         TASK_REQUIRED_02,
         q(V02, 'Message', '"description": "Identifier of task the message is related to", "type": "string" } }, "required": [ "kind", "messageId", "parts", "role" ],', 'required-field', 'a2a.json'),
         q(V02, 'TaskStatus.timestamp', '"description": "ISO 8601 datetime string when the status was recorded.",', 'none', 'a2a.json'),
+        q(V02, '§9.3 Streaming Task Execution (SSE)', '"timestamp":"2025-04-02T16:59:25.331844"', 'none'),
       ],
-      note: 'The timestamp is "ISO 8601" with no format constraint: any ISO 8601 date-time (with or without offset, basic or extended form) is valid; a non-ISO string is an advisory.',
+      note: 'The timestamp is "ISO 8601" with no format constraint: any ISO 8601 date-time is valid, with or without offset (the release\'s own §9.3 example has none); a non-ISO string is an advisory.',
     },
     'v0.3': {
       sentences: [
         DATA_OBJECTS_03,
         TASK_REQUIRED_03,
         q(V03, 'TaskStatus.timestamp', '"description": "An ISO 8601 datetime string indicating when this status was recorded.",', 'none', 'a2a.json'),
+        q(V03, '§9.3 Streaming Task Execution (SSE)', '"timestamp":"2025-04-02T16:59:25.331844"', 'none'),
       ],
       note: 'As v0.2 for timestamps. v0.3 REST answers in the v0.3 proto\'s JSON, where no field is REQUIRED (contextId may be absent).',
     },
