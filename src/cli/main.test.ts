@@ -26,6 +26,46 @@ function io(overrides: Partial<CliIo> = {}) {
 
 const base = (a: RunningDefectAgent) => a.cardUrl.replace(/\/\.well-known\/.*$/, '');
 
+describe('a2a-interop explain and checks', () => {
+  it('explain prints the sentences a check enforces per generation, and how a failure counts', async () => {
+    const t = io();
+    expect(await main(['explain', 'errors.cancel-twice'], t.cli)).toBe(0);
+    const text = t.out();
+    expect(text).toMatch(/^errors\.cancel-twice: /);
+    // v1.0 contradicts itself on duplicate cancels: MAY, so an advisory, with both passages quoted.
+    expect(text).toMatch(/v1\.0 \(A2A v1\.0\.1\): MAY: a failure is an advisory/);
+    expect(text).toMatch(/§3\.3\.1 Idempotency/);
+    expect(text).toMatch(/§3\.1\.5 Cancel Task/);
+    expect(text).toMatch(/fix: /);
+  });
+
+  it('explain of an unknown id exits 2 with suggestions', async () => {
+    const t = io();
+    expect(await main(['explain', 'errors.cancel'], t.cli)).toBe(2);
+    expect(t.err()).toMatch(/Did you mean: .*errors\.cancel-terminal/);
+  });
+
+  it('checks --format json lists every check with its levels and sentences per generation', async () => {
+    const t = io();
+    expect(await main(['checks', '--format', 'json'], t.cli)).toBe(0);
+    const list = JSON.parse(t.out()) as { id: string; generations: { generation: string; level: string; sentences: { quote: string }[] }[] }[];
+    expect(list.length).toBeGreaterThan(60);
+    for (const c of list) {
+      expect(c.generations.length, c.id).toBeGreaterThan(0);
+      for (const g of c.generations) expect(g.sentences.length, `${c.id} ${g.generation}`).toBeGreaterThan(0);
+    }
+    const cors = list.find((c) => c.id === 'interop.cors.card')!;
+    expect(cors.generations.every((g) => g.level === 'MAY')).toBe(true);
+  });
+
+  it('checks --format markdown is a table with a column per generation', async () => {
+    const t = io();
+    expect(await main(['checks', '--format', 'markdown'], t.cli)).toBe(0);
+    expect(t.out()).toMatch(/\| Check \| Category \| legacy \| v0\.2 \| v0\.3 \| v1\.0 \| Title \|/);
+    expect(t.out()).toMatch(/\| `lifecycle\.send` \| lifecycle \| MUST \|/);
+  });
+});
+
 describe('a2a-interop CLI', () => {
   let clean: RunningDefectAgent;
   let flawed: RunningDefectAgent;

@@ -2,13 +2,15 @@
  * `a2a-interop`: the conformance suite headless, for CI pipelines.
  *
  *   a2a-interop run <agent-url> [options]     run the suite, write the report, exit 0/1/2
- *   a2a-interop checks                         list every check (id, category, level)
+ *   a2a-interop checks [--format text|json|markdown]   list every check (id, category, levels per generation)
+ *   a2a-interop explain <check-id>             what a check enforces, with the spec sentences per generation
  *
  * Exit codes: 0 the conformance level meets --min-level; 1 it does not; 2 usage error or our tool failed.
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CHECK_CATALOG } from '../engine/checks';
+import { catalog, catalogMarkdown, explainCheck, levelsLine, suggest } from './explain';
 import { meetsLevel, type ConformanceLevel, type Credentials, type RunEvent } from '../engine';
 import { runConformance } from '../engine/runner/run';
 import { TOOL } from '../engine/report/build';
@@ -19,7 +21,8 @@ export const USAGE = `a2a-interop ${TOOL.version}: A2A conformance testing from 
 
 Usage:
   a2a-interop run <agent-url> [options]
-  a2a-interop checks
+  a2a-interop checks [--format text|json|markdown]
+  a2a-interop explain <check-id>
   a2a-interop --help | --version
 
 <agent-url> is the agent's base URL, a base URL with a path, or the card URL itself.
@@ -81,7 +84,7 @@ function credentialsFrom(v: { header?: string[]; bearer?: string; 'api-key'?: st
   return { kind: 'none' };
 }
 
-const SYMBOL: Record<string, string> = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP', error: 'ERR ' };
+const SYMBOL: Record<string, string> = { pass: 'PASS', fail: 'FAIL', advisory: 'ADVI', skip: 'SKIP', error: 'ERR ' };
 
 /** Runs the CLI with `argv` (without node and script). Returns the exit code. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -123,7 +126,30 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const [command, target, ...extra] = positionals;
   if (command === 'checks') {
-    for (const c of CHECK_CATALOG) io.stdout(`${c.id.padEnd(30)} ${c.category.padEnd(15)} ${c.level.padEnd(7)} ${c.title}\n`);
+    const f = v.format ?? 'text';
+    if (f === 'json') io.stdout(`${JSON.stringify(catalog(), null, 2)}\n`);
+    else if (f === 'markdown') io.stdout(catalogMarkdown());
+    else if (f === 'text') {
+      io.stdout(`${'id'.padEnd(30)} ${'category'.padEnd(15)} ${'legacy/v0.2/v0.3/v1.0'.padEnd(24)} title\n`);
+      for (const c of CHECK_CATALOG) io.stdout(`${c.id.padEnd(30)} ${c.category.padEnd(15)} ${levelsLine(c).padEnd(24)} ${c.title}\n`);
+    } else {
+      io.stderr(`--format for checks is text, json or markdown, not ${JSON.stringify(f)}\n`);
+      return 2;
+    }
+    return 0;
+  }
+  if (command === 'explain') {
+    if (!target) {
+      io.stderr('explain needs a check id, e.g. a2a-interop explain errors.task-not-found (list them with a2a-interop checks)\n');
+      return 2;
+    }
+    const text = explainCheck(target);
+    if (!text) {
+      const near = suggest(target);
+      io.stderr(`No check "${target}".${near.length ? ` Did you mean: ${near.join(', ')}?` : ''} List them with a2a-interop checks.\n`);
+      return 2;
+    }
+    io.stdout(text);
     return 0;
   }
   if (command !== 'run') {

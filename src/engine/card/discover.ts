@@ -140,7 +140,12 @@ export async function discoverCard(ctx: HttpContext, input: string, opts: Discov
     return result;
   }
   if (p.firstOk && looksLikeCardAttempt(p.firstOk.r)) result.reach = 'card';
-  else if (p.authBlocked) result.reach = hasCreds && refusedWithCreds ? 'credentials-rejected' : 'credentials-required';
+  else if (p.authBlocked) {
+    // A card path refused us (401/403) and another answered 2xx with something that is not a card (typically an
+    // SPA fallback page): the card is the protected one, so the page is not taken as the card.
+    result.reach = hasCreds && refusedWithCreds ? 'credentials-rejected' : 'credentials-required';
+    return result;
+  }
   if (p.firstOk) {
     result.response = p.firstOk.r;
     result.cardUrl = p.firstOk.c.url;

@@ -1,4 +1,4 @@
-import type { Binding } from '../model/check';
+import type { Binding, Generation } from '../model/check';
 import { isRecord, typeName } from '../util/json';
 
 /**
@@ -69,7 +69,21 @@ export interface Fixup {
   note: string;
   /** The card check that must fail because this repair was needed. */
   checkId: string;
+  /**
+   * The generations in which the repaired value is a defect (absent: every generation). Normalizing runs
+   * before the generation is known, so a member that exists only in some generations (e.g.
+   * `stateTransitionHistory` up to v0.3, `extendedAgentCard` in v1.0, `capabilities.extensions` from v0.2)
+   * is judged only there; elsewhere it is an unknown member, which no schema forbids.
+   */
+  only?: readonly Generation[];
 }
+
+const FROM_V02: readonly Generation[] = ['v0.2', 'v0.3', 'v1.0'];
+const V0X_SCHEMA: readonly Generation[] = ['v0.2', 'v0.3'];
+const UP_TO_V03: readonly Generation[] = ['legacy', 'v0.2', 'v0.3'];
+
+/** True when the fix-up is a defect in generation `g`. */
+export const fixupApplies = (f: Fixup, g: Generation): boolean => !f.only || f.only.includes(g);
 
 const V1_SCHEME_KEYS = {
   apiKeySecurityScheme: 'apiKey',
@@ -81,8 +95,8 @@ const V1_SCHEME_KEYS = {
 
 class Builder {
   fixups: Fixup[] = [];
-  fix(path: string, note: string, checkId: string) {
-    if (this.fixups.length < 500) this.fixups.push({ path, note, checkId });
+  fix(path: string, note: string, checkId: string, only?: readonly Generation[]) {
+    if (this.fixups.length < 500) this.fixups.push(only ? { path, note, checkId, only } : { path, note, checkId });
   }
 
   /** A string field; repairs other types (recording the fixup) and returns '' when missing. */
@@ -122,10 +136,10 @@ class Builder {
     return [];
   }
 
-  bool(v: unknown, path: string, checkId: string): boolean {
+  bool(v: unknown, path: string, checkId: string, only?: readonly Generation[]): boolean {
     if (typeof v === 'boolean') return v;
     if (v === undefined || v === null) return false;
-    this.fix(path, `expected a boolean, got ${typeName(v)} ${JSON.stringify(v)?.slice(0, 40)}; coerced`, checkId);
+    this.fix(path, `expected a boolean, got ${typeName(v)} ${JSON.stringify(v)?.slice(0, 40)}; coerced`, checkId, only);
     if (typeof v === 'string') return /^(true|yes|1|on|enabled)$/i.test(v.trim());
     if (typeof v === 'number') return v !== 0;
     return isRecord(v) ? true : false;
@@ -160,7 +174,9 @@ export function normalizeCard(raw: unknown): NormalizedCard {
     fixups: b.fixups,
   };
 
-  if (c.provider !== undefined) {
+  // null: absent (the v0.1.0 document types it `AgentProvider | null`; ProtoJSON reads null as unset). In v0.2
+  // and v0.3 a null provider is a type error, which card.required-fields judges from the raw card.
+  if (c.provider !== undefined && c.provider !== null) {
     if (isRecord(c.provider)) {
       card.provider = {
         organization: b.str(c.provider.organization, 'provider.organization', req, true),
@@ -212,8 +228,10 @@ export function normalizeCard(raw: unknown): NormalizedCard {
         description: b.str(s.description, `${p}.description`, 'card.skills', false),
         tags: b.strArray(s.tags, `${p}.tags`, 'card.skills', false),
         examples: b.strArray(s.examples, `${p}.examples`, 'card.skills', false),
-        inputModes: s.inputModes === undefined ? undefined : b.strArray(s.inputModes, `${p}.inputModes`, 'card.modes', false),
-        outputModes: s.outputModes === undefined ? undefined : b.strArray(s.outputModes, `${p}.outputModes`, 'card.modes', false),
+        // null: the defaults apply (v0.1.0 "If null or omitted, the agent's defaultInputModes apply"; ProtoJSON
+        // reads null as unset). v0.2/v0.3 type errors of this kind are judged by card.modes from the raw card.
+        inputModes: s.inputModes === undefined || s.inputModes === null ? undefined : b.strArray(s.inputModes, `${p}.inputModes`, 'card.modes', false),
+        outputModes: s.outputModes === undefined || s.outputModes === null ? undefined : b.strArray(s.outputModes, `${p}.outputModes`, 'card.modes', false),
         securityRequirements: normalizeRequirements(b, s.securityRequirements ?? s.security, `${p}.security`),
       });
     });
@@ -222,12 +240,15 @@ export function normalizeCard(raw: unknown): NormalizedCard {
   }
 
   // Security.
+  // securitySchemes exists from v0.2 (in a v0.1.0 card it is an unknown member); authentication only in v0.1.0.
   if (isRecord(c.securitySchemes)) {
     for (const [name, s] of Object.entries(c.securitySchemes).slice(0, 100)) {
       card.securitySchemes[name] = normalizeScheme(b, s, `securitySchemes.${name}`);
     }
-  } else if (c.securitySchemes !== undefined) {
-    b.fix('securitySchemes', `expected an object map, got ${typeName(c.securitySchemes)}; ignored`, 'card.security.schemes');
+  } else if (c.securitySchemes !== undefined && c.securitySchemes !== null) {
+    b.fix('securitySchemes', `expected an object map, got ${typeName(c.securitySchemes)}; ignored`, 'card.security.schemes', FROM_V02);
+  } else if (c.securitySchemes === null) {
+    b.fix('securitySchemes', 'expected an object map, got null; ignored', 'card.security.schemes', V0X_SCHEMA);
   }
   card.securityRequirements = normalizeRequirements(
     b,
@@ -235,7 +256,9 @@ export function normalizeCard(raw: unknown): NormalizedCard {
     c.securityRequirements !== undefined ? 'securityRequirements' : 'security',
   );
   if (isRecord(c.authentication)) {
+    const before = b.fixups.length;
     card.legacyAuthSchemes = b.strArray(c.authentication.schemes, 'authentication.schemes', 'card.security.schemes', true);
+    for (const f of b.fixups.slice(before)) f.only = ['legacy'];
   }
   return card;
 }
@@ -268,24 +291,46 @@ function normalizeCapabilities(b: Builder, v: unknown): NormalizedCard['capabili
   }
   for (const [k, val] of Object.entries(v).slice(0, 100)) {
     if (k === 'extensions') {
+      // Not a v0.1.0 member (unknown there: ignored). ProtoJSON reads null as an empty list; the v0.x schemas do not.
+      if (val === null) {
+        b.fix('capabilities.extensions', 'expected a list, got null; ignored', id, V0X_SCHEMA);
+        continue;
+      }
       if (!Array.isArray(val)) {
-        b.fix('capabilities.extensions', `expected a list, got ${typeName(val)}; ignored`, id);
+        b.fix('capabilities.extensions', `expected a list, got ${typeName(val)}; ignored`, id, FROM_V02);
         continue;
       }
       val.slice(0, 100).forEach((e, i) => {
-        if (!isRecord(e)) return b.fix(`capabilities.extensions[${i}]`, `expected an object, got ${typeName(e)}`, id);
-        caps.extensions.push({
-          uri: b.str(e.uri, `capabilities.extensions[${i}].uri`, id, true),
-          required: b.bool(e.required, `capabilities.extensions[${i}].required`, id),
-          description: b.optStr(e.description, `capabilities.extensions[${i}].description`, id),
-        });
+        const p = `capabilities.extensions[${i}]`;
+        if (!isRecord(e)) return b.fix(p, `expected an object, got ${typeName(e)}`, id, FROM_V02);
+        let uri = '';
+        if (typeof e.uri === 'string') uri = e.uri;
+        // AgentExtension.uri is required by the v0.2/v0.3 schemas, not by the v1.0 proto.
+        else if (e.uri === undefined || e.uri === null) b.fix(`${p}.uri`, 'missing; treated as empty', id, V0X_SCHEMA);
+        else b.fix(`${p}.uri`, `expected a string, got ${typeName(e.uri)}; ignored`, id, FROM_V02);
+        let description: string | undefined;
+        if (typeof e.description === 'string') description = e.description;
+        else if (e.description !== undefined && e.description !== null) b.fix(`${p}.description`, `expected a string, got ${typeName(e.description)}; ignored`, id, FROM_V02);
+        caps.extensions.push({ uri, required: b.bool(e.required, `${p}.required`, id, FROM_V02), description });
       });
       continue;
     }
-    setCap(caps, k, b.bool(val, `capabilities.${k}`, id));
+    // Only the members of the schema/proto are judged (and understood); others are unknown members, which no
+    // schema forbids (card.strict-lint lists them as a portability advisory).
+    const known = Object.hasOwn(KNOWN_CAPABILITIES, k) ? KNOWN_CAPABILITIES[k] : undefined;
+    if (!known) continue;
+    caps[known.key] = b.bool(val, `capabilities.${k}`, id, known.only);
   }
   return caps;
 }
+
+/** Capability flags by their JSON name, with the generations that define them. */
+const KNOWN_CAPABILITIES: Record<string, { key: 'streaming' | 'pushNotifications' | 'stateTransitionHistory' | 'extendedAgentCard'; only?: readonly Generation[] }> = {
+  streaming: { key: 'streaming' },
+  pushNotifications: { key: 'pushNotifications' },
+  stateTransitionHistory: { key: 'stateTransitionHistory', only: UP_TO_V03 },
+  extendedAgentCard: { key: 'extendedAgentCard', only: ['v1.0'] },
+};
 
 function setCap(caps: NormalizedCard['capabilities'], name: string, on: boolean) {
   const key = name.replace(/[-_\s]/g, '').toLowerCase();
@@ -298,7 +343,7 @@ function setCap(caps: NormalizedCard['capabilities'], name: string, on: boolean)
 function normalizeScheme(b: Builder, s: unknown, path: string): NormalizedScheme {
   const id = 'card.security.schemes';
   if (!isRecord(s)) {
-    b.fix(path, `expected an object, got ${typeName(s)}`, id);
+    b.fix(path, `expected an object, got ${typeName(s)}`, id, FROM_V02);
     return { type: 'unknown' };
   }
   // v1.0 ProtoJSON oneof wrapper: {"apiKeySecurityScheme": {...}}

@@ -63,7 +63,15 @@ export interface CheckDef extends CheckInfo {
   run(ctx: CheckContext): Promise<Verdict> | Verdict;
 }
 
-export const defineCheck = (def: CheckDef): CheckDef => def;
+/**
+ * Declares a check. Its headline `level` is taken from its quoted sentences (the newest generation it applies to),
+ * so the catalogue never drifts from the spec data; runs judge with the generation spoken (`obligationFor`).
+ */
+export const defineCheck = (def: CheckDef): CheckDef => {
+  const spec = CHECK_SPECS[def.id];
+  const newest = spec ? (['v1.0', 'v0.3', 'v0.2', 'legacy'] as const).find((g) => spec[g]) : undefined;
+  return newest ? { ...def, level: levelOf(spec![newest]!) } : def;
+};
 
 export const pass = (message: string, evidence?: Evidence[]): Verdict => ({ status: 'pass', message, evidence });
 export const fail = (message: string, evidence?: Evidence[], recommendation?: string): Verdict => ({

@@ -252,7 +252,16 @@ export const streamingChecks: CheckDef[] = [
         const ttfe = f.run.firstEventMs;
         return pass(`HTTP 200 text/event-stream${ttfe !== undefined ? `; first event after ${ttfe} ms` : ''}.`, [exchangeEvidence(r, `${ctx.dialect!.describe('stream')} response`)]);
       }
-      return { status: 'fail', critical: r.status >= 500, message: `The stream endpoint answered HTTP ${r.status} with ${r.contentType ? `Content-Type ${r.contentType}` : 'no Content-Type'}.`, evidence: [exchangeEvidence(r)] };
+      // An error answer (a JSON-RPC error, a google.rpc.Status, an HTTP error with an error body) is a refusal, not
+      // a framing defect: v0.1.0 §7.2 even allows an initial failure as an HTTP error with a JSON-RPC error body.
+      const d = ctx.dialect!;
+      const body = r.json();
+      const bodyId = body.ok && isRecord(body.value) ? body.value.id : undefined;
+      const answer = d.isRest ? d.parseRest(r, 'send') : d.parseRpc(r, typeof bodyId === 'string' ? bodyId : String(bodyId ?? ''), 'send');
+      if (answer.kind === 'error') return refusalVerdict(ctx, answer.error, r.status, 'instead of opening a stream', [exchangeEvidence(r)]);
+      if (r.status === 429) return { status: 'fail', message: `The stream endpoint answered HTTP 429 Too Many Requests${r.headers.get('retry-after') ? ` (Retry-After: ${r.headers.get('retry-after')!.slice(0, 40)})` : ''}; it rate-limits a single test client.`, evidence: [exchangeEvidence(r)] };
+      if (r.status === 404 || r.status === 405) return refusalVerdict(ctx, undefined, r.status, 'instead of opening a stream', [exchangeEvidence(r)]);
+      return { status: 'fail', critical: r.status >= 500, message: `The stream endpoint answered HTTP ${r.status} with ${r.contentType ? `Content-Type ${r.contentType}` : 'no Content-Type'}, not an event stream (HTTP 200, text/event-stream).`, evidence: [exchangeEvidence(r)] };
     },
   }),
   defineCheck({
@@ -264,53 +273,80 @@ export const streamingChecks: CheckDef[] = [
     phase: 'suite',
     specRefs: { ...STREAM, 'v1.0': 'v1.0.1 §3.2.3 Stream Response, §9.4.2, §11.7' },
     recommendation:
-      'Write each event as `data: <json>` followed by a blank line. On JSON-RPC every data line is a complete JSON-RPC response {"jsonrpc":"2.0","id":<the request id>,"result":…}; on HTTP+JSON a bare StreamResponse. v0.2/v0.3 results carry "kind"; v1.0 results are {"task"|"message"|"statusUpdate"|"artifactUpdate": …}.',
+      'Write each event as `data: <json>` followed by a blank line (a multi-line value needs "data:" on every line). On JSON-RPC every data line is a complete JSON-RPC response {"jsonrpc":"2.0","id":<the request id>,"result":…}; on HTTP+JSON a bare StreamResponse. v0.2/v0.3 results carry "kind"; v1.0 results are {"task"|"message"|"statusUpdate"|"artifactUpdate": …}.',
     run: (ctx) =>
       withStream(ctx, (f) => {
-        const items = f.run.items;
-        if (!items.length) return fail(`The stream ended without any event (${f.run.reason}).`, [exchangeEvidence(f.run.result)]);
+        const run = f.run;
+        const items = run.items;
+        const lost = run.ignoredLines.filter(lostData);
+        const benign = run.ignoredLines.filter((l) => !lostData(l));
         const bad = items.filter((i) => i.kind === 'invalid' || i.problems.length);
-        const parseErrors = f.run.parseErrors.map((p) => ev('SSE parse error', p));
-        const invalidUtf8 = f.run.result.invalidUtf8;
-        if (!bad.length && !parseErrors.length && !invalidUtf8) return pass(`${items.length} event(s), all well-formed${f.run.comments ? ` (${f.run.comments} comment line(s) ignored)` : ''}.`);
+        const invalidUtf8 = run.result.invalidUtf8;
         const problems = [
           ...(invalidUtf8 ? ['The stream is not valid UTF-8 (SSE streams MUST be UTF-8; clients replace or reject the bytes)'] : []),
-          ...(parseErrors.length
-            ? [`${f.run.parseErrors.length}${f.run.parseErrors.length >= 20 ? '+' : ''} line(s) are not SSE fields (e.g. ${visible(f.run.parseErrors[0]!)}); clients ignore them, so their content is lost`]
+          ...(lost.length
+            ? [`${lost.length}${run.ignoredLineCount >= 20 ? '+' : ''} line(s) are not SSE fields (e.g. ${visible(lost[0]!.line)}): ${lostCause(lost)}; clients ignore such lines, so their content is lost`]
             : []),
-          ...(bad.length ? [`${bad.length} of ${items.length} event(s) are malformed: ${[...new Set(bad.flatMap((b) => b.problems))].slice(0, 3).join('; ')}`] : []),
+          ...(bad.length ? [`${bad.length} of ${items.length} event(s) are malformed: ${[...new Set(bad.flatMap((b) => (b.problems.length ? b.problems : ['not a valid event'])))].slice(0, 3).join('; ')}`] : []),
         ];
-        return fail(`${problems.join('. ')}.`, [...parseErrors, ...itemEvidence(bad)]);
+        const lostEvidence = lost.slice(0, 5).map((l) => ev('SSE line ignored (content lost)', visible(l.line)));
+        if (!items.length && !problems.length) {
+          if (run.reason === 'error') return brokeOff(ctx, run, 'before its first event');
+          if (BUDGET_ENDS.has(run.reason)) return toolLimit(`No event arrived before our budget ended: the stream ${streamEnd(ctx, run)}. ${budgetKnob(ctx, run)}`, [exchangeEvidence(run.result)]);
+          return fail(`The stream ended without any event (${run.reason}): a JSON-RPC request MUST get a response, and a task stream carries at least the task.`, [exchangeEvidence(run.result)]);
+        }
+        if (problems.length) return fail(`${problems.join('. ')}.`, [...lostEvidence, ...itemEvidence(bad)]);
+        const ignored = benign.length
+          ? ` ${run.ignoredLineCount} line(s) were ignored as WHATWG SSE says clients must (${[...new Set(benign.map((l) => (l.type === 'invalid-retry' ? `retry "${l.value}"` : `field "${l.field}"`)))].slice(0, 3).join(', ')}): legal, nothing lost.`
+          : '';
+        const notes = [...new Set(items.flatMap((i) => i.notes ?? []))];
+        const tail = run.reason === 'oversize' ? ` We stopped reading at an event larger than our ${ctx.http.limits.maxBodyBytes} byte limit.` : run.reason === 'limit' ? ` We stopped reading after ${items.length} events (our limit).` : '';
+        const summary = `${items.length} event(s), all well-formed${run.comments ? ` (${run.comments} comment line(s) ignored)` : ''}.${ignored}${tail}`;
+        if (notes.length) {
+          return {
+            status: 'fail',
+            advisory: ctx.generation === 'v1.0' ? 'v1.0.1 §5.7 says receivers SHOULD ignore unrecognized fields: sending them is not a violation.' : 'The v0.1.0 text (ISO 8601) and its schema (RFC 3339 date-time) disagree on the timestamp form.',
+            message: `${summary} Findings the ${ctx.generation} specification does not require: ${notes.slice(0, 3).join('; ')}.`,
+            evidence: itemEvidence(items.filter((i) => i.notes?.length), 3),
+            recommendation: ctx.generation === 'v1.0' ? 'Drop fields that v1.0 removed ("kind", "final"): strict clients may reject them.' : 'Write timestamps as RFC 3339 (e.g. 2025-01-01T10:00:00Z) so both readings of v0.1.0 accept them.',
+          };
+        }
+        return pass(summary);
       }),
   }),
   defineCheck({
     id: 'streaming.first-event',
-    title: 'The first event is the task (v1.0) or a submitted/working update',
+    title: 'The first event is the task (v1.0); before v1.0 any event may come first',
     category: 'streaming',
     level: 'MUST',
     tier: 'optional',
     phase: 'suite',
     specRefs: { ...STREAM, 'v1.0': 'v1.0.1 §3.1.2 (a task stream MUST start with the Task)' },
-    recommendation: 'Send the Task as the first event (v1.0 requires it; v0.2/v0.3 SDKs do it too), or a status update in submitted/working, before any artifact.',
+    recommendation: 'Send the Task as the first event (v1.0 requires it; v0.2/v0.3 SDKs do it too) before any status or artifact update.',
     run: (ctx) =>
       withStream(ctx, (f) => {
-        const first = f.run.items[0];
-        if (!first) return fail('No event arrived.', [exchangeEvidence(f.run.result)]);
-        const timing = `first event after ${f.run.firstEventMs} ms; gaps p50 ${quantile(f.run.gapsMs, 0.5) ?? '-'} ms, max ${f.run.gapsMs.length ? Math.max(...f.run.gapsMs.slice(0, 10000)) : '-'} ms`;
+        const run = f.run;
+        const first = run.items[0];
+        if (!first) {
+          if (run.reason === 'error') return brokeOff(ctx, run, 'before its first event');
+          if (BUDGET_ENDS.has(run.reason)) return toolLimit(`No event arrived before our budget ended: the stream ${streamEnd(ctx, run)}. ${budgetKnob(ctx, run)}`, [exchangeEvidence(run.result)]);
+          return fail(`No event arrived: the stream ${streamEnd(ctx, run)} empty.`, [exchangeEvidence(run.result)]);
+        }
+        const timing = `first event after ${run.firstEventMs} ms; gaps p50 ${quantile(run.gapsMs, 0.5) ?? '-'} ms, max ${run.gapsMs.length ? Math.max(...run.gapsMs.slice(0, 10000)) : '-'} ms`;
         const evd = [...itemEvidence([first], 1), ev('timing', timing)];
+        if (first.kind === 'error') return skip(`The agent answered the stream with an error event first (${errorText(first.error)}): the request was refused, so there is no event order to judge (streaming.terminal judges the error).`, 'precondition', evd);
+        if (first.kind === 'invalid') return skip('The first event is not a valid event for the generation, so its type cannot be told (see streaming.framing).', 'precondition', evd);
         if (first.kind === 'message') return pass(`The stream is a single Message (message-only reply); ${timing}.`, evd);
         if (ctx.generation === 'v1.0') {
-          return first.kind === 'task' ? pass(`The first event is the Task (${first.rawState}); ${timing}.`, evd) : fail(`The first event is a ${first.kind}, but a v1.0 task stream MUST start with the Task.`, evd);
+          return first.kind === 'task' ? pass(`The first event is the Task (${first.rawState}); ${timing}.`, evd) : fail(`The first event is a ${first.kind === 'status' ? 'status update' : 'artifact update'}${first.rawState ? ` (${first.rawState})` : ''}, but a v1.0 task stream MUST begin with the Task object (§3.1.2).`, evd);
         }
-        if (first.kind === 'task' || (first.kind === 'status' && (first.state === 'submitted' || first.state === 'working'))) {
-          return pass(`The first event is a ${first.kind} (${first.rawState}); ${timing}.`, evd);
-        }
-        return fail(`The first event is a ${first.kind}${first.rawState ? ` in ${first.rawState}` : ''}, expected the task or a submitted/working status.`, evd);
+        const order = run.items.slice(0, 4).map((i) => `${i.kind}${i.rawState ? ` ${i.rawState}` : ''}`).join(' → ');
+        return pass(`The first event is a ${first.kind}${first.rawState ? ` (${first.rawState})` : ''}; no release before v1.0 fixes the first event (order: ${order}); ${timing}.`, evd);
       }),
   }),
   defineCheck({
     id: 'streaming.terminal',
-    title: 'The stream ends with a terminal (or interrupted) state: final:true before v1.0, closing the stream in v1.0',
+    title: 'The stream reaches the end of the task: final:true before v1.0, closing at a terminal state in v1.0',
     category: 'streaming',
     level: 'MUST',
     tier: 'optional',
@@ -319,39 +355,43 @@ export const streamingChecks: CheckDef[] = [
       legacy: 'v0.1.0 §7.2.2 TaskStatusUpdateEvent.final',
       'v0.2': 'v0.2.6 §7.2.2 TaskStatusUpdateEvent.final',
       'v0.3': 'v0.3.0 §7.2.2 TaskStatusUpdateEvent.final',
-      'v1.0': 'v1.0.1 §3.1.2, §11.7 (MUST close at a terminal or interrupted state)',
+      'v1.0': 'v1.0.1 §3.1.2 (MUST close at a terminal state), §11.7, §7.6.1',
     },
     recommendation:
-      'Before v1.0: mark the last status update with "final": true (terminal or input-required) and close the response. v1.0: there is no "final"; close the stream right after the terminal or interrupted status. In @a2a-js/sdk publish the final status and call eventBus.finished().',
-    run: (ctx) =>
-      withStream(ctx, (f) => {
-        const items = f.run.items;
-        const evd = [...itemEvidence(items.slice(-4)), ev('stream end', `${f.run.reason} after ${items.length} event(s)`)];
-        if (f.finalIndex < 0) {
-          const lastState = [...items].reverse().find((i) => i.state)?.rawState;
-          const end = streamEnd(ctx, f.run);
-          if (ctx.generation === 'v1.0') return fail(`The stream ${end} without reaching a terminal or interrupted state (last state ${lastState ?? 'none'}).`, evd);
-          const finalLess = items.some((i) => i.kind === 'status' && isTerminal(i.state, ctx.generation));
-          return fail(finalLess ? 'A terminal status arrived but no event had "final": true.' : `No final event arrived: the stream ${end} (last state ${lastState ?? 'none'}).`, evd);
-        }
-        if (ctx.generation === 'v1.0' && !f.closedAfterFinal) return fail(`The stream reached ${items[f.finalIndex]?.rawState ?? 'the end'} but did not close within ${CLOSE_GRACE_MS} ms.`, evd);
-        return pass(`The stream reached ${items[f.finalIndex]?.rawState ?? items[f.finalIndex]?.kind} at event ${f.finalIndex + 1} of ${items.length}.`, evd);
-      }),
+      'Before v1.0: mark the last status update with "final": true (terminal or input-required) and close the response. v1.0: there is no "final"; close the stream right after the terminal status (at input-required/auth-required you may close or keep it open). In @a2a-js/sdk publish the final status and call eventBus.finished().',
+    run: (ctx) => withStream(ctx, (f) => judgeTerminal(ctx, f)),
   }),
   defineCheck({
     id: 'streaming.after-final',
-    title: 'Nothing arrives after the final event',
+    title: 'Nothing arrives after the final event (v1.0: except one final Task snapshot)',
     category: 'streaming',
     level: 'MUST',
     tier: 'optional',
     phase: 'suite',
-    specRefs: { ...STREAM, 'v1.0': 'v1.0.1 §3.1.2, §3.5.2 Streaming Event Delivery' },
-    recommendation: 'Stop publishing once the final status is out (terminal or interrupted): close the stream; late artifacts belong before the final status.',
+    specRefs: { ...STREAM, 'v1.0': 'v1.0.1 §3.1.2, §3.5.2 Streaming Event Delivery, §11.7' },
+    recommendation: 'Stop publishing once the final status is out (v1.0: the terminal status, optionally followed by one final Task snapshot): close the stream; late artifacts belong before the final status.',
     run: (ctx) =>
       withStream(ctx, (f) => {
-        if (f.finalIndex < 0) return skip('No final event arrived (see streaming.terminal).', 'precondition');
-        const after = f.run.items.slice(f.finalIndex + 1);
-        return after.length ? fail(`${after.length} event(s) arrived after the final one.`, itemEvidence(after)) : pass('No event after the final one.');
+        const items = f.run.items;
+        if (f.finalIndex < 0) {
+          const end = items[f.endIndex];
+          if (end) return skip(`The stream paused at ${end.rawState ?? end.kind} and never sent a final event; events after an interrupted state are allowed.`, 'not-applicable');
+          return skip('No final event arrived (see streaming.terminal).', 'precondition');
+        }
+        const final = items[f.finalIndex]!;
+        let after = items.slice(f.finalIndex + 1);
+        let snapshot = '';
+        if (ctx.generation === 'v1.0' && final.kind !== 'message') {
+          // §11.7: "MAY optionally resend a final Task snapshot before closing".
+          const i = after.findIndex((x) => x.kind === 'task' && isTerminal(x.state, ctx.generation));
+          if (i === 0) {
+            snapshot = ` (one final Task snapshot in ${after[0]!.rawState} followed, which §11.7 allows)`;
+            after = after.slice(1);
+          }
+        }
+        return after.length
+          ? fail(`${after.length} event(s) arrived after the final one (${final.kind}${final.rawState ? ` ${final.rawState}` : ''}${final.final ? ', final: true' : ''}, event ${final.seq})${snapshot}.`, itemEvidence(after))
+          : pass(`No event after the final one${snapshot}.`);
       }),
   }),
   defineCheck({
@@ -364,8 +404,13 @@ export const streamingChecks: CheckDef[] = [
     recommendation: 'End the HTTP response after the final event; clients otherwise keep a connection (and a browser slot) open.',
     run: (ctx) =>
       withStream(ctx, (f) => {
-        if (f.finalIndex < 0) return skip('No final event arrived (see streaming.terminal).', 'precondition');
-        return f.closedAfterFinal ? pass('The stream closed after the final event.') : fail(`The stream was still open ${CLOSE_GRACE_MS} ms after the final event (${f.run.reason}).`);
+        const endAt = f.finalIndex >= 0 ? f.finalIndex : f.endIndex;
+        const end = f.run.items[endAt];
+        if (!end) return skip('No final event arrived (see streaming.terminal).', 'precondition');
+        if (f.finalIndex < 0 && end.kind === 'status' && isInterrupted(end.state)) {
+          return skip(`The stream paused at ${end.rawState} without final: true, so it did not claim to end; nothing requires closing there.`, 'not-applicable');
+        }
+        return f.closed ? pass(`The stream closed after the final event (${end.kind}${end.rawState ? ` ${end.rawState}` : ''}).`) : fail(`The stream was still open ${CLOSE_GRACE_MS} ms after the final event (${end.kind}${end.rawState ? ` ${end.rawState}` : ''}, event ${end.seq}).`);
       }),
   }),
   defineCheck({
@@ -388,7 +433,18 @@ export const streamingChecks: CheckDef[] = [
         if (!arts.length) return skip('The stream carried no artifact events.', 'not-applicable');
         const seen = new Map<string, { closed: boolean; text: string; chunks: number }>();
         const problems: string[] = [];
-        for (const a of arts) {
+        for (const it of f.run.items) {
+          // An artifact may start inside a Task event (the first Task, or a v1.0 snapshot): appends to it are fine.
+          if (it.kind === 'task') {
+            for (const a of it.task?.artifacts ?? []) {
+              if (!isRecord(a)) continue;
+              const key = typeof a.artifactId === 'string' ? a.artifactId : String(typeof a.index === 'number' ? a.index : 0);
+              if (!seen.has(key)) seen.set(key, { closed: false, text: partsText(a.parts ?? a.content), chunks: 1 });
+            }
+            continue;
+          }
+          if (it.kind !== 'artifact') continue;
+          const a = it;
           const key = a.artifact?.id ?? String(a.artifact?.index ?? 0);
           const cur = seen.get(key);
           if (a.artifact?.append) {
@@ -445,13 +501,35 @@ export const streamingChecks: CheckDef[] = [
       if (!run.result.responded) return transportVerdict(run.result, 'opening the stream');
       if (!taskId) return skip('No event with a task id arrived before the stream ended, so there was nothing to disconnect from.', 'precondition', [exchangeEvidence(run.result)]);
       await ctx.http.host.sleep(200, ctx.http.signal).catch(() => undefined);
+      // Health first: a crash is the finding that matters most; then whether the task survived.
+      const newMessage = () => d.send(ctx.http, { ...skillInput(ctx, primarySkill(ctx)), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined });
+      let health = await newMessage();
+      if (health.kind !== 'task' && health.kind !== 'message') {
+        // An agent that restarts a worker may refuse one request: ask again once before calling it a crash.
+        await ctx.http.host.sleep(1000, ctx.http.signal).catch(() => undefined);
+        health = await newMessage();
+      }
+      if (health.kind !== 'task' && health.kind !== 'message') {
+        return {
+          status: 'fail',
+          critical: true,
+          message: `After we closed the stream, the agent no longer answers a new message (twice, 1 s apart): it may have crashed. This is a robustness finding (no spec sentence covers a crash).`,
+          evidence: [exchangeEvidence(health.http)],
+        };
+      }
       const g = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
       if (g.kind !== 'task') {
-        return { status: 'fail', critical: g.http.status >= 500 || g.kind === 'transport', message: `After we closed the stream, get of task ${taskId} failed (${g.kind === 'error' ? `${g.error.code ?? g.http.status} ${g.error.message}` : g.kind}).`, evidence: [exchangeEvidence(g.http)] };
+        const gone = g.kind === 'error' && (g.error.code === -32001 || g.error.reason === 'TASK_NOT_FOUND' || g.http.status === 404);
+        return {
+          status: 'fail',
+          critical: g.http.status >= 500 || g.kind === 'transport',
+          message: gone
+            ? `After we closed the stream, task ${taskId} is gone (${errorText(g.kind === 'error' ? g.error : undefined)}): the agent dropped the task of a client that left. The spec describes the task as outliving its stream but does not require it.`
+            : `After we closed the stream, get of task ${taskId} failed (${g.kind === 'error' ? `${g.error.code ?? g.http.status} ${g.error.message}` : g.kind}).`,
+          evidence: [exchangeEvidence(g.http)],
+        };
       }
       emitState(ctx, lane, { source: 'get', at: ctx.http.host.now(), task: g.task, exchangeId: g.http.exchangeId });
-      const health = await d.send(ctx.http, { ...skillInput(ctx, primarySkill(ctx)), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined });
-      if (health.kind !== 'task' && health.kind !== 'message') return { status: 'fail', critical: true, message: 'After the disconnect the agent no longer answers a new message.', evidence: [exchangeEvidence(health.http)] };
       return pass(`Task ${taskId} is still retrievable (${g.task.rawState}) and the agent answers new messages.`, [exchangeEvidence(g.http)]);
     },
   }),
@@ -472,6 +550,7 @@ export const streamingChecks: CheckDef[] = [
       const pre = streamingPre(ctx);
       if (pre) return pre;
       const d = ctx.dialect!;
+      const g = ctx.generation;
       const lane = ctx.lane('resubscribe');
       let from = 0;
       let lastSkip: Verdict = skip('No task could be started to resubscribe to.', 'precondition');
@@ -489,13 +568,16 @@ export const streamingChecks: CheckDef[] = [
           continue;
         }
         const taskId = send.task.id;
-        // Read until the stream ends by itself. After a terminal/interrupted event (or final:true) allow a grace
-        // period to close; and a watchdog polls the task: finished but not delivered is a hanging stream.
+        // Read until the stream ends by itself. After the end of the task (a terminal state; before v1.0 also
+        // final:true) allow a grace period to close; an interrupted state ends the test too, without requiring a
+        // close (v1.0 §3.1.6 lists terminal states only). A watchdog polls the task: finished but not delivered
+        // is a hanging stream.
         const stop = new AbortController();
         const quit = new AbortController();
         let endSeenAs: string | undefined;
+        let mustClose = false;
         let finishedAs: string | undefined;
-        const settled = (st: StreamItem['state']) => isTerminal(st, ctx.generation) || isInterrupted(st);
+        let finishedTerminal = false;
         const stopAfterGrace = () =>
           ctx.http.host.sleep(CLOSE_GRACE_MS, quit.signal).then(
             () => stop.abort(),
@@ -503,67 +585,171 @@ export const streamingChecks: CheckDef[] = [
           );
         const watchdog = (async () => {
           for (;;) {
-            const ok = await ctx.http.host.sleep(1000, quit.signal).then(() => true, () => false);
+            const ok = await ctx.http.host.sleep(1000, quit.signal).then(
+              () => true,
+              () => false,
+            );
             if (!ok || finishedAs || endSeenAs) return;
-            const g = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
-            if (g.kind === 'task' && settled(g.task.state)) {
-              finishedAs = g.task.rawState;
+            const got = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
+            if (got.kind === 'task' && (isTerminal(got.task.state, g) || isInterrupted(got.task.state))) {
+              finishedAs = got.task.rawState;
+              finishedTerminal = isTerminal(got.task.state, g);
               await stopAfterGrace();
               return;
             }
           }
         })();
         const run = await d.subscribe(ctx.http, { id: taskId, lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, stopSignal: stop.signal }, (it) => {
-          if (!endSeenAs && (settled(it.state) || it.final)) {
-            endSeenAs = it.rawState ?? 'final';
+          const terminal = isTerminal(it.state, g) || (g !== 'v1.0' && it.final === true) || it.kind === 'message' || it.kind === 'error';
+          if (!mustClose && terminal) {
+            mustClose = true;
+            endSeenAs = it.rawState ?? (it.final ? 'final' : it.kind);
+            void stopAfterGrace();
+          } else if (!endSeenAs && isInterrupted(it.state)) {
+            endSeenAs = it.rawState;
             void stopAfterGrace();
           }
         });
         quit.abort();
         await watchdog;
-        const evidence = [exchangeEvidence(run.result, `${d.describe('subscribe', taskId)} response`), ...itemEvidence(run.items, 5)];
-        if ((run.reason === 'stopped' || run.reason === 'timeout' || run.reason === 'idle') && endSeenAs) {
+        const evd = [exchangeEvidence(run.result, `${d.describe('subscribe', taskId)} response`), ...itemEvidence(run.items, 5)];
+        const openAtEnd = run.reason === 'stopped' || BUDGET_ENDS.has(run.reason);
+        if (openAtEnd && mustClose) {
           return fail(
-            `The resubscribed stream delivered ${endSeenAs} but was still open ${run.reason === 'stopped' ? `${CLOSE_GRACE_MS} ms later` : 'when our budget ran out'}${ctx.generation === 'v1.0' ? ' (v1.0 §11.7: close at a terminal or interrupted state)' : ''}.`,
-            evidence,
-            'Close the subscription stream right after sending the terminal or interrupted status (input-required and auth-required included); clients otherwise hold a connection open for nothing.',
+            `The resubscribed stream delivered ${endSeenAs} but was still open ${run.reason === 'stopped' ? `${CLOSE_GRACE_MS} ms later` : 'when our budget ran out'}${g === 'v1.0' ? ' (v1.0 §3.1.6: the stream MUST terminate when the task reaches a terminal state)' : ''}.`,
+            evd,
+            'Close the subscription stream right after sending the terminal status; clients otherwise hold a connection open for nothing.',
           );
         }
-        if (run.reason === 'stopped' && finishedAs) {
+        if (openAtEnd && finishedAs && finishedTerminal && !endSeenAs) {
           return fail(
-            `The task reached ${finishedAs} but the resubscribed stream neither delivered that nor closed (${run.items.length} event(s), still open ${CLOSE_GRACE_MS} ms later).`,
-            evidence,
+            `The task reached ${finishedAs} but the resubscribed stream neither delivered that nor closed (${run.items.length} event(s), still open ${run.reason === 'stopped' ? `${CLOSE_GRACE_MS} ms later` : `when our budget ended: it ${streamEnd(ctx, run)}`}).`,
+            evd,
             'When a subscription starts, send the current Task and then every later update; if the task finishes between the snapshot and the subscription, send the terminal status and close. Subscribe to the event bus before taking the snapshot so no transition falls in between.',
           );
         }
-        const evd = [exchangeEvidence(run.result, `${d.describe('subscribe', taskId)} response`), ...itemEvidence(run.items, 5)];
         if (!run.result.responded) return transportVerdict(run.result, 'resubscribing');
+        if (run.reason === 'error') return brokeOff(ctx, run, 'while resubscribed');
         if (run.reason === 'not-stream') {
           const body = run.result.json();
           const isErrorAnswer = run.result.status >= 400 || (body.ok && isRecord(body.value) && body.value.error !== undefined);
           if (!isErrorAnswer) return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType || ''} with a result, not an event stream.`, evd);
           // A task that finished before the subscription may be refused legitimately (v1.0: UnsupportedOperation).
           const now = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
-          if (now.kind === 'task' && isTerminal(now.task.state, ctx.generation)) {
+          if (now.kind === 'task' && isTerminal(now.task.state, g)) {
             lastSkip = skip(`The task finished (${now.task.rawState}) before the subscription, so resubscribing to a running task could not be exercised.`, 'precondition', evd);
             continue;
           }
           const code = body.ok ? (body.value as { error?: { code?: unknown } })?.error?.code : undefined;
-          if (code === -32601 || run.result.status === 404 || run.result.status === 405) return fail('Resubscribe is not implemented.', evd);
+          if (code === -32601 || run.result.status === 404 || run.result.status === 405) return fail('Resubscribe is not implemented (method not found).', evd);
           if (code === -32004) return fail('The agent declares streaming but answers resubscribe with UnsupportedOperation.', evd);
           return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType}, not an event stream.`, evd);
         }
-        return judgeResubscribe(ctx, run, taskId, evd);
+        return judgeResubscribe(ctx, run, taskId, evd, endSeenAs, finishedAs);
       }
     },
   }),
 ];
 
-function judgeResubscribe(ctx: CheckContext, run: StreamRun, taskId: string, evd: Evidence[]): Verdict {
-  if (!run.items.length) return fail('The resubscribed stream carried no event.', evd);
-  if (ctx.generation === 'v1.0' && run.items[0]!.kind !== 'task') return fail(`SubscribeToTask sent a ${run.items[0]!.kind} first; v1.0 sends the current Task first.`, evd);
+/** Text of an artifact's parts (for artifacts that arrive inside a Task event). */
+function partsText(parts: unknown): string {
+  if (!Array.isArray(parts)) return '';
+  return parts
+    .slice(0, 50)
+    .map((p) => (isRecord(p) && typeof p.text === 'string' ? p.text : ''))
+    .join('');
+}
+
+/** streaming.terminal: did the stream reach the end of the task, and (v1.0) close there? */
+function judgeTerminal(ctx: CheckContext, f: StreamFixture): Verdict {
+  const g = ctx.generation;
+  const run = f.run;
+  const items = run.items;
+  const evd = [...itemEvidence(items.slice(-4)), ev('stream end', `${run.reason} after ${items.length} event(s)`)];
+  const lastState = [...items].reverse().find((i) => i.state)?.rawState;
+  const error = items.find((i) => i.kind === 'error');
+  if (error && (f.finalIndex < 0 || items[f.finalIndex] === error)) {
+    // An error event legitimately ends a stream (v0.1.0 §7.2 MAY; the v0.2/v0.3 schema allows error responses);
+    // what it says is the finding: our valid request failed.
+    return refusalVerdict(ctx, error.error, 0, `in the stream (event ${error.seq})`, evd);
+  }
+  const end = items[f.endIndex];
+  const final = items[f.finalIndex];
+  if (!end) {
+    if (run.reason === 'error') return brokeOff(ctx, run, `before the task ended (last state ${lastState ?? 'none'})`);
+    if (BUDGET_ENDS.has(run.reason)) {
+      const rb = f.readBack;
+      if (rb?.kind === 'task' && isTerminal(rb.task.state, g)) {
+        return fail(
+          `The task reached ${rb.task.rawState} (read back with get), but the stream neither delivered that nor closed: it ${streamEnd(ctx, run)} (last streamed state ${lastState ?? 'none'}).`,
+          [...evd, exchangeEvidence(rb.http, 'get after the stream')],
+          g === 'v1.0' ? 'Publish the terminal status on the stream and close it (v1.0 §3.1.2).' : 'Publish the last status with "final": true and close the stream.',
+        );
+      }
+      if (rb?.kind === 'task' && isInterrupted(rb.task.state)) {
+        return {
+          status: 'fail',
+          advisory: 'The task paused (an interrupted state); nothing requires closing the stream there, only delivering its updates.',
+          message: `The task is in ${rb.task.rawState} (read back with get), but the stream did not deliver that state: it ${streamEnd(ctx, run)} (last streamed state ${lastState ?? 'none'}).`,
+          evidence: [...evd, exchangeEvidence(rb.http, 'get after the stream')],
+        };
+      }
+      const state = rb?.kind === 'task' ? `still ${rb.task.rawState} (read back with get)` : rb ? `of unknown state (the get after the stream ${rb.kind === 'error' ? `failed: ${errorText(rb.error)}` : `gave ${rb.kind}`})` : 'of unknown state (no event named the task)';
+      return toolLimit(`The stream ${streamEnd(ctx, run)} before the task ended; the task is ${state}. Not the agent's fault as far as we can see. ${budgetKnob(ctx, run)}`, [...evd, ...(rb ? [exchangeEvidence(rb.http, 'get after the stream')] : [])]);
+    }
+    if (g === 'v1.0') return fail(`The stream ${streamEnd(ctx, run)} without reaching a terminal or interrupted state (last state ${lastState ?? 'none'}): a v1.0 task stream ends at a terminal state (§3.1.2).`, evd);
+    return fail(`No final event arrived: the stream ${streamEnd(ctx, run)} (last state ${lastState ?? 'none'}) and no status update had "final": true.`, evd);
+  }
+  if (end.kind === 'message') {
+    if (g === 'v1.0' && !f.closed) return fail(`The stream carried a Message but did not close within ${CLOSE_GRACE_MS} ms (§3.1.2: exactly one Message, then close immediately).`, evd);
+    return pass(`The stream is a Message reply (event ${end.seq}).`, evd);
+  }
+  if (g === 'v1.0') {
+    if (final) {
+      if (!f.closed) return fail(`The stream reached ${final.rawState} but did not close within ${CLOSE_GRACE_MS} ms (${run.reason}); v1.0 §3.1.2: the stream MUST close when the task reaches a terminal state.`, evd);
+      return pass(`The stream reached ${final.rawState} at event ${final.seq} of ${items.length} and closed.`, evd);
+    }
+    // Interrupted: §3.1.2/§3.1.6 require closing at terminal states only; §11.7 describes closing at interrupted
+    // ones too; §7.6.1 says streams SHOULD stay open at AUTH_REQUIRED.
+    if (f.closed) return pass(`The stream reached ${end.rawState} at event ${end.seq} and closed (allowed at an interrupted state).`, evd);
+    if (end.state === 'auth-required') return pass(`The stream reached ${end.rawState} and stayed open, as v1.0 §7.6.1 says it SHOULD.`, evd);
+    return {
+      status: 'fail',
+      advisory: 'v1.0.1 §3.1.2 and §3.1.6 require closing at terminal states only; §11.7 describes the stream closing at a terminal or interrupted state. Staying open is allowed.',
+      message: `The stream reached ${end.rawState} at event ${end.seq} and stayed open (still open ${CLOSE_GRACE_MS} ms later); clients that follow §11.7 wait for the close.`,
+      evidence: evd,
+      recommendation: 'Either close the stream at input-required (clients then send the answer as a new streaming message) or keep it open and document it; both are allowed.',
+    };
+  }
+  if (final) return pass(`The stream reached ${final.rawState ?? final.kind} with "final": true at event ${final.seq} of ${items.length}.`, evd);
+  if (end.kind === 'task') {
+    // The schema lets any event be a Task; the reference SDK (a2a-python) ends a stream at a Task in a terminal or
+    // input-required state.
+    return pass(`The stream ended with the Task in ${end.rawState} (event ${end.seq})${f.closed ? ' and closed' : ''}; a Task in that state ends the stream for SDK clients.`, evd);
+  }
+  if (isTerminal(end.state, g)) return fail(`A terminal status (${end.rawState}, event ${end.seq}) arrived but no event had "final": true.`, evd);
+  // Interrupted status without final:true.
+  if (!f.closed) return pass(`The stream paused at ${end.rawState} (event ${end.seq}) and stayed open without "final": true; nothing before v1.0 requires closing there.`, evd);
+  return {
+    status: 'fail',
+    advisory: `Before v1.0, "final" is described as marking the end of the stream, but no sentence says when an interrupted state must carry it.`,
+    message: `The stream closed at ${end.rawState} (event ${end.seq}) without any event having "final": true.`,
+    evidence: evd,
+  };
+}
+
+function judgeResubscribe(ctx: CheckContext, run: StreamRun, taskId: string, evd: Evidence[], endSeenAs: string | undefined, finishedAs: string | undefined): Verdict {
+  if (!run.items.length) {
+    if (BUDGET_ENDS.has(run.reason)) return toolLimit(`The resubscribed stream carried no event before our budget ended (it ${streamEnd(ctx, run)}). ${budgetKnob(ctx, run)}`, evd);
+    return fail('The resubscribed stream carried no event.', evd);
+  }
+  if (ctx.generation === 'v1.0' && run.items[0]!.kind !== 'task') return fail(`SubscribeToTask sent a ${run.items[0]!.kind} first; v1.0 §3.1.6: the operation MUST return a Task object as the first event.`, evd);
   const foreign = run.items.filter((i) => i.taskId && i.taskId !== taskId);
   if (foreign.length) return fail(`The resubscribed stream carried events of another task (${foreign[0]!.taskId}).`, evd);
-  if (run.reason === 'timeout' || run.reason === 'idle') return fail(`The resubscribed stream was still open when our budget ran out (${run.reason}) without reaching a terminal state.`, evd);
+  const paused = endSeenAs ?? finishedAs;
+  if ((run.reason === 'stopped' || BUDGET_ENDS.has(run.reason)) && paused) {
+    return pass(`Resubscribed to task ${taskId}: ${run.items.length} event(s); the task paused at ${paused} and the stream stayed open, which is allowed (only terminal states end a subscription).`, evd);
+  }
+  if (BUDGET_ENDS.has(run.reason)) return toolLimit(`Resubscribed to task ${taskId} (${run.items.length} event(s)), but the task was still running when our budget ended: the stream ${streamEnd(ctx, run)}. ${budgetKnob(ctx, run)}`, evd);
   return pass(`Resubscribed to task ${taskId}: ${run.items.length} event(s), ended ${run.reason}.`, evd);
 }
