@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../model/events';
 import { timerSleep } from '../ports';
 import { Redactor } from '../redact';
-import { DEFAULT_LIMITS, exchange, retryAfterMs, Semaphore, type HttpContext } from './client';
+import { DEFAULT_LIMITS, exchange, lineEndNormalizer, retryAfterMs, Semaphore, stream, type HttpContext } from './client';
 
 function ctxFor(responses: (() => Response)[]) {
   const events: RunEvent[] = [];
@@ -75,5 +75,68 @@ describe('Semaphore', () => {
     );
     expect(peak).toBe(2);
     expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+});
+
+/** A text/event-stream response written in the given chunks. */
+const sseChunks = (chunks: string[]) => () => {
+  const enc = new TextEncoder();
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const x of chunks) c.enqueue(enc.encode(x));
+        c.close();
+      },
+    }),
+    { status: 200, headers: { 'content-type': 'text/event-stream' } },
+  );
+};
+
+async function readStream(chunks: string[], limits: Partial<HttpContext['limits']> = {}) {
+  const { ctx } = ctxFor([sseChunks(chunks)]);
+  ctx.limits = { ...ctx.limits, ...limits };
+  const data: string[] = [];
+  const out = await stream(ctx, { ...req, lane: 'sse' }, (m) => void data.push(m.data));
+  return { out, data };
+}
+
+describe('stream: SSE line ends and ignored lines (WHATWG)', () => {
+  it('CR-only line ends deliver every event, the last one included', async () => {
+    const { out, data } = await readStream(['data: one\r\r', 'data: two\r\r']);
+    expect(data).toEqual(['one', 'two']);
+    expect(out.reason).toBe('closed');
+    expect(out.parseErrors).toEqual([]);
+  });
+
+  it('a CRLF split across chunks is one line end, not two', async () => {
+    const { data } = await readStream(['data: one\r', '\ndata: more\r', '\n\r', '\n']);
+    expect(data).toEqual(['one\nmore']);
+  });
+
+  it('mixed LF, CRLF and CR in one stream', async () => {
+    const { data } = await readStream(['data: a\n\ndata: b\r\n\r\ndata: c\r\r']);
+    expect(data).toEqual(['a', 'b', 'c']);
+  });
+
+  it('unknown fields and a non-numeric retry are recorded as ignored lines, with the field named', async () => {
+    const { out, data } = await readStream(['retry: soon\nfoo: bar\n\uFEFFdata: lost\n\ndata: kept\n\n']);
+    expect(data).toEqual(['kept']);
+    expect(out.ignoredLineCount).toBe(3);
+    expect(out.ignoredLines.map((l) => [l.type, l.field])).toEqual([
+      ['invalid-retry', 'retry'],
+      ['unknown-field', 'foo'],
+      ['unknown-field', '\uFEFFdata'],
+    ]);
+  });
+
+  it('an event larger than our buffer ends the read as our limit (oversize), not as a broken connection', async () => {
+    const { out } = await readStream([`data: ${'x'.repeat(200)}`, `${'y'.repeat(200)}\n\n`, 'data: after\n\n'], { maxBodyBytes: 100 });
+    expect(out.reason).toBe('oversize');
+    expect(out.result.error).toBeUndefined();
+  });
+
+  it('lineEndNormalizer keeps state across chunks', () => {
+    const n = lineEndNormalizer();
+    expect([n('a\r'), n('\nb\r'), n(''), n('c\r\n')]).toEqual(['a\n', 'b\n', '', 'c\n']);
   });
 });

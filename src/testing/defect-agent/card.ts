@@ -32,6 +32,10 @@ export interface AgentFeatures {
   push?: boolean;
   /** An authenticated extended card (needs auth). */
   extendedCard?: boolean;
+  /** More interfaces to declare (served elsewhere, e.g. by a second test agent with the other binding). */
+  extraInterfaces?: { url: string; binding: Binding; protocolVersion?: string }[];
+  /** Sign the card: a well-formed JWS (protected header with alg and kid, base64url signature). */
+  signed?: boolean;
 }
 
 /** Skills added by permitted variants (they match on their example's keyword, like the others). */
@@ -108,6 +112,10 @@ export function buildCard(c: CardInput): Json {
       if (features.extendedCard && c.auth) card.supportsAuthenticatedExtendedCard = true;
     }
   }
+  for (const x of features.extraInterfaces ?? []) {
+    if (gen === 'v1.0') (card.supportedInterfaces as Json[]).push({ url: x.url, protocolBinding: x.binding, protocolVersion: x.protocolVersion ?? '1.0' });
+    else if (gen === 'v0.3') (card.additionalInterfaces as Json[]).push({ url: x.url, transport: x.binding });
+  }
   if (permits('card-extra-fields')) card['x-vendor'] = { team: 'a2a-interop', tier: 'test' };
   card.provider = { organization: 'a2a-interop test fixtures', url: 'https://github.com/a2aproject/A2A' };
   card.version = '1.0.0';
@@ -169,5 +177,11 @@ export function buildCard(c: CardInput): Json {
   card.defaultInputModes = modes;
   card.defaultOutputModes = modes;
   if (!has('card-missing-skills')) card.skills = skills;
+  if (features.signed && (gen === 'v0.3' || gen === 'v1.0')) {
+    const b64url = (x: string) => Buffer.from(x).toString('base64url');
+    const header = b64url(JSON.stringify({ alg: 'ES256', typ: 'JOSE', kid: 'test-key-1' }));
+    // Well-formed, not a real signature: verification is a later check (issue 14); shape is what is judged here.
+    card.signatures = [{ protected: has('card-bad-signature') ? `${header}!!` : header, signature: b64url('not-a-real-signature-but-well-formed') }];
+  }
   return card;
 }

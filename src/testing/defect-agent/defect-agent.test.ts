@@ -378,6 +378,7 @@ interface Agents {
   v1rest: RunningDefectAgent;
   v03: RunningDefectAgent;
   auth: RunningDefectAgent;
+  signed: RunningDefectAgent;
 }
 type AgentKey = keyof Agents;
 
@@ -396,6 +397,7 @@ const RANK: Record<string, number> = { submitted: 0, working: 1, 'input-required
 
 const PROBES: Record<DefectName, Probe> = {
   'card-capabilities-array': { agent: 'v03', shows: async (_d, a) => Array.isArray((await cardOf(a)).capabilities) },
+  'card-bad-signature': { agent: 'signed', shows: async (_d, a) => !/^[A-Za-z0-9_-]+$/.test((await cardOf(a)).signatures[0].protected) },
   'card-capabilities-strings': { agent: 'v03', shows: async (_d, a) => typeof (await cardOf(a)).capabilities.streaming === 'string' },
   'card-missing-skills': { agent: 'v1', shows: async (_d, a) => !('skills' in (await cardOf(a))) },
   'card-html-404': {
@@ -613,10 +615,12 @@ describe('defects: each switch changes the wire as described, and the clean agen
     agents.v1rest = await startDefectAgent({ generation: 'v1.0', binding: 'HTTP+JSON', ...common });
     agents.v03 = await startDefectAgent({ generation: 'v0.3', ...common });
     agents.auth = await startDefectAgent({ generation: 'v1.0', auth: { scheme: 'bearer', secret: 'tok-123456' }, ...common });
+    agents.signed = await startDefectAgent({ generation: 'v1.0', features: { signed: true }, ...common });
     drivers.v1 = new Driver({ generation: 'v1.0', binding: 'JSONRPC', url: agents.v1.url });
     drivers.v1rest = new Driver({ generation: 'v1.0', binding: 'HTTP+JSON', url: agents.v1rest.url });
     drivers.v03 = new Driver({ generation: 'v0.3', binding: 'JSONRPC', url: agents.v03.url });
     drivers.auth = new Driver({ generation: 'v1.0', binding: 'JSONRPC', url: agents.auth.url });
+    drivers.signed = new Driver({ generation: 'v1.0', binding: 'JSONRPC', url: agents.signed.url });
   });
   afterAll(async () => {
     await Promise.all(Object.values(agents).map((a) => a.close()));

@@ -15,6 +15,7 @@ export const DEFECTS = {
   'card-behind-auth': 'The card itself requires credentials (401), so discovery fails.',
   'card-huge': 'The card is about 20 MB (a padded description).',
   'card-legacy-path-only': 'Card served only at /.well-known/agent.json, not /.well-known/agent-card.json.',
+  'card-bad-signature': 'A signed card whose signature header is not base64url (needs features.signed).',
   'send-returns-message': 'Every send answers with a bare Message, never a Task (message-only agent).',
   'task-never-finishes': 'Tasks stay working forever; streams stay open and never reach a terminal state.',
   'no-task-id': 'Task objects have no `id`.',

@@ -338,33 +338,54 @@ export const SPEC: Record<string, CheckSpec> = {
         { doc: 'a2a-v0.1.0', section: '§5.5 AgentCard Object Structure', quote: '// URL pointing to human-readable documentation for the agent (e.g., API usage, detailed skill descriptions).', keyword: 'none' },
         { doc: 'a2a-v0.1.0', section: '§5.5.1 AgentProvider Object', quote: "// URL for the provider's organization website or relevant contact page.", keyword: 'none' },
       ],
+      note: 'The provider and documentation URLs are described without a requirement word: findings are advice.',
     },
     'v0.2': {
       sentences: [
         { doc: 'a2a-v0.2.6', file: 'a2a.json', section: 'AgentCard.documentationUrl', quote: '"description": "A URL to documentation for the agent."', keyword: 'none' },
         { doc: 'a2a-v0.2.6', file: 'a2a.json', section: 'AgentCard.iconUrl', quote: '"description": "A URL to an icon for the agent."', keyword: 'none' },
-        { doc: 'a2a-v0.2.6', file: 'a2a.json', section: 'AuthorizationCodeOAuthFlow.tokenUrl (and the other flow URLs)', quote: 'This MUST be in the form of a URL.', keyword: 'MUST' },
       ],
-      level: 'MAY',
-      note: 'Mixed check: only the OAuth flow URLs carry a MUST ("in the form of a URL"); provider, documentation and icon URLs are descriptive. Until the check reports OAuth URLs separately, a failure is an advisory.',
+      note: 'Provider, documentation and icon URLs are descriptive; the OAuth flow URLs, which carry a MUST, are judged by card.urls.oauth.',
     },
     'v0.3': {
       sentences: [
         { doc: 'a2a-v0.3.0', file: 'a2a.json', section: 'AgentCard.documentationUrl', quote: '"description": "An optional URL to the agent\'s documentation."', keyword: 'none' },
         { doc: 'a2a-v0.3.0', file: 'a2a.json', section: 'AgentProvider.url', quote: '"description": "A URL for the agent provider\'s website or relevant documentation."', keyword: 'none' },
-        { doc: 'a2a-v0.3.0', file: 'a2a.json', section: 'AuthorizationCodeOAuthFlow.tokenUrl (and the other flow URLs)', quote: 'This MUST be a URL and use TLS.', keyword: 'MUST' },
       ],
-      level: 'MAY',
-      note: 'Mixed check: only the OAuth flow URLs carry a MUST; provider, documentation and icon URLs are descriptive. Until the check reports OAuth URLs separately, a failure is an advisory.',
+      note: 'Provider, documentation and icon URLs are descriptive; the OAuth flow URLs, which carry a MUST, are judged by card.urls.oauth.',
     },
     'v1.0': {
       sentences: [
         { doc: 'a2a-v1.0.1', file: 'a2a.proto', section: 'message AgentCard', quote: '// A URL providing additional documentation about the agent.', keyword: 'none' },
         { doc: 'a2a-v1.0.1', file: 'a2a.proto', section: 'message AgentCard', quote: '// Optional. A URL to an icon for the agent.', keyword: 'none' },
-        { doc: 'a2a-v1.0.1', file: 'a2a.proto', section: 'message PasswordOAuthFlow (deprecated)', quote: '// The token URL to be used for this flow. This MUST be in the form of a URL.', keyword: 'MUST' },
       ],
-      level: 'MAY',
-      note: 'Mixed check: in v1.0 the MUST survives only on the deprecated implicit and password flows; every other URL of the card is descriptive. Until the check reports OAuth URLs separately, a failure is an advisory.',
+      note: 'Provider, documentation and icon URLs are descriptive; the OAuth flow URLs are judged by card.urls.oauth.',
+    },
+  },
+
+  'card.urls.oauth': {
+    'v0.2': {
+      sentences: [
+        { doc: 'a2a-v0.2.6', file: 'a2a.json', section: 'AuthorizationCodeOAuthFlow.tokenUrl (and the other flow URLs)', quote: 'This MUST be in the form of a URL.', keyword: 'MUST' },
+        { doc: 'a2a-v0.2.6', file: 'a2a.json', section: 'OpenIdConnectSecurityScheme.openIdConnectUrl', quote: '"description": "Well-known URL to discover the [[OpenID-Connect-Discovery]] provider metadata."', keyword: 'none' },
+      ],
+      note: 'Every OAuth flow URL (authorizationUrl, tokenUrl, refreshUrl) MUST be a URL: an absolute URL, whatever its scheme. The "OAuth2 standard requires the use of TLS" is descriptive here, and the OpenID Connect URL is described without a requirement word: advice.',
+    },
+    'v0.3': {
+      sentences: [
+        { doc: 'a2a-v0.3.0', file: 'a2a.json', section: 'AuthorizationCodeOAuthFlow.tokenUrl', quote: 'This MUST be a URL and use TLS.', keyword: 'MUST' },
+        { doc: 'a2a-v0.3.0', file: 'a2a.json', section: 'ClientCredentialsOAuthFlow.tokenUrl (and the other flow URLs)', quote: 'The token URL to be used for this flow. This MUST be a URL.', keyword: 'MUST' },
+        { doc: 'a2a-v0.3.0', file: 'a2a.json', section: 'OpenIdConnectSecurityScheme.openIdConnectUrl', quote: '"description": "The OpenID Connect Discovery URL for the OIDC provider\'s metadata."', keyword: 'none' },
+      ],
+      note: 'Every OAuth flow URL MUST be a URL (absolute). The authorization-code URLs MUST also use TLS; plain http is reported as advice only, as the tool does for endpoint URLs (local development).',
+    },
+    'v1.0': {
+      sentences: [
+        { doc: 'a2a-v1.0.1', file: 'a2a.proto', section: 'message ImplicitOAuthFlow (deprecated)', quote: '// The authorization URL to be used for this flow. This MUST be in the // form of a URL.', keyword: 'MUST' },
+        { doc: 'a2a-v1.0.1', file: 'a2a.proto', section: 'message PasswordOAuthFlow (deprecated)', quote: '// The token URL to be used for this flow. This MUST be in the form of a URL.', keyword: 'MUST' },
+        { doc: 'a2a-v1.0.1', file: 'a2a.proto', section: 'message ClientCredentialsOAuthFlow', quote: '// The token URL to be used for this flow. string token_url = 1 [(google.api.field_behavior) = REQUIRED];', keyword: 'required-field' },
+      ],
+      note: 'In v1.0 the "MUST be in the form of a URL" survives only on the deprecated implicit and password flows; the URLs of the other flows and the OpenID Connect URL are described without it, so findings there are advice.',
     },
   },
 
@@ -452,18 +473,27 @@ export const SPEC: Record<string, CheckSpec> = {
         { doc: 'a2a-v0.3.0', section: '§5.6.1 Main URL and Preferred Transport', quote: 'Required declaration: The preferredTransport field is REQUIRED and MUST be present in every AgentCard.', keyword: 'REQUIRED' },
         { doc: 'a2a-v0.3.0', file: 'a2a.json', section: 'AgentCard.preferredTransport', quote: '"preferredTransport": { "default": "JSONRPC",', keyword: 'none' },
       ],
-      note: 'Contradiction: §5.6.1 makes preferredTransport REQUIRED, the schema makes it optional with default "JSONRPC"; a missing preferredTransport is at most an advisory. Different transports on one URL are permitted (§5.6.2 MAY); a non-core transport value is a SHOULD finding.',
+      note: 'Contradiction: §5.6.1 makes preferredTransport REQUIRED, the schema makes it optional with default "JSONRPC"; a missing preferredTransport is at most an advisory. Different transports on one URL are permitted (§5.6.2 MAY): from the card alone a conflict (§5.6.4) cannot be told from reuse, so it is advice (calling each interface is what can prove a mismatch). A non-core transport value is permitted for extensions (§5.5.5 MAY): advice that clients may not support it.',
     },
     'v1.0': {
       sentences: [
         { doc: 'a2a-v1.0.1', file: 'a2a.proto', section: 'message AgentInterface', quote: 'string protocol_binding = 2 [(google.api.field_behavior) = REQUIRED];', keyword: 'required-field' },
         { doc: 'a2a-v1.0.1', file: 'a2a.proto', section: 'message AgentInterface', quote: 'string protocol_version = 4 [(google.api.field_behavior) = REQUIRED];', keyword: 'required-field' },
         { doc: 'a2a-v1.0.1', section: '§8.3.1 Supported Interfaces Declaration', quote: 'Each interface MUST accurately declare its transport protocol and URL', keyword: 'MUST' },
-        { doc: 'a2a-v1.0.1', section: '§3.6 Versioning', quote: 'Patch version numbers SHOULD NOT be used in requests, responses and Agent Cards, and MUST not be considered when clients and servers negotiate protocol versions.', keyword: 'SHOULD NOT' },
-        { doc: 'a2a-v1.0.1', section: '§5.8 Custom Binding Identification', quote: "The protocolBinding field in the Agent Card's supportedInterfaces entry SHOULD be a URI:", keyword: 'SHOULD' },
         { doc: 'a2a-v1.0.1', section: '§5.7 Field Presence and Optionality', quote: 'Implementations SHOULD ignore unrecognized fields in messages, allowing for forward compatibility as the protocol evolves.', keyword: 'SHOULD' },
       ],
-      note: 'Missing protocolBinding/protocolVersion is a MUST failure. A patch version ("1.0.1") is a SHOULD NOT; a non-core binding that is not a URI is a SHOULD; v0.3 top-level fields beside supportedInterfaces are unrecognized fields receivers ignore (advisory; a2a-js emits such dual cards).',
+      note: 'Missing protocolBinding/protocolVersion is a MUST failure. v0.3 top-level fields beside supportedInterfaces are unrecognized fields receivers ignore (advisory; a2a-js emits such dual cards). The SHOULD-level spelling of bindings and versions is judged by card.protocol.conventions.',
+    },
+  },
+
+  'card.protocol.conventions': {
+    'v1.0': {
+      sentences: [
+        { doc: 'a2a-v1.0.1', section: '§3.6 Versioning', quote: 'Patch version numbers SHOULD NOT be used in requests, responses and Agent Cards, and MUST not be considered when clients and servers negotiate protocol versions.', keyword: 'SHOULD NOT' },
+        { doc: 'a2a-v1.0.1', section: '§5.8 Custom Binding Identification', quote: "The protocolBinding field in the Agent Card's supportedInterfaces entry SHOULD be a URI:", keyword: 'SHOULD' },
+        { doc: 'a2a-v1.0.1', file: 'a2a.proto', section: 'message AgentInterface', quote: 'The core ones officially // supported are JSONRPC, GRPC and HTTP+JSON.', keyword: 'none' },
+      ],
+      note: 'A patch number in protocolVersion is a SHOULD NOT; a binding that is neither a core name (spelled exactly) nor a URI breaks the §5.8 SHOULD. Other version formats are shown only by examples: advice.',
     },
   },
 

@@ -1,0 +1,104 @@
+/**
+ * The harness of the defect and permitted-behaviour matrices (src/engine/checks/matrix.test.ts): the six
+ * generation x binding targets, the agent setups a check needs to apply (auth, push, streaming off, extended card,
+ * a peer, a second interface), and one suite run against a freshly started test agent.
+ */
+import { createNodeHost } from '../../hosts/node';
+import type { Report } from '../../engine/model/report';
+import { runConformance } from '../../engine/runner/run';
+import type { DefectName } from './defects';
+import type { Binding, Generation } from './dialect';
+import { startDefectAgent, type RunningDefectAgent, type StartDefectAgentOptions } from './index';
+import type { PermittedName } from './permitted';
+
+export type Target = `${Generation} ${Binding}`;
+export const TARGETS: readonly Target[] = ['legacy JSONRPC', 'v0.2 JSONRPC', 'v0.3 JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC', 'v1.0 HTTP+JSON'];
+export const JSONRPC_TARGETS = TARGETS.filter((t) => t.endsWith('JSONRPC'));
+export const REST_TARGETS = TARGETS.filter((t) => t.endsWith('HTTP+JSON'));
+export const V1_TARGETS = TARGETS.filter((t) => t.startsWith('v1.0'));
+export const V03_UP = TARGETS.filter((t) => t.startsWith('v1.0') || t.startsWith('v0.3'));
+export const KIND_TARGETS = TARGETS.filter((t) => t.startsWith('v0.'));
+
+/**
+ * What the agent declares and implements beyond the plain agent:
+ * - `auth`: bearer auth on every A2A call (credentials given to the run)
+ * - `push`: push notification configs
+ * - `no-streaming`: capabilities.streaming false, streaming methods refused
+ * - `extended`: an authenticated extended card (with auth)
+ * - `signed`: a signed card
+ * - `peer`: a second (clean) agent of the same target, for the two-agent checks
+ * - `interfaces`: the card also declares the other binding, served by a second agent (v0.3, v1.0)
+ */
+export type Setup = 'plain' | 'auth' | 'push' | 'no-streaming' | 'extended' | 'signed' | 'peer' | 'interfaces';
+export const SETUPS: readonly Setup[] = ['plain', 'auth', 'push', 'no-streaming', 'extended', 'signed', 'peer', 'interfaces'];
+
+export const MATRIX_SECRET = 'matrix-secret-token-5b1';
+
+/** Setups that exist for a target (a second binding exists only from v0.3). */
+export const setupApplies = (s: Setup, t: Target) => s !== 'interfaces' || t.startsWith('v0.3') || t.startsWith('v1.0');
+
+export interface CaseSpec {
+  target: Target;
+  setup: Setup;
+  defects?: DefectName[];
+  permitted?: PermittedName[];
+  /** Defects of the peer agent (setup `peer`). */
+  peerDefects?: DefectName[];
+}
+
+export const caseKey = (c: CaseSpec) =>
+  [c.target, c.setup, ...(c.defects ?? []).map((d) => `-${d}`), ...(c.permitted ?? []).map((p) => `+${p}`), ...(c.peerDefects ?? []).map((d) => `peer-${d}`)].join(' ');
+
+const PACE = { slowTaskMs: 300, stepMs: 10 } as const;
+
+/** Starts the agent(s) of a case, runs the whole suite against them, closes them; never throws on agent misbehaviour. */
+export async function runCase(c: CaseSpec, timeoutMs = 5000): Promise<Report> {
+  const [generation, binding] = c.target.split(' ') as [Generation, Binding];
+  const started: RunningDefectAgent[] = [];
+  try {
+    const auth = c.setup === 'auth' || c.setup === 'extended' ? { auth: { scheme: 'bearer' as const, secret: MATRIX_SECRET } } : {};
+    const features: StartDefectAgentOptions['features'] = {
+      ...(c.setup === 'push' ? { push: true } : {}),
+      ...(c.setup === 'no-streaming' ? { streaming: false } : {}),
+      ...(c.setup === 'extended' ? { extendedCard: true } : {}),
+      ...(c.setup === 'signed' ? { signed: true } : {}),
+    };
+    if (c.setup === 'interfaces') {
+      const other: Binding = binding === 'JSONRPC' ? 'HTTP+JSON' : 'JSONRPC';
+      const second = await startDefectAgent({ generation, binding: other, ...PACE });
+      started.push(second);
+      features.extraInterfaces = [{ url: second.url, binding: other }];
+    }
+    const agent = await startDefectAgent({ generation, binding, defects: c.defects, permitted: c.permitted, features, ...auth, ...PACE });
+    started.push(agent);
+    let peerUrl: string | undefined;
+    if (c.setup === 'peer') {
+      const peer = await startDefectAgent({ generation, binding, defects: c.peerDefects, ...PACE });
+      started.push(peer);
+      peerUrl = baseUrl(peer);
+    }
+    return await runConformance(
+      createNodeHost(),
+      { agentUrl: baseUrl(agent), peerUrl, timeoutMs, ...(auth.auth ? { credentials: { kind: 'bearer', token: MATRIX_SECRET } } : {}) },
+      () => {},
+    );
+  } finally {
+    await Promise.all(started.map((a) => a.close()));
+  }
+}
+
+export const baseUrl = (a: RunningDefectAgent) => a.cardUrl.replace(/\/\.well-known\/.*$/, '');
+
+/** Runs `items` through `fn` with at most `n` at a time, keeping order. */
+export async function pool<T, R>(items: readonly T[], n: number, fn: (x: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+  return out;
+}
