@@ -17,7 +17,7 @@ export interface DiscoveryResult {
   /** The card answered only when credentials were sent. */
   neededCredentials: boolean;
   /** Every candidate failed at the transport level (nothing answered at all). */
-  unreachable?: { message: string; blame: 'agent' | 'tool' | 'unknown'; proxyCode?: string };
+  unreachable?: { message: string; blame: 'agent' | 'tool' | 'unknown'; proxyCode?: string; /** The transport error's source (e.g. `timeout`: our per-request budget ended). */ source?: string };
   /** Set when the input URL itself is unusable. */
   invalidUrl?: string;
   /** What discovery concluded (see TargetInfo.reach). */
@@ -161,6 +161,7 @@ export async function discoverCard(ctx: HttpContext, input: string, opts: Discov
       message: err?.message ?? 'no answer',
       blame: err?.blame ?? 'unknown',
       proxyCode: err?.source === 'proxy' ? err.code : undefined,
+      source: err?.source,
     };
     result.reach = err?.blame === 'tool' || err?.source === 'abort' ? 'tool-failure' : 'unreachable';
   }

@@ -205,8 +205,20 @@ export const cardChecks: CheckDef[] = [
             attempts,
           );
         }
-        if (d.reach === 'unreachable' || d.unreachable) {
-          return skip(`Nothing answered at any candidate URL (${d.unreachable?.message ?? 'no answer'}), so whether the agent serves a card could not be judged.`, 'unreachable', attempts);
+        if (d.unreachable?.source === 'timeout') {
+          // Our per-request budget ended at every candidate: a limit of the tool, not proof that there is no card.
+          return toolLimit(
+            `No candidate URL answered within this tool's per-request budget (${c.http.limits.requestTimeoutMs >= 1000 ? `${Math.round(c.http.limits.requestTimeoutMs / 1000)} s` : `${c.http.limits.requestTimeoutMs} ms`}, a fixed limit), so whether the agent serves a card could not be judged. ${d.unreachable.message}`,
+            attempts,
+          );
+        }
+        if (d.unreachable && d.unreachable.blame !== 'agent') {
+          // Nothing took a connection (refused, DNS): no verdict on the agent (the report says "not assessed").
+          return skip(`Nothing answered at any candidate URL (${d.unreachable.message}), so whether the agent serves a card could not be judged.`, 'unreachable', attempts);
+        }
+        if (d.unreachable) {
+          // The agent answered, but broke every exchange (reset, redirect loop, oversized headers): its fault.
+          return fail(`No card could be read: every candidate URL failed (${statuses}). ${d.unreachable.message}`, attempts);
         }
         const direct = cardCandidates(d.inputUrl).length === 1;
         return fail(

@@ -1,10 +1,36 @@
 import type { HttpResult } from '../http/client';
 import type { Evidence } from '../model/check';
-import { jsonRpcEnvelope, restErrorBody, v1ErrorDataProblems, type JsonRpcEnvelope, type RestError } from '../protocol/shapes';
-import { isRecord } from '../util/json';
+import type { TaskState } from '../model/events';
+import type { CallOutcome, StreamItem, StreamRun } from '../protocol/dialect';
+import { jsonRpcEnvelope, restErrorBody, v1ErrorDataProblems, type JsonRpcEnvelope, type RestError, type TaskView } from '../protocol/shapes';
+import { isTerminal, normalizeState } from '../protocol/states';
+import { isRecord, truncate } from '../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
 import { canceledTaskId } from './lifecycle';
-import { needDialect, noFinishedTask, ownFinishedRun, refusedForCredentials, skillRuns } from './tasks';
+import {
+  completedRun,
+  needDialect,
+  noFinishedTask,
+  ownFinishedRun,
+  primarySkill,
+  refusedForCredentials,
+  runningCandidates,
+  runTask,
+  skillInput,
+  skillRuns,
+  startRunningTask,
+} from './tasks';
+
+// ---------------------------------------------------------------- probes
+
+/** An unknown task id for a probe, and whether it copies the shape of the agent's own task ids. */
+export interface ProbeId {
+  id: string;
+  /** Built from one of the agent's own task ids (a UUID when the agent's ids are UUIDs); false: a bare UUID. */
+  shaped: boolean;
+  /** The agent's id it was shaped after. */
+  template?: string;
+}
 
 /** One deliberately wrong request and what came back. */
 export interface Probe {
@@ -16,6 +42,8 @@ export interface Probe {
   rest?: RestError;
   /** For JSON-RPC probes: the body was not JSON at all. */
   notJson?: string;
+  /** The unknown task id the probe named, if any. */
+  taskId?: ProbeId;
 }
 
 /**
@@ -24,8 +52,11 @@ export interface Probe {
  */
 const A2A_ERROR_PROBES: Record<string, number[]> = {
   'task-not-found': [404],
+  'unknown-task-message': [404],
   'push-not-supported': [400, 501],
+  'push-not-supported-list': [400, 501],
   'cancel-terminal': [400, 409],
+  'cancel-canceled': [400, 409],
   'message-to-terminal': [400],
   'version-unsupported': [400],
 };
@@ -37,89 +68,157 @@ const ERRORS = {
   'v1.0': 'v1.0.1 §5.4 Error Code Mappings, §9.5 / §11.6 Error Handling',
 };
 
-function probe(ctx: CheckContext, name: string, make: () => Promise<{ http: HttpResult; expectedId: string | null }>): Promise<Probe> {
-  return ctx.fixture(`probe:${name}`, async () => {
-    const { http, expectedId } = await make();
-    const p: Probe = { name, http, expectedId };
-    // No answer, or a body cut by a reset or a stall: judged as a transport failure (crashVerdict).
-    if (!http.responded || http.error) return p;
-    const parsed = http.json();
-    if (ctx.dialect!.isRest) {
-      if (http.status >= 400) p.rest = restErrorBody(parsed.ok ? parsed.value : undefined, http.status, !!A2A_ERROR_PROBES[name]?.includes(http.status));
-    } else if (!parsed.ok) p.notJson = parsed.error;
-    else p.rpc = jsonRpcEnvelope(parsed.value, expectedId);
-    return p;
-  });
+/** Reads an answer as an error probe of the binding (JSON-RPC envelope, or an HTTP+JSON error body). */
+function readProbe(ctx: CheckContext, name: string, http: HttpResult, expectedId: string | null): Probe {
+  const p: Probe = { name, http, expectedId };
+  // No answer, or a body cut by a reset or a stall: judged as a transport failure (crashVerdict).
+  if (!http.responded || http.error) return p;
+  const parsed = http.json();
+  if (ctx.dialect!.isRest) {
+    if (http.status >= 400) p.rest = restErrorBody(parsed.ok ? parsed.value : undefined, http.status, !!A2A_ERROR_PROBES[name]?.includes(http.status));
+  } else if (!parsed.ok) p.notJson = parsed.error;
+  else p.rpc = jsonRpcEnvelope(parsed.value, expectedId);
+  return p;
 }
+
+type ProbeRequest = (
+  | { kind: 'rpc'; method: string; params: unknown }
+  | { kind: 'raw'; body: string; expectedId: string | null }
+  | { kind: 'rest'; method: string; path: string; body?: string }
+) & { headers?: Record<string, string>; omit?: string[]; anonymous?: boolean; lane?: string; taskId?: ProbeId };
 
 const rpcBody = (method: string, params: unknown, id: string) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
 
 /** A lane for error probes, so they appear together in the timeline. */
 const lane = (ctx: CheckContext) => `errors: ${ctx.checkId.replace(/^errors\./, '')}`;
 
-function rpcProbe(ctx: CheckContext, name: string, method: string, params: unknown, headers?: Record<string, string>, omit?: string[]): Promise<Probe> {
-  return probe(ctx, name, async () => {
+/** Sends a probe once per run (memoized by name: the specific checks and errors.shape share them). */
+function call(ctx: CheckContext, name: string, build: () => ProbeRequest | Promise<ProbeRequest>): Promise<Probe> {
+  return ctx.fixture(`probe:${name}`, async () => {
+    const r = await build();
     const d = ctx.dialect!;
-    const id = d.nextRpcId();
-    const http = await d.rawRpc(ctx.http, rpcBody(method, params, id), { lane: lane(ctx), checkId: ctx.checkId, headers, omitHeaders: omit });
-    return { http, expectedId: id };
+    const opts = { lane: r.lane ?? lane(ctx), checkId: ctx.checkId, headers: r.headers, omitHeaders: r.omit, anonymous: r.anonymous };
+    let http: HttpResult;
+    let expectedId: string | null = null;
+    if (r.kind === 'rest') http = await d.rawRest(ctx.http, r.method, r.path, r.body, opts);
+    else if (r.kind === 'raw') {
+      expectedId = r.expectedId;
+      http = await d.rawRpc(ctx.http, r.body, opts);
+    } else {
+      expectedId = d.nextRpcId();
+      http = await d.rawRpc(ctx.http, rpcBody(r.method, r.params, expectedId), opts);
+    }
+    return { ...readProbe(ctx, name, http, expectedId), taskId: r.taskId };
   });
-}
-
-function restProbe(ctx: CheckContext, name: string, method: string, path: string, body?: string, headers?: Record<string, string>, omit?: string[]): Promise<Probe> {
-  return probe(ctx, name, async () => ({
-    http: await ctx.dialect!.rawRest(ctx.http, method, path, body, { lane: lane(ctx), checkId: ctx.checkId, headers, omitHeaders: omit }),
-    expectedId: null,
-  }));
 }
 
 /** Describes what the agent answered, for messages. */
 function answered(p: Probe): string {
   if (!p.http.responded || p.http.error) return `no complete answer (${p.http.error?.message})`;
-  if (p.rpc?.error) return `error ${String(p.rpc.error.code)} "${String(p.rpc.error.message ?? '')}" (HTTP ${p.http.status})`;
+  if (p.rpc?.error) return `error ${String(p.rpc.error.code)} "${truncate(String(p.rpc.error.message ?? ''), 160)}" (HTTP ${p.http.status})`;
   if (p.rpc?.hasResult) return `a result instead of an error (HTTP ${p.http.status})`;
   if (p.notJson !== undefined) return `HTTP ${p.http.status} with a non-JSON body (${p.http.contentType || 'no content type'})`;
-  if (p.rest) return `HTTP ${p.http.status}${p.rest.status ? ` ${p.rest.status}` : ''}${p.rest.reason ? ` (${p.rest.reason})` : ''}`;
+  if (p.rest) return `HTTP ${p.http.status}${p.rest.status ? ` ${p.rest.status}` : ''}${p.rest.reason ? ` (${p.rest.reason})` : ''}${p.rest.message ? ` "${truncate(p.rest.message, 160)}"` : ''}`;
   return `HTTP ${p.http.status}`;
 }
 
-/** A 5xx or a dropped connection while handling a bad request: the crash the seed calls critical (step 4). */
-function crashVerdict(p: Probe, what: string): Verdict | undefined {
+/** The answer carries a structured error of the binding: an answer, not a crash, whatever the HTTP status. */
+function structuredError(ctx: CheckContext, p: Probe): boolean {
+  if (ctx.dialect!.isRest) return p.http.status === 501 || !!p.rest?.structured;
+  const code = p.rpc?.error?.code;
+  return !!p.rpc?.hasError && typeof code === 'number' && Number.isInteger(code);
+}
+
+/**
+ * A crash while handling a bad request: no answer, a body cut short, or a 5xx WITHOUT a structured error of the
+ * binding (a JSON-RPC error object; on HTTP+JSON a JSON error body, or any 501). A well-formed error carried by a
+ * 4xx/5xx is an answer: no release fixes the HTTP status of a JSON-RPC error, and SDKs use 400/500 (@a2a-js/sdk 1.x
+ * sends -32009 with HTTP 500; a2a-python 0.3 REST answers 501 for unsupported operations).
+ */
+function crashVerdict(ctx: CheckContext, p: Probe, what: string): Verdict | undefined {
   if (!p.http.responded || p.http.error) {
     const v = transportVerdict(p.http, what);
     return v.status === 'fail' ? { ...v, critical: true, message: `${v.message} A crash while handling errors must be fixed before deploying.` } : v;
   }
-  if (p.http.status >= 500) {
+  if (p.http.status >= 500 && !structuredError(ctx, p)) {
     return {
       status: 'fail',
       critical: true,
-      message: `${what}: the server failed with HTTP ${p.http.status} (${answered(p)}). A server error during error handling is a critical failure.`,
+      message: `${what}: the server failed with HTTP ${p.http.status} and no ${ctx.dialect!.isRest ? 'JSON error body' : 'JSON-RPC error object'} (${answered(p)}). A server error while handling a bad request is a critical failure.`,
       evidence: [exchangeEvidence(p.http)],
     };
   }
   return undefined;
 }
 
-/** Judges a JSON-RPC probe against the expected code(s). */
-function expectRpcCode(p: Probe, codes: number[], what: string, names: string): Verdict {
-  const crash = crashVerdict(p, what);
+/** JSON-RPC: the HTTP status carrying an error is unspecified in every release (mentioned, never judged). */
+const statusNote = (p: Probe) => (p.http.status !== 200 ? ` (at HTTP ${p.http.status}: no release fixes the status of a JSON-RPC error; 200 is customary)` : '');
+
+interface RpcExpect {
+  codes: number[];
+  names: string;
+  /** Codes that are a defensible reading of the specification: an advisory, with this reason. */
+  advisory?: Record<number, string>;
+  /** Extra words for a failing code (e.g. which SDK answers it, so users do not chase their own code). */
+  hints?: Record<number, string>;
+}
+
+/** Judges a JSON-RPC probe against the expected code(s), at any HTTP status. */
+function expectRpcCode(ctx: CheckContext, p: Probe, what: string, exp: RpcExpect): Verdict {
+  const crash = crashVerdict(ctx, p, what);
   if (crash) return crash;
   const evidence: Evidence[] = [exchangeEvidence(p.http)];
   const code = p.rpc?.error?.code;
-  if (typeof code === 'number' && codes.includes(code)) return pass(`${what}: ${names} (${code}) as expected.`, evidence);
-  return fail(`${what}: expected ${names} (${codes.join(' or ')}), got ${answered(p)}.`, evidence);
+  if (typeof code === 'number' && exp.codes.includes(code)) return pass(`${what}: ${exp.names} (${code}) as expected${statusNote(p)}.`, evidence);
+  const got = `${what}: expected ${exp.names} (${exp.codes.join(' or ')}), got ${answered(p)}.`;
+  if (typeof code === 'number' && exp.advisory?.[code]) return { ...fail(got, evidence), advisory: exp.advisory[code] };
+  const hint = typeof code === 'number' ? exp.hints?.[code] : undefined;
+  return fail(hint ? `${got} ${hint}` : got, evidence);
 }
 
-/** Judges a REST probe against the expected HTTP status(es) and, for v1.0, the ErrorInfo reason. */
-function expectRest(ctx: CheckContext, p: Probe, statuses: number[], reason: string | undefined, what: string): Verdict {
-  const crash = crashVerdict(p, what);
+interface RestExpect {
+  pass: (status: number) => boolean;
+  /** The passing statuses in words, e.g. "HTTP 400". */
+  expected: string;
+  /** A status that is acceptable but not the one the text gives: an advisory, with the reason returned. */
+  advisory?: (status: number) => string | undefined;
+  /** v1.0: the google.rpc.ErrorInfo reason expected when the body gives one. */
+  reason?: string;
+}
+
+/** Judges an HTTP+JSON probe against the expected HTTP status(es) and, for v1.0, the ErrorInfo reason. */
+function expectRest(ctx: CheckContext, p: Probe, what: string, exp: RestExpect): Verdict {
+  const crash = crashVerdict(ctx, p, what);
   if (crash) return crash;
   const evidence: Evidence[] = [exchangeEvidence(p.http)];
-  if (!statuses.includes(p.http.status)) return fail(`${what}: expected HTTP ${statuses.join(' or ')}, got ${answered(p)}.`, evidence);
-  if (ctx.generation === 'v1.0' && reason && p.rest?.reason && p.rest.reason !== reason) {
-    return fail(`${what}: HTTP ${p.http.status} as expected, but ErrorInfo.reason is ${p.rest.reason}, not ${reason}.`, evidence);
+  const s = p.http.status;
+  if (exp.pass(s)) {
+    if (ctx.generation === 'v1.0' && exp.reason && p.rest?.reason && p.rest.reason !== exp.reason) {
+      return fail(`${what}: HTTP ${s} as expected, but ErrorInfo.reason is ${p.rest.reason}, not ${exp.reason}.`, evidence);
+    }
+    return pass(`${what}: HTTP ${s}${p.rest?.reason ? ` ${p.rest.reason}` : ''} as expected.`, evidence);
   }
-  return pass(`${what}: HTTP ${p.http.status}${p.rest?.reason ? ` ${p.rest.reason}` : ''} as expected.`, evidence);
+  const adv = exp.advisory?.(s);
+  if (adv) return { ...fail(`${what}: ${answered(p)}; ${exp.expected} is the status the specification gives.`, evidence), advisory: adv };
+  return fail(`${what}: expected ${exp.expected}, got ${answered(p)}.`, evidence);
+}
+
+const only =
+  (...xs: number[]) =>
+  (s: number) =>
+    xs.includes(s);
+const isClientError = (s: number) => s >= 400 && s < 500 && s !== 401 && s !== 403;
+
+/** Validation errors (malformed JSON, malformed params) on HTTP+JSON: v1.0 gives 400 as an example; v0.x has no table. */
+function validationStatuses(ctx: CheckContext): RestExpect {
+  if (ctx.generation === 'v1.0') {
+    return {
+      pass: only(400),
+      expected: 'HTTP 400',
+      advisory: (s) => (isClientError(s) ? `v1.0.1 §3.3.2 gives HTTP 400 only as an example of a validation error; HTTP ${s} is another client error.` : undefined),
+    };
+  }
+  return { pass: isClientError, expected: 'a 4xx status (400 or 422)' };
 }
 
 function pre(ctx: CheckContext): Verdict | undefined {
@@ -129,40 +228,123 @@ function pre(ctx: CheckContext): Verdict | undefined {
 /** Auth-refused probes say nothing about error handling when the user gave no credentials. */
 const authSkip = (ctx: CheckContext, p: Probe): Verdict | undefined => refusedForCredentials(ctx, p.http);
 
+// ---------------------------------------------------------------- unknown task ids shaped like the agent's
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The ids of the agent's own tasks in this run (made once). */
+function ownTaskIds(ctx: CheckContext): Promise<string[]> {
+  return ctx.fixture('errors:own-task-ids', async () => {
+    const runs = await skillRuns(ctx);
+    const ids = runs.flatMap((r) => [r.send.kind === 'task' ? r.send.task.id : undefined, r.final?.id, r.clientTaskId]);
+    return [...new Set(ids.filter((x): x is string => typeof x === 'string' && x.length > 0))];
+  });
+}
+
 /**
- * An id no task has: a fresh UUID, the form well-behaved agents generate and accept (an agent that validates the
- * id format may answer a prefixed id with InvalidParams, which says nothing about TaskNotFound).
+ * An id with the shape of `template`: same length, separators and character classes (digits, lower and upper
+ * case letters; hex letters stay hex), the letters and digits randomized from `random` (hex text). A leading word
+ * tag such as `task-` or `tsk_` (letters that are not all hex, then a separator) is kept when at least four letters
+ * or digits remain to randomize: agents that validate their id format often check the tag literally.
  */
-const unknownTaskId = (ctx: CheckContext) => ctx.uuid();
+export function shapedLike(template: string, random: () => string): string {
+  const tag = /^[A-Za-z]+[-_:.]/.exec(template)?.[0];
+  const keep = tag && /[g-z]/i.test(tag) && template.slice(tag.length).replace(/[^0-9A-Za-z]/g, '').length >= 4 ? tag : '';
+  const body = template.slice(keep.length);
+  const hexOnly = (letters: string) => letters.length > 0 && /^[a-f]*$/i.test(letters);
+  const lowers = body.replace(/[^a-z]/g, '');
+  const uppers = body.replace(/[^A-Z]/g, '');
+  const lowerSet = hexOnly(lowers) ? 'abcdef' : 'abcdefghijklmnopqrstuvwxyz';
+  const upperSet = hexOnly(uppers) ? 'ABCDEF' : 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  let pool = '';
+  const next = () => {
+    if (pool.length < 2) pool += random().replace(/[^0-9a-f]/gi, '');
+    const n = parseInt(pool.slice(0, 2) || '0', 16);
+    pool = pool.slice(2);
+    return n;
+  };
+  let out = keep;
+  for (const c of body) {
+    if (/[0-9]/.test(c)) out += String(next() % 10);
+    else if (/[a-z]/.test(c)) out += lowerSet[next() % lowerSet.length];
+    else if (/[A-Z]/.test(c)) out += upperSet[next() % upperSet.length];
+    else out += c;
+  }
+  return out;
+}
+
+/**
+ * A task id no task has, shaped like the agent's own (v1.0.1 §3.3.2 lets an agent refuse a malformed id as a
+ * validation error, so only an agent-shaped id must get TaskNotFound): a fresh UUID when the agent's ids are
+ * UUIDs, else the shape of one of its ids with new letters and digits; a bare UUID (the form the official SDKs
+ * generate) when the run has no task id to copy.
+ */
+async function unknownTaskId(ctx: CheckContext): Promise<ProbeId> {
+  const known = await ownTaskIds(ctx);
+  const template = known[0];
+  if (!template || template.length > 256 || !/[0-9A-Za-z]/.test(template)) return { id: ctx.uuid(), shaped: false };
+  if (UUID.test(template)) {
+    const u = ctx.uuid();
+    return { id: template === template.toUpperCase() ? u.toUpperCase() : u, shaped: true, template };
+  }
+  const id = shapedLike(template, () => ctx.uuid());
+  if (known.includes(id)) return { id: ctx.uuid(), shaped: false };
+  return { id, shaped: true, template };
+}
+
+/** The agent refused the probe id as a malformed parameter: -32602, or HTTP 400/422 without an A2A reason. */
+function invalidParamsAnswer(ctx: CheckContext, p: Probe): boolean {
+  if (ctx.dialect!.isRest) return (p.http.status === 400 || p.http.status === 422) && (p.rest?.reason === undefined || p.rest.reason === 'INVALID_ARGUMENT');
+  return p.rpc?.error?.code === -32602;
+}
+
+/**
+ * An InvalidParams answer to an unknown task id: a failure when the id had the shape of the agent's own ids;
+ * an advisory when it was a bare UUID (the agent validates an id format we could not copy).
+ */
+function malformedIdVerdict(ctx: CheckContext, p: Probe, v: Verdict): Verdict {
+  if (v.status !== 'fail' || v.critical || !p.taskId || !invalidParamsAnswer(ctx, p)) return v;
+  if (!p.taskId.shaped) {
+    return {
+      ...v,
+      message: `${v.message} The id was a bare UUID (the run produced no task id whose shape could be copied).`,
+      advisory:
+        'The agent refused a UUID as a malformed task id. v1.0.1 §3.3.2 lists "Invalid task ID format" as a validation error while the TaskNotFoundError row says the id "might be invalid": format validation is permitted.',
+    };
+  }
+  return { ...v, message: `${v.message} The id ${p.taskId.id} has the shape of the agent's own task ids (like ${p.taskId.template}), so it is not malformed.` };
+}
+
+// ---------------------------------------------------------------- the shared probes
 
 const BROKEN_JSON = '{"jsonrpc": "2.0", "id": "a2a-interop-parse", "method": ';
+const PARSE_PROBE_ID = 'a2a-interop-parse';
 
-/** The deliberately wrong requests, memoized per run: the specific checks and errors.shape share them. */
+/** The deliberately wrong requests judged by errors.shape too, memoized per run. */
 const PROBES = {
   'unknown-method': (ctx: CheckContext) =>
-    ctx.dialect!.isRest
-      ? restProbe(ctx, 'unknown-method', 'GET', '/a2a-interop-no-such-operation')
-      : rpcProbe(ctx, 'unknown-method', 'a2a-interop/no-such-method', {}),
+    call(ctx, 'unknown-method', () =>
+      ctx.dialect!.isRest ? { kind: 'rest', method: 'GET', path: '/a2a-interop-no-such-operation' } : { kind: 'rpc', method: 'a2a-interop/no-such-method', params: {} },
+    ),
   'invalid-json': (ctx: CheckContext) =>
-    ctx.dialect!.isRest
-      ? restProbe(ctx, 'invalid-json', 'POST', '/message:send', BROKEN_JSON)
-      : probe(ctx, 'invalid-json', async () => ({ http: await ctx.dialect!.rawRpc(ctx.http, BROKEN_JSON, { lane: lane(ctx), checkId: ctx.checkId }), expectedId: null })),
-  'invalid-request': (ctx: CheckContext) =>
-    probe(ctx, 'invalid-request', async () => ({ http: await ctx.dialect!.rawRpc(ctx.http, '{"not": "valid jsonrpc"}', { lane: lane(ctx), checkId: ctx.checkId }), expectedId: null })),
+    call(ctx, 'invalid-json', () => (ctx.dialect!.isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: BROKEN_JSON } : { kind: 'raw', body: BROKEN_JSON, expectedId: null })),
+  'invalid-request': (ctx: CheckContext) => call(ctx, 'invalid-request', () => ({ kind: 'raw', body: '{"not": "valid jsonrpc"}', expectedId: null })),
   'invalid-params': (ctx: CheckContext) =>
-    ctx.dialect!.isRest
-      ? restProbe(ctx, 'invalid-params', 'POST', '/message:send', JSON.stringify({ message: 42 }))
-      : rpcProbe(ctx, 'invalid-params', ctx.dialect!.method('send'), ctx.generation === 'legacy' ? { id: 42, message: 42 } : { message: 42 }),
+    call(ctx, 'invalid-params', () =>
+      ctx.dialect!.isRest
+        ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify({ message: 42 }) }
+        : { kind: 'rpc', method: ctx.dialect!.method('send'), params: ctx.generation === 'legacy' ? { id: 42, message: 42 } : { message: 42 } },
+    ),
   'task-not-found': (ctx: CheckContext) =>
-    ctx.dialect!.isRest
-      ? restProbe(ctx, 'task-not-found', 'GET', `/tasks/${unknownTaskId(ctx)}`)
-      : rpcProbe(ctx, 'task-not-found', ctx.dialect!.method('get'), { id: unknownTaskId(ctx) }),
+    call(ctx, 'task-not-found', async () => {
+      const taskId = await unknownTaskId(ctx);
+      return ctx.dialect!.isRest
+        ? { kind: 'rest', method: 'GET', path: `/tasks/${encodeURIComponent(taskId.id)}`, taskId }
+        : { kind: 'rpc', method: ctx.dialect!.method('get'), params: { id: taskId.id }, taskId };
+    }),
 } as const;
 
 const d = (ctx: CheckContext) => ctx.dialect!;
-
-/** The memoized probe of a name (made by the check that ran it first). */
-const PROBE_CACHE = (ctx: CheckContext, name: string) => ctx.fixture<Probe>(`probe:${name}`, () => Promise.reject(new Error(`probe ${name} was not made`)));
 
 /** TaskNotFound on either binding: -32001; HTTP 404 (reason TASK_NOT_FOUND when given). */
 function isTaskNotFound(ctx: CheckContext, p: Probe): boolean {
@@ -170,23 +352,118 @@ function isTaskNotFound(ctx: CheckContext, p: Probe): boolean {
   return p.rpc?.error?.code === -32001;
 }
 
-/** Cancels a task that is already terminal; the answer must be TaskNotCancelable. */
-async function cancelFinished(ctx: CheckContext, name: string, id: string, state: string): Promise<Verdict> {
-  const what = `Cancel of ${state} task ${id}`;
-  if (d(ctx).isRest) {
-    const p = await restProbe(ctx, name, 'POST', `/tasks/${encodeURIComponent(id)}:cancel`, '{}');
-    return authSkip(ctx, p) ?? expectRest(ctx, p, [400, 409], 'TASK_NOT_CANCELABLE', what);
-  }
-  const p = await rpcProbe(ctx, name, d(ctx).method('cancel'), { id });
-  const skipped = authSkip(ctx, p);
-  if (skipped) return skipped;
-  const v = expectRpcCode(p, [-32002], what, 'TaskNotCancelable');
-  if (v.status === 'fail' && p.rpc?.hasResult) {
-    const st = isRecord(p.rpc.result) ? JSON.stringify((p.rpc.result as { status?: { state?: unknown } }).status?.state) : '';
-    return { ...v, message: `${what} succeeded (state ${st}) instead of failing with TaskNotCancelable.` };
-  }
-  return v;
+const outcomeNotFound = (o: CallOutcome | undefined) => o?.kind === 'error' && (o.error.code === -32001 || o.http.status === 404);
+
+/** The answer is a success (a JSON-RPC result; on HTTP+JSON a 2xx). */
+const isSuccess = (ctx: CheckContext, p: Probe) => (d(ctx).isRest ? p.http.responded && !p.http.error && p.http.status >= 200 && p.http.status < 300 : !!p.rpc?.hasResult);
+
+/** The answer is an error of the binding (a JSON-RPC error at any status; on HTTP+JSON a 4xx/5xx). */
+const isRefusal = (ctx: CheckContext, p: Probe) => (d(ctx).isRest ? p.http.status >= 400 : !!p.rpc?.hasError);
+
+/** The state of the Task a successful answer carries (JSON-RPC result, REST body; v1.0 send wraps it in `task`). */
+function answeredState(ctx: CheckContext, p: Probe): { state?: TaskState; raw?: string } | undefined {
+  if (!isSuccess(ctx, p)) return undefined;
+  let v: unknown = d(ctx).isRest ? (() => {
+    const j = p.http.json();
+    return j.ok ? j.value : undefined;
+  })() : p.rpc?.result;
+  if (isRecord(v) && isRecord(v.task)) v = v.task;
+  if (!isRecord(v) || !isRecord(v.status)) return {};
+  const raw = v.status.state;
+  return { state: normalizeState(raw), raw: typeof raw === 'string' ? raw : JSON.stringify(raw) };
 }
+
+/** Reads a task back after a probe (observe, do not trust the answer). */
+const readBack = (ctx: CheckContext, id: string): Promise<CallOutcome> => d(ctx).get(ctx.http, { id, lane: lane(ctx), checkId: ctx.checkId });
+
+const readBackEvidence = (o: CallOutcome | undefined, label: string): Evidence[] => (o ? [exchangeEvidence(o.http, label)] : []);
+
+/** HTTP+JSON statuses for TaskNotCancelable: 400 (v1.0.1) or 409 (v1.0.0, a2a-python 0.3); v0.x: another 4xx is an advisory. */
+function cancelStatuses(ctx: CheckContext): RestExpect {
+  return {
+    pass: only(400, 409),
+    expected: 'HTTP 400 or 409',
+    reason: 'TASK_NOT_CANCELABLE',
+    advisory:
+      ctx.generation === 'v1.0'
+        ? undefined
+        : (s) => (isClientError(s) && s !== 404 ? `v0.x has no HTTP mapping table: HTTP ${s} refuses the cancel, though 400 or 409 is what servers customarily send.` : undefined),
+  };
+}
+
+/** Cancels a task that is already terminal; the judgement of the code (the callers judge the effects). */
+async function cancelFinished(ctx: CheckContext, name: string, id: string, stateName: string): Promise<{ v: Verdict; p: Probe; what: string }> {
+  const what = `Cancel of ${stateName} task ${id}`;
+  const p = await call(ctx, name, () =>
+    d(ctx).isRest ? { kind: 'rest', method: 'POST', path: `/tasks/${encodeURIComponent(id)}:cancel`, body: '{}' } : { kind: 'rpc', method: d(ctx).method('cancel'), params: { id } },
+  );
+  const skipped = authSkip(ctx, p);
+  if (skipped) return { v: skipped, p, what };
+  const v = d(ctx).isRest ? expectRest(ctx, p, what, cancelStatuses(ctx)) : expectRpcCode(ctx, p, what, { codes: [-32002], names: 'TaskNotCancelable' });
+  return { v, p, what };
+}
+
+const V1_UNSUPPORTED = (ctx: CheckContext, p: Probe) =>
+  d(ctx).isRest ? p.http.status === 400 && (p.rest?.reason === undefined || p.rest.reason === 'UNSUPPORTED_OPERATION') : p.rpc?.error?.code === -32004;
+
+// ---------------------------------------------------------------- streams (streaming-unsupported, subscribe-terminal)
+
+type StreamAnswer =
+  | { kind: 'crash'; verdict: Verdict }
+  /** An error: as a JSON answer (any status), or as the first event of a stream. */
+  | { kind: 'refused'; code?: number; reason?: string; status: number; how: string }
+  /** An event stream that did not start with an error. */
+  | { kind: 'stream'; items: StreamItem[] }
+  /** A JSON answer that is not an error. */
+  | { kind: 'accepted'; how: string };
+
+function readStream(ctx: CheckContext, run: StreamRun, name: string, what: string): StreamAnswer {
+  const r = run.result;
+  if (run.reason === 'not-stream' || !r.responded || (r.error && !run.items.length)) {
+    const p = readProbe(ctx, name, r, null);
+    const crash = crashVerdict(ctx, p, what);
+    if (crash) return { kind: 'crash', verdict: crash };
+    if (d(ctx).isRest) return r.status >= 400 ? { kind: 'refused', reason: p.rest?.reason, status: r.status, how: answered(p) } : { kind: 'accepted', how: answered(p) };
+    const code = p.rpc?.error?.code;
+    if (p.rpc?.hasError) return { kind: 'refused', code: typeof code === 'number' ? code : undefined, status: r.status, how: answered(p) };
+    if (r.status >= 400) return { kind: 'refused', status: r.status, how: answered(p) };
+    return { kind: 'accepted', how: answered(p) };
+  }
+  const first = run.items[0];
+  if (first?.kind === 'error' && first.error) {
+    const e = first.error;
+    return {
+      kind: 'refused',
+      code: e.code,
+      reason: e.reason,
+      status: d(ctx).isRest ? e.httpStatus : r.status,
+      how: `an event stream whose first event is the error ${e.code ?? e.httpStatus}${e.reason ? ` ${e.reason}` : ''} "${truncate(e.message, 120)}"`,
+    };
+  }
+  return { kind: 'stream', items: run.items };
+}
+
+const streamEvidence = (run: StreamRun, label: string): Evidence[] => [
+  exchangeEvidence(run.result, label),
+  ...run.items.slice(0, 3).map((it) => ev(`${label}: event ${it.seq} (${it.kind}${it.rawState ? ` ${it.rawState}` : ''})`, it.data)),
+];
+
+const describeStream = (items: StreamItem[]) =>
+  items.length ? `${items.length} event(s), the first a ${items[0]!.kind}${items[0]!.rawState ? ` (${items[0]!.rawState})` : ''}` : 'no event within our wait';
+
+/** A short budget for probes that open streams: a refusal comes at once. */
+const streamBudget = (ctx: CheckContext) => Math.min(ctx.taskTimeoutMs, 10_000);
+
+/** The worst of several verdicts: a failure, then an advisory failure, then a skip, then a pass (messages joined). */
+function worst(vs: Verdict[]): Verdict {
+  const rank = (v: Verdict) => (v.status === 'fail' && !v.advisory ? 4 : v.status === 'fail' ? 3 : v.status === 'error' ? 5 : v.status === 'skip' ? 2 : 1);
+  const sorted = [...vs].sort((a, b) => rank(b) - rank(a));
+  const top = sorted[0]!;
+  if (vs.length === 1) return top;
+  return { ...top, message: sorted.map((v) => v.message).join(' '), evidence: vs.flatMap((v) => v.evidence ?? []) };
+}
+
+// ---------------------------------------------------------------- checks
 
 export const errorChecks: CheckDef[] = [
   defineCheck({
@@ -195,14 +472,21 @@ export const errorChecks: CheckDef[] = [
     category: 'error-handling',
     level: 'MUST',
     phase: 'suite',
-    specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §9.5 (JSON-RPC 2.0 -32601), §11.6 (HTTP 404)' },
-    recommendation: 'Answer unknown JSON-RPC methods with {"error":{"code":-32601,"message":"Method not found"}} and the request id; on HTTP+JSON answer unknown routes with 404. Frameworks often return 404 HTML or 500 for these by default.',
+    specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §3.3.2, §9.5 (JSON-RPC 2.0 -32601); HTTP+JSON: a 4xx' },
+    recommendation:
+      'Answer unknown JSON-RPC methods with {"error":{"code":-32601,"message":"Method not found"}} and the request id; on HTTP+JSON answer unknown routes with a 4xx (404 or 405). Frameworks often return 404 HTML or 500 for these by default.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
       const p = await PROBES['unknown-method'](ctx);
-      if (ctx.dialect!.isRest) return authSkip(ctx, p) ?? expectRest(ctx, p, [404, 405], undefined, 'Unknown operation');
-      return authSkip(ctx, p) ?? expectRpcCode(p, [-32601], 'Unknown method', 'MethodNotFound');
+      const skipped = authSkip(ctx, p);
+      if (skipped) return skipped;
+      if (d(ctx).isRest) return expectRest(ctx, p, 'Unknown operation', { pass: (s) => isClientError(s) || s === 501, expected: 'a 4xx status (404 or 405 by HTTP semantics) or 501' });
+      return expectRpcCode(ctx, p, 'Unknown method', {
+        codes: [-32601],
+        names: 'MethodNotFound',
+        hints: { [-32600]: 'JSON-RPC 2.0 §5.1 reserves -32601 for a method that does not exist; -32600 is for a body that is not a Request object (servers that validate the method name against a schema, e.g. with pydantic, answer -32600 here).' },
+      });
     },
   }),
   defineCheck({
@@ -211,14 +495,21 @@ export const errorChecks: CheckDef[] = [
     category: 'error-handling',
     level: 'MUST',
     phase: 'suite',
-    specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §9.5 (-32700), §11.6 (HTTP 400)' },
-    recommendation: 'Catch JSON parse failures before dispatch and answer {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}} (HTTP+JSON: 400 with a google.rpc.Status body), not a 500 or an HTML error page.',
+    specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §9.5 (-32700), §3.3.2 (HTTP 400 as the example)' },
+    recommendation:
+      'Catch JSON parse failures before dispatch and answer {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}} (HTTP+JSON: 400 with an error body), not a 500 or an HTML error page.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
       const p = await PROBES['invalid-json'](ctx);
-      if (ctx.dialect!.isRest) return authSkip(ctx, p) ?? expectRest(ctx, p, [400], undefined, 'Malformed JSON');
-      return authSkip(ctx, p) ?? expectRpcCode(p, [-32700], 'Malformed JSON', 'JSONParseError');
+      const skipped = authSkip(ctx, p);
+      if (skipped) return skipped;
+      if (d(ctx).isRest) return expectRest(ctx, p, 'Malformed JSON', validationStatuses(ctx));
+      return expectRpcCode(ctx, p, 'Malformed JSON', {
+        codes: [-32700],
+        names: 'JSONParseError',
+        hints: { [-32602]: '@a2a-js/sdk 1.x answers a parse error with -32602 (its RequestMalformedError maps to INVALID_PARAMS); JSON-RPC 2.0 §5.1 and the A2A tables say -32700.' },
+      });
     },
   }),
   defineCheck({
@@ -227,14 +518,24 @@ export const errorChecks: CheckDef[] = [
     category: 'error-handling',
     level: 'MUST',
     phase: 'suite',
-    specRefs: ERRORS,
+    specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §9.5 (-32600)' },
     recommendation: 'Validate the JSON-RPC envelope (jsonrpc "2.0", a string method, an id) and answer violations with -32600 Invalid Request and id null.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
-      if (ctx.dialect!.isRest) return skip('JSON-RPC envelopes do not exist on the HTTP+JSON binding.', 'not-applicable');
+      if (d(ctx).isRest) return skip('JSON-RPC envelopes do not exist on the HTTP+JSON binding.', 'not-applicable');
       const p = await PROBES['invalid-request'](ctx);
-      return authSkip(ctx, p) ?? expectRpcCode(p, [-32600], 'JSON without a JSON-RPC envelope', 'InvalidRequest');
+      return (
+        authSkip(ctx, p) ??
+        expectRpcCode(ctx, p, 'JSON without a JSON-RPC envelope', {
+          codes: [-32600],
+          names: 'InvalidRequest',
+          hints: {
+            [-32602]:
+              '@a2a-js/sdk 1.x answers -32602 here (isRequestValid → RequestMalformedError); JSON-RPC 2.0 §5.1 and every A2A error table give -32600 for a body that is not a Request object (the §3.3.2 validation example concerns params, not the envelope).',
+          },
+        })
+      );
     },
   }),
   defineCheck({
@@ -244,13 +545,23 @@ export const errorChecks: CheckDef[] = [
     level: 'MUST',
     phase: 'suite',
     specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §3.3.2 (validation: -32602 / HTTP 400)' },
-    recommendation: 'Validate params against the schema of the method (message must be a Message object) and answer -32602 Invalid params (HTTP+JSON: 400 INVALID_ARGUMENT) instead of crashing on the missing fields.',
+    recommendation:
+      'Validate params against the schema of the method (message must be a Message object) and answer -32602 Invalid params (HTTP+JSON: 400 INVALID_ARGUMENT) instead of crashing on the missing fields.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
       const p = await PROBES['invalid-params'](ctx);
-      if (ctx.dialect!.isRest) return authSkip(ctx, p) ?? expectRest(ctx, p, [400], undefined, 'A message that is a number');
-      return authSkip(ctx, p) ?? expectRpcCode(p, [-32602], 'A message that is a number', 'InvalidParams');
+      const skipped = authSkip(ctx, p);
+      if (skipped) return skipped;
+      if (d(ctx).isRest) return expectRest(ctx, p, 'A message that is a number', validationStatuses(ctx));
+      return expectRpcCode(ctx, p, 'A message that is a number', {
+        codes: [-32602],
+        names: 'InvalidParams',
+        advisory: {
+          [-32600]:
+            'The schemas name InvalidRequestError "Request payload validation error", which servers (e.g. the Google legacy samples) read as covering schema-invalid params: -32600 is a defensible reading, though JSON-RPC 2.0 gives -32602.',
+        },
+      });
     },
   }),
   defineCheck({
@@ -259,14 +570,20 @@ export const errorChecks: CheckDef[] = [
     category: 'error-handling',
     level: 'MUST',
     phase: 'suite',
-    specRefs: { legacy: 'v0.1.0 §8 (-32001 TaskNotFoundError)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §8.2', 'v1.0': 'v1.0.1 §3.1.3, §5.4 (TaskNotFound / NOT_FOUND / 404)' },
-    recommendation: 'When the task store has no such id, answer TaskNotFoundError -32001 (HTTP+JSON: 404 NOT_FOUND with ErrorInfo reason TASK_NOT_FOUND) rather than null, an empty task or a 500.',
+    specRefs: { legacy: 'v0.1.0 §8.2 (-32001 TaskNotFoundError)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §8.2', 'v1.0': 'v1.0.1 §3.1.3, §3.3.2, §5.4 (TaskNotFound / NOT_FOUND / 404)' },
+    recommendation:
+      'When the task store has no such id, answer TaskNotFoundError -32001 (HTTP+JSON: 404 with ErrorInfo reason TASK_NOT_FOUND in v1.0) rather than null, an empty task or a 500.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
       const p = await PROBES['task-not-found'](ctx);
-      if (ctx.dialect!.isRest) return authSkip(ctx, p) ?? expectRest(ctx, p, [404], 'TASK_NOT_FOUND', 'Get of an unknown task');
-      return authSkip(ctx, p) ?? expectRpcCode(p, [-32001], 'Get of an unknown task', 'TaskNotFound');
+      const skipped = authSkip(ctx, p);
+      if (skipped) return skipped;
+      const what = `Get of an unknown task (${p.taskId?.id ?? '?'})`;
+      const v = d(ctx).isRest
+        ? expectRest(ctx, p, what, { pass: only(404), expected: 'HTTP 404', reason: 'TASK_NOT_FOUND' })
+        : expectRpcCode(ctx, p, what, { codes: [-32001], names: 'TaskNotFound' });
+      return malformedIdVerdict(ctx, p, v);
     },
   }),
   defineCheck({
@@ -275,76 +592,138 @@ export const errorChecks: CheckDef[] = [
     category: 'error-handling',
     level: 'MUST',
     phase: 'suite',
-    specRefs: { legacy: 'v0.1.0 §8 (-32002 TaskNotCancelableError)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §7.4, §8.2', 'v1.0': 'v1.0.1 §3.1.5 (HTTP 400 in v1.0.1, 409 in v1.0.0)' },
-    recommendation: 'Guard terminal states: a cancel of a completed, failed or rejected task must answer TaskNotCancelableError -32002 (HTTP+JSON: 400, or 409 per v1.0.0), never a 500 and never a silently "canceled" completed task (seed procedure 4.4).',
+    specRefs: { legacy: 'v0.1.0 §8.2 (-32002 TaskNotCancelableError)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §8.2', 'v1.0': 'v1.0.1 §3.1.5 (HTTP 400 in v1.0.1, 409 in v1.0.0)' },
+    recommendation:
+      'Guard terminal states: a cancel of a completed, failed or rejected task must answer TaskNotCancelableError -32002 (HTTP+JSON: 400, or 409 per v1.0.0), never a 500 and never a silently "canceled" completed task.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
       const r = await ownFinishedRun(ctx, 'cancel-terminal');
       if (!r?.final?.id) return noFinishedTask(ctx, 'terminal task to cancel');
-      const v = await cancelFinished(ctx, 'cancel-terminal', r.final.id, r.final.rawState ?? 'finished');
-      if (v.status !== 'pass') return v;
-      // Observed, not trusted: the refusal must have left the task as it was.
-      const after = await ctx.dialect!.get(ctx.http, { id: r.final.id, lane: lane(ctx), checkId: ctx.checkId });
-      if (after.kind === 'task' && after.task.state !== r.final.state) {
-        return fail(`The cancel was refused, but reading the task back shows it changed from ${r.final.rawState} to ${after.task.rawState}.`, [...(v.evidence ?? []), exchangeEvidence(after.http, 'read back')]);
+      const t = r.final;
+      const id = t.id!;
+      const { v, p, what } = await cancelFinished(ctx, 'cancel-terminal', id, t.rawState ?? 'finished');
+      if (v.status === 'skip' || v.status === 'error' || v.critical) return v;
+      // Observed, not trusted: a terminal state is final, whatever the answer said.
+      const after = await readBack(ctx, id);
+      const evidence = [...(v.evidence ?? []), ...readBackEvidence(after, 'read back')];
+      const got = answeredState(ctx, p);
+      const changedTo = (got?.state && got.state !== t.state ? got.raw : undefined) ?? (after.kind === 'task' && after.task.state !== t.state ? after.task.rawState : undefined);
+      if (changedTo) {
+        return {
+          status: 'fail',
+          critical: true,
+          message: `${what}: the ${t.rawState} task became ${changedTo}. A terminal state is final (task lifecycle MUST): the cancel rewrote finished work instead of being refused with TaskNotCancelable.`,
+          evidence,
+        };
       }
-      return { ...v, evidence: [...(v.evidence ?? []), ...(after.kind === 'task' ? [exchangeEvidence(after.http, 'read back: unchanged')] : [])] };
+      if (got) return fail(`${what}: the agent returned the unchanged ${t.rawState} task as a success instead of refusing with TaskNotCancelable (-32002).`, evidence);
+      return { ...v, evidence };
     },
   }),
   defineCheck({
     id: 'errors.cancel-twice',
     title: 'Canceling an already canceled task gives TaskNotCancelable (v1.0 also permits TaskNotFound, or idempotent success)',
     category: 'error-handling',
-    level: 'MUST',
+    level: 'MAY',
     phase: 'suite',
-    specRefs: { legacy: 'v0.1.0 §8.2 (-32002)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §7.4, §8.2', 'v1.0': 'v1.0.1 §3.1.5, §3.3.1 Idempotency' },
+    specRefs: { legacy: 'v0.1.0 §8.2 (-32002)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §8.2', 'v1.0': 'v1.0.1 §3.1.5, §3.3.1 Idempotency' },
     recommendation:
-      'Answer a cancel of a task that is already canceled with TaskNotCancelableError -32002 (HTTP+JSON 400). In v1.0 the specification also calls cancel idempotent (§3.3.1) and lets a duplicate return TaskNotFoundError once the task was purged; pick one behaviour and document it.',
+      'Answer a cancel of a task that is already canceled with TaskNotCancelableError -32002 (HTTP+JSON 400). In v1.0 the specification also calls cancel idempotent (§3.3.1) and lets a duplicate return TaskNotFoundError once the task was purged; pick one behaviour and document it. Never change the state of a canceled task.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
       const canceled = await canceledTaskId(ctx);
       if (!canceled) return skip('No task was canceled in this run (see lifecycle.cancel), so there is none to cancel again.', 'precondition');
-      const v = await cancelFinished(ctx, 'cancel-canceled', canceled, 'canceled');
-      if (v.status === 'pass' || ctx.generation !== 'v1.0') return v;
-      // v1.0: a duplicate cancel MAY return TaskNotFound (§3.3.1) ...
-      const p = await PROBE_CACHE(ctx, 'cancel-canceled');
-      if (isTaskNotFound(ctx, p)) return pass('A duplicate cancel returned TaskNotFound, which v1.0 §3.3.1 permits for a canceled and purged task.', v.evidence);
-      // ... and calls cancel idempotent, while §3.1.5 lists TaskNotCancelable for canceled tasks: not a MUST either way.
-      if (v.status === 'fail' && (p.rpc?.hasResult || (d(ctx).isRest && p.http.status >= 200 && p.http.status < 300))) {
-        return { ...v, advisory: 'v1.0.1 §3.3.1 calls cancel idempotent (a duplicate has the same effect), while §3.1.5 lists TaskNotCancelable for a canceled task: the specification permits both readings.' };
+      const { v, p, what } = await cancelFinished(ctx, 'cancel-canceled', canceled, 'canceled');
+      if (v.status === 'skip' || v.status === 'error' || v.critical) return v;
+      const after = await readBack(ctx, canceled);
+      const evidence = [...(v.evidence ?? []), ...readBackEvidence(after, 'read back')];
+      const got = answeredState(ctx, p);
+      const changedTo = (got?.state && got.state !== 'canceled' ? got.raw : undefined) ?? (after.kind === 'task' && after.task.state !== 'canceled' ? after.task.rawState : undefined);
+      if (changedTo) {
+        return { status: 'fail', critical: true, message: `${what}: the canceled task became ${changedTo}. A terminal state is final, whatever a duplicate cancel answers.`, evidence };
       }
-      return v;
+      if (v.status === 'pass') return { ...v, evidence };
+      if (ctx.generation === 'v1.0') {
+        if (got) return pass(`${what}: the agent returned the canceled task again; v1.0.1 §3.3.1 makes cancel idempotent ("multiple cancellation requests have the same effect").`, evidence);
+        if (isTaskNotFound(ctx, p)) return pass(`${what}: TaskNotFound, which v1.0.1 §3.3.1 permits for a canceled and purged task.`, evidence);
+        return {
+          ...v,
+          evidence,
+          advisory:
+            'v1.0.1 §3.3.1 calls cancel idempotent (a duplicate may return the task, or TaskNotFound once purged) while §3.1.5 lists TaskNotCancelable for a canceled task: nothing else is named, but the release contradicts itself here.',
+        };
+      }
+      if (isTaskNotFound(ctx, p) && outcomeNotFound(after)) return pass(`${what}: TaskNotFound, and a get finds no such task either (it was purged).`, evidence);
+      if (got) {
+        return fail(
+          `${what}: the agent returned the canceled task as a success instead of refusing with TaskNotCancelable (-32002); before v1.0 there is no idempotency rule and the §8.2 TaskNotCancelableError row names "canceled".`,
+          evidence,
+        );
+      }
+      return { ...v, evidence };
     },
   }),
   defineCheck({
     id: 'errors.message-to-terminal',
-    title: 'A message to a finished task is refused (v1.0: UnsupportedOperation -32004)',
+    title: 'A message to a finished task is refused (v1.0: UnsupportedOperation -32004) and leaves the task as it was',
     category: 'error-handling',
     level: 'MUST',
     phase: 'suite',
-    specRefs: { 'v0.3': 'v0.3.0 §6.1 (a terminal task cannot be restarted: results in an error)', 'v0.2': 'v0.2.6 §6.1', 'v1.0': 'v1.0.1 §3.1.1 (MUST: UnsupportedOperationError)' },
-    recommendation: 'Refuse messages that target a task in a terminal state: v1.0 requires UnsupportedOperationError (-32004; HTTP+JSON 400 UNSUPPORTED_OPERATION); earlier versions any error. Create a new task in the same context instead.',
+    specRefs: { legacy: 'v0.1.0 §8.2 (-32009 InvalidTaskStateError, document only)', 'v0.2': 'v0.2.6 §7.1', 'v0.3': 'v0.3.0 §7.1', 'v1.0': 'v1.0.1 §3.1.1, §5.4 (UnsupportedOperationError)' },
+    recommendation:
+      'Refuse messages that target a task in a terminal state: v1.0 requires UnsupportedOperationError (-32004; HTTP+JSON 400 UNSUPPORTED_OPERATION); earlier versions any error. Leave the task untouched (no history entry, no restart) and create a new task in the same context instead.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
       const r = await ownFinishedRun(ctx, 'message-to-terminal');
       if (!r?.final?.id) return noFinishedTask(ctx, 'terminal task to message');
-      const d = ctx.dialect!;
-      const params = d.sendParams({ text: 'One more thing, please.', taskId: r.final.id, contextId: r.final.contextId });
-      const what = `A message to ${r.final.rawState} task ${r.final.id}`;
-      if (d.isRest) {
-        const p = await restProbe(ctx, 'message-to-terminal', 'POST', '/message:send', JSON.stringify(params));
-        if (ctx.generation === 'v1.0') return expectRest(ctx, p, [400], 'UNSUPPORTED_OPERATION', what);
-        return crashVerdict(p, what) ?? (p.http.status >= 400 ? pass(`${what} was refused (HTTP ${p.http.status}).`, [exchangeEvidence(p.http)]) : fail(`${what} was accepted (HTTP ${p.http.status}).`, [exchangeEvidence(p.http)]));
-      }
-      const p = await rpcProbe(ctx, 'message-to-terminal', d.method('send'), params);
-      if (ctx.generation === 'v1.0') return expectRpcCode(p, [-32004], what, 'UnsupportedOperation');
-      const crash = crashVerdict(p, what);
+      const t = r.final;
+      const id = t.id!;
+      const marker = `One more thing, please (a2a-interop ${ctx.uuid().slice(0, 8)}).`;
+      const params = d(ctx).sendParams({ text: marker, taskId: id, contextId: t.contextId });
+      const what = `A message to ${t.rawState} task ${id}`;
+      const p = await call(ctx, 'message-to-terminal', () =>
+        d(ctx).isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify(params) } : { kind: 'rpc', method: d(ctx).method('send'), params },
+      );
+      const skipped = authSkip(ctx, p);
+      if (skipped) return skipped;
+      const crash = crashVerdict(ctx, p, what);
       if (crash) return crash;
-      if (p.rpc?.error) return pass(`${what} was refused with ${String(p.rpc.error.code)}.`, [exchangeEvidence(p.http)]);
-      return fail(`${what} was accepted: ${answered(p)}.`, [exchangeEvidence(p.http)]);
+      let v: Verdict;
+      let after: CallOutcome | undefined;
+      if (ctx.generation === 'v1.0') {
+        v = d(ctx).isRest
+          ? expectRest(ctx, p, what, { pass: only(400), expected: 'HTTP 400 UNSUPPORTED_OPERATION', reason: 'UNSUPPORTED_OPERATION' })
+          : expectRpcCode(ctx, p, what, {
+              codes: [-32004],
+              names: 'UnsupportedOperation',
+              hints: { [-32602]: 'a2a-python\'s DefaultRequestHandler answers InvalidParams ("Task … is in terminal state"); v1.0.1 §3.1.1 names UnsupportedOperationError.' },
+            });
+        if (v.status === 'fail' && isTaskNotFound(ctx, p)) {
+          after = await readBack(ctx, id);
+          if (outcomeNotFound(after)) return skip(`${what} got TaskNotFound, and a get finds no such task either: it was purged, so a message to a terminal task could not be exercised.`, 'precondition', [...(v.evidence ?? []), ...readBackEvidence(after, 'read back')]);
+          v = fail(`${what}: TaskNotFound, although a get still returns the task; v1.0.1 §3.1.1 names UnsupportedOperationError for a terminal task.`, [...(v.evidence ?? []), ...readBackEvidence(after, 'read back')]);
+        }
+      } else {
+        const evidence = [exchangeEvidence(p.http)];
+        v = isRefusal(ctx, p) ? pass(`${what} was refused (${answered(p)}).`, evidence) : fail(`${what} was accepted: ${answered(p)}.`, evidence);
+      }
+      if (!isRefusal(ctx, p)) return v;
+      // Observed, not trusted: an error answer plus a silent append or restart is still a failure.
+      after ??= await readBack(ctx, id);
+      if (after.kind !== 'task') return v;
+      const evidence = [...(v.evidence ?? []).filter((e) => e.label !== 'read back'), exchangeEvidence(after.http, 'read back')];
+      if (after.task.state !== t.state) {
+        return { status: 'fail', critical: true, message: `${what} was answered with an error, but reading the task back shows it changed from ${t.rawState} to ${after.task.rawState}: a terminal state is final.`, evidence };
+      }
+      const messageId = isRecord(params.message) && typeof params.message.messageId === 'string' ? params.message.messageId : undefined;
+      const history = JSON.stringify(after.task.history ?? []);
+      if (history.includes(marker) || (messageId && history.includes(messageId))) {
+        return fail(`${what} was answered with an error, but reading the task back shows our message in its history: the refused message was still appended.`, evidence);
+      }
+      return { ...v, evidence };
     },
   }),
   defineCheck({
@@ -353,24 +732,76 @@ export const errorChecks: CheckDef[] = [
     category: 'error-handling',
     level: 'MUST',
     phase: 'suite',
-    specRefs: { legacy: 'v0.1.0 §8 (-32003)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §8.2', 'v1.0': 'v1.0.1 §3.3.4 Capability Validation' },
-    recommendation: 'When capabilities.pushNotifications is false or absent, answer every push config method with PushNotificationNotSupportedError -32003 (HTTP+JSON 400) instead of storing the config, 404 or 500.',
+    specRefs: { legacy: 'v0.1.0 §8.2 (-32003)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §8.2', 'v1.0': 'v1.0.1 §3.3.4 Capability Validation' },
+    recommendation:
+      'When capabilities.pushNotifications is false or absent, answer every push config method (set/create, get, list, delete) with PushNotificationNotSupportedError -32003 (HTTP+JSON 400) instead of storing the config, 404, -32004 or 500.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
       if (ctx.card.capabilities.pushNotifications) return skip('The card declares push notifications (see lifecycle.push-config).', 'not-applicable');
       const runs = await skillRuns(ctx);
-      const taskId = runs.find((r) => r.final?.id)?.final?.id ?? unknownTaskId(ctx);
-      const d = ctx.dialect!;
+      const real = runs.find((r) => r.final?.id)?.final?.id;
+      const taskId: ProbeId = real ? { id: real, shaped: true } : await unknownTaskId(ctx);
+      const g = ctx.generation;
       const url = 'https://webhook.a2a-interop.invalid/push';
-      if (d.isRest) {
-        const body = ctx.generation === 'v1.0' ? { url } : { pushNotificationConfig: { url } };
-        const p = await restProbe(ctx, 'push-not-supported', 'POST', `/tasks/${encodeURIComponent(taskId)}/pushNotificationConfigs`, JSON.stringify(body));
-        return authSkip(ctx, p) ?? expectRest(ctx, p, [400, 501], 'PUSH_NOTIFICATION_NOT_SUPPORTED', 'Setting a push config');
+      const enc = encodeURIComponent(taskId.id);
+      // Create/set names a webhook URL (which URL validation may refuse first); list/get names none.
+      const set = await call(ctx, 'push-not-supported', () =>
+        d(ctx).isRest
+          ? { kind: 'rest', method: 'POST', path: `/tasks/${enc}/pushNotificationConfigs`, body: JSON.stringify(g === 'v1.0' ? { url } : { pushNotificationConfig: { url } }), taskId }
+          : { kind: 'rpc', method: d(ctx).method('pushSet'), params: g === 'legacy' ? { id: taskId.id, pushNotificationConfig: { url } } : g === 'v1.0' ? { taskId: taskId.id, url } : { taskId: taskId.id, pushNotificationConfig: { url } }, taskId },
+      );
+      const skipped = authSkip(ctx, set);
+      if (skipped) return skipped;
+      const list = await call(ctx, 'push-not-supported-list', () =>
+        d(ctx).isRest
+          ? { kind: 'rest', method: 'GET', path: `/tasks/${enc}/pushNotificationConfigs`, taskId }
+          : g === 'legacy'
+            ? { kind: 'rpc', method: 'tasks/pushNotification/get', params: { id: taskId.id }, taskId }
+            : g === 'v1.0'
+              ? { kind: 'rpc', method: 'ListTaskPushNotificationConfigs', params: { taskId: taskId.id }, taskId }
+              : { kind: 'rpc', method: 'tasks/pushNotificationConfig/list', params: { id: taskId.id }, taskId },
+      );
+      const crash = crashVerdict(ctx, set, 'Setting a push config') ?? crashVerdict(ctx, list, 'Listing push configs');
+      if (crash) return crash;
+      const evidence = [exchangeEvidence(set.http, 'set'), exchangeEvidence(list.http, g === 'legacy' ? 'get' : 'list')];
+      // Observed: a refused config must not have been stored.
+      if (isSuccess(ctx, list) && list.http.text.includes(url)) {
+        return fail(`The push config was ${isRefusal(ctx, set) ? 'refused' : 'accepted'} (${answered(set)}), yet listing the task's push configs shows it stored, although the card declares no push notifications.`, evidence);
       }
-      const params = ctx.generation === 'legacy' ? { id: taskId, pushNotificationConfig: { url } } : ctx.generation === 'v1.0' ? { taskId, url } : { taskId, pushNotificationConfig: { url } };
-      const p = await rpcProbe(ctx, 'push-not-supported', d.method('pushSet'), params);
-      return authSkip(ctx, p) ?? expectRpcCode(p, [-32003], 'Setting a push config', 'PushNotificationNotSupported');
+      const rest: RestExpect =
+        g === 'v1.0'
+          ? { pass: only(400), expected: 'HTTP 400 PUSH_NOTIFICATION_NOT_SUPPORTED', reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED' }
+          : {
+              pass: only(400, 501),
+              expected: 'HTTP 400 or 501',
+              advisory: (s) => (isClientError(s) && s !== 404 && s !== 405 ? `v0.x has no HTTP mapping table: HTTP ${s} refuses the call, though 400 (or 501) is what servers send.` : undefined),
+            };
+      const judge = (p: Probe, what: string): Verdict => {
+        if (d(ctx).isRest) {
+          const v = expectRest(ctx, p, what, rest);
+          // v1.0: the reason tells PushNotificationNotSupported from other 400s.
+          return v.status === 'pass' && g === 'v1.0' && p.rest?.reason && p.rest.reason !== 'PUSH_NOTIFICATION_NOT_SUPPORTED' ? fail(v.message, v.evidence) : v;
+        }
+        return expectRpcCode(ctx, p, what, { codes: [-32003], names: 'PushNotificationNotSupported' });
+      };
+      const vs = [judge(set, 'Setting a push config'), judge(list, g === 'legacy' ? 'Getting the push config' : 'Listing push configs')];
+      const passed = vs.find((v) => v.status === 'pass');
+      if (passed) return pass(`${passed.message}${vs.every((v) => v.status === 'pass') ? ' (both the set and the read refused)' : ''}`, evidence);
+      if (!real && (isTaskNotFound(ctx, set) || isTaskNotFound(ctx, list))) {
+        return skip(
+          `No task of this run could be named, and the agent answered TaskNotFound for the invented id ${taskId.id}: it checks the task before the capability (the order is unspecified), so PushNotificationNotSupported could not be observed.`,
+          'precondition',
+          evidence,
+        );
+      }
+      const unsupported = [set, list].some((p) => p.rpc?.error?.code === -32004 || p.rest?.reason === 'UNSUPPORTED_OPERATION' || (d(ctx).isRest && g !== 'v1.0' && p.http.status === 501));
+      const hint = unsupported
+        ? " a2a-python's request handlers answer UnsupportedOperationError (-32004) here (its validate decorator, or no push store configured); the specification names PushNotificationNotSupportedError (-32003)."
+        : '';
+      const adv = vs.find((v) => v.advisory);
+      const message = `Neither push config call gave PushNotificationNotSupported: set → ${answered(set)}; ${g === 'legacy' ? 'get' : 'list'} → ${answered(list)}.${hint}`;
+      return adv ? { ...fail(message, evidence), advisory: adv.advisory } : fail(message, evidence);
     },
   }),
   defineCheck({
@@ -380,85 +811,172 @@ export const errorChecks: CheckDef[] = [
     level: 'MUST',
     phase: 'suite',
     specRefs: { 'v1.0': 'v1.0.1 §3.6.2 Server Responsibilities, §5.4 (-32009 / HTTP 400)' },
-    recommendation: 'Read A2A-Version on every request; when you cannot apply the requested version answer VersionNotSupportedError -32009 (HTTP+JSON 400 with reason VERSION_NOT_SUPPORTED) instead of silently applying another version.',
+    recommendation:
+      'Read A2A-Version on every request; when you cannot apply the requested version answer VersionNotSupportedError -32009 (HTTP+JSON 400 with reason VERSION_NOT_SUPPORTED) instead of silently applying another version.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
-      const d = ctx.dialect!;
       const h = { 'A2A-Version': '99.0' };
-      if (d.isRest) {
-        const p = await restProbe(ctx, 'version-unsupported', 'GET', `/tasks/${unknownTaskId(ctx)}`, undefined, h);
-        return authSkip(ctx, p) ?? expectRest(ctx, p, [400], 'VERSION_NOT_SUPPORTED', 'A2A-Version: 99.0');
-      }
-      const p = await rpcProbe(ctx, 'version-unsupported', d.method('get'), { id: unknownTaskId(ctx) }, h);
-      return authSkip(ctx, p) ?? expectRpcCode(p, [-32009], 'A2A-Version: 99.0', 'VersionNotSupported');
+      const p = await call(ctx, 'version-unsupported', async () => {
+        const taskId = await unknownTaskId(ctx);
+        return d(ctx).isRest
+          ? { kind: 'rest', method: 'GET', path: `/tasks/${encodeURIComponent(taskId.id)}`, headers: h, taskId }
+          : { kind: 'rpc', method: d(ctx).method('get'), params: { id: taskId.id }, headers: h, taskId };
+      });
+      const skipped = authSkip(ctx, p);
+      if (skipped) return skipped;
+      const processed = isTaskNotFound(ctx, p) ? ' The request was processed (TaskNotFound for our probe id): the header was ignored.' : '';
+      const v = d(ctx).isRest
+        ? expectRest(ctx, p, 'A2A-Version: 99.0', { pass: only(400), expected: 'HTTP 400 VERSION_NOT_SUPPORTED', reason: 'VERSION_NOT_SUPPORTED' })
+        : expectRpcCode(ctx, p, 'A2A-Version: 99.0', { codes: [-32009], names: 'VersionNotSupported' });
+      return v.status === 'fail' && processed ? { ...v, message: `${v.message}${processed}` } : v;
     },
   }),
   defineCheck({
     id: 'errors.version-missing',
-    title: 'A request without A2A-Version is treated as 0.3 (or refused), not as 1.0',
+    title: 'A request without A2A-Version is treated as 0.3: refused by a 1.0-only interface, served as 0.3 where 0.3 is declared',
     category: 'error-handling',
-    level: 'SHOULD',
+    level: 'MUST',
     phase: 'suite',
-    specRefs: { 'v1.0': 'v1.0.1 §3.6.2 (servers MUST treat a missing A2A-Version as 0.3)' },
-    recommendation: 'Treat a request without A2A-Version as a 0.3 request: serve it through a v0.3 compatibility layer (e.g. @a2a-js/sdk legacyCompat) or answer VersionNotSupportedError -32009. Answering it with v1.0 semantics hides version bugs in clients.',
+    specRefs: { 'v1.0': 'v1.0.1 §3.6.2 (Agents MUST interpret empty value as 0.3 version)' },
+    recommendation:
+      'Treat a request without A2A-Version as a 0.3 request: where the card declares a 0.3 interface at the same URL, serve it through the v0.3 compatibility layer (e.g. @a2a-js/sdk legacyCompat); otherwise answer VersionNotSupportedError -32009 (HTTP+JSON 400 VERSION_NOT_SUPPORTED). Answering it with v1.0 semantics hides version bugs in clients.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
-      const d = ctx.dialect!;
-      const p = d.isRest
-        ? await restProbe(ctx, 'version-missing', 'GET', `/tasks/${unknownTaskId(ctx)}`, undefined, undefined, ['A2A-Version'])
-        : await rpcProbe(ctx, 'version-missing', d.method('get'), { id: unknownTaskId(ctx) }, undefined, ['A2A-Version']);
+      const omit = ['A2A-Version'];
+      const norm = (u: string | undefined) => (u ?? '').replace(/\/+$/, '');
+      const iface03 = ctx.card.interfaces.find(
+        (i) => norm(i.url) === norm(ctx.endpointUrl) && /^0\.3(\.|$)/.test(i.protocolVersion ?? '') && String(i.binding).toUpperCase() === String(ctx.binding ?? '').toUpperCase(),
+      );
+      const taskId = await unknownTaskId(ctx);
+      const enc = encodeURIComponent(taskId.id);
+      if (iface03) {
+        // A 0.3 interface at this URL: the header-less request is a 0.3 request, judged by 0.3 semantics.
+        const p = await call(ctx, 'version-missing', () =>
+          d(ctx).isRest ? { kind: 'rest', method: 'GET', path: `/v1/tasks/${enc}`, omit, taskId } : { kind: 'rpc', method: 'tasks/get', params: { id: taskId.id }, omit, taskId },
+        );
+        const skipped = authSkip(ctx, p);
+        if (skipped) return skipped;
+        const what = `A 0.3 ${d(ctx).isRest ? `GET /v1/tasks/{id}` : 'tasks/get'} without A2A-Version (the card declares a 0.3 interface at this URL)`;
+        const crash = crashVerdict(ctx, p, what);
+        if (crash) return crash;
+        const evidence = [exchangeEvidence(p.http)];
+        if (!d(ctx).isRest) {
+          const code = p.rpc?.error?.code;
+          if (code === -32001) return pass(`${what}: served as 0.3 (TaskNotFound -32001 for our unknown id).`, evidence);
+          if (code === -32601) return fail(`${what}: -32601 Method not found, i.e. routed as 1.0; v1.0.1 §3.6.2 requires a missing header to mean 0.3, and the card promises 0.3 here.`, evidence);
+          return fail(`${what}: expected the 0.3 answer (TaskNotFound -32001), got ${answered(p)}.`, evidence);
+        }
+        if (p.http.status === 404 && p.rest?.reason !== undefined && p.rest.reason !== 'TASK_NOT_FOUND') return fail(`${what}: ${answered(p)}, not a 0.3 TaskNotFound.`, evidence);
+        if (p.http.status === 404) {
+          return /task/i.test(p.http.text)
+            ? pass(`${what}: served as 0.3 (HTTP 404 naming the task).`, evidence)
+            : { ...fail(`${what}: HTTP 404 without a body that names the task: a missing 0.3 route and a 0.3 TaskNotFound look alike.`, evidence), advisory: 'An HTTP 404 cannot tell a 0.3 TaskNotFound from a route the 1.0 router lacks.' };
+        }
+        return fail(`${what}: expected the 0.3 answer (HTTP 404 for our unknown task), got ${answered(p)}.`, evidence);
+      }
+      const p = await call(ctx, 'version-missing', () =>
+        d(ctx).isRest ? { kind: 'rest', method: 'GET', path: `/tasks/${enc}`, omit, taskId } : { kind: 'rpc', method: d(ctx).method('get'), params: { id: taskId.id }, omit, taskId },
+      );
       const skipped = authSkip(ctx, p);
       if (skipped) return skipped;
-      const crash = crashVerdict(p, 'A request without A2A-Version');
+      const what = `A ${d(ctx).describe('get')} without A2A-Version (the card declares only 1.0 at this URL)`;
+      const crash = crashVerdict(ctx, p, what);
       if (crash) return crash;
       const evidence = [exchangeEvidence(p.http)];
       const code = p.rpc?.error?.code;
-      if (code === -32009 || p.rest?.reason === 'VERSION_NOT_SUPPORTED') return pass('Refused with VersionNotSupported.', evidence);
-      if (code === -32601) return pass('Treated as a 0.3 request (GetTask is not a 0.3 method: -32601).', evidence);
-      if (d.isRest && p.http.status === 404 && p.rest?.reason !== 'TASK_NOT_FOUND') return pass('Treated as a 0.3 request (the 1.0 route does not exist in 0.3).', evidence);
-      if (d.isRest && p.http.status === 400) return pass('Refused with HTTP 400 (a v1.0 task lookup would have answered 404).', evidence);
-      return fail(`Answered with v1.0 semantics (${answered(p)}): the missing header was not treated as 0.3.`, evidence);
+      if (code === -32009 || p.rest?.reason === 'VERSION_NOT_SUPPORTED') return pass(`${what}: refused with VersionNotSupported.`, evidence);
+      if (d(ctx).isRest && p.http.status === 400 && p.rest?.reason === undefined) return pass(`${what}: refused with HTTP 400 (a v1.0 task lookup would have answered 404).`, evidence);
+      const treatedAsOld =
+        code === -32601 ? 'treated as a 0.3 request (GetTask is not a 0.3 method: -32601)' : d(ctx).isRest && p.http.status === 404 && p.rest?.reason !== 'TASK_NOT_FOUND' ? 'treated as a non-1.0 request (HTTP 404 without TASK_NOT_FOUND)' : undefined;
+      if (treatedAsOld) {
+        return {
+          ...fail(`${what}: ${treatedAsOld}, but not refused with VersionNotSupportedError as v1.0.1 §3.6.2 requires of an interface that does not support 0.3.`, evidence),
+          advisory: 'The request was not served with 1.0 semantics (the MUST at stake); only the error type differs.',
+        };
+      }
+      return fail(`${what}: answered with v1.0 semantics (${answered(p)}): the missing header was not treated as 0.3.`, evidence);
     },
   }),
   defineCheck({
     id: 'errors.shape',
-    title: 'Error answers have the shape of the binding (JSON-RPC error object; google.rpc.Status on HTTP+JSON)',
+    title: 'Error answers have the shape of the binding (JSON-RPC error object; JSON error bodies on HTTP+JSON, google.rpc.Status in v1.0)',
     category: 'error-handling',
     level: 'MUST',
     phase: 'suite',
-    specRefs: { legacy: 'v0.1.0 §6.12 JSONRPCError', 'v0.2': 'v0.2.6 §6.12 JSONRPCError', 'v0.3': 'v0.3.0 §6.12 JSONRPCError', 'v1.0': 'v1.0.1 §9.5, §11.6 (google.rpc.Status)' },
+    specRefs: {
+      legacy: 'v0.1.0 §6.11.2, §6.12 JSONRPCError',
+      'v0.2': 'v0.2.6 §6.11.2, §6.12 JSONRPCError',
+      'v0.3': 'v0.3.0 §6.11.2, §6.12 JSONRPCError; §3.2.3 (HTTP+JSON: JSON error bodies)',
+      'v1.0': 'v1.0.1 §3.3.2, §9.5, §11.6 (google.rpc.Status)',
+    },
     recommendation:
-      'JSON-RPC: {"jsonrpc":"2.0","id":<request id, or null when it could not be read>,"error":{"code":<integer>,"message":<string>}} with no "result". HTTP+JSON v1.0: {"error":{"code":<HTTP status>,"status":"NOT_FOUND","message":…,"details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}.',
+      'JSON-RPC: {"jsonrpc":"2.0","id":<request id, or null when it could not be read>,"error":{"code":<integer>,"message":<string>}} with no "result" (v1.0: every object in error.data carries "@type"). HTTP+JSON v1.0: google.rpc.Status {"error":{"code":<HTTP status>,"message":…,"details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}, not application/problem+json. HTTP+JSON v0.3: a JSON error body, not an HTML page.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
       // The probes are shared with the specific checks (memoized): whichever runs first makes them.
-      const names = (Object.keys(PROBES) as (keyof typeof PROBES)[]).filter((n) => !(n === 'invalid-request' && ctx.dialect!.isRest));
+      const names = (Object.keys(PROBES) as (keyof typeof PROBES)[]).filter((n) => !(n === 'invalid-request' && d(ctx).isRest));
       const probes = await Promise.all(names.map((n) => PROBES[n](ctx)));
-      const judged = probes.filter((p) => p.http.responded && !p.http.error && p.http.status !== 401 && p.http.status !== 403 && p.http.status < 500);
+      // Crashes (no answer, a 5xx without a structured error) are judged by the probes' own checks.
+      const judged = probes.filter((p) => p.http.responded && !p.http.error && p.http.status !== 401 && p.http.status !== 403 && (p.http.status < 500 || structuredError(ctx, p)));
       if (!judged.length) return skip('No error answer to judge (the error probes did not run or got no answer).', 'precondition');
       const problems: [string, string][] = [];
+      const advisories: [string, string][] = [];
+      let errorAnswers = 0;
       for (const p of judged) {
-        if (ctx.dialect!.isRest) {
+        if (d(ctx).isRest) {
           if (p.http.status < 400) continue;
-          if (ctx.generation === 'v1.0') p.rest?.problems.forEach((x) => problems.push([p.name, x]));
-        } else if (p.notJson !== undefined) problems.push([p.name, `the body is not JSON (${p.http.contentType || 'no content type'})`]);
-        else if (p.rpc) {
-          const env = p.rpc;
-          const idProblem = env.problems.find((x) => x.startsWith('"id"'));
-          const others = env.problems.filter((x) => !x.startsWith('"id"'));
-          others.forEach((x) => problems.push([p.name, x]));
-          if (idProblem) {
+          errorAnswers++;
+          if (ctx.generation === 'v1.0') {
+            p.rest?.problems.forEach((x) => problems.push([p.name, x]));
+            p.rest?.advisories.forEach((x) => advisories.push([p.name, x]));
+          } else {
+            const body = p.http.json();
+            if (!body.ok) problems.push([p.name, `the error body is not JSON (HTTP ${p.http.status}, ${p.http.contentType || 'no content type'}); v0.3.0 §3.2.3 requires error responses in a consistent JSON format`]);
+            else if (!isRecord(body.value)) problems.push([p.name, 'the error body is JSON but not an object that maps to an A2A error type (v0.3.0 §3.2.3)']);
+          }
+          continue;
+        }
+        if (p.notJson !== undefined) {
+          errorAnswers++;
+          problems.push([p.name, `the body is not JSON (HTTP ${p.http.status}, ${p.http.contentType || 'no content type'})`]);
+          continue;
+        }
+        if (!p.rpc) continue;
+        const env = p.rpc;
+        if (env.hasError) errorAnswers++;
+        env.problems.filter((x) => !x.startsWith('"id"')).forEach((x) => problems.push([p.name, x]));
+        const idProblem = env.problems.find((x) => x.startsWith('"id"'));
+        if (idProblem) {
+          // JSON-RPC 2.0 §5: id null when the request id could not be detected (-32700 / -32600), whatever the probe;
+          // a parse-error answer that recovered our id had no error detecting it.
+          const code = env.error?.code;
+          const nullOk = env.id === null && (code === -32700 || code === -32600);
+          const recovered = p.name === 'invalid-json' && env.id === PARSE_PROBE_ID;
+          if (!nullOk && !recovered) {
             const cantKnowId = p.name === 'invalid-json' || p.name === 'invalid-request';
-            if (!cantKnowId || env.id !== null) problems.push([p.name, cantKnowId ? `"id" should be null when the request id could not be read, got ${JSON.stringify(env.id)}` : idProblem]);
+            problems.push([p.name, cantKnowId ? `"id" should be null when the request id could not be read, got ${JSON.stringify(env.id)}` : idProblem]);
           }
         }
+        if (ctx.generation === 'v1.0' && env.error) v1ErrorDataProblems(env.error.data, 'must').forEach((x) => problems.push([p.name, x]));
       }
-      return problems.length
-        ? fail(`${problems.length} shape problem(s): ${problems.slice(0, 3).map(([n, x]) => `${n}: ${x}`).join('; ')}.`, problems.slice(0, 20).map(([n, x]) => ev(n, x)))
-        : pass(`${judged.length} error answer(s), all well-formed.`);
+      if (!errorAnswers && !problems.length) return skip('No probe was answered with an error, so there is no error shape to judge (see the other errors checks).', 'precondition');
+      if (problems.length) {
+        const list = [...problems, ...advisories];
+        return fail(
+          `${problems.length} shape problem(s): ${problems.slice(0, 3).map(([n, x]) => `${n}: ${x}`).join('; ')}.${advisories.length ? ` Also (not counted): ${advisories[0]![1]}.` : ''}`,
+          list.slice(0, 20).map(([n, x]) => ev(n, x)),
+        );
+      }
+      if (advisories.length) {
+        return {
+          ...fail(`${errorAnswers} error answer(s) are well-formed, except: ${advisories.slice(0, 2).map(([n, x]) => `${n}: ${x}`).join('; ')}.`, advisories.slice(0, 20).map(([n, x]) => ev(n, x))),
+          advisory: 'v1.0.1 §11.6 cites google.rpc.Status, whose fields are code, message and details; the string "status" appears only in its example (AIP-193, cited by v1.0.0).',
+        };
+      }
+      return pass(`${errorAnswers} error answer(s), all well-formed.`);
     },
   }),
   defineCheck({
@@ -468,61 +986,405 @@ export const errorChecks: CheckDef[] = [
     level: 'SHOULD',
     phase: 'suite',
     specRefs: { 'v1.0': 'v1.0.1 §9.5 (error.data ErrorInfo: SHOULD; MUST in v1.0.0)' },
-    recommendation: 'Put a google.rpc.ErrorInfo in JSON-RPC error.data (a list of typed details): {"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}.',
+    recommendation:
+      'Put a google.rpc.ErrorInfo in JSON-RPC error.data (a list of typed details): {"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
-      if (ctx.dialect!.isRest) return skip('On HTTP+JSON, ErrorInfo is part of google.rpc.Status (see errors.shape).', 'not-applicable');
+      if (d(ctx).isRest) return skip('On HTTP+JSON, ErrorInfo is part of google.rpc.Status (see errors.shape).', 'not-applicable');
       const p = await PROBES['task-not-found'](ctx);
       const e = p.rpc?.error;
       if (!e || typeof e.code !== 'number' || e.code > -32001 || e.code < -32099) return skip('No A2A-specific error answer to inspect (see errors.task-not-found).', 'precondition');
-      const problems = v1ErrorDataProblems(e.data);
-      return problems.length ? fail(`TaskNotFound carries no usable ErrorInfo: ${problems.join('; ')}.`, [exchangeEvidence(p.http)]) : pass('error.data carries a google.rpc.ErrorInfo.', [exchangeEvidence(p.http)]);
+      // Untyped items of a data list break a MUST: errors.shape reports them.
+      const problems = v1ErrorDataProblems(e.data, 'should');
+      return problems.length ? fail(`The A2A error ${e.code} carries no usable ErrorInfo: ${problems.join('; ')}.`, [exchangeEvidence(p.http)]) : pass('error.data carries a google.rpc.ErrorInfo.', [exchangeEvidence(p.http)]);
+    },
+  }),
+  defineCheck({
+    id: 'errors.unknown-task-message',
+    title: 'A message naming a task that does not exist gives TaskNotFound (-32001, HTTP 404)',
+    category: 'error-handling',
+    level: 'MUST',
+    phase: 'suite',
+    specRefs: { 'v0.2': 'v0.2.6 §8.2 (-32001)', 'v0.3': 'v0.3.0 §8.2 (-32001)', 'v1.0': 'v1.0.1 §3.4.2 Task Identifier Semantics, §5.4' },
+    recommendation:
+      'When message.taskId names no task, answer TaskNotFoundError -32001 (HTTP+JSON: 404 TASK_NOT_FOUND) instead of creating a task, ignoring the id or answering another error. Task ids are server-generated: a client names one only to continue that task.',
+    run: async (ctx) => {
+      const p0 = pre(ctx);
+      if (p0) return p0;
+      if (ctx.generation === 'legacy') return skip('Legacy clients choose task ids: tasks/send with a new id creates the task (v0.1.0 §7.1.1).', 'not-applicable');
+      const taskId = await unknownTaskId(ctx);
+      const input = skillInput(ctx, primarySkill(ctx));
+      const params = d(ctx).sendParams({ text: input.text, parts: input.parts, taskId: taskId.id });
+      const p = await call(ctx, 'unknown-task-message', () =>
+        d(ctx).isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify(params), taskId } : { kind: 'rpc', method: d(ctx).method('send'), params, taskId },
+      );
+      const skipped = authSkip(ctx, p);
+      if (skipped) return skipped;
+      const what = `A message with taskId ${taskId.id} (no such task)`;
+      let v = d(ctx).isRest
+        ? expectRest(ctx, p, what, { pass: only(404), expected: 'HTTP 404', reason: 'TASK_NOT_FOUND' })
+        : expectRpcCode(ctx, p, what, { codes: [-32001], names: 'TaskNotFound' });
+      if (v.status === 'fail' && isSuccess(ctx, p)) {
+        const st = answeredState(ctx, p);
+        v = fail(`${what} was accepted (${st?.raw ? `a Task in state ${st.raw}` : answered(p)}): the agent created a task or ignored the taskId instead of answering TaskNotFound.`, v.evidence);
+      }
+      v = malformedIdVerdict(ctx, p, v);
+      if (v.status !== 'pass') return v;
+      // Observed: the refusal created no task under the client's id.
+      const after = await readBack(ctx, taskId.id);
+      if (after.kind === 'task') return fail(`${what} was refused with TaskNotFound, yet a get now returns a task with that id: one was created under the client's id.`, [...(v.evidence ?? []), exchangeEvidence(after.http, 'read back')]);
+      return { ...v, evidence: [...(v.evidence ?? []), exchangeEvidence(after.http, 'read back: still not found')] };
+    },
+  }),
+  defineCheck({
+    id: 'errors.context-mismatch',
+    title: 'A message whose contextId differs from its task\'s is rejected and leaves the task as it was (v1.0)',
+    category: 'error-handling',
+    level: 'MUST',
+    phase: 'suite',
+    specRefs: { 'v1.0': 'v1.0.1 §3.4.3 Multi-Turn Conversation Patterns' },
+    recommendation:
+      'When a message names an existing task and a contextId other than that task\'s, reject it with an error (e.g. InvalidParams -32602, HTTP 400) before touching the task: do not append it to the history, resume the task or move it to the new context.',
+    run: async (ctx) => {
+      const p0 = pre(ctx);
+      if (p0) return p0;
+      if (ctx.generation !== 'v1.0') return skip('Only v1.0 requires rejecting a mismatching contextId (§3.4.3).', 'not-applicable');
+      const runs = await skillRuns(ctx);
+      const targets: { task: TaskView; paused: boolean; label: string }[] = [];
+      // A task paused in input-required is the cleanest target (it waits for exactly such a message): start our own.
+      const pausedModel = runs.find((r) => r.outcome === 'interrupted' && r.final?.id);
+      let lastSkip: Verdict = skip('No task of this run stayed non-terminal long enough to send it a mismatching message.', 'precondition');
+      if (pausedModel) {
+        const own = await runTask(ctx, d(ctx), { text: pausedModel.text, input: pausedModel.input, skillId: pausedModel.skillId, lane: ctx.lane('context-mismatch') });
+        if (own.outcome === 'interrupted' && own.final?.id) targets.push({ task: own.final, paused: true, label: `task ${own.final.id} (${own.final.rawState})` });
+      }
+      const candidates = runningCandidates(ctx);
+      let from = 0;
+      for (let attempt = 0; attempt < 5; attempt++) {
+        let target = targets.shift();
+        if (!target) {
+          const started = await startRunningTask(ctx, 'context-mismatch', from, undefined, candidates);
+          if (!started) return lastSkip;
+          from = started.index + 1;
+          if (started.send.kind !== 'task' || !started.send.task.id) {
+            if (refusedForCredentials(ctx, started.send.http)) return refusedForCredentials(ctx, started.send.http)!;
+            if (started.send.kind === 'message') return skip('The agent replies with Messages only (no tasks), so there is no task to send a mismatching contextId to.', 'not-applicable');
+            return skip('Could not start a task to send a mismatching contextId to.', 'precondition', [exchangeEvidence(started.send.http)]);
+          }
+          if (!started.running) {
+            lastSkip = skip(`The tasks finished (${started.send.task.rawState}) before a mismatching message could be sent.`, 'precondition', [exchangeEvidence(started.send.http)]);
+            if (from >= candidates.length) return lastSkip;
+            continue;
+          }
+          target = { task: started.send.task, paused: false, label: `running task ${started.send.task.id}` };
+        }
+        const t = target.task;
+        const id = t.id!;
+        const otherContext = ctx.uuid();
+        const marker = `a2a-interop context-mismatch probe ${otherContext.slice(0, 8)}`;
+        const params = d(ctx).sendParams({ text: marker, taskId: id, contextId: otherContext });
+        const what = `A message to ${target.label} (contextId ${t.contextId ?? '?'}) with contextId ${otherContext}`;
+        const p = await call(ctx, `context-mismatch-${attempt}`, () =>
+          d(ctx).isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify(params) } : { kind: 'rpc', method: d(ctx).method('send'), params },
+        );
+        const skipped = authSkip(ctx, p);
+        if (skipped) return skipped;
+        const crash = crashVerdict(ctx, p, what);
+        if (crash) return crash;
+        const after = await readBack(ctx, id);
+        const evidence = [exchangeEvidence(p.http), ...readBackEvidence(after, 'read back')];
+        if (!isRefusal(ctx, p)) {
+          return fail(`${what} was accepted (${answered(p)}); v1.0.1 §3.4.3: agents MUST reject messages whose contextId differs from that of the referenced task.`, evidence);
+        }
+        const afterTask = after.kind === 'task' ? after.task : undefined;
+        // Refused because the task finished meanwhile? Then it says nothing about the contextId.
+        if (afterTask && isTerminal(afterTask.state, ctx.generation) && !target.paused && V1_UNSUPPORTED(ctx, p)) {
+          lastSkip = skip(`${what} was refused with ${answered(p)}, but the task had meanwhile finished (${afterTask.rawState}): the refusal may be for the terminal state.`, 'precondition', evidence);
+          if (from >= candidates.length) return lastSkip;
+          continue;
+        }
+        if (afterTask) {
+          if (afterTask.contextId !== undefined && t.contextId !== undefined && afterTask.contextId !== t.contextId) {
+            return fail(`${what} was refused (${answered(p)}), but reading the task back shows its contextId changed to ${afterTask.contextId}.`, evidence);
+          }
+          const history = JSON.stringify(afterTask.history ?? []);
+          if (history.includes(marker)) return fail(`${what} was refused (${answered(p)}), but reading the task back shows the message in its history.`, evidence);
+          if (target.paused && afterTask.state !== t.state) {
+            return fail(`${what} was refused (${answered(p)}), but the task moved from ${t.rawState} to ${afterTask.rawState}: the rejected message resumed it.`, evidence);
+          }
+        }
+        return pass(`${what} was rejected (${answered(p)})${afterTask ? '; the task is unchanged' : ''}.`, evidence);
+      }
+      return lastSkip;
+    },
+  }),
+  defineCheck({
+    id: 'errors.streaming-unsupported',
+    title: 'Without declared streaming, the stream and subscribe methods give UnsupportedOperation (-32004)',
+    category: 'error-handling',
+    level: 'MUST',
+    phase: 'suite',
+    specRefs: { legacy: 'v0.1.0 §8.2 (-32006, document only), §7.2', 'v0.2': 'v0.2.6 §8.2, §7.2', 'v0.3': 'v0.3.0 §8.2, §7.2', 'v1.0': 'v1.0.1 §3.3.4 Capability Validation' },
+    recommendation:
+      'When capabilities.streaming is false or absent, answer SendStreamingMessage / message/stream and SubscribeToTask / tasks/resubscribe with UnsupportedOperationError -32004 (HTTP+JSON 400 UNSUPPORTED_OPERATION; before v1.0 -32601 is accepted too). If you do serve streams, declare capabilities.streaming: true.',
+    run: async (ctx) => {
+      const p0 = pre(ctx);
+      if (p0) return p0;
+      if (ctx.card.capabilities.streaming) return skip('The card declares streaming (see the streaming checks and errors.subscribe-terminal).', 'not-applicable');
+      const g = ctx.generation;
+      const rest = d(ctx).isRest;
+      const budget = streamBudget(ctx);
+      const judge = (ans: StreamAnswer, what: string, evidence: Evidence[], terminalTask: boolean): Verdict => {
+        if (ans.kind === 'crash') return ans.verdict;
+        if (ans.kind === 'stream' || ans.kind === 'accepted') {
+          const served = ans.kind === 'stream' ? `served as an event stream (${describeStream(ans.items)})` : `answered with a result (${ans.how})`;
+          const message = `${what} was ${served} although the card does not declare streaming.`;
+          if (g === 'v1.0') return fail(`${message} v1.0.1 §3.3.4: it MUST return UnsupportedOperationError.`, evidence);
+          return { ...fail(message, evidence), advisory: 'Before v1.0 no keyworded sentence forbids serving a stream the card does not declare: the card is inaccurate (declare capabilities.streaming: true).' };
+        }
+        const got = ans.how;
+        if (g === 'v1.0') {
+          const ok = rest ? ans.reason === 'UNSUPPORTED_OPERATION' || (ans.status === 400 && ans.reason === undefined) : ans.code === -32004;
+          return ok ? pass(`${what}: refused with UnsupportedOperation (${got}).`, evidence) : fail(`${what}: expected UnsupportedOperation (-32004; HTTP 400 UNSUPPORTED_OPERATION), got ${got}.`, evidence);
+        }
+        if (g === 'legacy') return pass(`${what}: refused (${got}).`, evidence);
+        const ok = rest ? isClientError(ans.status) || ans.status === 501 : ans.code === -32004 || ans.code === -32601;
+        if (ok) return pass(`${what}: refused (${got}).`, evidence);
+        const message = `${what}: expected UnsupportedOperation (-32004) or MethodNotFound (-32601), got ${got}.`;
+        // A subscription to a finished task may be refused for the terminal state first (the order is unspecified).
+        return terminalTask ? { ...fail(message, evidence), advisory: 'The task subscribed to is terminal: the agent may have refused it for that before looking at the capability.' } : fail(message, evidence);
+      };
+      const input = skillInput(ctx, primarySkill(ctx));
+      const sendRun = await d(ctx).streamSend(
+        ctx.http,
+        { ...input, lane: lane(ctx), checkId: ctx.checkId, timeoutMs: budget, taskId: g === 'legacy' ? ctx.uuid() : undefined },
+        () => 'stop',
+      );
+      const sendWhat = `${d(ctx).describe('stream')}`;
+      const blocked = refusedForCredentials(ctx, sendRun.result);
+      if (blocked) return blocked;
+      const sendAns = readStream(ctx, sendRun, 'streaming-unsupported', sendWhat);
+      if (sendAns.kind === 'crash' && sendAns.verdict.status !== 'fail') return sendAns.verdict;
+      const verdicts = [judge(sendAns, sendWhat, streamEvidence(sendRun, sendWhat), false)];
+      const done = await completedRun(ctx);
+      if (done?.final?.id) {
+        const id = done.final.id;
+        const subRun = await d(ctx).subscribe(ctx.http, { id, lane: lane(ctx), checkId: ctx.checkId, timeoutMs: budget }, () => 'stop');
+        const subWhat = `${d(ctx).describe('subscribe', id)} (a ${done.final.rawState} task)`;
+        verdicts.push(judge(readStream(ctx, subRun, 'streaming-unsupported-subscribe', subWhat), subWhat, streamEvidence(subRun, subWhat), true));
+      }
+      return worst(verdicts);
+    },
+  }),
+  defineCheck({
+    id: 'errors.subscribe-terminal',
+    title: 'Subscribing to a finished task gives UnsupportedOperation (-32004, v1.0)',
+    category: 'error-handling',
+    level: 'MUST',
+    phase: 'suite',
+    specRefs: { legacy: 'v0.1.0 §7.7 tasks/resubscribe', 'v0.2': 'v0.2.6 §7.9', 'v0.3': 'v0.3.0 §7.9', 'v1.0': 'v1.0.1 §3.1.6, §9.4.6 SubscribeToTask' },
+    recommendation:
+      'Answer SubscribeToTask on a task in a terminal state with UnsupportedOperationError -32004 (HTTP+JSON 400 UNSUPPORTED_OPERATION) instead of opening a stream that replays the task. Before v1.0: refuse it, or deliver the final state and close the stream at once.',
+    run: async (ctx) => {
+      const p0 = pre(ctx);
+      if (p0) return p0;
+      if (!ctx.card.capabilities.streaming) return skip('The card does not declare streaming (see errors.streaming-unsupported).', 'not-applicable');
+      const r = await ownFinishedRun(ctx, 'subscribe-terminal');
+      if (!r?.final?.id) return noFinishedTask(ctx, 'terminal task to subscribe to');
+      const id = r.final.id;
+      const g = ctx.generation;
+      const what = `${d(ctx).describe('subscribe', id)} on ${r.final.rawState} task ${id}`;
+      const grace = 2000;
+      const stop = new AbortController();
+      const quit = new AbortController();
+      let endSeen: string | undefined;
+      const final = (it: StreamItem) => isTerminal(it.state, g) || it.final === true || (it.kind === 'task' && isTerminal(it.task?.state, g));
+      const run = await d(ctx).subscribe(ctx.http, { id, lane: lane(ctx), checkId: ctx.checkId, timeoutMs: streamBudget(ctx), stopSignal: stop.signal }, (it) => {
+        if (it.kind === 'error' || g === 'v1.0') return 'stop';
+        if (!endSeen && final(it)) {
+          endSeen = it.rawState ?? it.task?.rawState ?? 'final';
+          void ctx.http.host.sleep(grace, quit.signal).then(
+            () => stop.abort(),
+            () => undefined,
+          );
+        }
+        return undefined;
+      });
+      quit.abort();
+      const blocked = refusedForCredentials(ctx, run.result);
+      if (blocked) return blocked;
+      const evidence = streamEvidence(run, what);
+      const ans = readStream(ctx, run, 'subscribe-terminal', what);
+      if (ans.kind === 'crash') return ans.verdict;
+      if (g === 'v1.0') {
+        if (ans.kind === 'refused') {
+          const ok = d(ctx).isRest ? ans.reason === 'UNSUPPORTED_OPERATION' || (ans.status === 400 && ans.reason === undefined) : ans.code === -32004;
+          if (ok) return pass(`${what}: refused with UnsupportedOperation (${ans.how}).`, evidence);
+          const hint = ans.code === -32602 ? " a2a-python's on_subscribe_to_task answers InvalidParams here." : '';
+          return fail(`${what}: expected UnsupportedOperation (-32004; HTTP 400 UNSUPPORTED_OPERATION), got ${ans.how}.${hint}`, evidence);
+        }
+        if (ans.kind === 'stream') {
+          return fail(`${what}: served as an event stream (${describeStream(ans.items)}) instead of UnsupportedOperationError (v1.0.1 §3.1.6, §9.4.6); a final Task snapshot belongs to live streams only.`, evidence);
+        }
+        return fail(`${what}: answered with a result (${ans.how}) instead of UnsupportedOperationError.`, evidence);
+      }
+      // Before v1.0 nothing fixes the answer: an error, or the final state delivered on a stream that then closes.
+      if (ans.kind === 'refused') return pass(`${what}: refused (${ans.how}).`, evidence);
+      if (ans.kind === 'accepted') return fail(`${what}: answered with a result (${ans.how}), neither an error nor an event stream.`, evidence);
+      if (endSeen && run.reason === 'closed') return pass(`${what}: the stream delivered the final state (${endSeen}) and closed.`, evidence);
+      if (endSeen) return fail(`${what}: the stream delivered the final state (${endSeen}) but was still open ${run.reason === 'stopped' ? `${grace} ms later` : `when our wait ended (${run.reason})`}.`, evidence);
+      return fail(`${what}: the stream ${run.reason === 'closed' ? 'closed' : `was still open when our wait ended (${run.reason})`} without delivering the final state (${describeStream(ans.items)}).`, evidence);
+    },
+  }),
+  defineCheck({
+    id: 'errors.notification',
+    title: 'A JSON-RPC notification (no "id") gets no JSON-RPC response',
+    category: 'error-handling',
+    level: 'MAY',
+    phase: 'suite',
+    specRefs: { legacy: 'v0.1.0 §6.11.1; JSON-RPC 2.0 §4.1', 'v0.2': 'v0.2.6 §6.11.1; JSON-RPC 2.0 §4.1', 'v0.3': 'v0.3.0 §6.11.1; JSON-RPC 2.0 §4.1', 'v1.0': 'v1.0.1 §9.3; JSON-RPC 2.0 §4.1' },
+    recommendation:
+      'A JSON-RPC request without "id" is a notification: do not process it as a request and do not reply with a JSON-RPC Response (answer HTTP 204 or 202 with an empty body), or reject it as an invalid A2A request (-32600 with id null), since the A2A schemas require an id.',
+    run: async (ctx) => {
+      const p0 = pre(ctx);
+      if (p0) return p0;
+      if (d(ctx).isRest) return skip('Notifications exist only on the JSON-RPC binding.', 'not-applicable');
+      const taskId = await unknownTaskId(ctx);
+      // A get, never a send: a server that processes the notification creates nothing.
+      const body = JSON.stringify({ jsonrpc: '2.0', method: d(ctx).method('get'), params: { id: taskId.id } });
+      const p = await call(ctx, 'notification', () => ({ kind: 'raw', body, expectedId: null, taskId }));
+      const skipped = authSkip(ctx, p);
+      if (skipped) return skipped;
+      const what = `A ${d(ctx).method('get')} notification (no "id" member)`;
+      const crash = crashVerdict(ctx, p, what);
+      if (crash) return crash;
+      const evidence = [exchangeEvidence(p.http)];
+      const s = p.http.status;
+      if (p.http.text.trim() === '') {
+        return s >= 200 && s < 300 ? pass(`${what}: HTTP ${s} with an empty body (no JSON-RPC response), as JSON-RPC 2.0 §4.1 requires.`, evidence) : fail(`${what}: HTTP ${s} with an empty body.`, evidence);
+      }
+      const code = p.rpc?.error?.code;
+      const idNull = p.rpc?.id === null || p.rpc?.id === undefined;
+      if ((code === -32600 || code === -32602) && idNull) {
+        return pass(`${what}: rejected as an invalid request (${code}, id null): the A2A schemas require an id on every method request.`, evidence);
+      }
+      if (p.rpc?.hasResult) return fail(`${what}: processed and answered with a result (id ${JSON.stringify(p.rpc.id)}); JSON-RPC 2.0 §4.1: the server MUST NOT reply to a notification.`, evidence);
+      if (typeof code === 'number') {
+        return fail(`${what}: answered with error ${code} (id ${JSON.stringify(p.rpc?.id)})${code === -32001 ? ': TaskNotFound means it was processed as a request' : ''}; JSON-RPC 2.0 §4.1: the server MUST NOT reply to a notification.`, evidence);
+      }
+      return fail(`${what}: answered ${answered(p)}.`, evidence);
     },
   }),
 ];
+
+// ---------------------------------------------------------------- auth
 
 /** Security is declared when the card lists schemes or requirements (or legacy authentication). */
 export function declaresSecurity(ctx: CheckContext): boolean {
   return Object.keys(ctx.card.securitySchemes).length > 0 || ctx.card.securityRequirements.length > 0 || ctx.card.legacyAuthSchemes.length > 0;
 }
 
+const ANONYMOUS_SCHEMES = /^(public|none|anonymous)$/i;
+
+/**
+ * Whether the card makes the A2A endpoint require authentication, and why (in words): a non-empty top-level
+ * security requirement list without an empty requirement `{}` (OpenAPI: `{}` makes authentication optional), or a
+ * legacy `authentication.schemes` naming a scheme other than public/none/anonymous. Schemes declared only for
+ * skills or the extended card do not make the endpoint private.
+ */
+export function authRequirement(ctx: CheckContext): { required: boolean; why: string } {
+  const reqs = ctx.card.securityRequirements;
+  if (reqs.length) {
+    if (reqs.some((r) => Object.keys(r).length === 0)) {
+      return { required: false, why: 'The card\'s security requirements include an empty requirement {}, which makes authentication optional (OpenAPI semantics), so anonymous access is permitted.' };
+    }
+    return { required: true, why: `The card requires ${reqs.map((r) => Object.keys(r).join(' + ')).join(' or ')}.` };
+  }
+  const legacy = ctx.card.legacyAuthSchemes.filter((s) => !ANONYMOUS_SCHEMES.test(s.trim()));
+  if (legacy.length) return { required: true, why: `The card's authentication.schemes lists ${legacy.join(', ')}.` };
+  if (ctx.card.legacyAuthSchemes.length) return { required: false, why: `The card's authentication.schemes lists only ${ctx.card.legacyAuthSchemes.join(', ')}: anonymous access.` };
+  if (Object.keys(ctx.card.securitySchemes).length) {
+    return {
+      required: false,
+      why: 'The card declares security schemes but no top-level security requirement (schemes used only by skills or the extended card do not make the endpoint private), so anonymous access is not ruled out.',
+    };
+  }
+  return { required: false, why: 'The card declares no security, so anonymous access is expected.' };
+}
+
 const AUTH = {
   legacy: 'v0.1.0 §4.4 Server Responsibilities for Authentication',
   'v0.2': 'v0.2.6 §4.4',
   'v0.3': 'v0.3.0 §4.4 Server Responsibilities for Authentication',
-  'v1.0': 'v1.0.1 §7.4 Server Authentication Responsibilities',
+  'v1.0': 'v1.0.1 §7.4 Server Authentication Responsibilities, §3.3.2',
 };
 
 /** The same harmless request (get of an unknown task) without, then with, the user's credentials. */
 function authProbe(ctx: CheckContext, anonymous: boolean): Promise<Probe> {
-  return probe(ctx, anonymous ? 'auth-anonymous' : 'auth-credentials', async () => {
-    const d = ctx.dialect!;
-    const laneName = 'auth';
-    const id = unknownTaskId(ctx);
-    if (d.isRest) return { http: await d.rawRest(ctx.http, 'GET', `/tasks/${id}`, undefined, { lane: laneName, checkId: ctx.checkId, anonymous }), expectedId: null };
-    const rid = d.nextRpcId();
-    return { http: await d.rawRpc(ctx.http, rpcBody(d.method('get'), { id }, rid), { lane: laneName, checkId: ctx.checkId, anonymous }), expectedId: rid };
+  return call(ctx, anonymous ? 'auth-anonymous' : 'auth-credentials', async () => {
+    const taskId = await unknownTaskId(ctx);
+    return d(ctx).isRest
+      ? { kind: 'rest', method: 'GET', path: `/tasks/${encodeURIComponent(taskId.id)}`, anonymous, lane: 'auth', taskId }
+      : { kind: 'rpc', method: d(ctx).method('get'), params: { id: taskId.id }, anonymous, lane: 'auth', taskId };
   });
+}
+
+/** With credentials given: the credentialed call got the very same answer, so the anonymous one was not refused for lack of them. */
+async function sameWithCredentials(ctx: CheckContext, anon: Probe): Promise<Probe | undefined> {
+  if (ctx.credentials.kind === 'none') return undefined;
+  const withCreds = await authProbe(ctx, false);
+  if (!withCreds.http.responded || withCreds.http.status !== anon.http.status) return undefined;
+  if (d(ctx).isRest) return withCreds.rest?.reason === anon.rest?.reason ? withCreds : undefined;
+  const a = anon.rpc?.error?.code;
+  return typeof a === 'number' && withCreds.rpc?.error?.code === a ? withCreds : undefined;
 }
 
 export const authChecks: CheckDef[] = [
   defineCheck({
     id: 'auth.required',
-    title: 'Requests without credentials are rejected (401/403) when the card declares security',
+    title: 'Requests without credentials are rejected when the card requires authentication',
     category: 'error-handling',
     level: 'MUST',
     phase: 'suite',
     specRefs: AUTH,
-    recommendation: 'Enforce the schemes the card declares on every A2A endpoint (not on the card): put the auth middleware in front of the JSON-RPC/REST handlers. An agent that declares security but accepts anonymous calls is misleading its clients.',
+    recommendation:
+      'Enforce the security requirements the card declares on every A2A endpoint (not on the card): put the auth middleware in front of the JSON-RPC/REST handlers and answer 401 (with WWW-Authenticate) or 403. An agent that requires credentials in its card but serves anonymous calls misleads its clients.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
-      if (!declaresSecurity(ctx)) return skip('The card declares no security, so anonymous access is expected.', 'not-applicable');
+      const req = authRequirement(ctx);
+      if (!req.required) return skip(req.why, 'not-applicable');
       const p = await authProbe(ctx, true);
-      if (!p.http.responded) return transportVerdict(p.http, 'calling without credentials');
-      if (p.http.status === 401 || p.http.status === 403) return pass(`Rejected with HTTP ${p.http.status}.`, [exchangeEvidence(p.http)]);
-      return fail(`The card declares security, yet a call without credentials was answered HTTP ${p.http.status} (${answered(p)}).`, [exchangeEvidence(p.http)]);
+      if (!p.http.responded || p.http.error) return transportVerdict(p.http, 'calling without credentials');
+      const s = p.http.status;
+      const evidence = [exchangeEvidence(p.http)];
+      if (s === 401 || s === 403) return pass(`Rejected with HTTP ${s}. ${req.why}`, evidence);
+      const processed = `${req.why} Yet a call without credentials was processed`;
+      if (d(ctx).isRest) {
+        if (s < 400) return fail(`${processed}: ${answered(p)}.`, evidence);
+        if (s === 404) return fail(`${processed}: ${answered(p)} is the answer to the task lookup itself (TaskNotFound for our unknown id).`, evidence);
+      } else {
+        if (p.rpc?.hasResult) return fail(`${processed}: ${answered(p)}.`, evidence);
+        if (p.rpc?.error?.code === -32001) return fail(`${processed}: it answered TaskNotFound (-32001) for our unknown id, which means the lookup ran.`, evidence);
+      }
+      const same = await sameWithCredentials(ctx, p);
+      if (same) {
+        return fail(`${req.why} A call without credentials got ${answered(p)}, exactly the answer the same call with credentials got: the refusal is not an authentication check.`, [...evidence, exchangeEvidence(same.http, 'with credentials')]);
+      }
+      const code = p.rpc?.error?.code;
+      if (!d(ctx).isRest && typeof code === 'number') {
+        if (ctx.generation === 'v1.0') return pass(`Rejected with JSON-RPC error ${code} (HTTP ${s}): v1.0.1 §3.3.2 names a "JSON-RPC custom error" as one form of the rejection (HTTP 401/403 is customary). ${req.why}`, evidence);
+        return {
+          ...fail(`A call without credentials was refused with JSON-RPC error ${code} at HTTP ${s}, not with HTTP 401/403.`, evidence),
+          advisory:
+            'The rejection the MUST asks for happened; §4.4 "SHOULD use standard HTTP status codes like 401 … or 403" gives them as examples, and v0.1.0 itself lists a JSON-RPC AuthenticationRequiredError (-32007).',
+        };
+      }
+      return {
+        ...fail(`A call without credentials was answered ${answered(p)}: neither processed nor refused with 401/403, so we cannot tell whether authentication is enforced.`, evidence),
+        advisory: 'The call was not processed visibly, so the MUST (reject requests without credentials) may be met; only the form of the refusal is unusual.',
+      };
     },
   }),
   defineCheck({
@@ -531,16 +1393,18 @@ export const authChecks: CheckDef[] = [
     category: 'error-handling',
     level: 'MUST',
     phase: 'suite',
-    specRefs: { 'v0.2': 'v0.2.6 §4.4 (RFC 9110 §11.6.1)', 'v0.3': 'v0.3.0 §4.4, §7.10 (401 with WWW-Authenticate)', 'v1.0': 'v1.0.1 §7.4 (HTTP 401 semantics, RFC 9110 §11.6.1)', legacy: 'v0.1.0 §4.4 (RFC 9110 §11.6.1)' },
-    recommendation: 'Send a WWW-Authenticate header with every 401 (RFC 9110 §11.6.1 MUST), e.g. WWW-Authenticate: Bearer realm="agent"; clients use it to pick the scheme.',
+    specRefs: { legacy: 'v0.1.0 §4.4 (RFC 9110 §11.6.1)', 'v0.2': 'v0.2.6 §4.4 (RFC 9110 §11.6.1)', 'v0.3': 'v0.3.0 §4.4 (RFC 9110 §11.6.1)', 'v1.0': 'v1.0.1 §7.4 (RFC 9110 §11.6.1)' },
+    recommendation:
+      'Send a WWW-Authenticate header with every 401 (RFC 9110 §11.6.1 MUST), e.g. WWW-Authenticate: Bearer realm="agent"; clients use it to pick the scheme. If your server sets it, check that no proxy, gateway or CDN in front of the agent strips it.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
-      if (!declaresSecurity(ctx)) return skip('The card declares no security.', 'not-applicable');
+      const req = authRequirement(ctx);
+      if (!req.required) return skip(req.why, 'not-applicable');
       const p = await authProbe(ctx, true);
-      if (p.http.status !== 401) return skip(`The anonymous call got HTTP ${p.http.status || 'no answer'}, not 401.`, p.http.status === 403 ? 'not-applicable' : 'precondition');
+      if (p.http.status !== 401) return skip(`The anonymous call got HTTP ${p.http.status || 'no answer'}, not 401.`, p.http.status === 403 || p.http.responded ? 'not-applicable' : 'precondition');
       const h = p.http.headers.get('www-authenticate');
-      return h ? pass(`WWW-Authenticate: ${h}`) : fail('HTTP 401 without a WWW-Authenticate header.', [exchangeEvidence(p.http)]);
+      return h ? pass(`WWW-Authenticate: ${h}`) : fail('HTTP 401 without a WWW-Authenticate header (RFC 9110 §11.6.1: a server generating a 401 MUST send one).', [exchangeEvidence(p.http)]);
     },
   }),
   defineCheck({
@@ -550,7 +1414,8 @@ export const authChecks: CheckDef[] = [
     level: 'MUST',
     phase: 'suite',
     specRefs: AUTH,
-    recommendation: 'Accept the credentials in the place the card declares (the header name of the apiKey scheme, or Authorization: Bearer). Check that the scheme in the card matches what the middleware reads.',
+    recommendation:
+      'Accept the credentials in the place the card declares (the header name of the apiKey scheme, or Authorization: Bearer) on every operation. Check that the scheme in the card matches what the middleware reads.',
     run: async (ctx) => {
       const p0 = pre(ctx);
       if (p0) return p0;
@@ -558,15 +1423,24 @@ export const authChecks: CheckDef[] = [
       if (ctx.credentials.kind === 'none') return skip('No credentials were given for this run.', 'precondition');
       const p = await authProbe(ctx, false);
       if (!p.http.responded) return transportVerdict(p.http, 'calling with credentials');
-      if (p.http.status === 401 || p.http.status === 403) {
-        // Refused everywhere: we cannot tell wrong credentials from a wrong agent (not assessed). Refused here
-        // but accepted for the test tasks: the agent enforces its scheme inconsistently.
+      const s = p.http.status;
+      if (s === 401 || s === 403) {
+        // Refused everywhere: we cannot tell wrong credentials (expired, missing scope) from a wrong agent.
         const runs = await skillRuns(ctx);
         const accepted = runs.find((r) => r.send.http.responded && r.send.http.status !== 401 && r.send.http.status !== 403);
         if (!accepted) return refusedForCredentials(ctx, p.http)!;
-        return fail(`The credentials were accepted for ${ctx.dialect!.describe('send')} but refused (HTTP ${p.http.status}) for ${ctx.dialect!.describe('get')}.`, [exchangeEvidence(accepted.send.http, 'accepted'), exchangeEvidence(p.http, 'refused')]);
+        if (s === 403) {
+          return pass(
+            `HTTP 403 for ${d(ctx).describe('get')} of a task that does not exist, while the same credentials were accepted for ${d(ctx).describe('send')}: an authorization decision on an unknown task (v1.0.1 §3.3.2 Authorization Errors), not a refusal of the credentials.`,
+            [exchangeEvidence(accepted.send.http, 'accepted'), exchangeEvidence(p.http, 'forbidden')],
+          );
+        }
+        return fail(`The credentials were accepted for ${d(ctx).describe('send')} but refused (HTTP 401) for ${d(ctx).describe('get')}: the agent enforces its scheme inconsistently.`, [
+          exchangeEvidence(accepted.send.http, 'accepted'),
+          exchangeEvidence(p.http, 'refused'),
+        ]);
       }
-      return pass(`Accepted (HTTP ${p.http.status}).`, [exchangeEvidence(p.http)]);
+      return pass(`Accepted (HTTP ${s}).`, [exchangeEvidence(p.http)]);
     },
   }),
 ];

@@ -65,6 +65,10 @@ interface AgentOpts {
   getState?: () => string;
   /** Replaces the stream endpoint's answer entirely. */
   streamAnswer?: (rpcId: unknown) => Response;
+  /** The n-th non-stream send (1-based) answers HTTP 503. */
+  sendFails?: (n: number) => boolean;
+  /** Every get answers TaskNotFound. */
+  getNotFound?: boolean;
 }
 
 function agent(g: Gen, o: AgentOpts) {
@@ -92,10 +96,15 @@ function agent(g: Gen, o: AgentOpts) {
         return sseResponse({ ...sub, chunks: (id) => sub.chunks(id).map((c) => c.split(TASK).join(body.params?.id ?? TASK)) }, body.id);
       }
       case methods.send: {
+        if (o.sendFails?.(sends + 1)) {
+          sends++;
+          return new Response('busy', { status: 503 });
+        }
         const t = task(g, 'working', {}, `t-send-${++sends}`);
         return reply(g === 'v1.0' ? { task: t } : t);
       }
       case methods.get: {
+        if (o.getNotFound) return json({ jsonrpc: '2.0', id: body.id, error: { code: -32001, message: 'Task not found' } });
         const t = task(g, o.getState?.() ?? 'completed', {}, body.params?.id ?? TASK);
         return reply(t);
       }
@@ -171,7 +180,7 @@ describe('payload findings the generation does not require', () => {
     });
     const f = byId['streaming.framing']!;
     expect(f.status).toBe('advisory');
-    expect(f.message).toMatch(/task has "kind", removed in v1\.0 .*SHOULD ignore/);
+    expect(f.message).toMatch(/does not require: task has "kind", removed in v1\.0 .*; statusUpdate\.final was removed in v1\.0/);
     expect(f.advisoryReason).toMatch(/§5\.7/);
   });
 
@@ -192,12 +201,20 @@ describe('payload findings the generation does not require', () => {
     }
   });
 
-  it('v0.3: a timestamp that is not ISO 8601 at all still fails framing', async () => {
+  it('v0.3: a timestamp that is not ISO 8601 at all is an advisory (the schema only describes it), not a framing failure', async () => {
     const { byId } = await run('v0.3', {
       stream: { chunks: (id) => sse(id, ev.task('v0.3', 'working'), ev.status('v0.3', 'completed', true, { timestamp: 'Thu Jan 01 1970 10:00:00' })) },
     });
+    expect(byId['streaming.framing']!.status).toBe('advisory');
+    expect(byId['streaming.framing']!.message).toMatch(/does not require: status\.timestamp "Thu Jan 01 1970 10:00:00" is not an ISO 8601 date-time/);
+  });
+
+  it('v0.3: a missing required field (taskId on a status update) still fails framing', async () => {
+    const { byId } = await run('v0.3', {
+      stream: { chunks: (id) => sse(id, ev.task('v0.3', 'working'), { kind: 'status-update', contextId: CTX, status: { state: 'completed' }, final: true }) },
+    });
     expect(byId['streaming.framing']!.status).toBe('fail');
-    expect(byId['streaming.framing']!.message).toMatch(/"Thu Jan 01 1970 10:00:00" is not an ISO 8601 date-time/);
+    expect(byId['streaming.framing']!.message).toMatch(/taskId is required/);
   });
 });
 
@@ -387,5 +404,27 @@ describe('streaming.resubscribe', () => {
     const r = byId['streaming.resubscribe']!;
     expect([statusOf(r), r.message]).toEqual(['skip:tool-limit', expect.any(String)]);
     expect(r.message).toMatch(/still running when our budget ended.*--timeout/);
+  });
+});
+
+describe('streaming.disconnect', () => {
+  const only = ['streaming.disconnect'];
+  const stream: Script = { chunks: (id) => sse(id, ev.task('v1.0', 'working')), keepOpen: true };
+  it('one refused request right after the disconnect is asked again before calling it a crash', async () => {
+    const { byId } = await run('v1.0', { stream, sendFails: (n) => n === 2 }, only);
+    expect(byId['streaming.disconnect']!.status).toBe('pass');
+    expect(byId['streaming.disconnect']!.message).toMatch(/still retrievable .* and the agent answers new messages/);
+  });
+
+  it('no answer twice is reported as a possible crash (a robustness finding; advisory: no sentence requires it)', async () => {
+    const { byId } = await run('v1.0', { stream, sendFails: (n) => n >= 2 }, only);
+    expect(byId['streaming.disconnect']!.status).toBe('advisory');
+    expect(byId['streaming.disconnect']!.message).toMatch(/no longer answers a new message \(twice, 1 s apart\)/);
+  });
+
+  it('a task dropped after its client left is an advisory, said as such', async () => {
+    const { byId } = await run('v1.0', { stream, getNotFound: true }, only);
+    expect(byId['streaming.disconnect']!.status).toBe('advisory');
+    expect(byId['streaming.disconnect']!.message).toMatch(/is gone \(-32001 "Task not found"\).*does not require it/);
   });
 });

@@ -305,10 +305,10 @@ export const streamingChecks: CheckDef[] = [
         if (notes.length) {
           return {
             status: 'fail',
-            advisory: ctx.generation === 'v1.0' ? 'v1.0.1 §5.7 says receivers SHOULD ignore unrecognized fields: sending them is not a violation.' : 'The v0.1.0 text (ISO 8601) and its schema (RFC 3339 date-time) disagree on the timestamp form.',
+            advisory: `Only findings the ${ctx.generation} specification describes without requiring remain${ctx.generation === 'v1.0' ? ' (v1.0.1 §5.7: receivers SHOULD ignore unrecognized fields; sending them is no violation)' : ''}.`,
             message: `${summary} Findings the ${ctx.generation} specification does not require: ${notes.slice(0, 3).join('; ')}.`,
             evidence: itemEvidence(items.filter((i) => i.notes?.length), 3),
-            recommendation: ctx.generation === 'v1.0' ? 'Drop fields that v1.0 removed ("kind", "final"): strict clients may reject them.' : 'Write timestamps as RFC 3339 (e.g. 2025-01-01T10:00:00Z) so both readings of v0.1.0 accept them.',
+            recommendation: 'Drop fields the generation removed ("kind", "final" in v1.0) and write timestamps as RFC 3339 UTC (e.g. 2025-01-01T10:00:00Z): strict clients may reject anything else.',
           };
         }
         return pass(summary);

@@ -1,12 +1,13 @@
 import type { HttpResult } from '../http/client';
-import type { Evidence } from '../model/check';
+import type { Binding, Evidence, Generation } from '../model/check';
 import type { TaskState } from '../model/events';
 import type { CallOutcome, Dialect } from '../protocol/dialect';
 import type { InputPart } from '../protocol/input';
 import type { TaskView } from '../protocol/shapes';
 import { acceptedInputModes, buildInput, type MessageInput } from '../protocol/input';
 import { isInterrupted, isTerminal } from '../protocol/states';
-import { ev, exchangeEvidence, skip, transportVerdict, type CheckContext, type Verdict } from './define';
+import { acceptedOutputModes } from '../runner/target';
+import { ev, exchangeEvidence, fail, skip, TIMEOUT_KNOB, toolLimit, transportVerdict, type CheckContext, type Verdict } from './define';
 
 /** One observation of a task: what the agent said its state was, when and through which call. */
 export interface Observation {
@@ -24,16 +25,23 @@ export interface TaskRun {
   lane: string;
   /** The id we chose (legacy tasks/send lets the client pick the task id). */
   clientTaskId?: string;
+  /** The send asked to return at once (v1.0 returnImmediately, v0.2/v0.3 blocking:false; legacy always blocks). */
+  returnImmediately: boolean;
   send: CallOutcome;
   /** Every answer to a get, including errors. */
   gets: CallOutcome[];
+  /** A first get answered TaskNotFound for the task just created: kept here, and asked once more after 300 ms. */
+  notFoundRetries?: CallOutcome[];
   observations: Observation[];
   final?: TaskView;
   /**
-   * `refused-input`: the agent refused a content type the skill does not declare and this tool could not
-   * produce one it does: a correct refusal, not a failure.
+   * - `refused-input`: the agent refused a content type the skill does not declare and this tool could not
+   *   produce one it does: a correct refusal, not a failure;
+   * - `refused-declared-input`: the agent refused our input although it is in a media type the skill (or the card)
+   *   declares: card modes are descriptive and A2A has no skill selection, so an advisory, not a failure;
+   * - `timeout`: our per-task budget ended (the task was still running, or a blocking send had not answered).
    */
-  outcome: 'terminal' | 'interrupted' | 'timeout' | 'failed-call' | 'message' | 'no-task' | 'refused-input';
+  outcome: 'terminal' | 'interrupted' | 'timeout' | 'failed-call' | 'message' | 'no-task' | 'refused-input' | 'refused-declared-input';
   /** The call that broke the run (send or a get). */
   brokenCall?: CallOutcome;
   startedAt: number;
@@ -51,11 +59,15 @@ export function skillText(ctx: CheckContext, skillId?: string): string {
 
 /**
  * The test message for a skill, in a media type the skill accepts (its inputModes, else the card's
- * defaultInputModes): text when text is accepted, else JSON data, an image, audio, a PDF ... (see protocol/input.ts).
+ * defaultInputModes): text when text is accepted, else JSON data, an image, audio, a PDF ... (see protocol/input.ts),
+ * with the output modes to accept: the skill's own outputModes and the card's defaults.
  */
 export function skillInput(ctx: CheckContext, skillId?: string): MessageInput {
   const s = ctx.card.skills.find((x) => x.id === skillId);
-  return buildInput(skillText(ctx, skillId), acceptedInputModes(s?.inputModes, ctx.card.defaultInputModes));
+  return {
+    ...buildInput(skillText(ctx, skillId), acceptedInputModes(s?.inputModes, ctx.card.defaultInputModes)),
+    acceptedOutputModes: acceptedOutputModes(ctx.card, s?.outputModes),
+  };
 }
 
 /** The skill most checks exercise: the first selected one whose input this tool can produce. */
@@ -63,15 +75,79 @@ export function primarySkill(ctx: CheckContext): string | undefined {
   return ctx.skills.find((id) => !skillInput(ctx, id).unsupported) ?? ctx.skills[0];
 }
 
+/** An error message that names a content/media type (how a generic validation error says what it refused). */
+const NAMES_CONTENT_TYPE = /content[\s_-]?type|media[\s_-]?type|mime[\s_-]?type|\bmime\b|input[\s_-]?mode|output[\s_-]?mode|unsupported (file|part|format)/i;
+
 /**
- * The agent refused the input as a content type it does not support: ContentTypeNotSupported (-32005) on
- * JSON-RPC; on HTTP+JSON reason CONTENT_TYPE_NOT_SUPPORTED, HTTP 415 (v1.0.0) or 400/415 naming it.
+ * Whether an error answer refuses our input (or the output we accept) as a content type the agent does not
+ * support (docs/spec-review/lifecycle.md X1.1):
+ * - `explicit`: ContentTypeNotSupported -32005 (every generation; legacy §8.2 "SHOULD use these codes"); reason
+ *   CONTENT_TYPE_NOT_SUPPORTED (v1.0.1 REST); HTTP 415 (v1.0.0 table); in v1.0 a validation error (-32602, REST
+ *   400 INVALID_ARGUMENT) that names the content type (§3.3.2 lists "unsupported content type" among validation
+ *   errors); in v0.3 REST a 4xx naming it;
+ * - `possible`: v0.3 REST, any other 4xx with an error body (v0.3 has no status table: §3.2.3 only says
+ *   "appropriate HTTP status codes"). Accepted only when our input is in a type the skill does not declare.
  */
-export function isContentTypeRefusal(o: CallOutcome): boolean {
+export function contentTypeRefusal(o: CallOutcome, generation: Generation, binding: Binding | undefined): 'explicit' | 'possible' | undefined {
+  if (o.kind !== 'error') return undefined;
+  const e = o.error;
+  const status = o.http.status;
+  if (e.code === -32005 || e.reason === 'CONTENT_TYPE_NOT_SUPPORTED' || status === 415) return 'explicit';
+  const names = NAMES_CONTENT_TYPE.test(e.message);
+  if (generation === 'v1.0' && e.code === -32602 && names) return 'explicit';
+  if (binding === 'HTTP+JSON' && status >= 400 && status < 500) {
+    if (generation === 'v1.0') return status === 400 && names && (e.reason === undefined || e.status === 'INVALID_ARGUMENT' || e.reason === 'INVALID_ARGUMENT') ? 'explicit' : undefined;
+    if (generation === 'v0.3' && ![401, 403, 404, 405, 408, 429].includes(status)) return names ? 'explicit' : 'possible';
+  }
+  return undefined;
+}
+
+/** A content-type refusal (explicit or, on v0.3 REST, possible): see contentTypeRefusal. */
+export function isContentTypeRefusal(o: CallOutcome, generation: Generation, binding: Binding | undefined): boolean {
+  return contentTypeRefusal(o, generation, binding) !== undefined;
+}
+
+/**
+ * TaskNotFound: -32001 on JSON-RPC; HTTP 404 on REST (v1.0 reason TASK_NOT_FOUND; v0.3 has no status table, 404 is
+ * the natural answer).
+ */
+export function isTaskNotFound(o: CallOutcome, ctx: Pick<CheckContext, 'dialect'>): boolean {
   if (o.kind !== 'error') return false;
-  if (o.error.code === -32005) return true;
-  if (o.error.reason === 'CONTENT_TYPE_NOT_SUPPORTED') return true;
-  return o.http.status === 415;
+  if (ctx.dialect?.isRest) return o.http.status === 404 || o.error.reason === 'TASK_NOT_FOUND';
+  return o.error.code === -32001;
+}
+
+/** No answer within our budget (the request timed out on our side). */
+export const timedOut = (o: CallOutcome): boolean => o.kind === 'transport' && o.http.error?.source === 'timeout';
+
+/** Milliseconds to wait per Retry-After (seconds or an HTTP date); 1 s when absent; undefined when unreadable. */
+function retryAfterMs(h: string | null, now: number): number | undefined {
+  if (h === null || h.trim() === '') return 1000;
+  const v = h.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Longest Retry-After we honour before one polite retry; beyond it the rate limit is a tool limit at once. */
+export const POLITE_RETRY_MAX_MS = 10_000;
+
+/**
+ * Makes a call, and when the agent answers HTTP 429 (rate limited), waits as its Retry-After says (at most 10 s;
+ * 1 s when absent) and tries once more. No release forbids rate limiting (v1.0.1 §3.3.2: "Servers MAY include
+ * retry guidance"); a 429 that persists is our limit, not the agent's fault (brokenCallVerdict: tool-limit).
+ */
+export async function politely(ctx: CheckContext, call: () => Promise<CallOutcome>): Promise<CallOutcome> {
+  const first = await call();
+  if (first.http.status !== 429 || !first.http.responded) return first;
+  const wait = retryAfterMs(first.http.headers.get('retry-after'), Date.now());
+  if (wait === undefined || wait > POLITE_RETRY_MAX_MS) return first;
+  try {
+    await ctx.http.host.sleep(wait, ctx.http.signal);
+  } catch {
+    return first;
+  }
+  return call();
 }
 
 export function emitState(ctx: CheckContext, lane: string, o: Observation, last?: TaskState) {
@@ -88,30 +164,47 @@ export function emitState(ctx: CheckContext, lane: string, o: Observation, last?
   });
 }
 
+export interface RunTaskArgs {
+  text: string;
+  parts?: InputPart[];
+  input?: MessageInput;
+  skillId?: string;
+  lane: string;
+  returnImmediately?: boolean;
+  taskId?: string;
+  contextId?: string;
+  historyLength?: number;
+  /** Default: the input's (skill's) accepted output modes, else the card's. */
+  acceptedOutputModes?: string[];
+  messageId?: string;
+}
+
 /**
  * Sends `text` as a new task and polls `get` with backoff until the task is terminal or interrupted
  * or the per-task budget runs out (seed 001 steps 2.1-2.2). Always does at least one `get`,
- * so "basic send + get" is exercised even for agents that answer synchronously.
+ * so "basic send + get" is exercised even for agents that answer synchronously. A 429 is retried once politely;
+ * a first get answering TaskNotFound is asked again after 300 ms (eventual consistency).
  */
-export async function runTask(
-  ctx: CheckContext,
-  d: Dialect,
-  a: { text: string; parts?: InputPart[]; input?: MessageInput; skillId?: string; lane: string; returnImmediately?: boolean; taskId?: string; contextId?: string; historyLength?: number },
-): Promise<TaskRun> {
+export async function runTask(ctx: CheckContext, d: Dialect, a: RunTaskArgs): Promise<TaskRun> {
   const startedAt = ctx.http.host.now();
   const clientTaskId = d.generation === 'legacy' ? (a.taskId ?? ctx.uuid()) : a.taskId;
-  const send = await d.send(ctx.http, {
-    text: a.text,
-    parts: a.parts ?? a.input?.parts,
-    lane: a.lane,
-    checkId: ctx.checkId,
-    taskId: clientTaskId,
-    contextId: a.contextId,
-    returnImmediately: a.returnImmediately,
-    historyLength: a.historyLength,
-    timeoutMs: ctx.taskTimeoutMs,
-  });
-  const run: TaskRun = { skillId: a.skillId, text: a.text, input: a.input, lane: a.lane, clientTaskId, send, gets: [], observations: [], outcome: 'no-task', startedAt, endedAt: startedAt };
+  const returnImmediately = !!a.returnImmediately && d.generation !== 'legacy';
+  const send = await politely(ctx, () =>
+    d.send(ctx.http, {
+      text: a.text,
+      parts: a.parts ?? a.input?.parts,
+      lane: a.lane,
+      checkId: ctx.checkId,
+      taskId: clientTaskId,
+      contextId: a.contextId,
+      returnImmediately: a.returnImmediately,
+      historyLength: a.historyLength,
+      acceptedOutputModes: a.acceptedOutputModes ?? a.input?.acceptedOutputModes,
+      messageId: a.messageId,
+      timeoutMs: ctx.taskTimeoutMs,
+    }),
+  );
+  const run: TaskRun = { skillId: a.skillId, text: a.text, input: a.input, lane: a.lane, clientTaskId, returnImmediately, send, gets: [], observations: [], outcome: 'no-task', startedAt, endedAt: startedAt };
   let last: TaskState | undefined;
   const observe = (source: Observation['source'], o: CallOutcome) => {
     if (o.kind !== 'task') return;
@@ -121,29 +214,24 @@ export async function runTask(
     last = o.task.state;
     run.final = o.task;
   };
-  if (send.kind === 'message') {
-    run.outcome = 'message';
+  const end = (outcome: TaskRun['outcome'], broken?: CallOutcome) => {
+    run.outcome = outcome;
+    if (broken) run.brokenCall = broken;
     run.endedAt = ctx.http.host.now();
     return run;
-  }
-  if (send.kind !== 'task' && a.input?.unsupported && isContentTypeRefusal(send)) {
-    run.outcome = 'refused-input';
-    run.endedAt = ctx.http.host.now();
-    return run;
-  }
+  };
+  if (send.kind === 'message') return end('message');
   if (send.kind !== 'task') {
-    run.outcome = 'failed-call';
-    run.brokenCall = send;
-    run.endedAt = ctx.http.host.now();
-    return run;
+    const refusal = a.input ? contentTypeRefusal(send, d.generation, d.binding) : undefined;
+    if (refusal && a.input?.unsupported) return end('refused-input');
+    if (refusal === 'explicit') return end('refused-declared-input', send);
+    // No answer within our budget: a send that waits for the task (blocking) outlived it. Not the agent's fault.
+    if (timedOut(send)) return end('timeout', send);
+    return end('failed-call', send);
   }
   observe('send', send);
   const id = send.task.id;
-  if (!id) {
-    run.outcome = 'no-task';
-    run.endedAt = ctx.http.host.now();
-    return run;
-  }
+  if (!id) return end('no-task');
   const deadline = startedAt + ctx.taskTimeoutMs;
   // Poll quickly at first (tasks often settle within a second), then back off to at most 1 s.
   let delay = 100;
@@ -168,7 +256,14 @@ export async function runTask(
       }
       delay = Math.min(Math.round(delay * 1.5), 1000);
     }
-    const g = await d.get(ctx.http, { id, lane: a.lane, checkId: ctx.checkId, historyLength: a.historyLength });
+    const getOnce = () => politely(ctx, () => d.get(ctx.http, { id, lane: a.lane, checkId: ctx.checkId, historyLength: a.historyLength }));
+    let g = await getOnce();
+    if (run.gets.length === 0 && isTaskNotFound(g, ctx)) {
+      // A store may not show a task the instant it was created: ask once more before judging.
+      (run.notFoundRetries ??= []).push(g);
+      await ctx.http.host.sleep(300, ctx.http.signal).catch(() => undefined);
+      g = await getOnce();
+    }
     run.gets.push(g);
     if (g.kind !== 'task') {
       run.outcome = 'failed-call';
@@ -181,7 +276,11 @@ export async function runTask(
   return run;
 }
 
-/** All skill runs of this run (one test task per selected skill, bounded concurrency), made once. */
+/**
+ * All skill runs of this run (one test task per selected skill, bounded concurrency), made once. The sends ask to
+ * return at once (v1.0 returnImmediately, v0.2/v0.3 blocking:false) and the task is polled: a task longer than
+ * our budget then ends as a tool limit, never as a send without answer. Blocking is judged by lifecycle.blocking.
+ */
 export function skillRuns(ctx: CheckContext): Promise<TaskRun[]> {
   return ctx.fixture('tasks:skills', async () => {
     const d = ctx.dialect!;
@@ -193,7 +292,7 @@ export function skillRuns(ctx: CheckContext): Promise<TaskRun[]> {
         const i = next++;
         const skillId = skills[i];
         const input = skillInput(ctx, skillId);
-        runs[i] = await runTask(ctx, d, { text: input.text, input, skillId, lane: `task: ${skillId ?? 'message'}` });
+        runs[i] = await runTask(ctx, d, { text: input.text, input, skillId, lane: `task: ${skillId ?? 'message'}`, returnImmediately: true });
       }
     };
     await Promise.all([worker(), worker()]);
@@ -220,7 +319,7 @@ export function ownFinishedRun(ctx: CheckContext, key: string): Promise<TaskRun 
       .sort((a, b) => Number(b.final?.state === 'completed') - Number(a.final?.state === 'completed') || a.endedAt - a.startedAt - (b.endedAt - b.startedAt));
     const model = done[0];
     if (!model) return undefined;
-    const run = await runTask(ctx, ctx.dialect!, { text: model.text, input: model.input, skillId: model.skillId, lane: `task: ${key}` });
+    const run = await runTask(ctx, ctx.dialect!, { text: model.text, input: model.input, skillId: model.skillId, lane: `task: ${key}`, returnImmediately: true });
     return run.final?.id && isTerminal(run.final.state, ctx.generation) ? run : undefined;
   });
 }
@@ -232,6 +331,9 @@ export async function noFinishedTask(ctx: CheckContext, what: string): Promise<V
   if (blocked) return blocked;
   if (runs.length && runs.every((r) => r.outcome === 'message')) {
     return skip(`The agent replies with Messages only (no tasks), so there is no ${what}.`, 'not-applicable');
+  }
+  if (runs.length && runs.every((r) => r.outcome === 'timeout')) {
+    return toolLimit(`No test task finished within our ${ctx.taskTimeoutMs} ms budget, so there is no ${what}. To judge it, ${TIMEOUT_KNOB}.`, runs.map(runEvidence));
   }
   return skip(`No test task finished, so there is no ${what}.`, 'precondition', runs.map(runEvidence));
 }
@@ -245,6 +347,8 @@ export interface RunningTask {
   index: number;
   /** The task is still submitted/working after the send returned. */
   running: boolean;
+  /** The input sent. */
+  input?: MessageInput;
 }
 
 /** Skills tried when a running task is needed: the selected ones (at most 4), or a neutral message. */
@@ -270,17 +374,20 @@ export async function startRunningTask(
   let last: RunningTask | undefined;
   for (let index = from; index < candidates.length; index++) {
     const skillId = candidates[index];
-    const send = await d.send(ctx.http, {
-      ...skillInput(ctx, skillId),
-      lane,
-      checkId: ctx.checkId,
-      returnImmediately: true,
-      taskId: d.generation === 'legacy' ? ctx.uuid() : undefined,
-      timeoutMs: ctx.taskTimeoutMs,
-    });
+    const input = skillInput(ctx, skillId);
+    const send = await politely(ctx, () =>
+      d.send(ctx.http, {
+        ...input,
+        lane,
+        checkId: ctx.checkId,
+        returnImmediately: true,
+        taskId: d.generation === 'legacy' ? ctx.uuid() : undefined,
+        timeoutMs: ctx.taskTimeoutMs,
+      }),
+    );
     if (send.kind === 'task') emitState(ctx, lane, { source: 'send', at: ctx.http.host.now(), task: send.task, exchangeId: send.http.exchangeId });
     const running = send.kind === 'task' && !!send.task.id && (send.task.state === 'submitted' || send.task.state === 'working');
-    last = { send, lane, skillId, index, running };
+    last = { send, lane, skillId, index, running, input };
     if (running || send.kind !== 'task' || !send.task.id) return last;
   }
   return last;
@@ -335,21 +442,39 @@ export function refusedForCredentials(ctx: CheckContext, http: HttpResult): Verd
   return skip(`The agent refused the credentials given (HTTP ${s}). Check they are valid and sent where the card says.`, 'credentials', [exchangeEvidence(http)]);
 }
 
+/** A rate limit (HTTP 429) that outlived our polite retry: our limit, not a protocol answer. */
+export function rateLimited(o: CallOutcome, what: string): Verdict | undefined {
+  if (o.http.status !== 429 || !o.http.responded) return undefined;
+  const after = o.http.headers.get('retry-after');
+  return toolLimit(
+    `${what}: the agent answered HTTP 429 Too Many Requests${after ? ` (Retry-After: ${after.slice(0, 40)})` : ''}, so this could not be exercised. No A2A release forbids rate limiting, so this is not judged. To judge it, allow the test client more requests (a conformance run makes a few dozen within a minute), select fewer skills, or run again later.`,
+    [exchangeEvidence(o.http)],
+  );
+}
+
+export interface BrokenCallOptions {
+  /** The input sent: a refusal of its content type is judged against the skill's declared modes. */
+  input?: MessageInput;
+  /** The call waits for the task (a blocking send): no answer within our budget is a tool limit. */
+  waits?: boolean;
+}
+
 /** Verdict for a call that should have produced a task but did not. */
-export function brokenCallVerdict(ctx: CheckContext, o: CallOutcome, what: string): Verdict {
+export function brokenCallVerdict(ctx: CheckContext, o: CallOutcome, what: string, opts: BrokenCallOptions = {}): Verdict {
   const blocked = authBlocked(ctx, o);
   if (blocked) return blocked;
+  const limited = rateLimited(o, what);
+  if (limited) return limited;
+  if (o.kind === 'transport' && opts.waits && timedOut(o)) {
+    return toolLimit(`${what}: no answer within our ${ctx.taskTimeoutMs} ms budget. The call waits for the task to finish, and no release bounds how long a task runs. To judge it, ${TIMEOUT_KNOB}.`, [exchangeEvidence(o.http)]);
+  }
   if (o.kind === 'transport') return transportVerdict(o.http, what);
   const evidence: Evidence[] = [exchangeEvidence(o.http)];
-  if (o.http.status === 429) {
-    const after = o.http.headers.get('retry-after');
-    return {
-      status: 'fail',
-      message: `${what}: the agent refused with HTTP 429 Too Many Requests${after ? ` (Retry-After: ${after.slice(0, 40)})` : ''}; it rate-limits a single test client, so this could not be exercised.`,
-      evidence,
-      recommendation: 'Allow a conformance run (a few dozen requests within a minute) or raise the rate limit for the test client; send Retry-After with 429 so clients can back off.',
-    };
+  const refusal = opts.input ? contentTypeRefusal(o, ctx.generation, ctx.binding) : undefined;
+  if (refusal && opts.input?.unsupported) {
+    return skip(`${what}: the agent refused our input as a content type it does not support, which is right: ${opts.input.unsupported}`, 'precondition', evidence);
   }
+  if (refusal === 'explicit' && opts.input) return declaredInputRefused(what, opts.input, o, evidence);
   if (o.kind === 'error') {
     const crash = o.http.status >= 500;
     // An answer that is also malformed (e.g. both "result" and "error") says so: the error may be an artifact of it.
@@ -363,6 +488,19 @@ export function brokenCallVerdict(ctx: CheckContext, o: CallOutcome, what: strin
   }
   if (o.kind === 'invalid') return { status: 'fail', critical: o.http.status >= 500, message: `${what}: ${o.reason}`, evidence };
   return { status: 'fail', message: `${what}: unexpected ${o.kind}.`, evidence };
+}
+
+/** The advisory for a content-type refusal of input in a declared media type (X1.2). */
+export function declaredInputRefused(what: string, input: MessageInput, o: CallOutcome, evidence: Evidence[] = [exchangeEvidence(o.http)]): Verdict {
+  const err = o.kind === 'error' ? ` (${o.error.code ?? `HTTP ${o.http.status}`} ${o.error.message.slice(0, 160)})` : '';
+  return {
+    ...fail(
+      `${what}: the agent refused our ${input.mediaType} input as an unsupported content type${err}, although the skill (or the card's defaults) declares ${input.mediaType}.`,
+      evidence,
+      'If the skill accepts this media type, route it to that skill; otherwise list only the media types it accepts in inputModes.',
+    ),
+    advisory: `Input modes describe what a skill accepts ("Supported media types for input"); no sentence obliges an agent to accept every declared type, and A2A has no skill selection (the agent may route our message to another skill).`,
+  };
 }
 
 export function describeRun(r: TaskRun): string {

@@ -4,7 +4,7 @@ import type { TaskState } from '../model/events';
 import { isRecord, safeJsonParse, truncate, typeName } from '../util/json';
 import type { InputPart } from './input';
 import {
-  artifactProblems,
+  artifactFindings,
   depthProblem,
   jsonRpcEnvelope,
   messageView,
@@ -13,6 +13,7 @@ import {
   taskView,
   v1ErrorDataProblems,
   type MessageView,
+  type ShapeFinding,
   type TaskView,
 } from './shapes';
 
@@ -59,9 +60,9 @@ export interface StreamItem {
   /** Envelope and payload problems for this event (what the generation requires). */
   problems: string[];
   /**
-   * Findings the generation does not require (advisory at most): unrecognized v1.0 fields (§5.7 "SHOULD ignore
-   * unrecognized fields"), a legacy timestamp that is ISO 8601 but not RFC 3339 (the v0.1.0 text and schema
-   * disagree). Never a framing failure.
+   * Findings the generation does not require (shapes.ts findings of level advisory): e.g. fields v1.0 removed
+   * (§5.7: receivers SHOULD ignore unrecognized fields), timestamp forms the v0.x schemas only describe. Never a
+   * framing failure.
    */
   notes?: string[];
 }
@@ -95,6 +96,10 @@ export interface SendArgs extends CallOpts {
   returnImmediately?: boolean;
   /** v0.2/0.3: send `blocking: true` explicitly (v1.0 blocks unless returnImmediately). */
   blocking?: boolean;
+  /** The output media types to accept for this message (default: the card's defaultOutputModes). */
+  acceptedOutputModes?: string[];
+  /** The message id to send (default: a fresh UUID), so a check can find its message in the task history. */
+  messageId?: string;
 }
 
 export interface DialectConfig {
@@ -231,17 +236,18 @@ export class Dialect {
     return { [tag]: 'file', file: { name: p.name, mimeType: p.mediaType, bytes: p.bytes } };
   }
 
-  userMessage(text: string, taskId?: string, contextId?: string, parts?: InputPart[]): Record<string, unknown> {
+  userMessage(text: string, taskId?: string, contextId?: string, parts?: InputPart[], messageId?: string): Record<string, unknown> {
     const g = this.generation;
     const rendered = (parts?.length ? parts : [{ kind: 'text', text } as InputPart]).map((p) => this.renderPart(p));
     if (g === 'legacy') return { role: 'user', parts: rendered };
+    const mid = messageId ?? this.cfg.uuid();
     if (g === 'v1.0') {
-      return { messageId: this.cfg.uuid(), role: 'ROLE_USER', parts: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }) };
+      return { messageId: mid, role: 'ROLE_USER', parts: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }) };
     }
     if (this.isRest && this.restStyle === 'proto') {
-      return { messageId: this.cfg.uuid(), role: 'ROLE_USER', content: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }) };
+      return { messageId: mid, role: 'ROLE_USER', content: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }) };
     }
-    return { kind: 'message', messageId: this.cfg.uuid(), role: 'user', parts: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }) };
+    return { kind: 'message', messageId: mid, role: 'user', parts: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }) };
   }
 
   sendParams(a: Omit<SendArgs, keyof CallOpts>): Record<string, unknown> {
@@ -254,14 +260,14 @@ export class Dialect {
         ...(a.historyLength !== undefined && { historyLength: a.historyLength }),
       };
     }
-    const configuration: Record<string, unknown> = { acceptedOutputModes: this.cfg.acceptedOutputModes };
+    const configuration: Record<string, unknown> = { acceptedOutputModes: a.acceptedOutputModes?.length ? a.acceptedOutputModes : this.cfg.acceptedOutputModes };
     if (a.historyLength !== undefined) configuration.historyLength = a.historyLength;
     if (a.returnImmediately) {
       if (g === 'v1.0') configuration.returnImmediately = true;
       else configuration.blocking = false;
     } else if (a.blocking && g !== 'v1.0') configuration.blocking = true;
     return {
-      message: this.userMessage(a.text, a.taskId, a.contextId, a.parts),
+      message: this.userMessage(a.text, a.taskId, a.contextId, a.parts, a.messageId),
       configuration,
       ...(g === 'v1.0' && this.cfg.tenant && { tenant: this.cfg.tenant }),
     };
@@ -368,21 +374,83 @@ export class Dialect {
     return this.parseRpc(http, id, 'cancel');
   }
 
-  async pushSet(ctx: HttpContext, a: CallOpts & { taskId: string; url: string }): Promise<CallOutcome> {
+  /**
+   * Creates a push notification config for a task (legacy tasks/pushNotification/set, v0.x …Config/set, v1.0
+   * CreateTaskPushNotificationConfig; REST POST …/pushNotificationConfigs). v0.3 REST: the proto's body is the
+   * TaskPushNotificationConfig ({name, pushNotificationConfig}); `restBody: 'config'` sends the §7.5 document's
+   * `{config: …}` form instead.
+   */
+  async pushSet(ctx: HttpContext, a: CallOpts & { taskId: string; url: string; token?: string; restBody?: 'proto' | 'config' }): Promise<CallOutcome> {
     const g = this.generation;
+    const inner = { url: a.url, ...(a.token !== undefined && { token: a.token }) };
     const params =
       g === 'legacy'
-        ? { id: a.taskId, pushNotificationConfig: { url: a.url } }
+        ? { id: a.taskId, pushNotificationConfig: inner }
         : g === 'v1.0'
-          ? { taskId: a.taskId, url: a.url, ...(this.cfg.tenant && { tenant: this.cfg.tenant }) }
-          : { taskId: a.taskId, pushNotificationConfig: { url: a.url } };
+          ? { taskId: a.taskId, ...inner, ...(this.cfg.tenant && { tenant: this.cfg.tenant }) }
+          : { taskId: a.taskId, pushNotificationConfig: inner };
     if (this.isRest) {
-      const body = g === 'v1.0' ? { url: a.url } : { name: `tasks/${a.taskId}/pushNotificationConfigs/x`, pushNotificationConfig: { url: a.url } };
+      const v03 = { name: `tasks/${a.taskId}/pushNotificationConfigs/a2a-interop`, pushNotificationConfig: inner };
+      const body = g === 'v1.0' ? inner : a.restBody === 'config' ? { config: v03 } : v03;
       const http = await this.rawRest(ctx, 'POST', `/tasks/${encodeURIComponent(a.taskId)}/pushNotificationConfigs`, JSON.stringify(body), a);
       return this.parseRest(http, 'pushSet');
     }
     const { http, id } = await this.rpc(ctx, 'pushSet', params, a);
     return this.parseRpc(http, id, 'pushSet');
+  }
+
+  /** Reads a push notification config back (legacy: the task's only config; v0.x: `configId` optional). */
+  async pushGet(ctx: HttpContext, a: CallOpts & { taskId: string; configId?: string }): Promise<CallOutcome> {
+    const g = this.generation;
+    if (this.isRest) {
+      const http = await this.rawRest(ctx, 'GET', `/tasks/${encodeURIComponent(a.taskId)}/pushNotificationConfigs/${encodeURIComponent(a.configId ?? '')}`, undefined, a);
+      return this.parseRest(http, 'pushGet');
+    }
+    const params =
+      g === 'legacy'
+        ? { id: a.taskId }
+        : g === 'v1.0'
+          ? { taskId: a.taskId, id: a.configId ?? '', ...(this.cfg.tenant && { tenant: this.cfg.tenant }) }
+          : { id: a.taskId, ...(a.configId !== undefined && { pushNotificationConfigId: a.configId }) };
+    const { http, id } = await this.rpc(ctx, 'pushGet', params, a);
+    return this.parseRpc(http, id, 'pushGet');
+  }
+
+  /** Wire name of the push list/delete operation (they do not exist in legacy). */
+  pushMethod(op: 'list' | 'delete', taskId = '{id}', configId = '{configId}'): string {
+    const g = this.generation;
+    if (this.isRest) {
+      const p = g === 'v1.0' ? '' : '/v1';
+      return op === 'list' ? `GET ${p}/tasks/${taskId}/pushNotificationConfigs` : `DELETE ${p}/tasks/${taskId}/pushNotificationConfigs/${configId}`;
+    }
+    if (g === 'v1.0') return op === 'list' ? 'ListTaskPushNotificationConfigs' : 'DeleteTaskPushNotificationConfig';
+    return op === 'list' ? 'tasks/pushNotificationConfig/list' : 'tasks/pushNotificationConfig/delete';
+  }
+
+  /** Lists a task's push notification configs (v0.2+): v0.x an array, v1.0 and v0.3 REST {configs, nextPageToken}. */
+  async pushList(ctx: HttpContext, a: CallOpts & { taskId: string }): Promise<CallOutcome> {
+    if (this.isRest) {
+      const http = await this.rawRest(ctx, 'GET', `/tasks/${encodeURIComponent(a.taskId)}/pushNotificationConfigs`, undefined, a);
+      return this.parseRest(http, 'pushGet');
+    }
+    const params = this.generation === 'v1.0' ? { taskId: a.taskId, ...(this.cfg.tenant && { tenant: this.cfg.tenant }) } : { id: a.taskId };
+    const { http, id } = await this.rpc(ctx, this.pushMethod('list'), params, a);
+    return this.parseRpc(http, id, 'pushGet');
+  }
+
+  /** Deletes a push notification config (v0.2+). An empty 2xx body (REST 204, or 200 with nothing) is a success. */
+  async pushDelete(ctx: HttpContext, a: CallOpts & { taskId: string; configId: string }): Promise<CallOutcome> {
+    if (this.isRest) {
+      const http = await this.rawRest(ctx, 'DELETE', `/tasks/${encodeURIComponent(a.taskId)}/pushNotificationConfigs/${encodeURIComponent(a.configId)}`, undefined, a);
+      if (http.responded && !http.error && http.status >= 200 && http.status < 300 && http.text.trim() === '') return { kind: 'ok', value: null, http, envelopeProblems: [] };
+      return this.parseRest(http, 'pushGet');
+    }
+    const params =
+      this.generation === 'v1.0'
+        ? { taskId: a.taskId, id: a.configId, ...(this.cfg.tenant && { tenant: this.cfg.tenant }) }
+        : { id: a.taskId, pushNotificationConfigId: a.configId };
+    const { http, id } = await this.rpc(ctx, this.pushMethod('delete'), params, a);
+    return this.parseRpc(http, id, 'pushGet');
   }
 
   async streamSend(ctx: HttpContext, a: SendArgs, onItem?: (i: StreamItem) => 'stop' | void): Promise<StreamRun> {
@@ -450,14 +518,12 @@ export class Dialect {
 
   // ---------------------------------------------------------------- parsing
 
-  /** Interprets one SSE event of this generation/binding. */
+  /**
+   * Interprets one SSE event of this generation/binding. `problems` are what the generation requires (envelope,
+   * required fields, spelling); `notes` what it only describes (shapes.ts findings of level advisory, e.g. a field
+   * v1.0 removed, which §5.7 says receivers SHOULD ignore): never a framing failure.
+   */
   parseStreamEvent(m: SseMessage, rpcId: string | undefined): StreamItem {
-    const item = this.parseStreamEventRaw(m, rpcId);
-    const { problems, notes } = splitStreamProblems(this.generation, item.problems);
-    return notes.length ? { ...item, problems, notes } : { ...item, problems };
-  }
-
-  private parseStreamEventRaw(m: SseMessage, rpcId: string | undefined): StreamItem {
     const base = { seq: m.seq, at: m.at, event: m.event, data: truncate(m.data, 4000) };
     const parsed = safeJsonParse(m.data);
     if (!parsed.ok) return { ...base, kind: 'invalid', problems: [`data is not JSON: ${parsed.error}`] };
@@ -498,30 +564,30 @@ export class Dialect {
       const k = keys[0]!;
       if (k === 'task') {
         const task = taskView(g, b, p.task);
-        return { kind: 'task', task, taskId: task.id, contextId: task.contextId, state: task.state, rawState: task.rawState, problems: [...problems, ...task.problems] };
+        return { kind: 'task', task, taskId: task.id, contextId: task.contextId, state: task.state, rawState: task.rawState, ...judged(problems, task.findings, task.problems) };
       }
       if (k === 'message') {
         const message = messageView(g, b, p.message);
-        return { kind: 'message', message, problems: [...problems, ...message.problems] };
+        return { kind: 'message', message, ...judged(problems, message.findings, message.problems) };
       }
       const ev = p[k] as unknown;
       if (!isRecord(ev)) return { kind: 'invalid', problems: [...problems, `${k} should be an object`] };
       const idProblems = typeof ev.taskId === 'string' ? [] : [`${k}.taskId is required`];
       if (k === 'statusUpdate') {
         const st = statusProblems(g, b, ev.status, 'statusUpdate.status');
-        if (g === 'v1.0' && 'final' in ev) st.problems.push('statusUpdate.final was removed in v1.0 (closing the stream signals completion)');
-        return { kind: 'status', taskId: str(ev.taskId), contextId: str(ev.contextId), state: st.state, rawState: st.rawState, final: ev.final === true, problems: [...problems, ...idProblems, ...st.problems] };
+        const removed: ShapeFinding[] = g === 'v1.0' && 'final' in ev ? [{ problem: 'statusUpdate.final was removed in v1.0 (closing the stream signals completion)', level: 'advisory' }] : [];
+        return { kind: 'status', taskId: str(ev.taskId), contextId: str(ev.contextId), state: st.state, rawState: st.rawState, final: ev.final === true, ...judged([...problems, ...idProblems], [...st.findings, ...removed], st.problems) };
       }
-      return { kind: 'artifact', taskId: str(ev.taskId), contextId: str(ev.contextId), artifact: artifactOf(ev), problems: [...problems, ...idProblems, ...artifactProblems(g, b, ev.artifact, 'artifactUpdate.artifact')] };
+      return { kind: 'artifact', taskId: str(ev.taskId), contextId: str(ev.contextId), artifact: artifactOf(ev), ...judged([...problems, ...idProblems], artifactFindings(g, b, ev.artifact, 'artifactUpdate.artifact'), []) };
     }
     if (g === 'legacy') {
       if ('artifact' in p) {
-        return { kind: 'artifact', taskId: str(p.id), artifact: artifactOf(p), problems: [...problems, ...artifactProblems(g, b, p.artifact, 'artifact')] };
+        return { kind: 'artifact', taskId: str(p.id), artifact: artifactOf(p), ...judged(problems, artifactFindings(g, b, p.artifact, 'artifact'), []) };
       }
       if ('status' in p) {
         const st = statusProblems(g, b, p.status, 'status');
         const idp = typeof p.id === 'string' ? [] : ['status event id (the task id) is required'];
-        return { kind: 'status', taskId: str(p.id), state: st.state, rawState: st.rawState, final: p.final === true, problems: [...problems, ...idp, ...st.problems] };
+        return { kind: 'status', taskId: str(p.id), state: st.state, rawState: st.rawState, final: p.final === true, ...judged([...problems, ...idp], st.findings, st.problems) };
       }
       return { kind: 'invalid', problems: [...problems, 'legacy stream events carry either "status" or "artifact"'] };
     }
@@ -534,11 +600,11 @@ export class Dialect {
     switch (p.kind) {
       case 'task': {
         const task = taskView(g, b, p);
-        return { kind: 'task', task, taskId: task.id, contextId: task.contextId, state: task.state, rawState: task.rawState, problems: [...problems, ...task.problems] };
+        return { kind: 'task', task, taskId: task.id, contextId: task.contextId, state: task.state, rawState: task.rawState, ...judged(problems, task.findings, task.problems) };
       }
       case 'message': {
         const message = messageView(g, b, p);
-        return { kind: 'message', message, problems: [...problems, ...message.problems] };
+        return { kind: 'message', message, ...judged(problems, message.findings, message.problems) };
       }
       case 'status-update': {
         const st = statusProblems(g, b, p.status, 'status');
@@ -546,10 +612,10 @@ export class Dialect {
         if (typeof p.taskId !== 'string') extra.push('taskId is required');
         if (typeof p.contextId !== 'string') extra.push('contextId is required');
         if (typeof p.final !== 'boolean') extra.push('"final" is required on status-update events before v1.0');
-        return { kind: 'status', taskId: str(p.taskId), contextId: str(p.contextId), state: st.state, rawState: st.rawState, final: p.final === true, problems: [...problems, ...extra, ...st.problems] };
+        return { kind: 'status', taskId: str(p.taskId), contextId: str(p.contextId), state: st.state, rawState: st.rawState, final: p.final === true, ...judged([...problems, ...extra], st.findings, st.problems) };
       }
       case 'artifact-update':
-        return { kind: 'artifact', taskId: str(p.taskId), contextId: str(p.contextId), artifact: artifactOf(p), problems: [...problems, ...artifactProblems(g, b, p.artifact, 'artifact')] };
+        return { kind: 'artifact', taskId: str(p.taskId), contextId: str(p.contextId), artifact: artifactOf(p), ...judged(problems, artifactFindings(g, b, p.artifact, 'artifact'), []) };
       default:
         return { kind: 'invalid', problems: [...problems, `unknown event kind ${JSON.stringify(p.kind)} (expected task, message, status-update, artifact-update)`] };
     }
@@ -638,45 +704,15 @@ export class Dialect {
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
-/** ISO 8601 date-time in any form (extended or basic, reduced precision, comma or dot decimals, zone optional). */
-const ISO8601_EXTENDED = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})(?::(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
-const ISO8601_BASIC = /^(\d{4})(\d{2})(\d{2})T(\d{2})(?:(\d{2})(?:(\d{2})(?:[.,]\d+)?)?)?(?:Z|[+-]\d{2}(?:\d{2})?)?$/;
-
-export function isIso8601DateTime(ts: string): boolean {
-  const m = ISO8601_EXTENDED.exec(ts) ?? ISO8601_BASIC.exec(ts);
-  if (!m) return false;
-  const [mo, d, h, mi, s] = [m[2], m[3], m[4], m[5], m[6]].map((x) => (x === undefined ? 0 : Number(x)));
-  return mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= 31 && h! <= 24 && mi! <= 59 && s! <= 60;
-}
-
-/** The timestamp named in a shapes.ts "is not an ISO 8601 date-time" finding. */
-const TIMESTAMP_FINDING = /^(.*) "(.*)" is not an ISO 8601 date-time$/s;
-
 /**
- * Splits an event's shape findings into what the generation requires and what it does not:
- * - v1.0: a field removed in v1.0 (`kind`, `final`) is an unrecognized field, which §5.7 says implementations
- *   SHOULD ignore: a note, not a problem. (Timestamps keep the §5.6.1 UTC "Z" rule.)
- * - v0.2/v0.3: the text says only "ISO 8601 datetime string" (its own example has no zone): any ISO 8601
- *   date-time is accepted.
- * - legacy: the schema says date-time (RFC 3339), §6.2 says ISO 8601: an ISO 8601 form that is not RFC 3339 is
- *   a note.
+ * An event's problems (what the generation requires: the envelope's and the MUST shape findings) and notes (the
+ * advisory shape findings). Without structured findings every text counts as a problem.
  */
-function splitStreamProblems(g: Generation, all: string[]): { problems: string[]; notes: string[] } {
-  const problems: string[] = [];
-  const notes: string[] = [];
-  for (const p of all) {
-    if (g === 'v1.0' && /removed in v1\.0/.test(p)) {
-      notes.push(`${p}: an unrecognized field, which v1.0 §5.7 says receivers SHOULD ignore`);
-      continue;
-    }
-    const ts = g !== 'v1.0' ? TIMESTAMP_FINDING.exec(p) : null;
-    if (ts && isIso8601DateTime(ts[2]!)) {
-      if (g === 'legacy') notes.push(`${ts[1]} "${ts[2]}" is ISO 8601 (v0.1.0 §6.2) but not the RFC 3339 date-time its schema names`);
-      continue;
-    }
-    problems.push(p);
-  }
-  return { problems, notes };
+function judged(own: string[], findings: readonly ShapeFinding[] | undefined, texts: readonly string[]): { problems: string[]; notes?: string[] } {
+  if (!findings) return { problems: [...own, ...texts] };
+  const notes = findings.filter((f) => f.level !== 'MUST').map((f) => f.problem);
+  const problems = [...own, ...findings.filter((f) => f.level === 'MUST').map((f) => f.problem)];
+  return notes.length ? { problems, notes } : { problems };
 }
 
 const looksLikePayload = (v: Record<string, unknown>) =>

@@ -21,6 +21,8 @@ export interface MessageInput {
    * (ContentTypeNotSupported) is correct.
    */
   unsupported?: string;
+  /** The output media types to accept with it: the skill's outputModes and the card's defaults (set by checks/tasks.ts). */
+  acceptedOutputModes?: string[];
 }
 
 /** Tiny valid samples of common binary types (base64). */

@@ -141,3 +141,87 @@ describe('computeLevel: not assessed (no level)', () => {
     expect(meetsLevel('partial', 'full')).toBe(false);
   });
 });
+
+describe('computeLevel: the edges (each case pins one decision)', () => {
+  it('says exactly why, naming the errors, the incomplete run and each advisory', () => {
+    const v = computeLevel(replace(clean(), r('streaming.framing', 'optional', 'error'), r('interop.cors.card', 'advisory', 'advisory'), r('card.caching', 'optional', 'advisory')), ok);
+    expect(v.reason).toBe(
+      'Every applicable required check passes. Provisional: 1 check(s) could not run because our tool or proxy failed (streaming.framing). 2 advisories (card.caching, interop.cors.card) do not affect the level.',
+    );
+    expect(computeLevel(clean(), { ...ok, runComplete: false }).reason).toBe('Every applicable required check passes. Provisional: the run did not complete.');
+  });
+
+  it('partial names only what applies: required failures, or unverified core checks, or both', () => {
+    const fails = computeLevel(replace(clean(), r('errors.invalid-request', 'optional', 'fail')), ok);
+    expect(fails.reason).toBe('Core lifecycle passes; required checks fail (error-handling: errors.invalid-request).');
+    const unverified = computeLevel(replace(clean(), r('lifecycle.get', 'basic', 'skip', { skipKind: 'precondition' })), ok);
+    expect(unverified).toMatchObject({ level: 'partial', reason: 'Core lifecycle passes; core checks could not be verified (lifecycle.get).' });
+    const both = computeLevel(replace(clean(), r('errors.invalid-request', 'optional', 'fail'), r('lifecycle.cancel', 'core', 'error')), ok);
+    expect(both.reason).toMatch(/^Core lifecycle passes; required checks fail \(error-handling: errors\.invalid-request\); core checks could not be verified \(lifecycle\.cancel\)\./);
+  });
+
+  it('minimal and non-conformant reasons name the checks', () => {
+    expect(computeLevel(replace(clean(), r('lifecycle.shape', 'core', 'fail')), ok).reason).toBe('Card and basic send/get work, but the core lifecycle fails (lifecycle.shape).');
+    expect(computeLevel(replace(clean(), r('lifecycle.send', 'basic', 'fail')), ok).reason).toBe('Basic send/get is broken (lifecycle.send).');
+    const noBasic = clean().filter((x) => x.tier !== 'basic');
+    expect(computeLevel(noBasic, ok).reason).toBe('No basic send + get check passed, so not even minimal conformance is shown.');
+  });
+
+  it('one judged basic check is enough to grade: a credentials skip of get after a passing send does not make it "not assessed"', () => {
+    const rs = replace(clean(), r('lifecycle.get', 'basic', 'skip', { skipKind: 'credentials' }));
+    expect(computeLevel(rs, ok).level).toBe('partial');
+    const failing = replace(clean(), r('lifecycle.send', 'basic', 'fail'), r('lifecycle.get', 'basic', 'skip', { skipKind: 'credentials' }));
+    expect(computeLevel(failing, ok).level).toBe('non-conformant');
+  });
+
+  it('basic checks that could not run for our budget or an untestable interface: not assessed, with the check\'s own words', () => {
+    const limit = replace(clean(), r('lifecycle.send', 'basic', 'skip', { skipKind: 'tool-limit', message: 'still working after 5000 ms' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'tool-limit' }));
+    expect(computeLevel(limit, ok).notAssessed).toEqual({ reason: 'tool-failure', message: 'Not assessed: still working after 5000 ms' });
+    const grpc = replace(clean(), r('lifecycle.send', 'basic', 'skip', { skipKind: 'precondition', message: 'only gRPC' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'precondition' }));
+    expect(computeLevel(grpc, ok).notAssessed).toEqual({ reason: 'untestable', message: 'Not assessed beyond the card: only gRPC' });
+    const na = replace(clean(), r('lifecycle.send', 'basic', 'skip', { skipKind: 'not-applicable' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'not-applicable' }));
+    expect(computeLevel(na, ok).level).toBe('non-conformant');
+    const tool = replace(clean(), r('lifecycle.send', 'basic', 'error', { message: 'proxy down' }), r('lifecycle.get', 'basic', 'error'));
+    expect(computeLevel(tool, ok).notAssessed?.message).toBe('Not assessed: our tool or its proxy failed on the first call to the agent (lifecycle.send: proxy down). This says nothing about the agent.');
+  });
+
+  it('the discovery outcome words use what discovery saw (the error, every attempt)', () => {
+    const t = agent('unreachable', { error: 'connect ECONNREFUSED 127.0.0.1:9' });
+    expect(computeLevel([], { agent: t }).notAssessed?.message).toBe(
+      'Not assessed: nothing answered at http://agent.test (connect ECONNREFUSED 127.0.0.1:9). Check the URL and that the agent is running; no verdict was made.',
+    );
+    expect(computeLevel([], { agent: agent('unreachable') }).notAssessed?.message).toMatch(/\(no answer\)/);
+    const noCard = agent('no-card', { attempts: [{ url: 'a', status: 404, ok: false }, { url: 'b', ok: false }] });
+    expect(computeLevel([], { agent: noCard }).notAssessed?.message).toMatch(/well-known paths \(404, no answer\)/);
+    expect(computeLevel([], { agent: agent('tool-failure', { error: 'target_blocked' }) }).notAssessed?.message).toMatch(/\(target_blocked\)/);
+    expect(computeLevel([], { agent: agent('tool-failure') }).notAssessed?.message).toMatch(/\(refused\)/);
+    expect(computeLevel([], { agent: agent('invalid-url', { error: 'Not an absolute http(s) URL: x' }) }).notAssessed?.message).toBe('Not assessed: Not an absolute http(s) URL: x.');
+    expect(computeLevel([], { agent: agent('invalid-url') }).notAssessed?.message).toBe('Not assessed: the URL is not an absolute http(s) URL.');
+  });
+
+  it('a card that was read is graded; a run with no agent at all is a tool failure or a stop', () => {
+    expect(computeLevel(clean(), { agent: agent('card') }).level).toBe('full');
+    expect(computeLevel(clean(), {}).level).toBe('full');
+    expect(computeLevel([], { runComplete: true }).notAssessed).toEqual({ reason: 'tool-failure', message: 'Not assessed: the run ended before the agent was contacted.' });
+    expect(computeLevel([], { runComplete: false }).notAssessed).toEqual({ reason: 'stopped', message: 'Not assessed: the run was stopped before the agent was contacted.' });
+    // Stopped after the card, before basic send/get was judged: not graded either.
+    const cardOnly = clean().filter((x) => x.tier === 'card');
+    expect(computeLevel(cardOnly, { ...ok, runComplete: false }).notAssessed?.reason).toBe('stopped');
+  });
+});
+
+describe('computeLevel: exact words of the not-assessed outcomes', () => {
+  const creds = replace(clean(), r('lifecycle.send', 'basic', 'skip', { skipKind: 'credentials', message: 'HTTP 401.' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'credentials' }));
+  it('credentials required / rejected, unreachable endpoint, stopped before basic', () => {
+    expect(computeLevel(creds, ok).notAssessed?.message).toBe('Not assessed: the agent requires credentials for its A2A calls. HTTP 401.');
+    expect(computeLevel(creds, { ...ok, credentialsGiven: true }).notAssessed?.message).toBe('Not assessed: the agent refused the credentials given. HTTP 401.');
+    const down = replace(clean(), r('lifecycle.send', 'basic', 'skip', { skipKind: 'unreachable', message: 'ECONNREFUSED.' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'unreachable' }));
+    expect(computeLevel(down, ok).notAssessed?.message).toBe('Not assessed: the card was read, but the endpoint it declares accepted no connection. ECONNREFUSED.');
+    const cardOnly = clean().filter((x) => x.tier === 'card');
+    expect(computeLevel(cardOnly, { ...ok, runComplete: false }).notAssessed?.message).toBe('Not assessed: the run was stopped before a basic send + get was judged.');
+  });
+  it('lists failures of several categories joined by "; " in category order', () => {
+    const v = computeLevel(replace(clean(), r('streaming.framing', 'optional', 'fail'), r('card.caching', 'optional', 'fail'), r('errors.invalid-request', 'optional', 'fail')), ok);
+    expect(v.reason).toBe('Core lifecycle passes; required checks fail (agent-card: card.caching; streaming: streaming.framing; error-handling: errors.invalid-request).');
+  });
+});

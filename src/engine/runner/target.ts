@@ -20,9 +20,16 @@ export interface ResolvedTarget {
   info: TargetInfo;
 }
 
-/** What we tell the agent we accept: the card's own output modes, else text and JSON. */
-export const acceptedOutputModes = (card: NormalizedCard): string[] =>
-  card.defaultOutputModes.length ? card.defaultOutputModes.slice(0, 10) : ['text/plain', 'application/json'];
+/**
+ * What we tell the agent we accept: the skill's own output modes (when given) and the card's defaults, else text
+ * and JSON. A skill whose outputModes differ from the defaults (e.g. image/png only) would otherwise rightly
+ * answer ContentTypeNotSupported, which also covers output "implied for an artifact".
+ */
+export function acceptedOutputModes(card: NormalizedCard, skillModes?: readonly string[]): string[] {
+  const own = (skillModes ?? []).filter((m) => typeof m === 'string' && m.trim());
+  const all = [...new Set([...own.slice(0, 10), ...card.defaultOutputModes])];
+  return all.length ? all.slice(0, 20) : ['text/plain', 'application/json'];
+}
 
 /** Credential headers/query for a card: the API key goes where the card's apiKey scheme says. */
 export function credentialPlacement(creds: Credentials, card?: NormalizedCard): { headers: Record<string, string>; query: Record<string, string> } {

@@ -409,6 +409,7 @@ export const SPEC: Record<string, CheckSpec> = {
           keyword: 'none',
         },
         jsonRpc('§5 Response object', 'If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null.', 'MUST'),
+        { doc: 'a2a-v1.0.1', section: '§9.5 Error Handling (Error Detail Objects)', quote: "Each object in the data array MUST include a @type key that identifies the object's type.", keyword: 'MUST' },
         {
           doc: 'a2a-v1.0.1',
           section: '§11.6 Error Handling',
