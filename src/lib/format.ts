@@ -28,6 +28,7 @@ export function prettyBody(text: string | undefined, max = 200_000): string {
 export const STATUS_LABEL: Record<string, string> = {
   pass: 'pass',
   fail: 'fail',
+  advisory: 'advisory',
   skip: 'skipped',
   error: 'tool error',
   running: 'running',

@@ -333,8 +333,8 @@ export function v1ErrorDataProblems(data: unknown, which: 'all' | 'must' | 'shou
 export interface RestError {
   /** Breaches of the v1.0 §11.6 google.rpc.Status rules (MUST): judged by errors.shape on v1.0 only. */
   problems: string[];
-  /** Weaker findings: the string `status` field shown only in the §11.6 example (AIP-193). */
-  advisories: string[];
+  /** Remarks that are not findings: e.g. the string `status` field, shown only in the §11.6 example (AIP-193), is absent. */
+  notes: string[];
   status?: string;
   reason?: string;
   message?: string;
@@ -355,7 +355,7 @@ const looksLikeProblemJson = (v: Record<string, unknown>) =>
  * An HTTP+JSON error body, read tolerantly (any generation) and judged against v1.0 §11.6: google.rpc.Status
  * `{"error":{"code","message","details":[…]}}` with `code` equal to the HTTP status, an `@type` on every detail and
  * a google.rpc.ErrorInfo for A2A-specific errors (`a2aError`). The string `status` ("NOT_FOUND") is not part of
- * google.rpc.Status (only of the §11.6 example): its absence is an advisory. `v` is undefined when the body is not JSON.
+ * google.rpc.Status (only of the §11.6 example): its absence is no finding (a note). `v` is undefined when the body is not JSON.
  */
 export function restErrorBody(v: unknown, httpStatus: number, a2aError = false): RestError {
   const json = v !== undefined;
@@ -370,7 +370,7 @@ export function restErrorBody(v: unknown, httpStatus: number, a2aError = false):
         : `the error body should be google.rpc.Status {"error": {"code", "message", "details"}}, got ${rec ? `an object with ${Object.keys(rec).slice(0, 6).join(', ') || 'no fields'}` : typeName(v)}`;
     return {
       problems: [problem],
-      advisories: [],
+      notes: [],
       json,
       structured,
       message: rec ? (typeof rec.message === 'string' ? rec.message : typeof rec.detail === 'string' ? rec.detail : typeof rec.error === 'string' ? rec.error : typeof rec.title === 'string' ? rec.title : undefined) : undefined,
@@ -379,10 +379,10 @@ export function restErrorBody(v: unknown, httpStatus: number, a2aError = false):
   }
   const e = v.error;
   const problems: string[] = [];
-  const advisories: string[] = [];
+  const notes: string[] = [];
   if (e.code !== httpStatus) problems.push(`error.code ${JSON.stringify(e.code)} should equal the HTTP status ${httpStatus}`);
   if (e.status !== undefined && typeof e.status !== 'string') problems.push(`error.status should be a string, got ${typeName(e.status)}`);
-  if (e.status === undefined) advisories.push('error.status (e.g. "NOT_FOUND") is absent: google.rpc.Status has no such field; only the v1.0.1 §11.6 example (AIP-193) shows it');
+  if (e.status === undefined) notes.push('error.status (e.g. "NOT_FOUND") is absent, which is fine: google.rpc.Status has no such field; only the v1.0.1 §11.6 example (AIP-193) shows it');
   if (typeof e.message !== 'string') problems.push('error.message is missing (v1.0.1 §3.3.2: every error MUST convey a message)');
   let reason: string | undefined;
   if (e.details !== undefined && !Array.isArray(e.details)) problems.push('error.details should be a list of typed details');
@@ -395,7 +395,7 @@ export function restErrorBody(v: unknown, httpStatus: number, a2aError = false):
   else if (a2aError) problems.push('error.details has no google.rpc.ErrorInfo (MUST for A2A-specific errors, §11.6)');
   return {
     problems,
-    advisories,
+    notes,
     json,
     structured: true,
     status: typeof e.status === 'string' ? e.status : undefined,

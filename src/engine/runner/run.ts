@@ -1,7 +1,7 @@
 import { ALL_CHECKS } from '../checks';
 import { appliesTo, obligationFor, requirementFor, specRefFor, tierFor, type CheckContext, type CheckDef, type Verdict } from '../checks/define';
 import { DEFAULT_LIMITS, Semaphore, type HttpContext } from '../http/client';
-import type { CheckResult, Generation } from '../model/check';
+import type { CheckResult, Generation, Requirement } from '../model/check';
 import type { RunEvent } from '../model/events';
 import type { Report } from '../model/report';
 import type { Host } from '../ports';
@@ -11,6 +11,19 @@ import { applyEvents, initialRunState } from '../state/run-state';
 import { isRecord } from '../util/json';
 import { DEFAULT_TIMEOUT_MS, type Credentials, type RunOptions } from './options';
 import { registerSecrets, resolveTarget, type ResolvedTarget } from './target';
+
+/** The MUST a crash violates, per generation: answer with an appropriate error (v1.0), a JSON-RPC Response (before). */
+function crashRequirement(g: Generation, base: Requirement | undefined): Requirement {
+  const sentence =
+    g === 'v1.0'
+      ? { doc: 'A2A v1.0.1', section: '§3.3.2 Error Handling', quote: 'Servers MUST return appropriate errors and SHOULD provide actionable information to help clients resolve issues.', keyword: 'MUST' }
+      : { doc: 'JSON-RPC 2.0', section: '§5 Response object', quote: 'When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.', keyword: 'MUST', url: 'https://www.jsonrpc.org/specification' };
+  return {
+    release: base?.release ?? (g === 'v1.0' ? 'A2A v1.0.1' : 'JSON-RPC 2.0'),
+    sentences: [sentence, ...(base?.sentences ?? [])],
+    note: `The agent crashed (a server error page, or a dropped connection) instead of answering: a failure whatever the check probes.${base?.note ? ` ${base.note}` : ''}`,
+  };
+}
 
 export interface RunHandle {
   /** Shared between checks of one run (memoized fixtures). */
@@ -147,18 +160,22 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
       }
       // A failure with nothing stronger than MAY behind it in this generation (or a case the spec contradicts
       // itself on) is an advisory: shown with its reason, never counted against the level.
+      // A crash (5xx page, dropped connection) is never only an advisory: answering with an appropriate error is
+      // a MUST of its own (CRASH_REQUIREMENT), whatever the check was probing.
+      const crashed = v.status === 'fail' && v.critical === true && (obligation === 'MAY' || v.advisory !== undefined);
       const advisoryReason =
-        v.status === 'fail'
+        v.status === 'fail' && !crashed
           ? (v.advisory ?? (obligation === 'MAY' ? `The ${g} specification does not require this (nothing stronger than MAY stands behind it).` : undefined))
           : undefined;
       const status = advisoryReason ? 'advisory' : v.status;
+      const requirement = requirementFor(def, g);
       const result: CheckResult = {
         id: def.id,
         test: def.title,
         category: def.category,
         status,
-        level: obligation,
-        tier: tierFor(def, g),
+        level: crashed ? 'MUST' : obligation,
+        tier: crashed ? 'optional' : tierFor(def, g),
         message: redactor.text(v.message),
         duration_ms: Math.max(0, host.now() - started),
         recommendation: status === 'fail' || status === 'advisory' ? redactor.text(v.recommendation ?? def.recommendation) : undefined,
@@ -168,7 +185,7 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
         proxyError: v.proxyError,
         skipKind: status === 'skip' ? (v.skipKind ?? 'not-applicable') : undefined,
         advisoryReason: advisoryReason ? redactor.text(advisoryReason) : undefined,
-        requirement: requirementFor(def, g),
+        requirement: crashed ? crashRequirement(g, requirement) : requirement,
       };
       record({ type: 'check-finished', at: host.now(), result });
     }

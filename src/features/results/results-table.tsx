@@ -1,5 +1,5 @@
 import { Fragment, useMemo, useState } from 'react';
-import type { CheckRunState } from '../../lib/engine';
+import type { CheckResult, CheckRunState } from '../../lib/engine';
 import { SelectField } from '../../components/select-field';
 import { StatusChip } from '../../components/status-chip';
 import { fmtMs, toolErrorText } from '../../lib/format';
@@ -11,6 +11,7 @@ const STATUS_OPTIONS = [
   { value: 'all', label: 'All statuses' },
   { value: 'pass', label: 'Pass' },
   { value: 'fail', label: 'Fail' },
+  { value: 'advisory', label: 'Advisory' },
   { value: 'skip', label: 'Skipped' },
   { value: 'error', label: 'Tool error' },
   { value: 'running', label: 'Running' },
@@ -127,11 +128,13 @@ function CheckDetails({ check }: { check: CheckRunState }) {
       {r.status === 'skip' ? (
         <>
           <dt>Why skipped</dt>
-          <dd>
-            {r.skipKind === 'precondition'
-              ? 'The situation to test could not be set up, so this requirement stays unverified.'
-              : 'Not applicable to this agent (feature not declared, or another protocol generation).'}
-          </dd>
+          <dd>{SKIP_TEXT[r.skipKind ?? 'not-applicable']}</dd>
+        </>
+      ) : null}
+      {r.status === 'advisory' ? (
+        <>
+          <dt>Why only an advisory</dt>
+          <dd>{r.advisoryReason ?? 'The specification of this generation does not require it.'} It does not lower the level.</dd>
         </>
       ) : null}
       {r.critical && r.status === 'fail' ? (
@@ -160,11 +163,44 @@ function CheckDetails({ check }: { check: CheckRunState }) {
           </dd>
         </>
       ) : null}
-      <dt>Spec reference</dt>
-      <dd>{r.specRef ?? '–'}</dd>
+      <dt>What the spec says</dt>
+      <dd>
+        <RequirementQuotes result={r} />
+      </dd>
       <dt>Recommendation</dt>
       <dd>{r.recommendation ?? (r.status === 'pass' ? 'Nothing to fix.' : '–')}</dd>
     </dl>
+  );
+}
+
+const SKIP_TEXT: Record<NonNullable<CheckResult['skipKind']>, string> = {
+  precondition: 'The situation to test could not be set up, so this requirement stays unverified.',
+  'not-applicable': 'Not applicable to this agent (feature not declared, or another protocol generation).',
+  'tool-limit': 'Our time or size budget ended before the agent finished: not judged, never counted against the agent.',
+  credentials: 'The agent refused the call for lack of (valid) credentials: enter them and run again.',
+  unreachable: 'Nothing answered at the endpoint, so the agent was not reached.',
+};
+
+/** The sentences the check enforces in the generation spoken, quoted, with the section they come from. */
+export function RequirementQuotes({ result }: { result: CheckResult }) {
+  const req = result.requirement;
+  if (!req) return <>{result.specRef ?? '–'}</>;
+  return (
+    <>
+      <p className="req-level">
+        {result.level} in {req.release}
+      </p>
+      {req.sentences.map((s, i) => (
+        <blockquote className="requirement" key={i}>
+          <p>{s.quote}</p>
+          <footer className="req-where">
+            {s.doc} {s.section}
+            {s.keyword === 'none' ? ' (no requirement word)' : s.keyword === 'required-field' ? ' (required field)' : ` (${s.keyword})`}
+          </footer>
+        </blockquote>
+      ))}
+      {req.note ? <p className="req-note">{req.note}</p> : null}
+    </>
   );
 }
 

@@ -832,10 +832,10 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       'tasks/get': 'get',
       'tasks/cancel': 'cancel',
       'tasks/resubscribe': 'resubscribe',
-      'tasks/pushNotificationConfig/set': 'push',
-      'tasks/pushNotificationConfig/get': 'push',
-      'tasks/pushNotificationConfig/list': 'push',
-      'tasks/pushNotificationConfig/delete': 'push',
+      'tasks/pushNotificationConfig/set': 'pushSet',
+      'tasks/pushNotificationConfig/get': 'pushGet',
+      'tasks/pushNotificationConfig/list': 'pushList',
+      'tasks/pushNotificationConfig/delete': 'pushDelete',
       'agent/getAuthenticatedExtendedCard': 'extendedCard',
     },
     'v1.0': {
@@ -917,6 +917,9 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
           else resubscribe(sink, idParam(params));
           return;
         }
+        default:
+          // Every method in METHODS has a case; a gap must answer, never hang the client.
+          throw E.internal(`unhandled operation ${op}`);
       }
     } catch (e) {
       if (e instanceof CrashError) return crash(res);
