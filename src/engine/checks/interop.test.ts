@@ -300,6 +300,33 @@ describe('interop.bindings: functional equivalence', () => {
     expect(r.message).toMatch(/do not work like the main one: .*The main interface ran the same input to terminal/);
   });
 
+  it('v1.0: a protocolVersion 0.3 interface at the same URL is called the v0.3 way (no A2A-Version: "MUST interpret empty value as 0.3")', async () => {
+    const card = {
+      ...sampleCard('v1.0'),
+      capabilities: { streaming: false },
+      supportedInterfaces: [
+        { url: 'http://agent.test/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: 'http://agent.test/rpc', protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      ],
+    };
+    const { host, requests } = hostWith(async (req, url) => {
+      if (url.pathname === '/.well-known/agent-card.json') return json(card);
+      if (url.pathname !== '/rpc') return undefined;
+      const b = await rpcBody(req);
+      const v03 = !req.headers.get('a2a-version');
+      if (b.method === 'message/send' && v03) return rpcResult(b.id, v03Task('t3'));
+      if (b.method === 'tasks/get' && v03) return rpcResult(b.id, v03Task('t3'));
+      if (b.method === 'SendMessage') return rpcResult(b.id, { task: v1Task('t1') });
+      if (b.method === 'GetTask') return rpcResult(b.id, v1Task('t1'));
+      return rpcError(b.id, -32601, 'Method not found');
+    }, false);
+    const r = (await runOnly(host, ['interop.bindings']))['interop.bindings']!;
+    expect(r.status).toBe('pass');
+    expect(r.message).toMatch(/^1 other interface\(s\) answer send and get like the main one/);
+    const v03Calls = await Promise.all(requests.filter((q) => q.method === 'POST').map(async (q) => [(await rpcBody(q)).method, q.headers.get('a2a-version')]));
+    expect(v03Calls).toContainEqual(['message/send', null]);
+  });
+
   it('v0.3: an HTTP+JSON URL that already ends in /v1 is not given a second /v1', async () => {
     const card = { ...sampleCard('v0.3'), capabilities: { streaming: false }, additionalInterfaces: [{ url: 'http://agent.test/rest/v1', transport: 'HTTP+JSON' }] };
     const { host, requests } = hostWith(async (req, url) => {
@@ -321,7 +348,8 @@ describe('interop.bindings: functional equivalence', () => {
 describe('two-agent checks with scripted agents', () => {
   const PEER_CHECKS = ['interop.peer.common', 'interop.peer.concurrent', 'interop.peer.relay'];
   /** Two v1.0 agents on two hosts; each numbers its tasks t-1, t-2, … on its own. */
-  function twoAgents(opts: { agentReply?: 'message'; peerModes?: string[]; peerSlow?: boolean; agentSameId?: boolean } = {}) {
+  function twoAgents(opts: { agentReply?: 'message'; peerModes?: string[]; peerSlow?: boolean; agentSameId?: boolean; agentBusy?: number } = {}) {
+    let agentSends = 0;
     const counters: Record<string, number> = {};
     return hostWith(async (req, url) => {
       const who = url.hostname.startsWith('peer') ? 'peer' : 'agent';
@@ -332,6 +360,7 @@ describe('two-agent checks with scripted agents', () => {
       if (url.pathname !== '/rpc') return undefined;
       const b = await rpcBody(req);
       if (b.method === 'SendMessage') {
+        if (who === 'agent' && opts.agentBusy && [2, 3].includes(++agentSends)) return new Response('busy', { status: opts.agentBusy });
         if (who === 'agent' && opts.agentReply === 'message') return rpcResult(b.id, { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'agent says hi' }] } });
         const id = who === 'agent' && opts.agentSameId ? 't-1' : `t-${(counters[who] = (counters[who] ?? 0) + 1)}`;
         return rpcResult(b.id, { task: { ...v1Task(id, who === 'peer' && opts.peerSlow ? 'TASK_STATE_WORKING' : 'TASK_STATE_COMPLETED'), artifacts: [{ artifactId: 'a', parts: [{ text: `${who} output` }] }] } });
@@ -352,6 +381,17 @@ describe('two-agent checks with scripted agents', () => {
     const byId = await runPeers(twoAgents({ agentSameId: true }), ['interop.peer.concurrent']);
     expect(byId['interop.peer.concurrent']!.status).toBe('fail');
     expect(byId['interop.peer.concurrent']!.message).toMatch(/Two concurrent tasks of the agent share the id t-1/);
+  });
+
+  it('refusals under concurrency: a 409 is a robustness advisory, a lasting 429 our limit, a 500 from the agent a failure', async () => {
+    const busy = (await runPeers(twoAgents({ agentBusy: 409 }), ['interop.peer.concurrent']))['interop.peer.concurrent']!;
+    expect([busy.status, busy.message]).toEqual(['advisory', expect.any(String)]);
+    expect(busy.message).toMatch(/1 of 4 concurrent task\(s\) failed: /);
+    expect(busy.advisoryReason).toMatch(/robustness finding/);
+    const limited = (await runPeers(twoAgents({ agentBusy: 429 }), ['interop.peer.concurrent']))['interop.peer.concurrent']!;
+    expect([limited.status, limited.skipKind]).toEqual(['skip', 'tool-limit']);
+    const crash = (await runPeers(twoAgents({ agentBusy: 500 }), ['interop.peer.concurrent']))['interop.peer.concurrent']!;
+    expect([crash.status, crash.critical]).toEqual(['fail', true]);
   });
 
   it('peer tasks still running when our budget ends: a tool-limit skip, not a failure', async () => {

@@ -553,16 +553,21 @@ export const interopChecks: CheckDef[] = [
           return { status: 'fail', advisory: 'The duplicate is on the peer, not on the agent under test.', message: `Two concurrent tasks of the peer share the id ${peerDup[0]} (run this tool on the peer alone to judge it).`, evidence };
         }
         const broken = runs.filter((r) => r.outcome === 'failed-call' || r.outcome === 'no-task');
+        const verdicts = broken.map((r) => brokenCallVerdict(r === a1 || r === a2 ? ctx : peerCtx, r.brokenCall ?? r.send, r.lane));
+        // A rate limit that outlived the polite retry is our limit (brokenCallVerdict says so), not a finding.
+        const limited = verdicts.filter((v) => v.status === 'skip' || v.status === 'error');
+        if (broken.length && limited.length === broken.length) return limited[0]!;
         if (broken.length) {
+          // A crash of the agent under test is always reported; the peer's are the peer's.
           const crash = broken.some((r) => {
             const c = r.brokenCall ?? r.send;
-            return c.kind === 'transport' || c.http.status >= 500;
+            return (r === a1 || r === a2) && (c.kind === 'transport' || c.http.status >= 500);
           });
           return {
             status: 'fail',
             critical: crash,
             advisory: 'A robustness finding: no sentence requires an agent to serve concurrent requests (a 429 or 503 under load is allowed).',
-            message: `${broken.length} of 4 concurrent task(s) failed: ${broken.map((r) => `${r.lane}: ${brokenCallVerdict(ctx, r.brokenCall ?? r.send, r.lane).message}`).join('; ')}.`,
+            message: `${broken.length} of 4 concurrent task(s) failed: ${verdicts.map((v) => v.message).join('; ')}.`,
             evidence,
           };
         }

@@ -15,7 +15,6 @@ import {
   emitState,
   isTaskNotFound,
   needDialect,
-  politely,
   rateLimited,
   runEvidence,
   runningCandidates,
@@ -85,9 +84,9 @@ async function withTaskRuns(ctx: CheckContext, body: (runs: TaskRun[]) => Verdic
   return body(withTask);
 }
 
-/** Reads a task back, politely (one retry on 429). */
+/** Reads a task back (the HTTP client retries a 429 with a short Retry-After once). */
 const readBack = (ctx: CheckContext, id: string, lane: string, historyLength?: number) =>
-  politely(ctx, () => ctx.dialect!.get(ctx.http, { id, lane, checkId: ctx.checkId, historyLength }));
+  ctx.dialect!.get(ctx.http, { id, lane, checkId: ctx.checkId, historyLength });
 
 /** Whether a state is one a task may be in right after creation, per generation (X6); `unknown` is an advisory. */
 function initialStateNote(t: TaskView, g: Generation): string | undefined {
@@ -466,9 +465,7 @@ export const lifecycleChecks: CheckDef[] = [
         for (let round = 1; round <= 2; round++) {
           const answer = round === 1 ? 'Here is the extra input you asked for: yes, go ahead.' : 'Yes. Please continue with sensible defaults.';
           const messageId = ctx.uuid();
-          const follow = await politely(ctx, () =>
-            d.send(ctx.http, { text: answer, lane, checkId: ctx.checkId, taskId, contextId: t.contextId, messageId, returnImmediately: true, timeoutMs: ctx.taskTimeoutMs }),
-          );
+          const follow = await d.send(ctx.http, { text: answer, lane, checkId: ctx.checkId, taskId, contextId: t.contextId, messageId, returnImmediately: true, timeoutMs: ctx.taskTimeoutMs });
           evidence.push(exchangeEvidence(follow.http, `answer ${round}`));
           if (follow.kind === 'task') {
             emitState(ctx, lane, { source: 'send', at: ctx.http.host.now(), task: follow.task, exchangeId: follow.http.exchangeId }, last);
@@ -593,9 +590,7 @@ export const lifecycleChecks: CheckDef[] = [
         const lane = ctx.lane('context');
         // The skill's own input (an image-only skill gets its image again), in the existing context.
         const input = r.input ?? skillInput(ctx, r.skillId);
-        const next = await politely(ctx, () =>
-          d.send(ctx.http, { ...input, text: input.text, contextId, lane, checkId: ctx.checkId, returnImmediately: true, timeoutMs: ctx.taskTimeoutMs }),
-        );
+        const next = await d.send(ctx.http, { ...input, text: input.text, contextId, lane, checkId: ctx.checkId, returnImmediately: true, timeoutMs: ctx.taskTimeoutMs });
         const evidence = [exchangeEvidence(next.http, `send in context ${contextId}`)];
         const v1 = ctx.generation === 'v1.0';
         if (next.kind === 'message') {
@@ -741,9 +736,7 @@ export const lifecycleChecks: CheckDef[] = [
         const input = skillInput(ctx, skillId);
         const lane = ctx.lane('blocking');
         const started = ctx.http.host.now();
-        const res = await politely(ctx, () =>
-          d.send(ctx.http, { ...input, lane, checkId: ctx.checkId, taskId: ctx.generation === 'legacy' ? ctx.uuid() : undefined, blocking: v1 ? undefined : true, timeoutMs: ctx.taskTimeoutMs }),
-        );
+        const res = await d.send(ctx.http, { ...input, lane, checkId: ctx.checkId, taskId: ctx.generation === 'legacy' ? ctx.uuid() : undefined, blocking: v1 ? undefined : true, timeoutMs: ctx.taskTimeoutMs });
         const took = ctx.http.host.now() - started;
         const how = v1 ? 'SendMessage without returnImmediately (blocking is the default)' : `${d.describe('send')} with configuration.blocking: true`;
         const evidence = [exchangeEvidence(res.http, `${how}, answered after ${took} ms`)];
@@ -839,18 +832,16 @@ interface ListParams {
 /** ListTasks over the binding in use (JSON-RPC params, or the REST query), with the interface's tenant (§8.3.2). */
 async function listTasks(ctx: CheckContext, lane: string, p: ListParams): Promise<CallOutcome> {
   const d = ctx.dialect!;
-  return politely(ctx, async () => {
-    if (d.isRest) {
-      const q = new URLSearchParams();
-      if (p.contextId) q.set('contextId', p.contextId);
-      if (p.pageSize !== undefined) q.set('pageSize', String(p.pageSize));
-      if (p.pageToken) q.set('pageToken', p.pageToken);
-      return d.parseRest(await d.rawRest(ctx.http, 'GET', `/tasks?${q.toString()}`, undefined, { lane, checkId: ctx.checkId }), 'list');
-    }
-    const tenant = ctx.detection.tenant;
-    const { http, id } = await d.rpc(ctx.http, 'list', { ...p, ...(tenant && { tenant }) }, { lane, checkId: ctx.checkId });
-    return d.parseRpc(http, id, 'list');
-  });
+  if (d.isRest) {
+    const q = new URLSearchParams();
+    if (p.contextId) q.set('contextId', p.contextId);
+    if (p.pageSize !== undefined) q.set('pageSize', String(p.pageSize));
+    if (p.pageToken) q.set('pageToken', p.pageToken);
+    return d.parseRest(await d.rawRest(ctx.http, 'GET', `/tasks?${q.toString()}`, undefined, { lane, checkId: ctx.checkId }), 'list');
+  }
+  const tenant = ctx.detection.tenant;
+  const { http, id } = await d.rpc(ctx.http, 'list', { ...p, ...(tenant && { tenant }) }, { lane, checkId: ctx.checkId });
+  return d.parseRpc(http, id, 'list');
 }
 
 /** Method not found: -32601, or REST 404/405/501 (a route that does not exist). */
@@ -996,11 +987,11 @@ async function pushConfigCheck(ctx: CheckContext): Promise<Verdict> {
   const opts = { lane, checkId: ctx.checkId };
   const setWhat = d.describe('pushSet', taskId);
 
-  let set = await politely(ctx, () => d.pushSet(ctx.http, { taskId, url: PUSH_WEBHOOK_URL, token, ...opts }));
+  let set = await d.pushSet(ctx.http, { taskId, url: PUSH_WEBHOOK_URL, token, ...opts });
   if (g === 'v0.3' && d.isRest && set.kind === 'error' && set.http.status === 400) {
     // The v0.3 proto's body is the config itself; the §7.5 document shows {config: …}: try that form too.
     evidence.push(exchangeEvidence(set.http, `${setWhat} ({name, pushNotificationConfig})`));
-    set = await politely(ctx, () => d.pushSet(ctx.http, { taskId, url: PUSH_WEBHOOK_URL, token, restBody: 'config', ...opts }));
+    set = await d.pushSet(ctx.http, { taskId, url: PUSH_WEBHOOK_URL, token, restBody: 'config', ...opts });
   }
   evidence.push(exchangeEvidence(set.http, setWhat));
   if (set.kind !== 'ok') {
@@ -1023,7 +1014,7 @@ async function pushConfigCheck(ctx: CheckContext): Promise<Verdict> {
   if (c.url !== undefined && c.url !== PUSH_WEBHOOK_URL) hard.push(`set answer: url ${JSON.stringify(c.url)} is not the one sent (${PUSH_WEBHOOK_URL})`);
   const configId = c.id;
 
-  const get = await politely(ctx, () => d.pushGet(ctx.http, { taskId, configId, ...opts }));
+  const get = await d.pushGet(ctx.http, { taskId, configId, ...opts });
   evidence.push(exchangeEvidence(get.http, 'get'));
   if (get.kind === 'ok') {
     const gc = readConfig(get.value, g, d.isRest, taskId);
@@ -1039,7 +1030,7 @@ async function pushConfigCheck(ctx: CheckContext): Promise<Verdict> {
   }
 
   if (g !== 'legacy') {
-    const list = await politely(ctx, () => d.pushList(ctx.http, { taskId, ...opts }));
+    const list = await d.pushList(ctx.http, { taskId, ...opts });
     evidence.push(exchangeEvidence(list.http, d.pushMethod('list', taskId)));
     if (list.kind !== 'ok') miss(`list failed (${errText(list)})`);
     else {
@@ -1052,21 +1043,21 @@ async function pushConfigCheck(ctx: CheckContext): Promise<Verdict> {
     }
     if (!configId) weak.push('the set answer carries no config id, so delete was not exercised');
     else {
-      const del = await politely(ctx, () => d.pushDelete(ctx.http, { taskId, configId, ...opts }));
+      const del = await d.pushDelete(ctx.http, { taskId, configId, ...opts });
       evidence.push(exchangeEvidence(del.http, d.pushMethod('delete', taskId, configId)));
       if (del.kind !== 'ok') miss(`delete failed (${errText(del)})`);
       else {
-        const after = await politely(ctx, () => d.pushGet(ctx.http, { taskId, configId, ...opts }));
+        const after = await d.pushGet(ctx.http, { taskId, configId, ...opts });
         evidence.push(exchangeEvidence(after.http, 'get after delete'));
         if (after.kind === 'ok') miss(`get after delete still returns the config${v1 ? ' (§3.1.8: MUST fail if the configuration does not exist)' : ''}`);
-        const list2 = await politely(ctx, () => d.pushList(ctx.http, { taskId, ...opts }));
+        const list2 = await d.pushList(ctx.http, { taskId, ...opts });
         const configs2 = list2.kind === 'ok' ? listedConfigs(list2.value) : undefined;
         if (configs2?.some((x) => isOurConfig(x, configId, PUSH_WEBHOOK_URL))) {
           evidence.push(exchangeEvidence(list2.http, 'list after delete'));
           miss(`the list still shows the config after delete${v1 ? ' (§3.1.9: only active configurations)' : ''}`);
         }
         // Idempotent (§3.1.10): a second delete has the same effect; a not-found error is fine, a crash is not.
-        const again = await politely(ctx, () => d.pushDelete(ctx.http, { taskId, configId, ...opts }));
+        const again = await d.pushDelete(ctx.http, { taskId, configId, ...opts });
         if (again.kind === 'transport' || again.http.status >= 500) {
           evidence.push(exchangeEvidence(again.http, 'second delete'));
           miss(`a second delete of the same config answered ${again.kind === 'transport' ? 'nothing' : `HTTP ${again.http.status}`}${v1 ? ' (§3.1.10: delete MUST be idempotent)' : ''}`);
@@ -1149,7 +1140,7 @@ async function cancelOnce(ctx: CheckContext, started: RunningTask, lane: string)
   const id = send.task.id;
   const observations: Observation[] = [{ source: 'send', at: ctx.http.host.now(), task: send.task, exchangeId: send.http.exchangeId }];
   const wasRunning = !isTerminal(send.task.state, g);
-  const c = await politely(ctx, () => d.cancel(ctx.http, { id, lane, checkId: ctx.checkId }));
+  const c = await d.cancel(ctx.http, { id, lane, checkId: ctx.checkId });
   const evidence = [exchangeEvidence(send.http, 'task started'), exchangeEvidence(c.http, `${d.describe('cancel', id)} response`)];
   if (c.kind === 'error' && (isNotCancelable(c, ctx) || isTaskNotFound(c, ctx) || isUnsupportedOperation(c))) {
     // Did it finish in between? Then refusing was right and cancellation could not be exercised.

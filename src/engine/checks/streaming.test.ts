@@ -337,6 +337,18 @@ describe('errors instead of a stream', () => {
     expect(c.message).not.toMatch(/Content-Type/);
   });
 
+  it('a 429 that persists after the polite retry is our limit (tool-limit), not a content-type failure', async () => {
+    let calls = 0;
+    const { byId } = await run('v0.3', {
+      stream: { chunks: () => [] },
+      streamAnswer: () => (++calls, new Response('Too Many Requests', { status: 429, headers: { 'retry-after': '0' } })),
+    });
+    expect(calls).toBe(2);
+    expect(statusOf(byId['streaming.content-type'])).toBe('skip:tool-limit');
+    expect(byId['streaming.content-type']!.message).toMatch(/HTTP 429 Too Many Requests/);
+    expect(statusOf(byId['streaming.terminal'])).toBe('skip:tool-limit');
+  });
+
   it('a 2xx result that is not an event stream is still a wrong content type', async () => {
     const { byId } = await run('v0.3', { stream: { chunks: () => [] }, streamAnswer: (id) => json({ jsonrpc: '2.0', id, result: task('v0.3', 'completed') }) });
     expect(byId['streaming.content-type']!.status).toBe('fail');
@@ -416,10 +428,11 @@ describe('streaming.disconnect', () => {
     expect(byId['streaming.disconnect']!.message).toMatch(/still retrievable .* and the agent answers new messages/);
   });
 
-  it('no answer twice is reported as a possible crash (a robustness finding; advisory: no sentence requires it)', async () => {
+  it('a server error twice after the disconnect is a possible crash: a failure (a crash is never only an advisory)', async () => {
     const { byId } = await run('v1.0', { stream, sendFails: (n) => n >= 2 }, only);
-    expect(byId['streaming.disconnect']!.status).toBe('advisory');
-    expect(byId['streaming.disconnect']!.message).toMatch(/no longer answers a new message \(twice, 1 s apart\)/);
+    expect(byId['streaming.disconnect']!.status).toBe('fail');
+    expect(byId['streaming.disconnect']!.critical).toBe(true);
+    expect(byId['streaming.disconnect']!.message).toMatch(/no longer answers a new message \(twice, 1 s apart; HTTP 503\): it may have crashed/);
   });
 
   it('a task dropped after its client left is an advisory, said as such', async () => {

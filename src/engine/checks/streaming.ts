@@ -5,7 +5,7 @@ import { isInterrupted, isTerminal } from '../protocol/states';
 import { quantile } from '../report/series';
 import { isRecord } from '../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, TIMEOUT_KNOB, toolLimit, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
-import { emitState, finishingCandidates, needDialect, primarySkill, refusedForCredentials, runningSkill, skillInput, startRunningTask } from './tasks';
+import { emitState, finishingCandidates, needDialect, primarySkill, rateLimited, refusedForCredentials, runningSkill, skillInput, startRunningTask } from './tasks';
 
 const STREAM = {
   legacy: 'v0.1.0 §7.2 tasks/sendSubscribe, §3.3 Streaming Transport',
@@ -125,7 +125,10 @@ async function withStream(ctx: CheckContext, body: (f: StreamFixture) => Verdict
   if (!r.responded) return transportVerdict(r, 'opening the stream');
   const refused = refusedForCredentials(ctx, r);
   if (refused) return refused;
-  if (f.run.reason === 'not-stream') return skip('The stream endpoint did not answer with an event stream (see streaming.content-type).', 'precondition', [exchangeEvidence(r)]);
+  if (f.run.reason === 'not-stream') {
+    if (r.status === 429) return toolLimit(`The stream endpoint answered HTTP 429 Too Many Requests (after one polite retry where Retry-After allowed it): a rate limit, so the stream could not be judged. Allow the test client more requests or run again later.`, [exchangeEvidence(r)]);
+    return skip('The stream endpoint did not answer with an event stream (see streaming.content-type).', 'precondition', [exchangeEvidence(r)]);
+  }
   return body(f);
 }
 
@@ -258,8 +261,9 @@ export const streamingChecks: CheckDef[] = [
       const body = r.json();
       const bodyId = body.ok && isRecord(body.value) ? body.value.id : undefined;
       const answer = d.isRest ? d.parseRest(r, 'send') : d.parseRpc(r, typeof bodyId === 'string' ? bodyId : String(bodyId ?? ''), 'send');
+      const limited = rateLimited(answer, 'Opening the stream');
+      if (limited) return limited;
       if (answer.kind === 'error') return refusalVerdict(ctx, answer.error, r.status, 'instead of opening a stream', [exchangeEvidence(r)]);
-      if (r.status === 429) return { status: 'fail', message: `The stream endpoint answered HTTP 429 Too Many Requests${r.headers.get('retry-after') ? ` (Retry-After: ${r.headers.get('retry-after')!.slice(0, 40)})` : ''}; it rate-limits a single test client.`, evidence: [exchangeEvidence(r)] };
       if (r.status === 404 || r.status === 405) return refusalVerdict(ctx, undefined, r.status, 'instead of opening a stream', [exchangeEvidence(r)]);
       return { status: 'fail', critical: r.status >= 500, message: `The stream endpoint answered HTTP ${r.status} with ${r.contentType ? `Content-Type ${r.contentType}` : 'no Content-Type'}, not an event stream (HTTP 200, text/event-stream).`, evidence: [exchangeEvidence(r)] };
     },
@@ -296,11 +300,14 @@ export const streamingChecks: CheckDef[] = [
           return fail(`The stream ended without any event (${run.reason}): a JSON-RPC request MUST get a response, and a task stream carries at least the task.`, [exchangeEvidence(run.result)]);
         }
         if (problems.length) return fail(`${problems.join('. ')}.`, [...lostEvidence, ...itemEvidence(bad)]);
+        if (run.reason === 'oversize') {
+          return toolLimit(`The ${items.length} event(s) read are well-formed, but then an event exceeded our size limit and we stopped reading, so the rest of the stream was not judged. ${budgetKnob(ctx, run)}`, [exchangeEvidence(run.result)]);
+        }
         const ignored = benign.length
           ? ` ${run.ignoredLineCount} line(s) were ignored as WHATWG SSE says clients must (${[...new Set(benign.map((l) => (l.type === 'invalid-retry' ? `retry "${l.value}"` : `field "${l.field}"`)))].slice(0, 3).join(', ')}): legal, nothing lost.`
           : '';
         const notes = [...new Set(items.flatMap((i) => i.notes ?? []))];
-        const tail = run.reason === 'oversize' ? ` We stopped reading at an event larger than our ${ctx.http.limits.maxBodyBytes} byte limit.` : run.reason === 'limit' ? ` We stopped reading after ${items.length} events (our limit).` : '';
+        const tail = run.reason === 'limit' ? ` We stopped reading after ${items.length} events (our limit).` : '';
         const summary = `${items.length} event(s), all well-formed${run.comments ? ` (${run.comments} comment line(s) ignored)` : ''}.${ignored}${tail}`;
         if (notes.length) {
           return {
@@ -510,10 +517,11 @@ export const streamingChecks: CheckDef[] = [
         health = await newMessage();
       }
       if (health.kind !== 'task' && health.kind !== 'message') {
+        const crash = health.kind === 'transport' || health.http.status >= 500;
         return {
           status: 'fail',
-          critical: true,
-          message: `After we closed the stream, the agent no longer answers a new message (twice, 1 s apart): it may have crashed. This is a robustness finding (no spec sentence covers a crash).`,
+          critical: crash,
+          message: `After we closed the stream, the agent no longer answers a new message (twice, 1 s apart${health.http.responded ? `; HTTP ${health.http.status}` : ''})${crash ? ': it may have crashed' : ''}.`,
           evidence: [exchangeEvidence(health.http)],
         };
       }
@@ -715,7 +723,7 @@ function judgeTerminal(ctx: CheckContext, f: StreamFixture): Verdict {
   const how = f.closed ? 'closed' : `ended with a transport error instead of a clean close (${run.result.error?.message ?? 'error'})`;
   if (g === 'v1.0') {
     if (final) {
-      if (!ended) return fail(`The stream reached ${final.rawState} but did not close within ${CLOSE_GRACE_MS} ms (${run.reason}); v1.0 §3.1.2: the stream MUST close when the task reaches a terminal state.`, evd);
+      if (!ended) return fail(`The stream reached ${final.rawState} but did not close within ${CLOSE_GRACE_MS} ms${run.reason === 'stopped' ? '' : ` (it ${streamEnd(ctx, run)})`}; v1.0 §3.1.2: the stream MUST close when the task reaches a terminal state.`, evd);
       return pass(`The stream reached ${final.rawState} at event ${final.seq} of ${items.length} and ${how}.`, evd);
     }
     // Interrupted: §3.1.2/§3.1.6 require closing at terminal states only; §11.7 describes closing at interrupted

@@ -120,36 +120,6 @@ export function isTaskNotFound(o: CallOutcome, ctx: Pick<CheckContext, 'dialect'
 /** No answer within our budget (the request timed out on our side). */
 export const timedOut = (o: CallOutcome): boolean => o.kind === 'transport' && o.http.error?.source === 'timeout';
 
-/** Milliseconds to wait per Retry-After (seconds or an HTTP date); 1 s when absent; undefined when unreadable. */
-function retryAfterMs(h: string | null, now: number): number | undefined {
-  if (h === null || h.trim() === '') return 1000;
-  const v = h.trim();
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-/** Longest Retry-After we honour before one polite retry; beyond it the rate limit is a tool limit at once. */
-export const POLITE_RETRY_MAX_MS = 10_000;
-
-/**
- * Makes a call, and when the agent answers HTTP 429 (rate limited), waits as its Retry-After says (at most 10 s;
- * 1 s when absent) and tries once more. No release forbids rate limiting (v1.0.1 §3.3.2: "Servers MAY include
- * retry guidance"); a 429 that persists is our limit, not the agent's fault (brokenCallVerdict: tool-limit).
- */
-export async function politely(ctx: CheckContext, call: () => Promise<CallOutcome>): Promise<CallOutcome> {
-  const first = await call();
-  if (first.http.status !== 429 || !first.http.responded) return first;
-  const wait = retryAfterMs(first.http.headers.get('retry-after'), Date.now());
-  if (wait === undefined || wait > POLITE_RETRY_MAX_MS) return first;
-  try {
-    await ctx.http.host.sleep(wait, ctx.http.signal);
-  } catch {
-    return first;
-  }
-  return call();
-}
-
 export function emitState(ctx: CheckContext, lane: string, o: Observation, last?: TaskState) {
   if (!o.task.id || !o.task.state) return;
   if (o.task.state === last) return;
@@ -182,28 +152,26 @@ export interface RunTaskArgs {
 /**
  * Sends `text` as a new task and polls `get` with backoff until the task is terminal or interrupted
  * or the per-task budget runs out (seed 001 steps 2.1-2.2). Always does at least one `get`,
- * so "basic send + get" is exercised even for agents that answer synchronously. A 429 is retried once politely;
- * a first get answering TaskNotFound is asked again after 300 ms (eventual consistency).
+ * so "basic send + get" is exercised even for agents that answer synchronously. A first get answering TaskNotFound
+ * is asked again after 300 ms (eventual consistency). (A 429 with a short Retry-After is retried by the HTTP client.)
  */
 export async function runTask(ctx: CheckContext, d: Dialect, a: RunTaskArgs): Promise<TaskRun> {
   const startedAt = ctx.http.host.now();
   const clientTaskId = d.generation === 'legacy' ? (a.taskId ?? ctx.uuid()) : a.taskId;
   const returnImmediately = !!a.returnImmediately && d.generation !== 'legacy';
-  const send = await politely(ctx, () =>
-    d.send(ctx.http, {
-      text: a.text,
-      parts: a.parts ?? a.input?.parts,
-      lane: a.lane,
-      checkId: ctx.checkId,
-      taskId: clientTaskId,
-      contextId: a.contextId,
-      returnImmediately: a.returnImmediately,
-      historyLength: a.historyLength,
-      acceptedOutputModes: a.acceptedOutputModes ?? a.input?.acceptedOutputModes,
-      messageId: a.messageId,
-      timeoutMs: ctx.taskTimeoutMs,
-    }),
-  );
+  const send = await d.send(ctx.http, {
+    text: a.text,
+    parts: a.parts ?? a.input?.parts,
+    lane: a.lane,
+    checkId: ctx.checkId,
+    taskId: clientTaskId,
+    contextId: a.contextId,
+    returnImmediately: a.returnImmediately,
+    historyLength: a.historyLength,
+    acceptedOutputModes: a.acceptedOutputModes ?? a.input?.acceptedOutputModes,
+    messageId: a.messageId,
+    timeoutMs: ctx.taskTimeoutMs,
+  });
   const run: TaskRun = { skillId: a.skillId, text: a.text, input: a.input, lane: a.lane, clientTaskId, returnImmediately, send, gets: [], observations: [], outcome: 'no-task', startedAt, endedAt: startedAt };
   let last: TaskState | undefined;
   const observe = (source: Observation['source'], o: CallOutcome) => {
@@ -256,7 +224,7 @@ export async function runTask(ctx: CheckContext, d: Dialect, a: RunTaskArgs): Pr
       }
       delay = Math.min(Math.round(delay * 1.5), 1000);
     }
-    const getOnce = () => politely(ctx, () => d.get(ctx.http, { id, lane: a.lane, checkId: ctx.checkId, historyLength: a.historyLength }));
+    const getOnce = () => d.get(ctx.http, { id, lane: a.lane, checkId: ctx.checkId, historyLength: a.historyLength });
     let g = await getOnce();
     if (run.gets.length === 0 && isTaskNotFound(g, ctx)) {
       // A store may not show a task the instant it was created: ask once more before judging.
@@ -375,16 +343,14 @@ export async function startRunningTask(
   for (let index = from; index < candidates.length; index++) {
     const skillId = candidates[index];
     const input = skillInput(ctx, skillId);
-    const send = await politely(ctx, () =>
-      d.send(ctx.http, {
-        ...input,
-        lane,
-        checkId: ctx.checkId,
-        returnImmediately: true,
-        taskId: d.generation === 'legacy' ? ctx.uuid() : undefined,
-        timeoutMs: ctx.taskTimeoutMs,
-      }),
-    );
+    const send = await d.send(ctx.http, {
+      ...input,
+      lane,
+      checkId: ctx.checkId,
+      returnImmediately: true,
+      taskId: d.generation === 'legacy' ? ctx.uuid() : undefined,
+      timeoutMs: ctx.taskTimeoutMs,
+    });
     if (send.kind === 'task') emitState(ctx, lane, { source: 'send', at: ctx.http.host.now(), task: send.task, exchangeId: send.http.exchangeId });
     const running = send.kind === 'task' && !!send.task.id && (send.task.state === 'submitted' || send.task.state === 'working');
     last = { send, lane, skillId, index, running, input };

@@ -490,6 +490,15 @@ export async function stream(
   req: StreamRequest,
   onEvent: (m: SseMessage) => 'stop' | void,
 ): Promise<StreamOutcome> {
+  const first = await withSlot(ctx, () => streamNow(ctx, req, onEvent));
+  // As for exchanges: a rate-limited agent that says when to come back gets one polite retry; a second 429 stands.
+  const wait = first.reason === 'not-stream' && first.result.status === 429 ? retryAfterMs(first.result.headers.get('retry-after'), ctx.host.now()) : undefined;
+  if (wait === undefined || wait > MAX_RETRY_AFTER_MS || ctx.signal.aborted) return first;
+  try {
+    await ctx.host.sleep(wait, ctx.signal);
+  } catch {
+    return first;
+  }
   return withSlot(ctx, () => streamNow(ctx, req, onEvent));
 }
 

@@ -279,7 +279,8 @@ export class Dialect {
 
   private restBase(): string {
     const base = this.endpointUrl.replace(/\/+$/, '');
-    const prefix = this.generation === 'v1.0' ? '' : '/v1';
+    // v0.3 REST paths start with /v1; a declared URL that already ends in /v1 (the v0.3 schema's example) keeps one.
+    const prefix = this.generation === 'v1.0' || /\/v1$/.test(base) ? '' : '/v1';
     return `${base}${this.generation === 'v1.0' && this.cfg.tenant ? `/${encodeURIComponent(this.cfg.tenant)}` : ''}${prefix}`;
   }
 
@@ -455,10 +456,26 @@ export class Dialect {
 
   async streamSend(ctx: HttpContext, a: SendArgs, onItem?: (i: StreamItem) => 'stop' | void): Promise<StreamRun> {
     await this.settledStyle();
-    const params = this.sendParams(a);
     if (this.isRest) {
-      return this.openStream(ctx, 'POST', `${this.restBase()}/message:stream`, JSON.stringify(params), undefined, a, onItem);
+      const open = () => this.openStream(ctx, 'POST', `${this.restBase()}/message:stream`, JSON.stringify(this.sendParams(a)), undefined, a, onItem);
+      if (this.generation !== 'v0.3' || this.styleNegotiation) return open();
+      // No send has settled the v0.3 payload style yet: a stream may be the first call. Same rule as send: proto
+      // style first, the JSON-RPC object style once on a 400, keeping what works.
+      let done!: () => void;
+      this.styleNegotiation = new Promise<void>((r) => (done = r));
+      try {
+        const first = await open();
+        if (first.result.status !== 400) return first;
+        this.restStyle = 'object';
+        const again = await open();
+        if (again.result.status >= 200 && again.result.status < 300) return again;
+        this.restStyle = 'proto';
+        return first;
+      } finally {
+        done();
+      }
     }
+    const params = this.sendParams(a);
     const id = this.nextRpcId();
     const body = JSON.stringify({ jsonrpc: '2.0', id, method: this.method('stream'), params });
     return this.openStream(ctx, 'POST', this.endpointUrl, body, id, a, onItem);
