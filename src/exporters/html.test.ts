@@ -50,7 +50,7 @@ describe('HTML export', () => {
     const charts = getAllByRole(doc.body, 'img');
     expect(charts.map((c) => c.querySelector('title')?.textContent)).toEqual([
       'Results per category',
-      'Check durations (slowest 11)',
+      'Check durations (slowest 12)',
       'HTTP exchange latency',
       'SSE time to first event and longest gap',
     ]);
@@ -76,7 +76,7 @@ describe('HTML export', () => {
     expect(overview.textContent).toContain('provisional');
     expect(overview.textContent).toContain(report.levelReason);
     const summary = getByRole(doc.body, 'region', { name: 'Summary' });
-    expect([...summary.querySelectorAll('tbody td')].map((td) => td.textContent)).toEqual(['11', '5', '3', '2', '1']);
+    expect([...summary.querySelectorAll('tbody td')].map((td) => td.textContent)).toEqual(['12', '5', '3', '1', '2', '1']);
     const failed = getByRole(doc.body, 'region', { name: 'Failed tests' });
     const rows = [...failed.querySelectorAll('tbody tr')];
     expect(rows).toHaveLength(report.summary.failed);
@@ -108,7 +108,7 @@ describe('HTML export', () => {
     expect(getAllByRole(doc.body, 'img')).toHaveLength(2);
     expect(doc.body.textContent).toContain('No HTTP exchanges are recorded in this report (it carries no event log).');
     expect(doc.body.textContent).toContain('No SSE streams are recorded in this report.');
-    expect(doc.body.textContent).toContain('No test failed.');
+    expect(doc.body.textContent).toContain('No required check failed.');
   });
 
   it('buckets a 10,000-event run into at most 240 latency columns', () => {

@@ -80,7 +80,7 @@ describe('JSON round trip', () => {
     const report = sampleReport();
     const parsed = JSON.parse(exportReport(report, 'json').file.body) as Report;
     expect(parsed.events).toHaveLength(report.events!.length);
-    expect(parsed.schemaVersion).toBe(1);
+    expect(parsed.schemaVersion).toBe(2);
     expect(parsed.categories).toEqual(report.categories);
     expect(parsed.targets).toEqual(report.targets);
   });
@@ -122,7 +122,7 @@ describe('fallback: export never loses data', () => {
 
   it('a newer schema version falls back with an actionable reason', () => {
     const { fallback } = exportReport({ ...sampleReport(), schemaVersion: 99 }, 'html');
-    expect(fallback?.reason).toContain('schemaVersion 99, newer than this tool reads (1). Update a2a-interop to open it');
+    expect(fallback?.reason).toContain('schemaVersion 99, newer than this tool reads (2). Update a2a-interop to open it');
   });
 
   it('never throws, whatever it is given', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { create } from 'xmlbuilder2';
 import { CATEGORIES, CATEGORY_KEYS } from '../engine/model/check';
 import type { Report } from '../engine/model/report';
-import { HOSTILE_TEXT, conformantReport, hostileReport, largeReport, sampleReport } from '../testing/fixtures/reports';
+import { HOSTILE_TEXT, conformantReport, hostileReport, largeReport, sampleReport, unreachableReport } from '../testing/fixtures/reports';
 import { cleanText, oneLine } from './common';
 import { toJunit } from './junit';
 
@@ -91,6 +91,7 @@ describe('JUnit export', () => {
     ['sample', sampleReport],
     ['hostile', hostileReport],
     ['conformant', conformantReport],
+    ['not assessed (unreachable)', unreachableReport],
     ['10,000-event', () => largeReport(10_000)],
   ];
   for (const [name, make] of fixtures) {
@@ -98,6 +99,22 @@ describe('JUnit export', () => {
       expect(xsdErrors(toJunit(make()).body)).toBe('');
     });
   }
+
+  it('an agent that was not assessed gets one error case saying why (CI fails visibly, no grade)', () => {
+    const report = unreachableReport();
+    expect(report.conformanceLevel).toBeNull();
+    expect(report.notAssessed?.reason).toBe('unreachable');
+    const suites = parse(toJunit(report).body);
+    const assessment = suites.find((s) => s.attrs.name === 'assessment')!;
+    expect(assessment.attrs).toMatchObject({ tests: '1', errors: '1', failures: '0' });
+    expect(assessment.cases).toHaveLength(1);
+    expect(assessment.cases[0]).toMatchObject({ kind: 'error' });
+    const xml = toJunit(report).body;
+    expect(xpath(xml, 'string(//testsuite[@name="assessment"]/testcase/error/@type)')).toBe('not-assessed: unreachable');
+    expect(xpath(xml, 'string(//testsuite[@name="agent-card"]/properties/property[@name="conformance.level"]/@value)')).toBe('not assessed (unreachable)');
+    // A graded report has no such suite.
+    expect(parse(toJunit(sampleReport()).body).some((s) => s.attrs.name === 'assessment')).toBe(false);
+  });
 
   it('has one testsuite per category and one testcase per check, with counts matching the report', () => {
     const report = sampleReport();
@@ -115,7 +132,8 @@ describe('JUnit export', () => {
     expect(all.filter((c) => c.kind === 'failure')).toHaveLength(report.summary.failed);
     expect(all.filter((c) => c.kind === 'error')).toHaveLength(report.summary.errors);
     expect(all.filter((c) => c.kind === 'skipped')).toHaveLength(report.summary.skipped);
-    expect(all.filter((c) => c.kind === undefined)).toHaveLength(report.summary.passed);
+    // Advisories pass in JUnit (nothing required failed); their text is in the suite's system-out.
+    expect(all.filter((c) => c.kind === undefined)).toHaveLength(report.summary.passed + report.summary.advisories);
   });
 
   it('puts times in seconds, the failure type and recommendation, skip reasons and the properties', () => {

@@ -18,7 +18,7 @@ describe('loadReport', () => {
   it('migrates a schemaVersion 0 report and says so', () => {
     const r = loadReport(JSON.stringify(schemaV0Report()));
     expect(r.ok && r.migratedFrom).toBe(0);
-    expect(r.ok && r.report.schemaVersion).toBe(1);
+    expect(r.ok && r.report.schemaVersion).toBe(2);
     expect(r.ok && r.report.summary.failed).toBe(2);
   });
 
@@ -29,9 +29,9 @@ describe('loadReport', () => {
     expect(fail('[1,2]')).toBe('Not a report: expected a JSON object, got an array.');
     expect(fail('"text"')).toBe('Not a report: expected a JSON object, got string.');
     expect(fail('{"hello":1}')).toMatch(/^Not an a2a-interop report: no schemaVersion/);
-    expect(fail('{"schemaVersion":"1"}')).toBe('Unknown schemaVersion "1": expected a whole number up to 1.');
-    expect(fail(JSON.stringify({ ...sampleReport(), schemaVersion: 2 }))).toBe(
-      'This report has schemaVersion 2, newer than this tool reads (1). Update a2a-interop to open it.',
+    expect(fail('{"schemaVersion":"1"}')).toBe('Unknown schemaVersion "1": expected a whole number up to 2.');
+    expect(fail(JSON.stringify({ ...sampleReport(), schemaVersion: 3 }))).toBe(
+      'This report has schemaVersion 3, newer than this tool reads (2). Update a2a-interop to open it.',
     );
     const broken = { ...sampleReport(), conformanceLevel: 'excellent', summary: { total: -1, passed: 0, failed: 0, skipped: 0, errors: 0 } };
     const error = fail(JSON.stringify(broken));

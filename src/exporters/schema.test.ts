@@ -16,7 +16,7 @@ describe('public/report.schema.json', () => {
   it('is a 2020-12 JSON Schema with named definitions for the model types', () => {
     const schema = JSON.parse(committed()) as { $schema: string; title: string; $defs: Record<string, unknown>; required: string[] };
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect(schema.title).toBe('a2a-interop conformance report, schemaVersion 1');
+    expect(schema.title).toBe('a2a-interop conformance report, schemaVersion 2');
     expect(Object.keys(schema.$defs)).toEqual(expect.arrayContaining(['CheckResult', 'RunEvent', 'TargetInfo', 'Summary']));
     expect(Object.keys(schema.$defs).filter((k) => k.startsWith('__'))).toEqual([]);
     expect(schema.required).toEqual(expect.arrayContaining(['schemaVersion', 'agentUrl', 'summary', 'categories', 'conformanceLevel']));
@@ -29,7 +29,7 @@ describe('public/report.schema.json', () => {
       const result = validator.safeParse(exported);
       expect(result.success, JSON.stringify(result.error?.issues.slice(0, 3))).toBe(true);
       expect(validator.safeParse({ ...exported, conformanceLevel: 'excellent' }).success).toBe(false);
-      expect(validator.safeParse({ ...exported, schemaVersion: 2 }).success).toBe(false);
+      expect(validator.safeParse({ ...exported, schemaVersion: 3 }).success).toBe(false);
       const { summary: _summary, ...withoutSummary } = exported;
       expect(validator.safeParse(withoutSummary).success).toBe(false);
     }

@@ -518,6 +518,12 @@ describe('lifecycle.context', () => {
     });
     expect(moved.byId['lifecycle.context']!.status).toBe('fail');
     expect(moved.byId['lifecycle.context']!.message).toMatch(/MUST NOT generate a new contextId/);
+    // A content-type refusal is not a refusal of the context: it is judged as one (an advisory for a declared type).
+    const typeRefused = await runScripted('v1.0', ['lifecycle.context'], {
+      on: (rpc) => (isSend(rpc) && msgOf(rpc).contextId ? { error: { code: -32005, message: 'Content type not supported' } } : undefined),
+    });
+    expect(typeRefused.byId['lifecycle.context']!.status).toBe('advisory');
+    expect(typeRefused.byId['lifecycle.context']!.message).toMatch(/unsupported content type/);
   });
 });
 
@@ -581,8 +587,8 @@ describe('lifecycle.push-config', () => {
   };
   const running = () => ['submitted', 'working', 'working', 'working', 'working', 'working', 'completed'];
 
-  it('set, get, list and delete with the test agent (v1.0, v0.3 REST, v0.2, legacy), with our https webhook URL and a token', async () => {
-    for (const target of [{ generation: 'v1.0' }, { generation: 'v0.3', binding: 'HTTP+JSON' }, { generation: 'v0.2' }, { generation: 'legacy' }] as const) {
+  it('set, get, list and delete with the test agent (every generation and binding), with our https webhook URL and a token', async () => {
+    for (const target of [{ generation: 'v1.0' }, { generation: 'v1.0', binding: 'HTTP+JSON' }, { generation: 'v0.3', binding: 'HTTP+JSON' }, { generation: 'v0.3' }, { generation: 'v0.2' }, { generation: 'legacy' }] as const) {
       const { byId, requests } = await runAgent(target, ['lifecycle.push-config'], { push: true });
       const label = `${target.generation} ${'binding' in target ? target.binding : 'JSONRPC'}`;
       expect(byId['lifecycle.push-config']!.status, `${label}: ${byId['lifecycle.push-config']!.message}`).toBe('pass');
@@ -627,6 +633,7 @@ describe('lifecycle.blocking', () => {
     if (!isSend(rpc) || cfg.returnImmediately === true || cfg.blocking === false) return undefined;
     const t = a.create(rpc.params, rpc);
     t.states = [state];
+    a.settle(t);
     const body = a.render(t);
     return { result: a.wrap(artifacts ? body : { ...body, artifacts: undefined }) };
   };
@@ -685,6 +692,7 @@ describe('the test agent with permitted behaviours passes every lifecycle check'
     ['v1.0', 'JSONRPC'],
     ['v1.0', 'HTTP+JSON'],
     ['v0.3', 'HTTP+JSON'],
+    ['v0.3', 'JSONRPC'],
     ['v0.2', 'JSONRPC'],
     ['legacy', 'JSONRPC'],
   ] as const)('%s %s', async (generation, binding) => {

@@ -10,6 +10,7 @@ import {
   authBlocked,
   brokenCallVerdict,
   completedRun,
+  contentTypeRefusal,
   declaredInputRefused,
   describeRun,
   emitState,
@@ -604,7 +605,8 @@ export const lifecycleChecks: CheckDef[] = [
           const blocked = authBlocked(ctx, next) ?? rateLimited(next, 'Sending a message with an existing contextId');
           if (blocked) return blocked;
           const crash = next.http.status >= 500 || next.error.code === -32603;
-          if (crash) return brokenCallVerdict(ctx, next, 'sending a message with an existing contextId', { input });
+          // A refusal of our content type is not a refusal of the context: judged as such (skip or advisory).
+          if (crash || contentTypeRefusal(next, ctx.generation, ctx.binding) === 'explicit') return brokenCallVerdict(ctx, next, 'sending a message with an existing contextId', { input });
           const err = `${next.error.code ?? `HTTP ${next.http.status}`} ${next.error.message.slice(0, 160)}`;
           if (v1) return pass(`The agent refused the client-provided contextId with an error (${err}), which v1.0.1 §3.4.1 permits.`, evidence);
           return { ...fail(`The agent refused a message in its own context ${contextId} (${err}).`, evidence), advisory: `Keeping a client-sent contextId is described, not required, in ${ctx.generation}.` };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fakeHost, json, sampleCard } from '../../testing/fake-host';
 import { reportResults } from '../report/build';
 import { runConformance } from '../runner/run';
-import { depthProblem, jsonDepth, MAX_PORTABLE_JSON_DEPTH, restErrorBody, v1ErrorDataProblems } from './shapes';
+import { depthProblem, jsonDepth, MAX_PORTABLE_JSON_DEPTH, messageView, restErrorBody, taskView, timestampFinding, timestampProblem, v1ErrorDataProblems } from './shapes';
 
 describe('JSON nesting depth', () => {
   it('measures nesting and ignores brackets inside strings', () => {
@@ -81,5 +81,47 @@ describe('v1.0 JSON-RPC error.data (v1ErrorDataProblems)', () => {
     expect(v1ErrorDataProblems({ method: 'x' }, 'must')).toEqual([]);
     expect(v1ErrorDataProblems({ method: 'x' }, 'should')[0]).toMatch(/should be a list of typed details/);
     expect(v1ErrorDataProblems(undefined)).toHaveLength(1);
+  });
+});
+
+describe('task, message and status shapes with the strength of each finding', () => {
+  const levels = (g: Parameters<typeof taskView>[0], t: unknown, b?: Parameters<typeof taskView>[1]) => (taskView(g, b ?? 'JSONRPC', t).findings ?? []).map((f) => `${f.level}: ${f.problem}`);
+
+  it('timestamps per generation (X7): v1.0 UTC "Z" only; v0.2/v0.3 any ISO 8601 (advisory otherwise); legacy RFC 3339 (advisory otherwise)', () => {
+    expect(timestampFinding('v1.0', '2025-04-02T16:59:25.331844Z', 't')).toBeUndefined();
+    expect(timestampFinding('v1.0', '2025-04-02T16:59:25Z', 't')).toBeUndefined();
+    expect(timestampFinding('v1.0', '2025-04-02T16:59:25+00:00', 't')).toMatchObject({ level: 'MUST' });
+    expect(timestampFinding('v0.3', '2025-04-02T16:59:25.331844', 't')).toBeUndefined();
+    expect(timestampFinding('v0.2', '20250402T165925Z', 't')).toBeUndefined();
+    expect(timestampFinding('v0.2', '2025-04-02T16:59:25,5+0000', 't')).toBeUndefined();
+    expect(timestampFinding('v0.3', 'Wed Apr 02 2025', 't')).toMatchObject({ level: 'advisory' });
+    expect(timestampFinding('legacy', '2025-04-02t16:59:25z', 't')).toBeUndefined();
+    expect(timestampFinding('legacy', '2025-04-02T16:59:25', 't')).toMatchObject({ level: 'advisory', problem: expect.stringMatching(/not an RFC 3339 date-time/) });
+    expect(timestampFinding('legacy', 1712076000, 't')).toMatchObject({ level: 'MUST' });
+    // The text stream parsing reads keeps its wording for legacy.
+    expect(timestampProblem('legacy', '2025-04-02T16:59:25', 't')).toBe('t "2025-04-02T16:59:25" is not an ISO 8601 date-time');
+  });
+
+  it('v1.0: contextId is not required, "kind" and TASK_STATE_UNSPECIFIED are advisories, a misspelled state is a MUST', () => {
+    expect(levels('v1.0', { id: 't1', status: { state: 'TASK_STATE_COMPLETED' } })).toEqual([]);
+    expect(levels('v1.0', { id: 't1', kind: 'task', status: { state: 'TASK_STATE_UNSPECIFIED' } })).toEqual([
+      'advisory: task has "kind", removed in v1.0 (Appendix A.2.1)',
+      'advisory: task.status.state "TASK_STATE_UNSPECIFIED" is the proto\'s zero value (unknown or indeterminate), not a state a task reports',
+    ]);
+    expect(levels('v1.0', { id: 't1', status: { state: 'completed' } })).toEqual([expect.stringMatching(/^MUST: task\.status\.state "completed" is not spelled as/)]);
+    expect(levels('v1.0', { id: 't1', status: {} })).toEqual(['MUST: task.status.state undefined is not a task state']);
+  });
+
+  it('v0.2/v0.3 JSON-RPC keep the schema\'s required fields; v0.3 REST (proto JSON) has no required contextId', () => {
+    expect(levels('v0.3', { id: 't1', status: { state: 'working' } })).toEqual(['MUST: task.contextId is required', 'MUST: task.kind should be "task", got undefined']);
+    expect(levels('v0.3', { id: 't1', status: { state: 'TASK_STATE_WORKING' } }, 'HTTP+JSON')).toEqual([]);
+    const m = messageView('v0.2', 'JSONRPC', { kind: 'message', role: 'agent', parts: [{ kind: 'text', text: 'hi' }] });
+    expect(m.findings).toEqual([{ level: 'MUST', problem: 'message.messageId is required' }]);
+  });
+
+  it('problems keep every finding\'s text (stream parsing splits them); a status message is read', () => {
+    const v = taskView('v1.0', 'JSONRPC', { id: 't', kind: 'task', status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { messageId: 'q1', role: 'ROLE_AGENT', parts: [{ text: 'Which day?' }] } } });
+    expect(v.problems).toEqual(['task has "kind", removed in v1.0 (Appendix A.2.1)']);
+    expect([v.statusMessageId, v.statusText]).toEqual(['q1', 'Which day?']);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { reportResults } from './build';
 import { Report, SCHEMA_VERSION } from '../model/report';
 import { sampleReport, schemaV0Report } from '../../testing/fixtures/reports';
 import { UNKNOWN_VERSION, describeVersion, detectVersion, migrateReport } from './migrate';
@@ -15,7 +16,7 @@ describe('migrateReport', () => {
     expect(r.testDate).toBe('2025-05-20T08:30:00.000Z');
     // The recorded level is kept; the summary is recounted and gains `errors`.
     expect(r.conformanceLevel).toBe('minimal');
-    expect(r.summary).toEqual({ total: 5, passed: 2, failed: 2, skipped: 1, errors: 0 });
+    expect(r.summary).toEqual({ total: 5, passed: 2, failed: 2, advisories: 0, skipped: 1, errors: 0 });
     expect(r.durationMs).toBe(12 + 340 + 210);
     expect(r.categories.lifecycle.map((c) => [c.id, c.test, c.status, c.tier])).toEqual([
       ['v0.lifecycle.task-submit', 'task-submit', 'pass', 'core'],
@@ -41,6 +42,30 @@ describe('migrateReport', () => {
     const parsed = Report.safeParse(migrateReport(v0).report);
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues[0]?.path).toEqual(['categories', 'agentCard', 0, 'status']);
+  });
+
+  it('migrates a schemaVersion 1 report: the old info tier (browser readiness) becomes advisory, its failures advisories', () => {
+    const v2 = sampleReport();
+    const cors = { id: 'interop.cors.card', test: 'cors', category: 'interop', status: 'fail', level: 'MAY', tier: 'info', message: 'no CORS', duration_ms: 1, evidence: [] };
+    const v1 = {
+      ...v2,
+      schemaVersion: 1,
+      categories: { ...v2.categories, interop: [cors, { ...cors, id: 'interop.cors.rpc', status: 'pass' }] },
+      summary: { total: 0, passed: 0, failed: 9, skipped: 0, errors: 0 },
+    };
+    const { report, from } = migrateReport(v1);
+    expect(from).toBe(1);
+    const parsed = Report.safeParse(report);
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    const r = parsed.data!;
+    expect(r.schemaVersion).toBe(2);
+    expect(r.categories.interop.map((c) => [c.id, c.status, c.tier])).toEqual([
+      ['interop.cors.card', 'advisory', 'advisory'],
+      ['interop.cors.rpc', 'pass', 'advisory'],
+    ]);
+    expect(r.summary.advisories).toBe(1);
+    expect(r.summary.failed).toBe(reportResults(r).filter((x) => x.status === 'fail').length);
+    expect(r.conformanceLevel).toBe(v2.conformanceLevel);
   });
 
   it('returns current reports unchanged (same object)', () => {
