@@ -102,10 +102,12 @@ describe('a2a-interop CLI', () => {
   });
 
   it('--min-level full fails a partial agent; --min-level minimal passes it', async () => {
-    const agent = await startDefectAgent({ generation: 'v1.0', defects: ['no-history'], slowTaskMs: 300, stepMs: 10 });
+    // A wrong error code is a required (MUST) failure outside the core lifecycle: partial.
+    const agent = await startDefectAgent({ generation: 'v1.0', defects: ['invalid-params-wrong-code'], slowTaskMs: 300, stepMs: 10 });
     try {
-      expect(await main(['run', base(agent), '--quiet', '--only', 'lifecycle.send', '--only', 'lifecycle.get', '--only', 'lifecycle.history', '--min-level', 'full'], io().cli)).toBe(1);
-      expect(await main(['run', base(agent), '--quiet', '--only', 'lifecycle.send', '--only', 'lifecycle.get', '--only', 'lifecycle.history', '--min-level', 'partial'], io().cli)).toBe(0);
+      const only = ['--only', 'lifecycle.send', '--only', 'lifecycle.get', '--only', 'errors.invalid-params'];
+      expect(await main(['run', base(agent), '--quiet', ...only, '--min-level', 'full'], io().cli)).toBe(1);
+      expect(await main(['run', base(agent), '--quiet', ...only, '--min-level', 'partial'], io().cli)).toBe(0);
     } finally {
       await agent.close();
     }
@@ -118,7 +120,7 @@ describe('a2a-interop CLI', () => {
     expect(t.out()).toBe('');
     const body = t.files[`report.${format}`]!;
     expect(body).toBeDefined();
-    if (format === 'json') expect(Report.parse(JSON.parse(body)).schemaVersion).toBe(1);
+    if (format === 'json') expect(Report.parse(JSON.parse(body)).schemaVersion).toBe(2);
     if (format === 'markdown') expect(body).toMatch(/\| *Test *\|/);
     if (format === 'junit') expect(body).toMatch(/<testsuites[\s>]/);
     if (format === 'html') expect(body).toMatch(/<!doctype html>/i);
@@ -164,19 +166,23 @@ describe('a2a-interop CLI', () => {
     expect(t.err()).toMatch(msg);
   });
 
-  it('an unreachable agent gives a failing discovery, not a crash', async () => {
+  it('an unreachable agent is "not assessed" (no level, exit 1), never graded and never a crash', async () => {
     const t = io();
-    const code = await main(['run', 'http://127.0.0.1:9/', '--quiet', '--only', 'card.discovery'], t.cli);
+    const code = await main(['run', 'http://127.0.0.1:9/', '--only', 'card.discovery'], t.cli);
     const report = Report.parse(JSON.parse(t.out()));
-    expect(report.categories.agentCard[0]!.status).toBe('fail');
-    expect(report.categories.agentCard[0]!.message).toMatch(/No card found/);
+    expect(report.conformanceLevel).toBeNull();
+    expect(report.notAssessed?.reason).toBe('unreachable');
+    expect(report.categories.agentCard[0]).toMatchObject({ status: 'skip', skipKind: 'unreachable' });
+    expect(t.err()).toMatch(/Conformance level: not assessed/);
+    expect(t.err()).toMatch(/Not assessed: nothing answered at http:\/\/127\.0\.0\.1:9\//);
     expect(code).toBe(1);
   });
 
   it('checks lists every check id once', async () => {
     const t = io();
     expect(await main(['checks'], t.cli)).toBe(0);
-    const ids = t.out().trim().split('\n').map((l) => l.split(/\s+/)[0]);
+    const ids = t.out().trim().split('\n').slice(1).map((l) => l.split(/\s+/)[0]);
+    expect(t.out()).toMatch(/^id +category +legacy\/v0\.2\/v0\.3\/v1\.0 +title/);
     expect(ids.length).toBeGreaterThan(50);
     expect(new Set(ids).size).toBe(ids.length);
   });
