@@ -139,6 +139,7 @@ export const NOT_ASSESSED_LABELS: Record<NonNullable<Report['notAssessed']>['rea
   'credentials-required': 'credentials needed',
   'credentials-rejected': 'credentials refused',
   untestable: 'untestable interface',
+  'tool-limit': 'our budget ran out',
   'tool-failure': 'tool failure',
   stopped: 'stopped',
 };

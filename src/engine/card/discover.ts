@@ -163,7 +163,8 @@ export async function discoverCard(ctx: HttpContext, input: string, opts: Discov
       proxyCode: err?.source === 'proxy' ? err.code : undefined,
       source: err?.source,
     };
-    result.reach = err?.blame === 'tool' || err?.source === 'abort' ? 'tool-failure' : 'unreachable';
+    // The agent's own misbehaviour (a redirect loop, resets) means something answered, just no card.
+    result.reach = err?.blame === 'tool' || err?.source === 'abort' ? 'tool-failure' : err?.blame === 'agent' && err.source !== 'timeout' ? 'no-card' : 'unreachable';
   }
   return result;
 }

@@ -5,7 +5,7 @@ import type { CallOutcome, StreamItem, StreamRun } from '../protocol/dialect';
 import { jsonRpcEnvelope, restErrorBody, v1ErrorDataProblems, type JsonRpcEnvelope, type RestError, type TaskView } from '../protocol/shapes';
 import { isTerminal, normalizeState } from '../protocol/states';
 import { isRecord, truncate } from '../util/json';
-import { defineCheck, ev, exchangeEvidence, fail, pass, skip, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
+import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolLimit, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
 import { canceledTaskId } from './lifecycle';
 import {
   completedRun,
@@ -136,6 +136,14 @@ function structuredError(ctx: CheckContext, p: Probe): boolean {
  * sends -32009 with HTTP 500; a2a-python 0.3 REST answers 501 for unsupported operations).
  */
 function crashVerdict(ctx: CheckContext, p: Probe, what: string): Verdict | undefined {
+  if (p.http.status === 429) {
+    // A rate limit that outlived the polite retry is our limit to work around, not an error-handling verdict.
+    const after = p.http.headers.get('retry-after');
+    return toolLimit(
+      `${what}: the agent answered HTTP 429 Too Many Requests${after ? ` (Retry-After: ${after.slice(0, 40)})` : ''}, so its error handling could not be judged. Allow the test client more requests, or run fewer checks at once (CLI --only).`,
+      [exchangeEvidence(p.http)],
+    );
+  }
   if (!p.http.responded || p.http.error) {
     const v = transportVerdict(p.http, what);
     return v.status === 'fail' ? { ...v, critical: true, message: `${v.message} A crash while handling errors must be fixed before deploying.` } : v;
@@ -920,7 +928,7 @@ export const errorChecks: CheckDef[] = [
       const names = (Object.keys(PROBES) as (keyof typeof PROBES)[]).filter((n) => !(n === 'invalid-request' && d(ctx).isRest));
       const probes = await Promise.all(names.map((n) => PROBES[n](ctx)));
       // Crashes (no answer, a 5xx without a structured error) are judged by the probes' own checks.
-      const judged = probes.filter((p) => p.http.responded && !p.http.error && p.http.status !== 401 && p.http.status !== 403 && (p.http.status < 500 || structuredError(ctx, p)));
+      const judged = probes.filter((p) => p.http.responded && !p.http.error && p.http.status !== 401 && p.http.status !== 403 && p.http.status !== 429 && (p.http.status < 500 || structuredError(ctx, p)));
       if (!judged.length) return skip('No error answer to judge (the error probes did not run or got no answer).', 'precondition');
       const problems: [string, string][] = [];
       const notes = new Set<string>();

@@ -172,7 +172,8 @@ function budgetKnob(ctx: CheckContext, run: StreamRun): string {
 /** The stream broke off: our tool or the proxy (error result), or the agent (a failure naming the break). */
 function brokeOff(ctx: CheckContext, run: StreamRun, what: string): Verdict {
   const e = run.result.error;
-  if (e && (e.blame === 'tool' || e.source === 'abort' || e.source === 'proxy')) return transportVerdict(run.result, what);
+  // Our side (a proxy refusal, the user's stop) is never the agent's fault; a cut the proxy saw upstream is.
+  if (e && (e.blame === 'tool' || e.source === 'abort')) return transportVerdict(run.result, what);
   return { status: 'fail', critical: e?.code === 'reset' || e?.code === 'upstream_reset', message: `The stream ${streamEnd(ctx, run)} ${what}.`, evidence: [exchangeEvidence(run.result)] };
 }
 

@@ -432,7 +432,7 @@ export function brokenCallVerdict(ctx: CheckContext, o: CallOutcome, what: strin
   const limited = rateLimited(o, what);
   if (limited) return limited;
   if (o.kind === 'transport' && opts.waits && timedOut(o)) {
-    return toolLimit(`${what}: no answer within our ${ctx.taskTimeoutMs} ms budget. The call waits for the task to finish, and no release bounds how long a task runs. To judge it, ${TIMEOUT_KNOB}.`, [exchangeEvidence(o.http)]);
+    return toolLimit(`${what}: no answer within our ${ctx.taskTimeoutMs} ms budget. A send may run the task before it answers (many agents do, even when asked to return at once), and no release bounds how long a task runs, so this is not judged. To judge it, ${TIMEOUT_KNOB}.`, [exchangeEvidence(o.http)]);
   }
   if (o.kind === 'transport') return transportVerdict(o.http, what);
   const evidence: Evidence[] = [exchangeEvidence(o.http)];

@@ -16,10 +16,11 @@ export type ConformanceLevel = z.infer<typeof ConformanceLevel>;
  * - `credentials-required`: the agent refused us (401/403) and no credentials were given
  * - `credentials-rejected`: the agent refused the credentials that were given
  * - `untestable`: the card declares only interfaces this tool cannot call (e.g. gRPC)
+ * - `tool-limit`: our time or size budget ended before the agent answered (the message names the option to raise)
  * - `tool-failure`: our tool or its proxy failed before the agent could be assessed
  * - `stopped`: the run was stopped before the agent could be assessed
  */
-export const NotAssessedReason = z.enum(['invalid-url', 'unreachable', 'not-a2a', 'credentials-required', 'credentials-rejected', 'untestable', 'tool-failure', 'stopped']);
+export const NotAssessedReason = z.enum(['invalid-url', 'unreachable', 'not-a2a', 'credentials-required', 'credentials-rejected', 'untestable', 'tool-limit', 'tool-failure', 'stopped']);
 export type NotAssessedReason = z.infer<typeof NotAssessedReason>;
 export const NotAssessed = z.object({ reason: NotAssessedReason, message: z.string() });
 export type NotAssessed = z.infer<typeof NotAssessed>;

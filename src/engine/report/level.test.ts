@@ -176,7 +176,10 @@ describe('computeLevel: the edges (each case pins one decision)', () => {
 
   it('basic checks that could not run for our budget or an untestable interface: not assessed, with the check\'s own words', () => {
     const limit = replace(clean(), r('lifecycle.send', 'basic', 'skip', { skipKind: 'tool-limit', message: 'still working after 5000 ms' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'tool-limit' }));
-    expect(computeLevel(limit, ok).notAssessed).toEqual({ reason: 'tool-failure', message: 'Not assessed: still working after 5000 ms' });
+    expect(computeLevel(limit, ok).notAssessed).toEqual({ reason: 'tool-limit', message: 'Not assessed: still working after 5000 ms' });
+    // The card was larger than we read: say so, not "no usable endpoint".
+    const big = replace(clean(), r('card.json', 'card', 'skip', { skipKind: 'tool-limit', message: 'The card is larger than this tool reads.' }), r('lifecycle.send', 'basic', 'skip', { skipKind: 'precondition', message: 'no endpoint' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'precondition' }));
+    expect(computeLevel(big, ok).notAssessed).toEqual({ reason: 'tool-limit', message: 'Not assessed: The card is larger than this tool reads.' });
     const grpc = replace(clean(), r('lifecycle.send', 'basic', 'skip', { skipKind: 'precondition', message: 'only gRPC' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'precondition' }));
     expect(computeLevel(grpc, ok).notAssessed).toEqual({ reason: 'untestable', message: 'Not assessed beyond the card: only gRPC' });
     const na = replace(clean(), r('lifecycle.send', 'basic', 'skip', { skipKind: 'not-applicable' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'not-applicable' }));

@@ -40,7 +40,7 @@ const REACH_MESSAGES: Partial<Record<NonNullable<TargetInfo['reach']>, (t: Targe
   }),
   'no-card': (t) => ({
     reason: 'not-a2a',
-    message: `Not assessed: ${t.inputUrl} answered, but no agent card was found at the well-known paths (${t.attempts.map((a) => a.status ?? 'no answer').join(', ')}). If this is an A2A agent, give the card URL itself.`,
+    message: `Not assessed: ${t.inputUrl} answered, but no agent card was found at the well-known paths (${t.attempts.map((a) => a.status ?? 'no answer').join(', ')}${t.error && t.attempts.every((a) => a.status === undefined) ? `: ${t.error}` : ''}). If this is an A2A agent, give the card URL itself.`,
   }),
   'credentials-required': (t) => ({
     reason: 'credentials-required',
@@ -73,9 +73,13 @@ function basicNotAssessed(results: readonly CheckResult[], ctx: LevelContext): N
     case 'unreachable':
       return { reason: 'unreachable', message: `Not assessed: the card was read, but the endpoint it declares accepted no connection. ${first.message}` };
     case 'tool-limit':
-      return { reason: 'tool-failure', message: `Not assessed: ${first.message}` };
-    case 'precondition':
+      return { reason: 'tool-limit', message: `Not assessed: ${first.message}` };
+    case 'precondition': {
+      // The card itself could not be read within our limits (e.g. larger than we read): say that, not "no endpoint".
+      const cardLimit = results.find((r) => r.tier === 'card' && r.status === 'skip' && r.skipKind === 'tool-limit');
+      if (cardLimit) return { reason: 'tool-limit', message: `Not assessed: ${cardLimit.message}` };
       return { reason: 'untestable', message: `Not assessed beyond the card: ${first.message}` };
+    }
     default:
       return undefined;
   }

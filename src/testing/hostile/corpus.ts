@@ -31,15 +31,22 @@ export const MAX_LOG_BYTES = 20 * 1024 * 1024;
 
 export const SECRET = 'hostile-corpus-bearer-7c1e9a';
 
+/** A level, or `not-assessed` when the run must end without one (unreachable, no card, our budget...). */
+type Outcome = ConformanceLevel | 'not-assessed';
+
 export interface Expectation {
   /** Checks that must fail, each with a pattern its message must match (the problem, named). */
   fails: Record<string, RegExp>;
+  /** Checks that must come out as advisories (the spec says only MAY there), with their message pattern. */
+  advisories?: Record<string, RegExp>;
+  /** Checks that must be skipped with this kind (our budget, credentials, ...), and their message pattern. */
+  skips?: Record<string, [NonNullable<CheckResult['skipKind']>, RegExp]>;
   /** Checks that must pass: the misbehaviour stays contained (and legal input is not held against the agent). */
   passes?: string[];
-  level?: ConformanceLevel;
+  level?: Outcome;
   credentials?: Credentials;
   /** Through the proxy, when it differs: a refusal the proxy makes itself is an `error`, never a `fail`. */
-  proxy?: { fails?: Record<string, RegExp>; errors?: Record<string, string>; level?: ConformanceLevel };
+  proxy?: { fails?: Record<string, RegExp>; errors?: Record<string, string>; level?: Outcome };
 }
 
 const NOT_JSON = /not JSON/;
@@ -47,30 +54,41 @@ const STREAMING_OK = ['streaming.content-type', 'streaming.framing', 'streaming.
 const LIFECYCLE_OK = ['lifecycle.send', 'lifecycle.get', 'lifecycle.terminal', 'lifecycle.transitions'];
 
 export const EXPECT: Record<HostileName, Expectation> = {
-  'card-50mb': { fails: { 'card.json': /larger than our 5242880 byte limit/ }, level: 'non-conformant' },
-  'card-yaml': { fails: { 'card.json': /not JSON/, 'card.content-type': /application\/yaml/ }, level: 'non-conformant' },
-  'card-html-200': { fails: { 'card.json': /looks like HTML/, 'card.content-type': /text\/html/ }, level: 'non-conformant' },
+  // Larger than we read: our limit, not a defect; the agent is not assessed and the message says why.
+  'card-50mb': { fails: {}, skips: { 'card.json': ['tool-limit', /larger than this tool reads \(5242880 bytes/] }, level: 'not-assessed' },
+  // No JSON at the well-known paths: not an A2A agent as far as we can see; the card checks say what was there.
+  'card-yaml': { fails: { 'card.json': /not JSON/, 'card.content-type': /application\/yaml/ }, level: 'not-assessed' },
+  'card-html-200': { fails: { 'card.json': /looks like HTML/, 'card.content-type': /text\/html/ }, level: 'not-assessed' },
   'card-invalid-utf8': { fails: { 'card.json': /not valid UTF-8/ }, passes: ['lifecycle.send'], level: 'non-conformant' },
   'card-bom': { fails: { 'card.json': /byte order mark/ }, passes: ['lifecycle.send'], level: 'non-conformant' },
   'card-nested-100k': { fails: { 'card.skills': /skills\[0\] .*not an object/ }, level: 'non-conformant' },
   'card-html-script': {
-    fails: { 'card.urls.other': /provider\.url="javascript:.*documentationUrl="javascript:.*iconUrl="javascript:/ },
+    // Provider, documentation and icon URLs are described, not required, as URLs: advisories.
+    fails: {},
+    advisories: { 'card.urls.other': /provider\.url="javascript:.*documentationUrl="javascript:.*iconUrl="javascript:/ },
     passes: [...LIFECYCLE_OK, 'card.required-fields', 'card.skills'],
   },
   'card-redirect-loop': {
     fails: { 'card.discovery': /redirected too many times/ },
-    level: 'non-conformant',
+    level: 'not-assessed',
   },
   'rpc-invalid-json': { fails: { 'lifecycle.send': NOT_JSON, 'streaming.framing': /data is not JSON/, 'errors.shape': NOT_JSON }, level: 'non-conformant' },
   'rpc-truncated-json': { fails: { 'lifecycle.send': NOT_JSON, 'streaming.framing': /data is not JSON/ }, level: 'non-conformant' },
   'rpc-nested-100k': { fails: { 'lifecycle.send': /got array/, 'streaming.framing': /should be an object, got array/ }, level: 'non-conformant' },
   'rpc-html-200': { fails: { 'lifecycle.send': /not JSON \(text\/html/, 'streaming.content-type': /text\/html/, 'errors.shape': NOT_JSON }, level: 'non-conformant' },
   'rpc-reset-mid-body': { fails: { 'lifecycle.send': /reset by the agent/, 'streaming.terminal': /broke off/ }, level: 'non-conformant' },
+  // A send that never answers may be a long task (our budget, not judged: not assessed); an error probe that
+  // never answers is a hung server (fails).
   'rpc-never-answers': {
-    fails: { 'lifecycle.send': /No answer .*did not answer within the time budget/, 'streaming.content-type': /No answer/, 'errors.invalid-json': /No answer/ },
-    level: 'non-conformant',
+    fails: { 'streaming.content-type': /No answer/, 'errors.invalid-json': /No answer/ },
+    skips: { 'lifecycle.send': ['tool-limit', /no answer within our 5000 ms budget/] },
+    level: 'not-assessed',
   },
-  'rpc-drip': { fails: { 'lifecycle.send': /Incomplete answer .*stopped sending the body/, 'streaming.terminal': /went silent|still open/ }, level: 'non-conformant' },
+  'rpc-drip': {
+    fails: { 'errors.invalid-json': /Incomplete answer .*stopped sending the body/ },
+    skips: { 'lifecycle.send': ['tool-limit', /no answer within our 5000 ms budget/], 'streaming.terminal': ['tool-limit', /still open when the 5000 ms budget ran out/] },
+    level: 'not-assessed',
+  },
   'rpc-invalid-utf8': { fails: { 'lifecycle.shape': /not valid UTF-8/ }, passes: ['lifecycle.send', 'lifecycle.get'], level: 'minimal' },
   'rpc-bom': { fails: { 'lifecycle.shape': /byte order mark/ }, passes: ['lifecycle.send', 'lifecycle.get'], level: 'minimal' },
   'rpc-redirect-loop': {
@@ -87,9 +105,15 @@ export const EXPECT: Record<HostileName, Expectation> = {
     level: 'non-conformant',
     proxy: { fails: { 'lifecycle.send': /upstream_reset.*[Hh]eader overflow/, 'streaming.content-type': /[Hh]eader overflow/ } },
   },
+  // A rate limit that outlives the polite retry is our limit to work around: nothing is judged, nothing fails.
   'rpc-429': {
-    fails: { 'lifecycle.send': new RegExp(`HTTP 429 Too Many Requests \\(Retry-After: ${RETRY_AFTER_S}\\)`), 'streaming.content-type': /HTTP 429/ },
-    level: 'non-conformant',
+    fails: {},
+    skips: {
+      'lifecycle.send': ['tool-limit', new RegExp(`HTTP 429 Too Many Requests \\(Retry-After: ${RETRY_AFTER_S}\\)`)],
+      'streaming.content-type': ['tool-limit', /HTTP 429/],
+      'errors.invalid-json': ['tool-limit', /HTTP 429/],
+    },
+    level: 'not-assessed',
   },
   'rpc-401-no-challenge': { fails: { 'auth.challenge': /401 without a WWW-Authenticate/ }, passes: ['auth.required'] },
   'rpc-wrong-id': {
@@ -102,13 +126,15 @@ export const EXPECT: Record<HostileName, Expectation> = {
     level: 'non-conformant',
   },
   'task-id-changes': {
-    fails: { 'lifecycle.get': /Get returned task id/, 'lifecycle.task-id-stable': /task ids changed/, 'streaming.consistency': /mixes task ids/ },
+    fails: { 'lifecycle.get': /returned task id "[^"]+" for "[^"]+"/, 'lifecycle.task-id-stable': /task ids changed/, 'streaming.consistency': /mixes task ids/ },
     level: 'non-conformant',
   },
+  // No release forbids a transition in words: leaving a terminal state is an advisory; events after the end fail.
   'state-backwards': {
-    fails: { 'lifecycle.transitions': /TASK_STATE_COMPLETED → TASK_STATE_WORKING/, 'streaming.after-final': /after the final one/ },
+    fails: { 'streaming.after-final': /after the final one/ },
+    advisories: { 'lifecycle.transitions': /TASK_STATE_COMPLETED → TASK_STATE_WORKING/ },
     passes: ['lifecycle.send'],
-    level: 'minimal',
+    level: 'partial',
   },
   'bad-timestamps': {
     fails: { 'lifecycle.shape': /timestamp "[A-Z][a-z]{2} [A-Z][a-z]{2} .*not an ISO 8601/, 'streaming.framing': /timestamp .*not an ISO 8601/ },
@@ -121,7 +147,7 @@ export const EXPECT: Record<HostileName, Expectation> = {
   'sse-invalid-utf8': { fails: { 'streaming.framing': /not valid UTF-8/ }, passes: LIFECYCLE_OK, level: 'partial' },
   'sse-bom-every-event': { fails: { 'streaming.framing': /not SSE fields .*byte order mark/, 'streaming.terminal': /without reaching a terminal/ }, passes: LIFECYCLE_OK, level: 'partial' },
   'sse-comments-retry': { fails: {}, passes: [...LIFECYCLE_OK, ...STREAMING_OK, 'streaming.resubscribe'], level: 'full' },
-  'black-hole': { fails: { 'card.discovery': /did not answer within the time budget/ }, level: 'non-conformant' },
+  'black-hole': { fails: {}, skips: { 'card.discovery': ['tool-limit', /did not answer within the time budget/] }, level: 'not-assessed' },
 };
 
 export interface CorpusRun {
@@ -195,8 +221,9 @@ const SLOW = new Set<HostileName>(['rpc-never-answers', 'rpc-drip', 'black-hole'
 export const describeRun = (r: CorpusRun) =>
   r.report
     ? reportResults(r.report)
-        .filter((x) => x.status === 'fail' || x.status === 'error')
-        .map((x) => `${x.id} ${x.status}${x.proxyError ? ` [${x.proxyError}]` : ''}: ${x.message.slice(0, 200)}`)
+        .filter((x) => x.status !== 'pass' && !(x.status === 'skip' && (x.skipKind === 'not-applicable' || x.skipKind === 'precondition')))
+        .map((x) => `${x.id} ${x.status}${x.skipKind ? `/${x.skipKind}` : ''}${x.proxyError ? ` [${x.proxyError}]` : ''}: ${x.message.slice(0, 200)}`)
+        .concat(`level: ${r.report.conformanceLevel ?? `not assessed (${r.report.notAssessed?.reason})`}: ${r.report.levelReason.slice(0, 300)}`)
         .join('\n')
     : `crashed: ${r.crash}`;
 
@@ -232,6 +259,16 @@ export function judge(r: CorpusRun, mode: 'direct' | 'proxy'): string[] {
     if (x?.status !== 'fail') p.push(`${id} should fail, got ${x ? `${x.status}: ${x.message}` : 'no result'}`);
     else if (!pattern.test(x.message)) p.push(`${id} fails, but its message does not match ${pattern}: ${x.message}`);
   }
+  for (const [id, pattern] of Object.entries(e.advisories ?? {})) {
+    const x = results.get(id);
+    if (x?.status !== 'advisory') p.push(`${id} should be an advisory, got ${x ? `${x.status}: ${x.message}` : 'no result'}`);
+    else if (!pattern.test(x.message)) p.push(`${id} is an advisory, but its message does not match ${pattern}: ${x.message}`);
+  }
+  for (const [id, [kind, pattern]] of Object.entries(e.skips ?? {})) {
+    const x = results.get(id);
+    if (x?.status !== 'skip' || x.skipKind !== kind) p.push(`${id} should skip (${kind}), got ${x ? `${x.status}${x.skipKind ? `/${x.skipKind}` : ''}: ${x.message}` : 'no result'}`);
+    else if (!pattern.test(x.message)) p.push(`${id} skips, but its message does not match ${pattern}: ${x.message}`);
+  }
   for (const [id, code] of Object.entries(errors)) {
     const x = results.get(id);
     if (x?.status !== 'error' || x.proxyError !== code) p.push(`${id} should be an error with proxy code ${code}, got ${x ? `${x.status} [${x.proxyError ?? ''}]: ${x.message}` : 'no result'}`);
@@ -240,7 +277,8 @@ export function judge(r: CorpusRun, mode: 'direct' | 'proxy'): string[] {
     const x = results.get(id);
     if (x?.status !== 'pass') p.push(`${id} should pass (the misbehaviour must stay contained), got ${x ? `${x.status}: ${x.message}` : 'no result'}`);
   }
-  if (level && r.report.conformanceLevel !== level) p.push(`level ${r.report.conformanceLevel}, expected ${level}: ${r.report.levelReason}`);
+  const got: Outcome = r.report.conformanceLevel ?? 'not-assessed';
+  if (level && got !== level) p.push(`level ${got}, expected ${level}: ${r.report.levelReason}`);
   for (const x of results.values()) {
     if (x.status === 'error' && (mode === 'direct' || !x.proxyError)) p.push(`${x.id} is an error of our tool: ${x.message}`);
     if (x.status === 'fail' && (!x.recommendation || x.message.length < 10)) p.push(`${x.id} fails without a message and a recommendation`);
