@@ -52,9 +52,9 @@ export const DEMO_AGENTS: readonly DemoAgentInfo[] = [
     bindings: ['JSONRPC', 'HTTP+JSON'],
     cardPath: '/.well-known/agent-card.json',
     endpointPath: '/jsonrpc',
-    expectedLevel: 'minimal',
+    expectedLevel: 'partial',
     expectedLevelWhy:
-      'Measured (src/engine/checks/sdk-agents.test.ts): on JSON-RPC 1.0 the SDK answers a body that is not JSON-RPC with -32602 instead of -32600, and canceling an already-canceled task succeeds instead of TaskNotCancelable; both are MUST-level error-handling checks, so the level is minimal. On HTTP+JSON it also serves a request without A2A-Version as 1.0 and answers unknown routes without google.rpc.Status. No CORS (browser readiness, which does not affect the level).',
+      'Measured (src/engine/checks/sdk-agents.test.ts): on JSON-RPC 1.0 the SDK answers a body that is not JSON-RPC with -32602 instead of -32600 (a MUST of error handling: the core lifecycle passes, so partial). Canceling an already-canceled task succeeds: v1.0 contradicts itself there (§3.3.1 vs §3.1.5), so that is an advisory. On HTTP+JSON it answers unknown routes without google.rpc.Status. No CORS (browser readiness: advisories, never the level).',
     defects: [],
     delaysMs: delays,
     create: createV1DemoAgent,
