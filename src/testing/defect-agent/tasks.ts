@@ -51,7 +51,7 @@ export interface ITask {
   status: IStatus;
   history: IMessage[];
   artifacts: IArtifact[];
-  behaviour: Behaviour;
+  behaviour: TaskBehaviour;
   /** Milliseconds since epoch of the last status change (ListTasks ordering and filters). */
   updatedAt: number;
 }
@@ -59,6 +59,12 @@ export interface ITask {
 export type TaskEvent =
   | { type: 'status'; task: ITask; status: IStatus }
   | { type: 'artifact'; task: ITask; artifact: IArtifact; chunk: string; append: boolean; lastChunk: boolean };
+
+/** A skill behaviour, plus the ones only permitted variants add: `auth` pauses in auth-required, `rejected` is refused at creation. */
+export type TaskBehaviour = Behaviour | 'auth' | 'rejected';
+
+/** What happens to an answer to an input-required task. */
+export type AnswerMode = 'resume' | 'ask-again' | 'drop';
 
 export interface EngineOptions {
   stepMs: number;
@@ -69,6 +75,12 @@ export interface EngineOptions {
   cancelIgnored: () => boolean;
   /** Permitted variant skip-working: plain and slow tasks go from submitted straight to their end. */
   skipWorking?: () => boolean;
+  /** The behaviour a message asks for (default: behaviourFor). */
+  classify?: (text: string) => TaskBehaviour;
+  /** Task ids (default: UUIDs). */
+  newTaskId?: () => string;
+  /** Context ids for new contexts (default: UUIDs). */
+  newContextId?: () => string;
 }
 
 export function textOf(m: IMessage): string {
@@ -88,29 +100,35 @@ export class TaskEngine {
   constructor(private readonly opts: EngineOptions) {}
 
   create(id: string | undefined, contextId: string | undefined, message: IMessage): ITask {
-    const taskId = id ?? randomUUID();
-    const ctx = contextId ?? randomUUID();
+    const taskId = id ?? this.opts.newTaskId?.() ?? randomUUID();
+    const ctx = contextId ?? this.opts.newContextId?.() ?? randomUUID();
     const user: IMessage = { ...message, taskId, contextId: ctx };
+    const behaviour = (this.opts.classify ?? behaviourFor)(textOf(message));
     const task: ITask = {
       id: taskId,
       contextId: ctx,
-      status: { state: 'submitted', timestamp: isoNow() },
+      status: { state: behaviour === 'rejected' ? 'rejected' : 'submitted', timestamp: isoNow() },
       history: [user],
       artifacts: [],
-      behaviour: behaviourFor(textOf(message)),
+      behaviour,
       updatedAt: Date.now(),
     };
+    if (behaviour === 'rejected') {
+      task.status.message = agentText(task, 'This request is refused: the gate stays closed.');
+      task.history.push(task.status.message);
+    }
     this.tasks.set(taskId, task);
     // Start on the next tick so callers can subscribe and see `submitted` first.
-    this.later(task, 0, () => this.run(task));
+    if (behaviour !== 'rejected') this.later(task, 0, () => this.run(task));
     return task;
   }
 
   /** A follow-up user message to an existing (interrupted, or restarted terminal) task. */
-  continueTask(task: ITask, message: IMessage, resume: boolean): void {
+  continueTask(task: ITask, message: IMessage, mode: AnswerMode = 'resume'): void {
+    if (mode === 'drop') return;
     task.history.push({ ...message, taskId: task.id, contextId: task.contextId });
-    if (!resume) {
-      // Ignored answer: the agent asks again.
+    if (mode === 'ask-again') {
+      // The agent asks again (a new input-required status).
       this.later(task, 0, () => this.setState(task, 'input-required', agentText(task, INPUT_QUESTION)));
       return;
     }
@@ -128,8 +146,14 @@ export class TaskEngine {
     }
   }
 
-  cancel(task: ITask): void {
+  cancel(task: ITask, afterMs = 0): void {
     if (this.opts.cancelIgnored()) return;
+    if (afterMs > 0) {
+      // Asynchronous cancellation: the work stops a little later.
+      this.clearTimers(task.id);
+      this.later(task, afterMs, () => this.setState(task, 'canceled', agentText(task, 'Canceled at your request.')));
+      return;
+    }
     this.clearTimers(task.id);
     this.setState(task, 'canceled', agentText(task, 'Canceled at your request.'));
   }
@@ -211,6 +235,11 @@ export class TaskEngine {
         return;
       case 'fail':
         this.later(task, stepMs, () => this.finish(task, 'failed', agentText(task, FAIL_REASON)));
+        return;
+      case 'auth':
+        this.later(task, stepMs, () => this.setState(task, 'auth-required', agentText(task, 'Please sign in to your calendar first.')));
+        return;
+      case 'rejected':
         return;
       case 'plain': {
         const reply = `You said: ${textOf(task.history[task.history.length - 1]!).slice(0, 200)}`;
