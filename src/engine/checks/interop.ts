@@ -397,6 +397,8 @@ export const interopChecks: CheckDef[] = [
     title: 'The extended agent card, when declared, is served to authenticated clients only',
     category: 'agent-card',
     level: 'SHOULD',
+    // A feature the card opts into, judged by calling the agent: not part of "the card is valid".
+    tier: 'optional',
     phase: 'suite',
     specRefs: {
       'v0.2': 'v0.2.6 §5.5 supportsAuthenticatedExtendedCard, §7.10',

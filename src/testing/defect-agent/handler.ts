@@ -103,6 +103,8 @@ type SendResult = { task: ITask } | { message: IMessage };
 interface StreamSink {
   start(): void;
   event(payload: Json): void;
+  /** An error event (JSON-RPC error response; HTTP+JSON google.rpc.Status). */
+  error(e: A2AError): void;
   comment(text: string): void;
   end(): void;
   onClose(fn: () => void): void;
@@ -128,24 +130,54 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
   const requests: RecordedRequest[] = [];
   const openResponses = new Set<ServerResponse>();
   const stepMs = opts.stepMs ?? DEFAULT_STEP_MS;
+  let seq = 0;
+  const hex12 = () => randomUUID().replace(/-/g, '').slice(0, 12);
+  /** Blocking sends in flight, by message text (defect duplicate-task-ids). */
+  const inFlight = new Map<string, string>();
+  let pendingId: string | undefined;
   const engine = new TaskEngine({
     stepMs,
     slowTaskMs: opts.slowTaskMs ?? DEFAULT_SLOW_TASK_MS,
     neverFinish: () => has('task-never-finishes'),
-    goBackwards: () => has('state-goes-backwards'),
+    goBackwards: () => permits('back-to-submitted'),
     cancelIgnored: () => has('cancel-ignored'),
     skipWorking: () => permits('skip-working'),
+    classify: (text) => {
+      const t = text.toLowerCase();
+      if (permits('task-rejected-initial') && gen !== 'legacy' && /\bgate\b/.test(t)) return 'rejected';
+      if (permits('stream-open-at-auth-required') && gen === 'v1.0' && /\bsign in\b/.test(t)) return 'auth';
+      return behaviourFor(text);
+    },
+    newTaskId: () => {
+      if (pendingId) return pendingId;
+      if (permits('sequential-task-ids')) return `t-${++seq}`;
+      if (permits('prefixed-task-ids')) return `task-${hex12()}`;
+      return randomUUID();
+    },
+    newContextId: () => (permits('prefixed-task-ids') ? `ctx-${hex12()}` : randomUUID()),
   });
+  /** Tasks whose stream handler "crashed" when the client left (defect crash-after-disconnect). */
+  const crashed = new Set<string>();
+  /** Calls already limited once (permitted rate-limit-once), by kind. */
+  const limited = new Set<string>();
+  /** The v0.3 compatibility layer of a v1.0 agent (version-compat-03, card-dual-v03-v1): header-less calls. */
+  let compat: DefectAgentHandler | undefined;
+  const compatOn = () => gen === 'v1.0' && (permits('version-compat-03') || permits('card-dual-v03-v1'));
   const cardPathNew = '/.well-known/agent-card.json';
   const cardPathOld = '/.well-known/agent.json';
   const servesOldPath = () => gen === 'legacy' || gen === 'v0.2' || has('card-legacy-path-only');
-  const endpointUrl = () => publicUrl;
+  /** Permitted endpoint-path: the A2A endpoint lives under /a2a. */
+  const endpointPrefix = () => (permits('endpoint-path') ? '/a2a' : '');
+  const endpointUrl = () => `${publicUrl}${endpointPrefix()}`;
 
   const flags = (idOverride?: string): RenderFlags => ({
     noTaskId: has('no-task-id'),
     pendingState: has('bad-initial-state'),
     badTimestamps: has('bad-timestamps'),
     plainTimestamps: permits('timestamps-offset'),
+    zonelessTimestamps: permits('timestamps-zoneless') && (gen === 'v0.2' || gen === 'v0.3'),
+    lowercaseTimestamps: permits('timestamps-lowercase') && gen === 'legacy',
+    noTaskContext: permits('v1-no-task-context') && gen === 'v1.0',
     extraFields: permits('extra-fields'),
     ...(idOverride ? { idOverride } : {}),
   });
@@ -154,14 +186,22 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     historyLength,
     noHistory: has('no-history'),
     ignoreLength: has('history-ignores-length'),
+    zeroEmpty: has('history-zero-empty'),
     fewer: permits('history-fewer'),
     ...(includeArtifacts === undefined ? {} : { includeArtifacts }),
   });
   const findTask = (id: string): ITask | undefined =>
     engine.tasks.get(id) ?? (has('task-id-changes') && id.endsWith('-moved') ? engine.tasks.get(id.slice(0, -6)) : undefined);
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  const requireTask = (id: string): ITask => {
+  const PREFIXED = /^task-[0-9a-f]{12}$/;
+  /** Permitted id validation (strict-task-ids, prefixed-task-ids): a malformed id is a validation error. */
+  const validateId = (id: string) => {
     if (permits('strict-task-ids') && !UUID.test(id)) throw E.invalidParams(`Invalid task ID format: ${id.slice(0, 80)} is not a UUID`, 'id');
+    if (permits('prefixed-task-ids') && !PREFIXED.test(id)) throw E.invalidParams(`Invalid task ID format: ${id.slice(0, 80)} is not task-<12 hex digits>`, 'id');
+  };
+  const requireTask = (id: string): ITask => {
+    validateId(id);
+    if (crashed.has(id)) throw new CrashError();
     const t = findTask(id);
     if (!t) throw E.taskNotFound(id);
     return t;
@@ -184,12 +224,14 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     if (permits('image-only-skill') && /thumbnail/.test(text) && !hasType(/^image\/png$/i)) {
       throw E.contentTypeNotSupported(`Skill ${EXTRA_SKILLS['image-only-skill'].id} accepts only image/png`);
     }
-    if (permits('video-only-skill') && /transcode/.test(text) && !hasType(/^video\/mp4$/i)) {
-      throw E.contentTypeNotSupported(`Skill ${EXTRA_SKILLS['video-only-skill'].id} accepts only video/mp4`);
+    if ((permits('video-only-skill') || permits('content-type-validation-error')) && /transcode/.test(text) && !hasType(/^video\/mp4$/i)) {
+      const m = `Skill ${EXTRA_SKILLS['video-only-skill'].id} accepts only video/mp4: unsupported content type`;
+      if (permits('content-type-validation-error') && (gen === 'v1.0' || (gen === 'v0.3' && binding === 'HTTP+JSON'))) throw E.invalidParams(m, 'message.parts');
+      throw E.contentTypeNotSupported(m);
     }
   }
 
-  function startOrContinue(p: SendReq): SendResult {
+  function startOrContinue(p: SendReq): SendResult & { answered?: boolean } {
     refuseContent(p);
     if (permits('context-rejected') && gen === 'v1.0' && p.contextId && !p.taskId) {
       throw E.invalidParams(`contextId ${p.contextId.slice(0, 80)} was not issued by this agent; omit it to start a new context`, 'message.contextId');
@@ -197,26 +239,48 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     if (has('send-returns-message')) {
       return { message: replyMessage(p.message, p.contextId) };
     }
+    if (p.taskId && gen !== 'legacy') validateId(p.taskId);
     const existing = p.taskId ? findTask(p.taskId) : undefined;
     if (existing) {
-      if (gen === 'v1.0' && p.contextId && p.contextId !== existing.contextId) {
+      const marked = { ...p.message, taskId: existing.id, contextId: existing.contextId };
+      if (gen === 'v1.0' && p.contextId && p.contextId !== existing.contextId && !has('context-mismatch-accepted')) {
+        if (permits('context-mismatch-not-found')) throw E.taskNotFound(existing.id);
         throw E.invalidParams(`contextId ${p.contextId.slice(0, 80)} does not match task ${existing.id}`, 'message.contextId');
       }
       const st = existing.status.state;
       if (TERMINAL.has(st)) {
         if (!has('message-to-terminal-accepted')) {
+          if (has('message-to-terminal-appends')) existing.history.push(marked);
           throw E.unsupported(`Task ${existing.id} is ${st}; a terminal task cannot accept messages`);
         }
-        engine.continueTask(existing, p.message, true);
+        engine.continueTask(existing, p.message, 'resume');
       } else if (INTERRUPTED.has(st)) {
-        engine.continueTask(existing, p.message, !has('input-required-not-resumable'));
+        engine.continueTask(existing, p.message, has('input-answer-dropped') ? 'drop' : permits('asks-again') ? 'ask-again' : 'resume');
+        return { task: existing, answered: true };
       } else {
-        existing.history.push({ ...p.message, taskId: existing.id, contextId: existing.contextId });
+        existing.history.push(marked);
       }
       return { task: existing };
     }
-    if (p.taskId && gen !== 'legacy') throw E.taskNotFound(p.taskId);
-    return { task: engine.create(p.taskId, p.contextId, p.message) };
+    if (p.taskId && gen !== 'legacy' && !has('unknown-task-created')) throw E.taskNotFound(p.taskId);
+    if (has('relay-input-refused') && behaviourFor(textOf(p.message)) === 'plain' && !/\bgate\b|\bsign in\b|thumbnail|transcode/i.test(textOf(p.message))) {
+      throw E.invalidParams('This message matches none of the skills this agent offers', 'message');
+    }
+    // context-replaced: the client's contextId is dropped for a new task.
+    const contextId = has('context-replaced') && gen !== 'legacy' ? undefined : p.contextId;
+    // duplicate-task-ids: concurrent blocking sends of the same text share the id of the one in flight.
+    const key = textOf(p.message);
+    pendingId = has('duplicate-task-ids') && p.blocking ? inFlight.get(key) : undefined;
+    try {
+      const task = engine.create(p.taskId, contextId, p.message);
+      if (has('duplicate-task-ids') && p.blocking && !inFlight.has(key)) {
+        inFlight.set(key, task.id);
+        void engine.waitFor(task, (x) => TERMINAL.has(x.status.state) || INTERRUPTED.has(x.status.state)).then(() => inFlight.delete(key));
+      }
+      return { task };
+    } finally {
+      pendingId = undefined;
+    }
   }
 
   function replyMessage(user: IMessage, contextId?: string): IMessage {
@@ -245,7 +309,13 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       return gen === 'v1.0' || binding === 'HTTP+JSON' ? { message: m } : m;
     }
     const t = r.task;
-    if (p.blocking) {
+    if (r.answered && permits('answer-message-reply') && gen !== 'legacy') {
+      // The answer is acknowledged with a Message; the task resumes on its own.
+      const ack: IMessage = { messageId: randomUUID(), role: 'agent', parts: [{ text: 'Thanks, I will go on with that.' }], taskId: t.id, contextId: t.contextId };
+      const m = renderMessage(gen, ack);
+      return gen === 'v1.0' || binding === 'HTTP+JSON' ? { message: m } : m;
+    }
+    if (p.blocking && !(has('blocking-returns-working') && gen !== 'legacy')) {
       // A just-continued task may still show its interrupted state: wait for the next event first.
       const before = t.status;
       await engine.waitFor(t, (x) => x.status !== before && settled(x), signal);
@@ -254,9 +324,13 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     return gen === 'v1.0' || binding === 'HTTP+JSON' ? { task: body } : body;
   }
 
-  function getTask(id: string, historyLength?: number): Json {
-    const t = requireTask(id);
-    return renderTask(gen, t, flags(), historyPolicy(historyLength));
+  function getTask(id: string, historyLength?: number, authorized = true): Json {
+    const t = findTask(id);
+    // auth-inconsistent: an unknown task id is answered like missing credentials.
+    if (!t && authorized && has('auth-inconsistent') && opts.auth) throw new AuthError();
+    const task = requireTask(id);
+    if (has('get-not-found-running') && !TERMINAL.has(task.status.state) && !INTERRUPTED.has(task.status.state)) throw E.taskNotFound(id);
+    return renderTask(gen, task, flags(), historyPolicy(historyLength));
   }
 
   function cancelTask(id: string): Json {
@@ -264,11 +338,13 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     if (TERMINAL.has(t.status.state)) {
       if (t.status.state === 'canceled' && permits('duplicate-cancel-not-found')) throw E.taskNotFound(id);
       if (t.status.state === 'canceled' && permits('duplicate-cancel-idempotent')) return renderTask(gen, t, flags(), historyPolicy());
+      if (t.status.state === 'canceled' && has('cancel-canceled-wrong-code')) throw E.internal(`Cannot cancel task ${id}`);
       if (has('cancel-completed-500')) throw new CrashError();
       if (has('cancel-completed-succeeds')) engine.forceCancel(t);
       else throw E.notCancelable(t.status.state);
     } else {
-      engine.cancel(t);
+      if (has('cancel-internal-error')) throw E.internal(`Cancel of task ${id} failed: the worker did not answer`);
+      engine.cancel(t, permits('cancel-async') ? 300 : 0);
     }
     return renderTask(gen, t, flags(), historyPolicy());
   }
@@ -300,17 +376,19 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     }
     const all = [...engine.tasks.values()]
       .map((t, i) => ({ t, i }))
-      .filter(({ t }) => (typeof q.contextId === 'string' && q.contextId ? t.contextId === q.contextId : true))
+      .filter(({ t }) => (typeof q.contextId === 'string' && q.contextId && !has('list-ignores-context') ? t.contextId === q.contextId : true))
       .filter(({ t }) => (status ? t.status.state === status : true))
       .filter(({ t }) => (after !== undefined ? t.updatedAt > after : true))
       .sort((a, b) => b.t.updatedAt - a.t.updatedAt || b.i - a.i)
       .map(({ t }) => t);
-    const page = all.slice(offset, offset + pageSize);
-    const next = offset + pageSize < all.length ? `o${offset + pageSize}` : '';
+    // list-small-pages: pageSize is an upper bound; this agent never returns more than 2 per page.
+    const size = permits('list-small-pages') ? Math.min(pageSize, 2) : pageSize;
+    const page = all.slice(offset, offset + size);
+    const next = offset + size < all.length ? `o${offset + size}` : '';
     return {
-      tasks: page.map((t) => renderTask(gen, t, flags(), historyPolicy(historyLength, q.includeArtifacts === true))),
-      nextPageToken: next,
-      pageSize,
+      tasks: page.map((t) => renderTask(gen, t, flags(), historyPolicy(historyLength, q.includeArtifacts === true || has('list-includes-artifacts')))),
+      ...(next || !has('list-no-next-page-token') ? { nextPageToken: next } : {}),
+      pageSize: size,
       totalSize: all.length,
     };
   }
@@ -327,7 +405,9 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
 
   /** A config as the generation spells it: legacy/v0.x {taskId|id, pushNotificationConfig}, v1.0 flat. */
   function renderPush(taskId: string, c: PushCfg): Json {
-    const inner: Json = { url: c.url, ...(c.token ? { token: c.token } : {}), ...(c.authentication ? { authentication: c.authentication } : {}) };
+    const url = has('push-config-wrong-url') ? `${c.url.replace(/\/+$/, '')}/v2` : c.url;
+    const token = c.token && permits('push-token-masked') ? '****' : c.token;
+    const inner: Json = { url, ...(token ? { token } : {}), ...(c.authentication ? { authentication: c.authentication } : {}) };
     if (gen === 'v1.0') return { id: c.id, taskId, ...inner };
     if (gen === 'legacy') return { id: taskId, pushNotificationConfig: inner };
     return { taskId, pushNotificationConfig: { id: c.id, ...inner } };
@@ -364,7 +444,12 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
 
   function deletePush(taskId: string, configId: string): void {
     requireTask(taskId);
-    pushConfigs.get(taskId)?.delete(configId);
+    const m = pushConfigs.get(taskId);
+    if (permits('push-second-delete-not-found') && gen !== 'legacy' && !m?.has(configId)) {
+      throw E.invalidParams(`no push notification config ${configId.slice(0, 80)} for task ${taskId.slice(0, 80)}`, 'id');
+    }
+    if (has('push-config-not-deleted')) return;
+    m?.delete(configId);
   }
 
   function pushRpc(op: 'pushSet' | 'pushGet' | 'pushList' | 'pushDelete', p: Json): unknown {
@@ -384,11 +469,27 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     return null;
   }
 
+  /** Permitted push-url-validation: the webhook URL is validated before anything else (v1.0.1 §13.2). */
+  function validateWebhook(cfg: Json): void {
+    if (!permits('push-url-validation')) return;
+    const u = typeof cfg.url === 'string' ? cfg.url : '';
+    let host = '';
+    try {
+      host = new URL(u).hostname;
+    } catch {
+      /* not a URL */
+    }
+    if (!host || /(^|\.)(invalid|localhost|test|example)$/i.test(host) || /^(127\.|10\.|192\.168\.)/.test(host)) {
+      throw E.invalidParams(`webhook URL ${u.slice(0, 120)} is not allowed (it must resolve to a public address)`, 'url');
+    }
+  }
+
   /** The authenticated extended card (features.extendedCard with auth; auth is enforced by the endpoint). */
   function extendedCard(): Json {
     if (!features.extendedCard || !opts.auth) {
       throw gen === 'v1.0' ? E.unsupported('This agent does not declare capabilities.extendedAgentCard') : E.extendedCardNotConfigured();
     }
+    if (permits('extended-not-configured')) throw E.extendedCardNotConfigured();
     const card = cardNow();
     card.description = `${String(card.description)} (extended card for authenticated clients)`;
     return card;
@@ -408,6 +509,10 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       return fl;
     };
     const out = (payload: Json) => sink.event(binding === 'HTTP+JSON' && gen === 'v0.3' ? wrapV03Rest(payload) : payload);
+    const taskEvent = () => {
+      const body = renderTask(gen, t, f(), historyPolicy());
+      out(gen === 'v1.0' ? { task: body } : body);
+    };
     let ended = false;
     let unsub = () => {};
     const timers: ReturnType<typeof setTimeout>[] = [];
@@ -427,42 +532,89 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       if (sink.closed) finish();
       else sink.comment('keep-alive');
     }, KEEPALIVE_MS);
-    sink.onClose(finish);
+    sink.onClose(() => {
+      if (!ended && !isEnd(t)) {
+        // The client left mid-task.
+        if (has('crash-after-disconnect')) crashed.add(t.id);
+        if (permits('disconnect-cancels')) engine.cancel(t);
+      }
+      finish();
+    });
 
     sink.start();
-    if (!has('sse-first-not-task')) {
+    // stream-first-terminal-status (before v1.0): one event, the final status, once the task settles.
+    const single = permits('stream-first-terminal-status') && gen !== 'v1.0';
+    // artifact-in-task (v0.2+): the first Task waits for, and carries, the first artifact chunk of a quick task.
+    let deferTask = permits('artifact-in-task') && gen !== 'legacy' && kind === 'send' && t.behaviour === 'quick' && !isEnd(t);
+    if (!has('sse-first-not-task') && !single && !deferTask) {
       if (gen === 'legacy') {
         if (kind === 'resubscribe') out(renderStatusEvent(gen, t, t.status, isEnd(t), f()));
-      } else {
-        const body = renderTask(gen, t, f(), historyPolicy());
-        out(gen === 'v1.0' ? { task: body } : body);
-      }
+      } else taskEvent();
     }
     if (isEnd(t)) {
-      finishOrLinger();
+      if (single) out(renderStatusEvent(gen, t, t.status, true, f()));
+      finishOrLinger(t.status.state);
       return;
     }
     unsub = engine.subscribe(t.id, (e: TaskEvent) => {
       if (ended) return;
       if (e.type === 'artifact') {
-        out(renderArtifactEvent(gen, t, e.artifact, e.chunk, e.append, e.lastChunk, f()));
+        if (single) return;
+        if (deferTask) {
+          deferTask = false;
+          taskEvent();
+          return;
+        }
+        const append = e.append || (has('artifact-append-without-start') && !e.append);
+        out(renderArtifactEvent(gen, t, e.artifact, e.chunk, append, e.lastChunk, f()));
         return;
       }
-      const final = TERMINAL.has(e.status.state) || INTERRUPTED.has(e.status.state);
+      const terminal = TERMINAL.has(e.status.state);
+      const final = terminal || INTERRUPTED.has(e.status.state);
+      if (single) {
+        if (final) {
+          out(renderStatusEvent(gen, t, e.status, true, f()));
+          finishOrLinger(e.status.state);
+        }
+        return;
+      }
+      if (deferTask && final) {
+        deferTask = false;
+        taskEvent();
+      }
+      if (terminal && has('sse-stall-after-complete')) {
+        // The task is done, but the stream neither says so nor closes.
+        unsub();
+        keepOpen();
+        return;
+      }
+      if (terminal && has('sse-error-event') && gen !== 'legacy') {
+        sink.error(E.internal('The stream broke while sending the result'));
+        finish();
+        return;
+      }
       if (final && gen === 'v1.0' && has('sse-no-final')) {
         finish();
+        return;
+      }
+      if (terminal && permits('stream-ends-with-task') && (gen === 'v0.2' || gen === 'v0.3')) {
+        // The stream ends with the Task in its terminal state (what a2a-python's clients treat as the end).
+        taskEvent();
+        finishOrLinger(e.status.state);
         return;
       }
       const finalFlag = gen === 'v1.0' ? undefined : final && !has('sse-no-final');
       out(renderStatusEvent(gen, t, e.status, finalFlag, f()));
       if (final) {
         if (has('sse-events-after-final')) out(renderStatusEvent(gen, t, { ...e.status, state: 'working' }, gen === 'v1.0' ? undefined : false, f()));
-        finishOrLinger();
+        if (terminal && permits('stream-task-snapshot') && gen === 'v1.0') taskEvent();
+        finishOrLinger(e.status.state);
       }
     });
     if (has('task-never-finishes')) keepOpen();
-    function finishOrLinger() {
-      if (has('sse-never-ends')) keepOpen();
+    function finishOrLinger(state: string) {
+      // stream-open-at-auth-required (v1.0): the stream stays open while the task waits for the user to sign in.
+      if (has('sse-never-ends') || (state === 'auth-required' && permits('stream-open-at-auth-required') && gen === 'v1.0')) keepOpen();
       else setImmediate(finish);
     }
     function isEnd(x: ITask) {
@@ -474,8 +626,26 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     return E.unsupported('This agent does not declare capabilities.streaming');
   }
 
+  /** Streaming off: the refusal (or, with the streaming-undeclared-* defects, the wrong answer); undefined to serve. */
+  function streamingOffError(): A2AError | undefined {
+    if (features.streaming !== false || has('streaming-undeclared-served')) return undefined;
+    if (has('streaming-undeclared-wrong-code')) return E.internal('Streaming failed');
+    if (permits('no-streaming-method-not-found') && gen !== 'v1.0') return E.methodNotFound('Streaming is not available on this agent');
+    return streamingOff();
+  }
+
+  /** A refusal of a streaming method: an error answer, or (sse-error-first-event, v1.0) the first and only SSE event. */
+  function refuseStream(sink: StreamSink, e: A2AError): void {
+    if (!(permits('sse-error-first-event') && gen === 'v1.0')) throw e;
+    sink.start();
+    sink.error(e);
+    sink.end();
+  }
+
   function streamSend(sink: StreamSink, p: SendReq): void {
-    if (features.streaming === false) throw streamingOff();
+    const off = streamingOffError();
+    if (off) return refuseStream(sink, off);
+    if (has('sse-error-body')) throw E.internal('The stream could not be opened');
     const r = startOrContinue(p);
     if ('message' in r) {
       sink.start();
@@ -489,10 +659,14 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
   }
 
   function resubscribe(sink: StreamSink, id: string): void {
-    if (features.streaming === false) throw streamingOff();
+    const off = streamingOffError();
+    if (off) return refuseStream(sink, off);
     const t = requireTask(id);
-    if (gen === 'v1.0' && TERMINAL.has(t.status.state)) {
-      throw E.unsupported(`Task ${t.id} is ${t.status.state}; cannot subscribe to a terminal task`);
+    if (TERMINAL.has(t.status.state)) {
+      if (gen === 'v1.0' && !has('subscribe-terminal-replays')) {
+        return refuseStream(sink, E.unsupported(`Task ${t.id} is ${t.status.state}; cannot subscribe to a terminal task`));
+      }
+      if (gen !== 'v1.0' && permits('subscribe-terminal-error')) throw E.invalidParams(`Task ${t.id} is ${t.status.state}; there is nothing to subscribe to`, 'id');
     }
     streamTask(sink, t, 'resubscribe');
   }
@@ -745,7 +919,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     return `${lines.join(n)}${n}${n}`;
   }
 
-  function makeSink(res: ServerResponse, frame: (payload: Json) => Json): StreamSink {
+  function makeSink(res: ServerResponse, frame: (payload: Json) => Json, errorFrame: (e: A2AError) => Json): StreamSink {
     openResponses.add(res);
     res.on('close', () => openResponses.delete(res));
     return {
@@ -768,6 +942,9 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       event(payload) {
         if (this.closed) return;
         res.write(sseFrame(frame(payload)));
+      },
+      error(e) {
+        if (!this.closed) res.write(sseFrame(errorFrame(e)));
       },
       comment(text) {
         if (!this.closed) res.write(`: ${text}${eol()}${eol()}`);
@@ -904,6 +1081,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
         case 'pushDelete':
           if (!features.push) {
             if (has('push-wrong-code')) throw E.methodNotFound(`Method not found: ${msg.method}`);
+            if (op === 'pushSet') validateWebhook(gen === 'v1.0' ? params : isObj(params.pushNotificationConfig) ? params.pushNotificationConfig : {});
             throw E.pushNotSupported();
           }
           return rpcSend(res, id, { result: pushRpc(op, params) }, notification);
@@ -912,7 +1090,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
         case 'stream':
         case 'resubscribe': {
           const frame = (payload: Json): Json => (has('sse-bare-payload') ? payload : { jsonrpc: '2.0', id: rpcId(id), result: payload });
-          const sink = makeSink(res, frame);
+          const sink = makeSink(res, frame, (e) => ({ jsonrpc: '2.0', id: rpcId(id), error: rpcErrorObject(gen, e) }));
           if (op === 'stream') streamSend(sink, parseSend(params));
           else resubscribe(sink, idParam(params));
           return;
@@ -982,7 +1160,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       return Number(v);
     };
     const notAllowed = (allow: string) => res.writeHead(405, { Allow: allow, 'Content-Type': 'text/plain' }).end('Method Not Allowed');
-    const sse = () => makeSink(res, (p) => p);
+    const sse = () => makeSink(res, (p) => p, (e) => statusBody(e).body);
     try {
       const vErr = versionError(req, url);
       if (vErr) throw vErr;
