@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Finds or installs the system tools the tests need: Debian's Chromium (never a downloaded browser)
-// and xmllint (libxml2-utils, to validate JUnit exports against the XSD). Prints what it found.
+// xmllint (libxml2-utils, to validate JUnit exports against the XSD) and curl (the inspector's
+// "Copy as cURL" is run as copied). Prints what it found.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -17,6 +18,7 @@ const missing = [];
 const chromium = process.env.CHROMIUM_PATH || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 if (!chromium) missing.push('chromium');
 if (!have('xmllint')) missing.push('libxml2-utils');
+if (!have('curl')) missing.push('curl');
 
 if (missing.length) {
   const sudo = isRoot ? '' : have('sudo') ? 'sudo -n ' : null;
@@ -35,4 +37,4 @@ if (!found) {
   console.error('Chromium is still missing after the install attempt.');
   process.exit(1);
 }
-console.log(`chromium: ${found}; xmllint: ${have('xmllint') ? 'yes' : 'no'}`);
+console.log(`chromium: ${found}; xmllint: ${have('xmllint') ? 'yes' : 'no'}; curl: ${have('curl') ? 'yes' : 'no'}`);

@@ -44,7 +44,8 @@ async function runAgainst(page: Page, name: HostileName): Promise<{ longest: num
   await page.getByLabel('Agent URL', { exact: true }).fill(agent.url);
   await page.getByLabel('Per-task timeout (seconds)').fill('3');
   await page.getByRole('button', { name: 'Run conformance' }).click();
-  // Responsive while the hostile agent is at work: typing into a field is reflected at once.
+  // Responsive while the hostile agent is at work: opening the form and typing into a field is reflected at once.
+  await page.getByRole('button', { name: 'Edit the run setup' }).click({ timeout: 2_000 });
   const peer = page.getByLabel('Peer agent URL (optional)');
   await peer.fill('http://127.0.0.1:9/still-typing');
   await expect(peer).toHaveValue('http://127.0.0.1:9/still-typing', { timeout: 2_000 });

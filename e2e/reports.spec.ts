@@ -74,6 +74,41 @@ test.describe('opening a saved report', () => {
     await expect(page.getByRole('group', { name: 'Export report' }).getByRole('note')).toHaveCount(0);
   });
 
+  test('the HTML report opens on the verdict (badge, verdict line, agent, category strip) at 1400×900 and 390×844, and prints light', async ({ page, browser }) => {
+    const file = writeReport('html-first-screen', { runId: 'e2e-html', flawed: true });
+    await page.goto('/');
+    await page.getByLabel('Open a JSON report').setInputFiles(file);
+    await expect(page.getByRole('status', { name: 'Conformance level' })).toContainText('minimal');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export HTML' }).click()]);
+    const html = readFileSync((await download.path())!, 'utf8');
+    for (const [width, height, colorScheme] of [
+      [1400, 900, 'light'],
+      [390, 844, 'dark'],
+    ] as const) {
+      const ctx = await browser.newContext({ viewport: { width, height }, colorScheme });
+      const p = await ctx.newPage();
+      await p.setContent(html);
+      const overview = p.getByRole('region', { name: 'Overview' });
+      const badge = overview.locator('.level-badge');
+      await expect(badge).toHaveText('minimal');
+      await expect(overview.locator('.verdict-line')).toHaveText(/^minimal · \d+ required failures? · \d+ advisor(y|ies)$/);
+      await expect(overview.getByRole('list', { name: 'Checks per category' }).getByRole('listitem')).toHaveCount(5);
+      // The badge and the verdict line are inside the first viewport; nothing scrolls sideways.
+      for (const el of [badge, overview.locator('.verdict-line')]) {
+        const box = (await el.boundingBox())!;
+        expect(box.y + box.height, `${width}px`).toBeLessThanOrEqual(height);
+      }
+      expect(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await p.screenshot({ path: `test-results/html-report-${width}.png` });
+      // Print: light paper even when the reader's system is dark.
+      await p.emulateMedia({ media: 'print', colorScheme: 'dark' });
+      expect(await p.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+      expect(await p.evaluate(() => getComputedStyle(document.querySelector('.verdict')!).backgroundColor)).toBe('rgb(255, 255, 255)');
+      expect(await p.evaluate(() => getComputedStyle(document.querySelector('thead')!).display)).toBe('table-header-group');
+      await ctx.close();
+    }
+  });
+
   test('a file that is not a report gets a clear error', async ({ page }) => {
     await page.goto('/');
     await page.getByLabel('Open a JSON report').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });

@@ -22,6 +22,12 @@ async function demos(page: Page): Promise<Demo[]> {
 
 const level = (page: Page) => page.getByRole('status', { name: 'Conformance level' });
 const runStatus = (page: Page) => page.getByText(/^Run:/);
+/** After a run the form is a one-line bar: Edit opens it again. */
+async function openForm(page: Page) {
+  const edit = page.getByRole('button', { name: 'Edit the run setup' });
+  if (await edit.isVisible()) await edit.click();
+  await expect(page.getByLabel('Agent URL', { exact: true })).toBeVisible();
+}
 
 // Live runs against the demo agents served by the `npm start` server (the Playwright webServer).
 test.describe('live runs', () => {
@@ -29,6 +35,7 @@ test.describe('live runs', () => {
     await page.goto('/');
     const results: string[] = [];
     for (const d of await demos(page)) {
+      await openForm(page);
       await page.getByRole('button', { name: `Use demo agent ${d.label}` }).click();
       await expect(page.getByLabel('Agent URL', { exact: true })).toHaveValue(base(d));
       await page.getByRole('button', { name: 'Run conformance' }).click();
@@ -73,6 +80,8 @@ test.describe('live runs', () => {
     expect(await rows.count()).toBeGreaterThan(1);
     for (const row of (await rows.all()).slice(1)) await expect(row.getByRole('cell').last()).not.toHaveText('–');
     await expect(level(page)).not.toContainText('full');
+    // Failures first, each with its fix, and the verdict says how many are required failures.
+    await expect(page.getByRole('region', { name: 'Verdict' })).toContainText(`${(await rows.count()) - 1} required failure`);
 
     // Charts catch up when scrolled into view; their table view has the counts.
     await page.getByRole('heading', { name: 'Charts' }).scrollIntoViewIfNeeded();
@@ -90,6 +99,8 @@ test.describe('live runs', () => {
     expect(title.length).toBeGreaterThan(5);
     await results.getByRole('button', { name: `Re-run ${title}` }).click();
     await expect(results.getByRole('button', { name: `Re-run ${title}` })).toHaveText('Re-run', { timeout: 60_000 });
+    // The re-run says what changed (the flawed agent is still flawed).
+    await expect(results.getByRole('row').filter({ has: page.getByRole('button', { name: `Re-run ${title}` }) }).getByRole('status')).toHaveText('Re-run: still fails');
     await expect.poll(items).toBeGreaterThan(before);
     expect(await rerun.count()).toBeGreaterThan(3);
   });
@@ -103,7 +114,7 @@ test.describe('live runs', () => {
     await page.getByLabel('Bearer token').fill(secret);
     await page.getByRole('button', { name: 'Run conformance' }).click();
     await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
-    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /^HTTP POST/ }).first().click();
+    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /^HTTP \S+ · POST / }).first().click();
     await expect(page.getByRole('table', { name: 'Request headers' })).toContainText('Bearer [REDACTED]');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
     expect(readFileSync((await download.path())!, 'utf8')).not.toContain(secret);
@@ -164,7 +175,8 @@ test.describe('live runs', () => {
     await page.goto('/');
     const d = (await demos(page))[0]!;
     await page.goto(`/?agent=${encodeURIComponent(base(d))}&run=1`);
-    await expect(page.getByLabel('Agent URL', { exact: true })).toHaveValue(base(d));
+    // The run started: the form is the one-line bar naming the agent.
+    await expect(page.getByRole('region', { name: 'Run conformance' })).toContainText(base(d));
     await expect(runStatus(page)).toContainText(/Running|Completed/);
     await expect(page).not.toHaveURL(/run=1/);
     await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
@@ -231,10 +243,15 @@ test('a hosted proxy with a private or loopback target is explained', async ({ p
 
 test('the run form explains bad input before a run', async ({ page }) => {
   await page.goto('/');
-  await page.getByLabel('Agent URL', { exact: true }).fill('localhost:3000');
+  const agentUrl = page.getByLabel('Agent URL', { exact: true });
+  await agentUrl.fill('localhost:3000');
   await expect(page.getByText('must start with http:// or https://')).toBeVisible();
   await page.getByRole('button', { name: 'Run conformance' }).click();
-  await expect(page.getByRole('alert')).toContainText('Cannot start the run.');
+  // The error is shown once, under its field (which describes it to screen readers), and focus goes there.
+  await expect(agentUrl).toBeFocused();
+  await expect(page.getByText(/must start with http:\/\/ or https:\/\//)).toHaveCount(1);
+  await expect(agentUrl).toHaveAccessibleDescription(/must start with http:\/\/ or https:\/\//);
+  await expect(page.getByRole('alert')).toHaveCount(0);
   // A server without a card: the preview says so before any run.
   await page.getByLabel('Agent URL', { exact: true }).fill(new URL('/no-agent-here', page.url()).toString());
   await expect(page.getByRole('note').filter({ hasText: 'Card preview:' })).toContainText('No agent card found');
@@ -242,7 +259,8 @@ test('the run form explains bad input before a run', async ({ page }) => {
   await expect(page.getByRole('note').filter({ hasText: 'Card preview:' })).toContainText(/proxy|connect/i);
   await page.getByLabel('Credential type').selectOption('bearer');
   await page.getByRole('button', { name: 'Run conformance' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Cannot start' })).toContainText('Enter the bearer token');
+  await expect(page.getByLabel('Credential type')).toBeFocused();
+  await expect(page.getByLabel('Credential type')).toHaveAccessibleDescription(/Enter the bearer token/);
   // Copy link shares the setup without credentials.
   await page.getByLabel('Bearer token').fill('top-secret-token');
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);

@@ -42,10 +42,14 @@ test('the Timeline, results and charts are keyboard reachable and charts have ta
   await page.getByRole('heading', { name: 'Charts' }).scrollIntoViewIfNeeded();
   await page.getByRole('button', { name: 'Show Results per category as table' }).click();
   const table = page.getByRole('table', { name: 'Results per category' });
-  await expect(table).toContainText('error-handling');
-  await expect(table.getByRole('row').filter({ hasText: 'streaming' })).toContainText('1');
-  await page.getByRole('button', { name: 'Show Exchange latency as table' }).click();
-  await expect(page.getByRole('table', { name: 'Exchange latency' })).toContainText('GET /.well-known/agent-card.json');
+  await expect(table).toContainText('Error handling');
+  await expect(table.getByRole('row').filter({ hasText: 'Streaming' })).toContainText('1');
+  // Latency is labelled by operation (JSON-RPC method, or HTTP method and path), never by exchange id.
+  await page.getByRole('button', { name: 'Show Latency per operation as table' }).click();
+  const latency = page.getByRole('table', { name: 'Latency per operation' });
+  await expect(latency).toContainText('GET /.well-known/agent-card.json');
+  await expect(latency).toContainText('message/send');
+  await expect(latency).not.toContainText(/\bx\d+\b/);
   // Keyboard: one timeline item is in the tab order; arrows and End move through the virtual list.
   const timeline = page.getByRole('region', { name: 'Timeline' });
   const lane = timeline.getByRole('button', { name: /^Lane / }).first();

@@ -3,7 +3,7 @@ import 'fake-indexeddb/auto';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CardView } from '../features/card';
-import { FailedTests, LevelSummary, ResultsTable } from '../features/results';
+import { FailedTests, ResultsTable, VerdictCard } from '../features/results';
 import { Timeline, WireInspector } from '../features/timeline';
 import { withRun } from '../lib/testing';
 import { syntheticRun } from '../testing/fixtures/events';
@@ -15,7 +15,7 @@ describe('results views', () => {
     const { element } = withRun(
       syntheticRun({ flawed: true, toolError: true }),
       <>
-        <LevelSummary />
+        <VerdictCard />
         <FailedTests />
         <ResultsTable />
       </>,
@@ -31,6 +31,37 @@ describe('results views', () => {
     expect(screen.getByText(/The proxy could not reach the agent \(connect_failed\)/)).toBeTruthy();
     // The tool error is not among the agent's failures.
     expect(failed.textContent).not.toContain('reattaches');
+    // Required failures apart from advisories; one tile per category.
+    const verdict = screen.getByRole('region', { name: 'Verdict' });
+    expect(verdict.textContent).toMatch(/3 required failures · \d+ advis/);
+    expect(within(verdict).getByRole('list', { name: 'Results by category' }).children).toHaveLength(5);
+  });
+
+  it('a failure expands in place to its spec sentence, evidence, Open exchange and Re-run; a re-run outcome is said in words', () => {
+    const { element, handle } = withRun(syntheticRun({ flawed: true }), <FailedTests />);
+    render(element);
+    const failed = screen.getByRole('table', { name: 'Failed tests' });
+    const first = within(failed).getAllByRole('button', { expanded: false })[0]!;
+    fireEvent.click(first);
+    expect(first.getAttribute('aria-expanded')).toBe('true');
+    expect(failed.textContent).toContain('What the spec says');
+    expect(failed.textContent).toContain('Evidence');
+    fireEvent.click(within(failed).getByRole('button', { name: 'Open exchange' }));
+    expect(handle.store.getState().selected).toMatch(/^x\d+/);
+    const id = handle.store.getState().run.checkOrder.find((c) => handle.store.getState().run.checks[c]?.status === 'fail')!;
+    act(() => handle.recordRerun(id, 'fail', 'fail'));
+    expect(within(failed).getAllByRole('status').map((s) => s.textContent)).toContain('Re-run: still fails');
+  });
+
+  it('while a run is going on the verdict shows neutral progress and no level', () => {
+    const events = syntheticRun({ flawed: true, finish: null });
+    const { element } = withRun(events, <VerdictCard />);
+    render(element);
+    const level = screen.getByRole('status', { name: 'Conformance level' });
+    expect(level.textContent).toBe('Running');
+    expect(level.className).toContain('level-running');
+    expect(screen.getByRole('progressbar').getAttribute('aria-label')).toMatch(/^Checks finished: \d+ of \d+$/);
+    expect(screen.getByRole('region', { name: 'Verdict' }).textContent).not.toMatch(/non-conformant|minimal|partial|required failure/);
   });
 
   it('groups results by category, filters by status and level, and expands a row to its details', () => {
@@ -99,5 +130,18 @@ describe('timeline', () => {
     expect(reqHeaders.textContent).toContain('Bearer [REDACTED]');
     expect(within(inspector).getByText('200', { exact: false })).toBeTruthy();
     expect(inspector.textContent).toContain('"protocolVersion": "0.3.0"');
+    expect(within(inspector).getByRole('button', { name: 'Copy as cURL' })).toBeTruthy();
+    expect(within(inspector).getByRole('button', { name: 'Copy JSON' })).toBeTruthy();
+  });
+
+  it('filters the timeline by kind', () => {
+    const { element } = withRun(syntheticRun({ flawed: true }), <Timeline initialHeight={400} />);
+    render(element);
+    const region = screen.getByRole('region', { name: 'Timeline' });
+    fireEvent.click(within(region).getByRole('checkbox', { name: 'HTTP' }));
+    fireEvent.click(within(region).getByRole('checkbox', { name: 'State' }));
+    const items = within(region).getAllByRole('button').filter((b) => b.classList.contains('tl-item'));
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.every((b) => b.textContent?.startsWith('SSE'))).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { Suspense } from 'react';
 import { CardView } from '../features/card';
 import { ChartsPanel } from '../features/charts';
 import { ExportButtons } from '../features/reports';
-import { FailedTests, LevelSummary, ResultsTable } from '../features/results';
+import { FailedTests, ResultsTable, VerdictCard } from '../features/results';
 import { Timeline, WireInspector } from '../features/timeline';
 import { useRunSelector } from '../lib/run-store';
 
@@ -21,14 +21,18 @@ function JumpNav() {
   return (
     <nav className="jump-nav" aria-label="Jump to">
       {SECTIONS.map(([id, label]) => (
-        <a key={id} href={`#${id}`} onClick={(e) => {
-          const el = document.getElementById(id);
-          if (!el) return;
-          e.preventDefault();
-          el.scrollIntoView({ block: 'start' });
-          if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
-          el.focus({ preventScroll: true });
-        }}>
+        <a
+          key={id}
+          href={`#${id}`}
+          onClick={(e) => {
+            const el = document.getElementById(id);
+            if (!el) return;
+            e.preventDefault();
+            el.scrollIntoView({ block: 'start' });
+            if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
+            el.focus({ preventScroll: true });
+          }}
+        >
           {label}
         </a>
       ))}
@@ -36,15 +40,27 @@ function JumpNav() {
   );
 }
 
-/** One viewer for live runs, saved runs and opened reports: it shows whatever run store it is given. */
+/**
+ * One viewer for live runs, saved runs and opened reports: it shows whatever run store it is given.
+ * Results first: the verdict, then the failures and the results (beside the verdict at 1400 px and wider),
+ * then the timeline with the wire inspector (beside it when wide, a full-height side pane otherwise).
+ */
 export function RunViewer() {
+  const idle = useRunSelector((s) => s.run.status === 'idle');
+  if (idle) return null;
   return (
     <div className="run-viewer">
-      <LevelSummary />
-      <JumpNav />
-      <ExportButtons />
-      <FailedTests />
-      <ResultsTable />
+      <div className="run-top">
+        <div className="run-summary">
+          <VerdictCard />
+          <JumpNav />
+          <ExportButtons />
+        </div>
+        <div className="run-results">
+          <FailedTests />
+          <ResultsTable />
+        </div>
+      </div>
       <div className="timeline-grid" id="timeline-section">
         <Timeline />
         <WireInspector />

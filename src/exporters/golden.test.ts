@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../engine/model/report';
-import { conformantReport, hostileReport, sampleReport } from '../testing/fixtures/reports';
+import { conformantReport, hostileReport, sampleReport, unreachableReport } from '../testing/fixtures/reports';
 import { EXPORT_FORMATS, exportReport } from './index';
 
 const dir = join(__dirname, '__golden__');
@@ -51,6 +51,13 @@ describe('golden exports', () => {
       });
     }
   }
+
+  // The HTML report's not-assessed first screen (NOT ASSESSED and why, no grade).
+  it('unreachable as html matches __golden__/not-assessed.html', () => {
+    const { file, fallback } = exportReport(unreachableReport(), 'html');
+    expect(fallback).toBeUndefined();
+    expectGolden('not-assessed.html', file.body);
+  });
 
   it('is deterministic: the same report exports to the same bytes', () => {
     for (const format of EXPORT_FORMATS) {

@@ -2,9 +2,9 @@
 import { getAllByRole, getByRole } from '@testing-library/dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stateFromReport } from '../engine/report/build';
-import { exchangeLatencies, streamTimings } from '../engine/report/series';
-import { conformantReport, hostileReport, largeReport, sampleReport } from '../testing/fixtures/reports';
-import { cleanText } from './common';
+import { exchangeLatencies, resultsPerCategory, streamTimings } from '../engine/report/series';
+import { conformantReport, hostileReport, largeReport, sampleReport, unreachableReport } from '../testing/fixtures/reports';
+import { CATEGORY_LABELS, cleanText } from './common';
 import { toHtml } from './html';
 
 /** Loads the page into jsdom's document (innerHTML: no script would run even if one slipped through). */
@@ -141,5 +141,78 @@ describe('HTML export', () => {
     const failed = getByRole(doc.body, 'region', { name: 'Failed tests' });
     expect(failed.querySelectorAll('tbody tr')).toHaveLength(report.summary.failed);
     expect(failed.textContent).toContain('<img src=x onerror=alert(1)>');
+  });
+});
+
+describe('HTML export: first screen and print', () => {
+  it('opens on the verdict: a large level badge, the verdict line, the agent and a category strip with the dashboard figures', () => {
+    const report = sampleReport();
+    const doc = load(toHtml(report).body);
+    const overview = getByRole(doc.body, 'region', { name: 'Overview' });
+    // Overview is the first section of main, and the failed tests come right after it.
+    const sections = [...doc.querySelectorAll('main > section')].map((s) => doc.getElementById(s.getAttribute('aria-labelledby')!)?.textContent);
+    expect(sections.slice(0, 2)).toEqual(['Overview', 'Failed tests']);
+    expect(overview.querySelector('.level-badge')?.textContent).toBe('minimal');
+    expect(overview.querySelector('.verdict')?.className).toBe('verdict level-minimal');
+    expect(overview.querySelector('.verdict-line')?.textContent).toBe('minimal (provisional) · 3 required failures · 1 advisory');
+    expect(overview.textContent).toContain('Currency Agent (version 1.4.2)');
+    expect(overview.textContent).toContain('v0.3 · JSONRPC');
+    // One tile per category, with the figures the dashboard draws (engine/report/series.ts).
+    const strip = getByRole(overview, 'list', { name: 'Checks per category' });
+    const tiles = getAllByRole(strip, 'listitem');
+    const expected = resultsPerCategory(stateFromReport(report)).map((c) => {
+      const parts = [`${c.pass} pass`, `${c.fail} fail`, `${c.advisory} advisory`, `${c.skip} skip`];
+      if (c.error) parts.push(`${c.error} tool error${c.error === 1 ? '' : 's'}`);
+      return `${CATEGORY_LABELS[c.category]}${parts.join(' · ')}`;
+    });
+    expect(tiles.map((t) => t.textContent)).toEqual(expected);
+    expect(expected[4]).toBe('Interop0 pass · 0 fail · 1 advisory · 0 skip · 1 tool error');
+    // The bars are decoration (the numbers say it): hidden from assistive technology, no extra img.
+    for (const svg of strip.querySelectorAll('svg')) expect(svg.getAttribute('aria-hidden')).toBe('true');
+  });
+
+  it('quotes the spec sentences of each failure in the failed tests table', () => {
+    const doc = load(toHtml(sampleReport()).body);
+    const failed = getByRole(doc.body, 'region', { name: 'Failed tests' });
+    const cancel = [...failed.querySelectorAll('tbody tr')].find((tr) => tr.textContent?.includes('lifecycle.cancel'))!;
+    const quotes = [...cancel.querySelectorAll('blockquote.req')].map((q) => q.textContent);
+    expect(quotes).toEqual([
+      'A2A v0.3.0 §7.4 tasks/cancel (no requirement word): "Requests the cancellation of an ongoing task."',
+      'A2A v0.3.0 §11.1.2 Core Method Implementation (MUST): "MUST implement all of the following core methods via at least one supported transport:"',
+    ]);
+  });
+
+  it('shows NOT ASSESSED with the reason instead of a level (no counts, no grade)', () => {
+    const report = unreachableReport();
+    const doc = load(toHtml(report).body);
+    const overview = getByRole(doc.body, 'region', { name: 'Overview' });
+    expect(overview.querySelector('.level-badge')?.textContent).toBe('not assessed');
+    expect(overview.querySelector('.verdict')?.className).toBe('verdict level-not-assessed');
+    expect(overview.querySelector('.verdict-line')?.textContent).toBe('Not assessed: unreachable');
+    expect(overview.textContent).toContain(report.notAssessed!.message);
+    expect(overview.textContent).not.toMatch(/required failure|non-conformant/);
+    const failed = getByRole(doc.body, 'region', { name: 'Failed tests' });
+    expect(failed.textContent).toContain('the agent was not assessed');
+    const tiles = getAllByRole(getByRole(overview, 'list', { name: 'Checks per category' }), 'listitem');
+    expect(tiles.map((t) => t.textContent)).toContain('Streaming (SSE)no checks');
+  });
+
+  it('prints on light paper: no dark background, table headers repeated, rows and figures never split, a page per part, link targets printed', () => {
+    const doc = load(toHtml(sampleReport()).body);
+    const css = doc.querySelector('style')!.textContent!;
+    const print = css.slice(css.indexOf('@media print{'));
+    expect(print.length).toBeGreaterThan(100);
+    // After the dark palette, so it wins even when the reader's system is dark.
+    expect(css.indexOf('@media print{')).toBeGreaterThan(css.indexOf('@media (prefers-color-scheme:dark)'));
+    expect(print).toMatch(/:root\{color-scheme:light;--bg:#fff;--fg:#000;[^}]*--panel:#fff;/);
+    expect(print).toContain('thead{display:table-header-group}');
+    expect(print).toMatch(/tr,blockquote,figure,\.tile,\.verdict[^{]*\{break-inside:avoid\}/);
+    expect(print).toContain('section.pb{break-before:page}');
+    expect(print).toContain('a[href]:not(.self)::after{content:" <" attr(href) ">"');
+    expect(print).toContain('details::details-content{content-visibility:visible');
+    const breaks = [...doc.querySelectorAll('section.pb')].map((s) => doc.getElementById(s.getAttribute('aria-labelledby')!)?.textContent);
+    expect(breaks).toEqual(['Failed tests', 'Charts', 'Results by category']);
+    // Links whose text is their own URL are not printed twice.
+    for (const a of doc.querySelectorAll('a')) expect(a.classList.contains('self')).toBe(true);
   });
 });

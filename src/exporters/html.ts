@@ -2,13 +2,13 @@ import type { CheckResult } from '../engine/model/check';
 import type { Report } from '../engine/model/report';
 import { truncate } from '../engine/util/json';
 import { stateFromReport } from '../engine/report/build';
-import { checkDurations, exchangeLatencies, resultsPerCategory, streamTimings } from '../engine/report/series';
+import { checkDurations, exchangeLatencies, resultsPerCategory, streamTimings, type CategoryCounts } from '../engine/report/series';
 import {
   CATEGORY_LABELS,
+  NOT_ASSESSED_LABELS,
   STATUS_LABELS,
   advisoryResults,
   exportFilename,
-  levelLabel,
   requirementLines,
   verdictLine,
   failedResults,
@@ -43,31 +43,49 @@ function urlHtml(url: string): string {
     /* not a URL: text only */
   }
   const shown = `<span class="url">${text(url, 500)}</span>`;
-  return href ? `<a href="${esc(href)}" rel="noopener noreferrer nofollow">${shown}</a>` : shown;
+  return href ? `<a class="self" href="${esc(href)}" rel="noopener noreferrer nofollow">${shown}</a>` : shown;
 }
 
 const STYLE = `
 :root{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--panel:#f6f8fa;
---pass:#1a7f37;--fail:#cf222e;--skip:#8c959f;--error:#bf8700;--ttfb:#0550ae;--total:#80ccff;--first:#8250df;--gap:#e16f24}
+--pass:#1a7f37;--fail:#cf222e;--skip:#8c959f;--error:#9a6700;--ttfb:#0550ae;--total:#80ccff;--first:#8250df;--gap:#bc4c00}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--panel:#151b23;
 --pass:#3fb950;--fail:#f85149;--skip:#6e7681;--error:#d29922;--ttfb:#4493f8;--total:#1f4f7a;--first:#ab7df8;--gap:#f0883e}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif}
 header,main,footer{max-width:1100px;margin:0 auto;padding:16px 24px}
-h1{font-size:1.6rem;margin:.2em 0}h2{font-size:1.25rem;margin-top:2em;border-bottom:1px solid var(--line)}h3{font-size:1.05rem}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px}dt{color:var(--muted)}dd{margin:0}
-.url,.msg,td,dd,summary{overflow-wrap:anywhere;white-space:pre-wrap}
+header{padding-bottom:0}header h1{font-size:1rem;font-weight:600;color:var(--muted);margin:0}header .agent{font-size:1.5rem;font-weight:700;margin:0}
+h2{font-size:1.25rem;margin-top:2em;border-bottom:1px solid var(--line)}h3{font-size:1.05rem}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:0}dt{color:var(--muted)}dd{margin:0}
+td dl.facts{display:block}td dl.facts dd{margin:0 0 6px}
+.url,.msg,td,dd,summary{overflow-wrap:anywhere;white-space:pre-wrap}th,.level-badge{overflow-wrap:anywhere}
 a{color:var(--ttfb)}
-.level{border:1px solid var(--line);border-left:6px solid var(--muted);background:var(--panel);padding:12px 16px;border-radius:6px}
-.level-full{border-left-color:var(--pass)}.level-partial{border-left-color:var(--error)}
-.level-minimal{border-left-color:var(--gap)}.level-non-conformant{border-left-color:var(--fail)}.level-not-assessed{border-left-color:var(--muted)}
-blockquote.req{margin:4px 0;padding:2px 10px;border-left:3px solid var(--line);color:var(--muted)}.st-advisory{color:var(--ttfb)}
-.level .name{font-size:1.4rem;font-weight:700}
-.badge{display:inline-block;padding:0 8px;border-radius:10px;border:1px solid currentColor;font-size:.8rem;margin-left:8px}
+.first{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:16px 24px;align-items:start;margin-top:8px}
+@media (max-width:760px){.first{grid-template-columns:minmax(0,1fr)}}
+.verdict{border:1px solid var(--line);border-top:8px solid var(--muted);background:var(--panel);padding:12px 16px;border-radius:8px}
+.verdict p{margin:.3em 0}
+.level-line{display:flex;flex-wrap:wrap;align-items:center;gap:4px 12px}
+.level-caption{color:var(--muted);flex-basis:100%;font-size:.9rem}
+.level-badge{display:inline-block;font-size:2.6rem;line-height:1.1;font-weight:800;letter-spacing:.02em;text-transform:uppercase;border:3px solid currentColor;border-radius:10px;padding:4px 14px}
+.verdict-line{font-size:1.15rem;font-weight:600}
+.level-full{border-top-color:var(--pass)}.level-full .level-badge{color:var(--pass)}
+.level-partial{border-top-color:var(--error)}.level-partial .level-badge{color:var(--error)}
+.level-minimal{border-top-color:var(--gap)}.level-minimal .level-badge{color:var(--gap)}
+.level-non-conformant{border-top-color:var(--fail)}.level-non-conformant .level-badge{color:var(--fail)}
+.level-not-assessed .level-badge{color:var(--muted);border-style:dashed}
+.badge{display:inline-block;padding:0 8px;border-radius:10px;border:1px solid currentColor;font-size:.8rem}
+ul.strip{list-style:none;margin:16px 0 0;padding:0;display:grid;grid-template-columns:repeat(auto-fit,minmax(170px,1fr));gap:8px}
+.tile{border:1px solid var(--line);border-radius:8px;padding:8px 10px}
+.tile .cat{display:block;font-weight:600}
+.tile svg{display:block;width:100%;height:8px;margin:6px 0;background:var(--line);border-radius:4px}
+.tile .counts{font-size:.9rem}.tile .counts span{white-space:nowrap}
+blockquote.req{margin:4px 0;padding:2px 10px;border-left:3px solid var(--line);color:var(--muted)}
 table{border-collapse:collapse;width:100%;margin:8px 0 16px}
 th,td{border:1px solid var(--line);padding:6px 8px;text-align:left;vertical-align:top}
-th{background:var(--panel)}td.num,th.num{text-align:right}
-.st{font-weight:600;white-space:nowrap}td.nw{white-space:nowrap;overflow-wrap:normal}.st-pass{color:var(--pass)}.st-fail{color:var(--fail)}.st-skip{color:var(--muted)}.st-error{color:var(--error)}
+th{background:var(--panel)}td.num,th.num{text-align:right}table.results th:first-child{width:24%}
+table.failed th:nth-child(1){width:19%}table.failed th:nth-child(2){width:10%}table.failed th:nth-child(3),table.failed th:nth-child(4){width:22%}
+.st{font-weight:600;white-space:nowrap}td.nw{white-space:nowrap;overflow-wrap:normal}
+.st-pass{color:var(--pass)}.st-fail{color:var(--fail)}.st-advisory{color:var(--ttfb)}.st-skip{color:var(--muted)}.st-error{color:var(--error)}
 details{margin-top:4px}summary{cursor:pointer;color:var(--muted)}
 figure{margin:16px 0}figcaption{color:var(--muted);font-size:.9rem}
 svg.chart{max-width:100%;height:auto;display:block}
@@ -78,6 +96,23 @@ svg .ttfb{fill:var(--ttfb)}svg .total{fill:var(--total)}svg .first{fill:var(--fi
 footer{color:var(--muted);font-size:.85rem}
 .muted{color:var(--muted)}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+@media (max-width:600px){header,main,footer{padding:12px}.level-badge{font-size:1.6rem;letter-spacing:0}table{font-size:.85rem}th,td{padding:4px}}
+@page{margin:14mm}
+@media print{
+:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#444;--line:#999;--panel:#fff;
+--pass:#116329;--fail:#a40e26;--skip:#6e7781;--error:#7d4e00;--ttfb:#0a3069;--total:#8fb8e0;--first:#6639ba;--gap:#953800}
+body{font-size:10.5pt;background:#fff;color:#000}
+header,main,footer{max-width:none;padding:0 1px}
+.first{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}
+section.pb{break-before:page}
+h2,h3{break-after:avoid}
+table{width:100%}thead{display:table-header-group}
+tr,blockquote,figure,.tile,.verdict,dl.facts div{break-inside:avoid}
+svg.chart{max-width:100%}
+a{color:inherit;text-decoration:underline}
+a[href]:not(.self)::after{content:" <" attr(href) ">";overflow-wrap:anywhere}
+details::details-content{content-visibility:visible;display:block}
+}
 `;
 
 const statusCell = (r: CheckResult) => `<td class="st st-${r.status}">${esc(STATUS_LABELS[r.status])}</td>`;
@@ -101,11 +136,69 @@ function figure(caption: string, svg: string | undefined, empty: string): string
   return `<figure>${svg ?? `<p>${esc(empty)}</p>`}<figcaption>${esc(caption)}</figcaption></figure>`;
 }
 
+
+/** The same per-category figures as the dashboard (engine/report/series.ts): pass, fail, advisory, skip (and tool errors). */
+function categoryTile(c: CategoryCounts): string {
+  const total = c.pass + c.fail + c.advisory + c.skip + c.error;
+  const label = esc(CATEGORY_LABELS[c.category]);
+  if (!total) return `<li class="tile"><span class="cat">${label}</span><span class="counts muted">no checks</span></li>`;
+  // A decorative bar (the numbers beside it say the same): one rect per status, in a 0..100 box.
+  let x = 0;
+  const rects = TILE_STATUSES.filter((st) => c[st] > 0)
+    .map((st) => {
+      const w = (c[st] / total) * 100;
+      const r = `<rect class="${st}" x="${x.toFixed(2)}" y="0" width="${w.toFixed(2)}" height="8"/>`;
+      x += w;
+      return r;
+    })
+    .join('');
+  const count = (n: number, st: string, label: string) => `<span class="${n ? `st-${st}` : 'muted'}">${n} ${label}</span>`;
+  const counts = [
+    count(c.pass, 'pass', 'pass'),
+    count(c.fail, 'fail', 'fail'),
+    count(c.advisory, 'advisory', 'advisory'),
+    count(c.skip, 'skip', 'skip'),
+    ...(c.error ? [count(c.error, 'error', `tool error${c.error === 1 ? '' : 's'}`)] : []),
+  ].join(' · ');
+  return (
+    `<li class="tile"><span class="cat">${label}</span>` +
+    `<svg aria-hidden="true" focusable="false" viewBox="0 0 100 8" preserveAspectRatio="none">${rects}</svg>` +
+    `<span class="counts">${counts}</span></li>`
+  );
+}
+
+const TILE_STATUSES = ['pass', 'fail', 'advisory', 'skip', 'error'] as const;
+
+/** The verdict card: the level as a large badge (or NOT ASSESSED and why), the verdict line and the reason. */
+function verdictHtml(report: Report): string {
+  const level = report.conformanceLevel;
+  const na = report.notAssessed;
+  const out = [
+    `<div class="verdict level-${esc(level ?? 'not-assessed')}">`,
+    `<p class="level-line"><span class="level-caption">Conformance level: </span><strong class="level-badge">${esc(level ?? 'not assessed')}</strong>` +
+      `${report.provisional ? '<span class="badge">provisional</span>' : ''}</p>`,
+  ];
+  if (level) {
+    out.push(`<p class="verdict-line">${esc(verdictLine(report))}</p>`);
+  } else {
+    out.push(`<p class="verdict-line">${na ? `Not assessed: ${esc(NOT_ASSESSED_LABELS[na.reason])}` : 'Not assessed'}</p>`);
+    if (na?.message) out.push(`<p class="msg">${text(na.message)}</p>`);
+  }
+  if (report.levelReason && report.levelReason !== na?.message) out.push(`<p class="msg">${text(report.levelReason)}</p>`);
+  if (report.provisional) out.push('<p>Provisional: our tool could not run every check or the run did not complete, so the level may change.</p>');
+  out.push('</div>');
+  return out.join('\n');
+}
+
 /**
- * One self-contained HTML page for people who will never run the tool: level, summary, failed tests with
- * recommendations, results by category and static SVG charts (from report/series.ts). No script and no
- * network: a Content-Security-Policy forbids both, so even a missed escape could not run or fetch anything.
- * Light and dark follow `prefers-color-scheme`. Credentials are masked first; every agent string is escaped text.
+ * One self-contained HTML page for people who will never run the tool. Its first screen answers the question:
+ * the level as a large badge (or NOT ASSESSED and why), the verdict line, who was tested and one tile per
+ * category with the dashboard's figures; the failed tests and the spec sentences they break come next, then
+ * advisories, tool errors, the summary, static SVG charts (from report/series.ts) and every result.
+ * Prints cleanly (light colours, a page per section, table headers repeated, link targets printed).
+ * No script and no network: a Content-Security-Policy forbids both, so even a missed escape could not run or
+ * fetch anything. Light and dark follow `prefers-color-scheme`. Credentials are masked first; every agent
+ * string is escaped text.
  */
 export function toHtml(input: Report): ExportFile {
   const report = scrubForExport(input);
@@ -113,12 +206,12 @@ export function toHtml(input: Report): ExportFile {
   const { summary } = report;
   const title = `A2A conformance report: ${report.agentName}`;
 
+  const protocol = [report.protocol.generation ?? 'unknown generation', report.protocol.binding ?? 'unknown binding'].join(' · ');
   const facts: [string, string][] = [
     ['Agent', `${text(report.agentName, 500)} <span class="muted">(version ${text(report.agentVersion, 500)})</span>`],
     ['URL', urlHtml(report.agentUrl)],
     ...(report.peerUrl !== undefined ? ([['Peer', urlHtml(report.peerUrl)]] as [string, string][]) : []),
-    ['Generation', esc(report.protocol.generation ?? 'unknown')],
-    ['Binding', esc(report.protocol.binding ?? 'unknown')],
+    ['Protocol', esc(protocol)],
     ['Endpoint', report.protocol.endpointUrl ? urlHtml(report.protocol.endpointUrl) : 'unknown'],
     ['Date', esc(formatDate(report.testDate))],
     ['Run', `${esc(report.runStatus)} in ${esc(formatMs(report.durationMs))} (run ${text(report.runId, 200)})`],
@@ -130,6 +223,7 @@ export function toHtml(input: Report): ExportFile {
 
   const failed = failedResults(report);
   const errors = toolErrorResults(report);
+  const perCategory = resultsPerCategory(state);
   const latencies = exchangeLatencies(state);
   const streams = streamTimings(state);
   const durations = checkDurations(state);
@@ -151,39 +245,28 @@ export function toHtml(input: Report): ExportFile {
     '<body>',
     '<header>',
     '<h1>A2A conformance report</h1>',
-    `<p class="msg">${text(report.agentName, 500)}</p>`,
+    `<p class="msg agent">${text(report.agentName, 500)}</p>`,
     '</header>',
     '<main>',
   );
 
+  // First screen: verdict beside the agent's identity, then the category strip.
   out.push(
     '<section aria-labelledby="h-overview">',
-    '<h2 id="h-overview">Overview</h2>',
-    `<div class="level level-${esc(report.conformanceLevel ?? 'not-assessed')}">`,
-    `<p>Conformance level: <span class="name">${esc(levelLabel(report))}</span>${report.provisional ? '<span class="badge">provisional</span>' : ''}</p>`,
-    `<p>${esc(verdictLine(report))}</p>`,
-    `<p class="msg">${text(report.levelReason)}</p>`,
-    report.provisional ? '<p>Provisional: our tool could not run every check or the run did not complete, so the level may change.</p>' : '',
-    '</div>',
+    '<h2 id="h-overview" class="sr">Overview</h2>',
+    '<div class="first">',
+    verdictHtml(report),
     `<dl class="facts">${facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>`,
+    '</div>',
+    `<ul class="strip" aria-label="Checks per category">${perCategory.map(categoryTile).join('')}</ul>`,
     '</section>',
   );
 
-  out.push(
-    '<section aria-labelledby="h-summary">',
-    '<h2 id="h-summary">Summary</h2>',
-    '<table>',
-    '<caption class="sr">Number of checks by outcome</caption>',
-    '<thead><tr><th scope="col" class="num">Total</th><th scope="col" class="num">Passed</th><th scope="col" class="num">Failed (required)</th><th scope="col" class="num">Advisories</th><th scope="col" class="num">Skipped</th><th scope="col" class="num">Errors (tool)</th></tr></thead>',
-    `<tbody><tr>${[summary.total, summary.passed, summary.failed, summary.advisories, summary.skipped, summary.errors].map((n) => `<td class="num">${n}</td>`).join('')}</tr></tbody>`,
-    '</table>',
-    '</section>',
-  );
-
-  out.push('<section aria-labelledby="h-failed">', '<h2 id="h-failed">Failed tests</h2>');
+  out.push('<section class="pb" aria-labelledby="h-failed">', '<h2 id="h-failed">Failed tests</h2>');
   if (failed.length) {
     out.push(
-      '<table>',
+      `<p>${failed.length} required check${failed.length === 1 ? '' : 's'} failed. Each row says what the agent did, how to fix it and the specification sentences the check enforces.</p>`,
+      '<table class="failed">',
       '<thead><tr><th scope="col">Test</th><th scope="col">Category</th><th scope="col">Message</th><th scope="col">Recommendation</th><th scope="col">Requirement</th></tr></thead>',
       '<tbody>',
       ...failed.map(
@@ -195,7 +278,7 @@ export function toHtml(input: Report): ExportFile {
       '</table>',
     );
   } else {
-    out.push(report.notAssessed ? `<p>Not assessed: ${text(report.notAssessed.message)}</p>` : '<p>No required check failed.</p>');
+    out.push(report.notAssessed ? '<p>None: the agent was not assessed (see why above), so no check was judged.</p>' : '<p>No required check failed.</p>');
   }
   out.push('</section>');
 
@@ -205,7 +288,7 @@ export function toHtml(input: Report): ExportFile {
       '<section aria-labelledby="h-advisories">',
       '<h2 id="h-advisories">Advisories</h2>',
       '<p>Not required by the specification of the generation spoken (nothing stronger than MAY, or the spec contradicts itself); they do not affect the level.</p>',
-      '<table>',
+      '<table class="results">',
       '<thead><tr><th scope="col">Test</th><th scope="col">Category</th><th scope="col">Message</th><th scope="col">Recommendation</th></tr></thead>',
       '<tbody>',
       ...advisories.map(
@@ -224,7 +307,7 @@ export function toHtml(input: Report): ExportFile {
       '<section aria-labelledby="h-errors">',
       '<h2 id="h-errors">Not verified (tool errors)</h2>',
       '<p>Our tool or its proxy failed on these checks; they do not count against the agent.</p>',
-      '<table>',
+      '<table class="results">',
       '<thead><tr><th scope="col">Test</th><th scope="col">Category</th><th scope="col">Message</th></tr></thead>',
       '<tbody>',
       ...errors.map(
@@ -239,9 +322,20 @@ export function toHtml(input: Report): ExportFile {
   }
 
   out.push(
-    '<section aria-labelledby="h-charts">',
+    '<section aria-labelledby="h-summary">',
+    '<h2 id="h-summary">Summary</h2>',
+    '<table>',
+    '<caption class="sr">Number of checks by outcome</caption>',
+    '<thead><tr><th scope="col" class="num">Total</th><th scope="col" class="num">Passed</th><th scope="col" class="num">Failed (required)</th><th scope="col" class="num">Advisories</th><th scope="col" class="num">Skipped</th><th scope="col" class="num">Errors (tool)</th></tr></thead>',
+    `<tbody><tr>${[summary.total, summary.passed, summary.failed, summary.advisories, summary.skipped, summary.errors].map((n) => `<td class="num">${n}</td>`).join('')}</tr></tbody>`,
+    '</table>',
+    '</section>',
+  );
+
+  out.push(
+    '<section class="pb" aria-labelledby="h-charts">',
     '<h2 id="h-charts">Charts</h2>',
-    figure('Checks per category by outcome.', resultsPerCategoryChart(resultsPerCategory(state)), ''),
+    figure('Checks per category by outcome.', resultsPerCategoryChart(perCategory), ''),
     figure(
       'How long each check took (slowest first).',
       durations.length ? checkDurationsChart(durations) : undefined,
@@ -260,7 +354,7 @@ export function toHtml(input: Report): ExportFile {
     '</section>',
   );
 
-  out.push('<section aria-labelledby="h-results">', '<h2 id="h-results">Results by category</h2>');
+  out.push('<section class="pb" aria-labelledby="h-results">', '<h2 id="h-results">Results by category</h2>');
   resultsByCategory(report).forEach(({ category, results }, i) => {
     out.push(`<section aria-labelledby="h-cat-${i}">`, `<h3 id="h-cat-${i}">${esc(CATEGORY_LABELS[category])}</h3>`);
     if (!results.length) {
@@ -268,7 +362,7 @@ export function toHtml(input: Report): ExportFile {
       return;
     }
     out.push(
-      '<table>',
+      '<table class="results">',
       '<thead><tr><th scope="col">Test</th><th scope="col">Level</th><th scope="col">Status</th><th scope="col" class="num">Time</th><th scope="col">Message</th><th scope="col">Recommendation</th></tr></thead>',
       '<tbody>',
       ...results.map(

@@ -49,6 +49,12 @@ export const runSuite: RunFn = async (host, options, emit) => {
   return runConformance(host, options, emit);
 };
 
+/** How many checks a full run starts (the catalogue loads with the runner, so this costs no extra download). */
+export async function checkCatalogSize(): Promise<number> {
+  const { ALL_CHECKS } = await import('../engine/checks');
+  return ALL_CHECKS.length;
+}
+
 export interface CardPreview {
   target: TargetInfo;
   /** Skill ids and names from the card, for the skill picker. */

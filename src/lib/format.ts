@@ -1,3 +1,5 @@
+import type { Category } from './engine';
+
 export const fmtMs = (ms: number | undefined): string =>
   ms === undefined || !Number.isFinite(ms) ? '–' : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 
@@ -38,3 +40,13 @@ export const STATUS_LABEL: Record<string, string> = {
 export function toolErrorText(proxyError: string | undefined): string {
   return proxyError ? `The proxy could not reach the agent (${proxyError}); not counted against the agent.` : 'Our tool failed; not counted against the agent.';
 }
+
+export const CATEGORY_LABEL: Record<Category, string> = {
+  'agent-card': 'Agent card',
+  lifecycle: 'Task lifecycle',
+  streaming: 'Streaming',
+  'error-handling': 'Error handling',
+  interop: 'Interop',
+};
+
+export { NOT_ASSESSED_LABELS } from '../exporters/common';

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sampleCard } from '../testing/fake-host';
-import { checkCard, exportCard, importCard, logEntry, MAX_LOG_ENTRIES, RegistryAgent, RegistryDb, SERVING_CHECKS } from './registry-db';
+import { checkCard, exportCard, importCard, logEntry, MAX_LOG_ENTRIES, MAX_LOG_NOTES, MAX_NOTE_CHARS, RegistryAgent, RegistryDb, SERVING_CHECKS } from './registry-db';
 
 let n = 0;
 const dbs: RegistryDb[] = [];
@@ -70,6 +70,19 @@ describe('registry store', () => {
     expect(log).toHaveLength(MAX_LOG_ENTRIES);
     expect(log[0]!.when).toBe(`t${String(MAX_LOG_ENTRIES + 4).padStart(5, '0')}`);
     expect(log.at(-1)!.when).toBe('t00005');
+  });
+
+  it('keeps how an entry went (failed, warnings with notes), with the notes bounded', async () => {
+    const d = fresh();
+    const a = agent('agent:warn');
+    await d.addLog({ ...logEntry('import', a, 'A2A v1.0', 'pasted JSON', 't1'), outcome: 'warnings', notes: Array.from({ length: 50 }, (_, i) => `note ${i} ${'x'.repeat(i === 0 ? 2000 : 1)}`) });
+    await d.addLog({ when: 't2', dir: 'import', type: '–', agent: '–', schema: 'a2a-mapper.v1', source: 'https://x.example', outcome: 'failed', notes: ['No agent card found.'] });
+    const [failed, warned] = await d.log();
+    expect(failed).toMatchObject({ outcome: 'failed', notes: ['No agent card found.'], agent: '–' });
+    expect(warned!.outcome).toBe('warnings');
+    expect(warned!.notes).toHaveLength(MAX_LOG_NOTES + 1);
+    expect(warned!.notes![0]!.length).toBe(MAX_NOTE_CHARS);
+    expect(warned!.notes!.at(-1)).toBe(`${50 - MAX_LOG_NOTES} more`);
   });
 });
 

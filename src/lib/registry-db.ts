@@ -13,6 +13,29 @@ import type { CheckResult } from '../engine/model/check';
 export { exportCard, importCard, logEntry, MAPPER_ID, RegistryAgent, RegistryEndpoint, synthesizeId } from '../engine/card/mapper';
 export type { MapperLogEntry } from '../engine/card/mapper';
 
+/**
+ * A mapper log entry as the registry keeps it: the mapper's entry plus how it went. `failed`: nothing was
+ * imported (e.g. no card at the URL; `agent` is then `–`); `warnings`: done, with the mapper's notes or the
+ * card checks the exported card fails. Older entries have neither field (they were all `ok`).
+ */
+export interface RegistryLogEntry extends MapperLogEntry {
+  outcome?: 'ok' | 'failed' | 'warnings';
+  notes?: string[];
+}
+
+/** Notes kept per log entry, and characters per note: a hostile card can produce thousands. */
+export const MAX_LOG_NOTES = 20;
+export const MAX_NOTE_CHARS = 500;
+
+/** An entry with its notes bounded (MAX_LOG_NOTES, MAX_NOTE_CHARS; the count of the rest is kept). */
+export function boundedEntry(entry: RegistryLogEntry): RegistryLogEntry {
+  if (!entry.notes) return { ...entry };
+  const cut = (n: string) => (n.length > MAX_NOTE_CHARS ? `${n.slice(0, MAX_NOTE_CHARS - 1)}…` : n);
+  const notes = entry.notes.slice(0, MAX_LOG_NOTES).map(cut);
+  if (entry.notes.length > MAX_LOG_NOTES) notes.push(`${entry.notes.length - MAX_LOG_NOTES} more`);
+  return { ...entry, notes };
+}
+
 /** One registered agent with its bookkeeping (the agent itself is the mapper's `RegistryAgent`). */
 export interface StoredAgent {
   id: string;
@@ -24,7 +47,7 @@ export interface StoredAgent {
 
 interface RegistrySchema extends DBSchema {
   agents: { key: string; value: StoredAgent; indexes: { updatedAt: number } };
-  log: { key: number; value: MapperLogEntry; indexes: { when: string } };
+  log: { key: number; value: RegistryLogEntry; indexes: { when: string } };
 }
 
 /** Its own database: the run archive's (`a2a-interop`) schema and version stay untouched. */
@@ -67,7 +90,7 @@ export class RegistryDb {
   }
 
   /** Adds or replaces an agent (keyed by its id), optionally with a mapper log entry in the same transaction. */
-  async put(agentIn: RegistryAgent, entry?: MapperLogEntry): Promise<StoredAgent> {
+  async put(agentIn: RegistryAgent, entry?: RegistryLogEntry): Promise<StoredAgent> {
     const agent = RegistryAgent.parse(agentIn);
     const db = await this.db();
     const tx = db.transaction(['agents', 'log'], 'readwrite');
@@ -85,17 +108,17 @@ export class RegistryDb {
     await (await this.db()).delete('agents', id);
   }
 
-  /** Records an export or import. */
-  async addLog(entry: MapperLogEntry): Promise<void> {
+  /** Records an export or import (or a failed one). */
+  async addLog(entry: RegistryLogEntry): Promise<void> {
     const tx = (await this.db()).transaction('log', 'readwrite');
     await appendLog(tx.store, entry);
     await tx.done;
   }
 
   /** Newest first. */
-  async log(): Promise<MapperLogEntry[]> {
+  async log(): Promise<RegistryLogEntry[]> {
     const db = await this.db();
-    const out: MapperLogEntry[] = [];
+    const out: RegistryLogEntry[] = [];
     for (let cur = await db.transaction('log').store.openCursor(null, 'prev'); cur; cur = await cur.continue()) out.push(cur.value);
     return out;
   }
@@ -108,8 +131,8 @@ export class RegistryDb {
 
 type LogStore = IDBPObjectStore<RegistrySchema, ArrayLike<StoreNames<RegistrySchema>>, 'log', 'readwrite'>;
 
-async function appendLog(store: LogStore, entry: MapperLogEntry): Promise<void> {
-  await store.add({ ...entry });
+async function appendLog(store: LogStore, entry: RegistryLogEntry): Promise<void> {
+  await store.add(boundedEntry(entry));
   let extra = (await store.count()) - MAX_LOG_ENTRIES;
   // Oldest first (auto-increment keys).
   for (let cur = extra > 0 ? await store.openCursor() : null; cur && extra > 0; extra--) {

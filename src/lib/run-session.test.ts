@@ -147,9 +147,21 @@ describe('run session', () => {
     expect(run.checks['streaming.final-event']?.status).toBe('fail');
     expect(run.exchangeOrder.length).toBeGreaterThan(exchangesBefore);
     expect(run.exchangeOrder.some((id) => id.startsWith('r1-'))).toBe(true);
+    // What the re-run changed is recorded for the view ("now passes").
+    expect(store.store.getState().reruns['errors.task-not-found']).toMatchObject({ before: 'fail', after: 'pass' });
     const saved = await archive.events('rr');
     expect(saved.filter((e) => e.type === 'run-started')).toHaveLength(1);
     expect(saved.filter((e) => e.type === 'check-finished' && e.result.id === 'errors.task-not-found')).toHaveLength(2);
+  });
+
+  it('a re-run that yields no result of its check records no outcome status ("after" is null)', async () => {
+    const first = syntheticRun({ runId: 'rr2', flawed: true });
+    const { session, store } = setup(replayRunner(first, []));
+    await session.start(input);
+    (session as unknown as { deps: { run: RunFn } }).deps.run = () => Promise.reject(new Error('boom'));
+    await session.rerun(store, 'errors.task-not-found');
+    expect(store.store.getState().reruns['errors.task-not-found']).toMatchObject({ before: 'fail', after: null });
+    expect(session.state.getState().error).toContain('boom');
   });
 
   it('mergeableEvent drops run-level events and other checks, prefixes exchange ids', () => {

@@ -199,14 +199,17 @@ export class RunSession {
     const prefix = `r${++this.rerunCount}-`;
     this.state.setState({ rerunning: checkId, error: null });
     const existing = target.store.getState().events.slice();
+    const before = run.checks[checkId]?.status ?? null;
     const recorder = new RunRecorder(this.deps.archive, {
       origin: target.store.getState().source === 'report' ? 'imported' : 'live',
       onError: (e) => this.state.setState({ error: `Saving the re-run failed: ${message(e)}` }),
     });
     recorder.seed(existing);
+    let finished = false;
     const emit = (e: RunEvent) => {
       const m = mergeableEvent(e, checkId, prefix);
       if (!m) return;
+      if (m.type === 'check-finished') finished = true;
       target.enqueue(m);
       recorder.push(m);
     };
@@ -232,6 +235,7 @@ export class RunSession {
       this.state.setState({ error: `Re-running ${checkId} failed in our tool: ${message(e)}` });
     } finally {
       target.flush();
+      target.recordRerun(checkId, before, finished ? (target.store.getState().run.checks[checkId]?.status ?? null) : null);
       await recorder.flush();
       this.state.setState({ rerunning: null });
     }

@@ -19,6 +19,17 @@ export interface RunStoreState {
   events: RunEvent[];
   /** Bumped by `reveal`: the wire inspector scrolls into view and takes focus. */
   revealSeq: number;
+  /** A check to bring to the user (the inspector's link back to its check); `seq` changes on every request. */
+  checkFocus: { id: string; seq: number } | null;
+  /** Outcome of the last re-run of each check in this view: status before and after. */
+  reruns: Record<string, RerunOutcome>;
+}
+
+/** What a re-run changed: `before` and `after` are check statuses (`after` null when the re-run gave no result). */
+export interface RerunOutcome {
+  before: CheckRunState['status'] | null;
+  after: CheckRunState['status'] | null;
+  seq: number;
 }
 
 export interface RunStoreHandle {
@@ -34,6 +45,10 @@ export interface RunStoreHandle {
   select(id: string | null): void;
   /** Selects an item and brings the wire inspector to the user (evidence links). */
   reveal(id: string): void;
+  /** Brings a check's result row to the user (opened, scrolled to, focused). */
+  showCheck(id: string): void;
+  /** Records what a re-run of `checkId` changed (see RunSession.rerun). */
+  recordRerun(checkId: string, before: RerunOutcome['before'], after: RerunOutcome['after']): void;
   setNotice(n: string | null): void;
 }
 
@@ -45,7 +60,10 @@ export function createRunStore(schedule: Scheduler = animationFrameScheduler): R
     notice: null,
     events: [],
     revealSeq: 0,
+    checkFocus: null,
+    reruns: {},
   }));
+  let seq = 0;
   const batcher = createFrameBatcher<RunEvent>((batch) => {
     const s = store.getState();
     // One applyEvents per frame: collections are copied once per batch, not per event.
@@ -60,14 +78,16 @@ export function createRunStore(schedule: Scheduler = animationFrameScheduler): R
     flush: () => batcher.flush(),
     load(events, source, notice = null) {
       batcher.cancel();
-      store.setState({ run: applyEvents(initialRunState(), events), events: [...events], source, selected: null, notice });
+      store.setState({ run: applyEvents(initialRunState(), events), events: [...events], source, selected: null, notice, checkFocus: null, reruns: {} });
     },
     reset() {
       batcher.cancel();
-      store.setState({ run: initialRunState(), events: [], source: 'live', selected: null, notice: null });
+      store.setState({ run: initialRunState(), events: [], source: 'live', selected: null, notice: null, checkFocus: null, reruns: {} });
     },
     select: (id) => store.setState({ selected: id }),
     reveal: (id) => store.setState((s) => ({ selected: id, revealSeq: s.revealSeq + 1 })),
+    showCheck: (id) => store.setState({ checkFocus: { id, seq: ++seq } }),
+    recordRerun: (checkId, before, after) => store.setState((s) => ({ reruns: { ...s.reruns, [checkId]: { before, after, seq: ++seq } } })),
     setNotice: (notice) => store.setState({ notice }),
   };
 }

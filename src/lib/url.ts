@@ -14,7 +14,7 @@ export type UrlProblem = { ok: true; url: string } | { ok: false; error: string 
 /** Validates what the user typed as an agent URL, with a next step when it is wrong. */
 export function checkAgentUrl(input: string, label = 'Agent URL'): UrlProblem {
   const v = input.trim();
-  if (!v) return { ok: false, error: `${label} is empty. Enter the agent's base URL, e.g. http://127.0.0.1:4173/demo/v1.` };
+  if (!v) return { ok: false, error: `${label} is empty. Enter the agent's base URL, e.g. https://agent.example.com.` };
   let u: URL;
   try {
     u = new URL(v);

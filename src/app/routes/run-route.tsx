@@ -5,8 +5,9 @@ import { RunViewer } from '../run-viewer';
 export function RunRoute() {
   return (
     <>
-      <RunForm />
-      <OpenReport />
+      <RunForm>
+        <OpenReport />
+      </RunForm>
       <RunViewer />
     </>
   );

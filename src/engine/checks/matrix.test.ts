@@ -3,10 +3,15 @@
  * generation and binding (legacy, v0.2, v0.3, v1.0; JSON-RPC and HTTP+JSON):
  * - the clean agent's complete result set, per target and setup, is pinned (snapshot files) and its level is full;
  * - each defect makes exactly its checks fail (an `error` never counts as a detection), with the expected level;
- * - each permitted behaviour leaves the agent exactly as clean as the plain agent (no failure it does not have,
- *   the same level) and makes the checks it exercises pass;
+ *   checks that only MAY-level text backs come out as advisories, and so do weaker findings of stronger checks
+ *   (`advises`, never counted as detections);
+ * - each permitted behaviour leaves the agent as clean as the plain agent (no failure it does not have, exactly the
+ *   advisories listed, the same level) and makes the checks it exercises pass;
  * - every check has, on every target where it applies, at least one defect that makes it fail (an advisory for
- *   checks the generation backs only with MAY) and one permitted behaviour that leaves it passing.
+ *   checks the generation backs only with MAY) and one permitted behaviour that leaves it passing, except the few
+ *   (check, target) pairs of EXEMPT, each with its reason.
+ * Findings of the suite that look wrong are marked `// CHECK BUG:` and listed in `checkBugs`: the test asserts the
+ * bug is still there (so the marker is dropped once the check is fixed) and keeps them out of the coverage claims.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_CATALOG } from './index';
@@ -15,40 +20,46 @@ import type { CheckResult } from '../model/check';
 import type { ConformanceLevel, Report } from '../model/report';
 import { DEFECT_NAMES, type DefectName } from '../../testing/defect-agent/defects';
 import { PERMITTED_NAMES, type PermittedName } from '../../testing/defect-agent/permitted';
-import {
-  caseKey,
-  JSONRPC_TARGETS,
-  KIND_TARGETS,
-  MATRIX_SECRET,
-  pool,
-  REST_TARGETS,
-  runCase,
-  setupApplies,
-  SETUPS,
-  TARGETS,
-  V03_UP,
-  V1_TARGETS,
-  type CaseSpec,
-  type Setup,
-  type Target,
-} from '../../testing/defect-agent/matrix';
+import { caseKey, MATRIX_SECRET, pool, runCase, setupApplies, SETUPS, TARGETS, type CaseSpec, type Setup, type Target } from '../../testing/defect-agent/matrix';
 
 type Outcome = ConformanceLevel | 'not-assessed';
+type PerTarget<T> = Partial<Record<Target, T>>;
+
+const ALL = TARGETS;
+const LEGACY: readonly Target[] = ['legacy JSONRPC'];
+const V02: readonly Target[] = ['v0.2 JSONRPC'];
+const JSONRPC = TARGETS.filter((t) => t.endsWith('JSONRPC'));
+const REST = TARGETS.filter((t) => t.endsWith('HTTP+JSON'));
+const V1 = TARGETS.filter((t) => t.startsWith('v1.0'));
+const V03 = TARGETS.filter((t) => t.startsWith('v0.3'));
+const V03_UP = TARGETS.filter((t) => t.startsWith('v0.3') || t.startsWith('v1.0'));
+const V02_UP = TARGETS.filter((t) => !t.startsWith('legacy'));
+const PRE_V1 = TARGETS.filter((t) => !t.startsWith('v1.0'));
+const V0X = TARGETS.filter((t) => t.startsWith('v0.'));
+const V03_REST: readonly Target[] = ['v0.3 HTTP+JSON'];
+const V1_REST: readonly Target[] = ['v1.0 HTTP+JSON'];
+const V1_JSONRPC: readonly Target[] = ['v1.0 JSONRPC'];
+/** The same value on each of `targets`. */
+const each = <T,>(targets: readonly Target[], v: T): PerTarget<T> => Object.fromEntries(targets.map((t) => [t, v]));
 
 interface DefectExpectation {
   setup?: Setup;
   /** Targets the defect exists on (default: all). */
   on?: readonly Target[];
-  /** Checks that must not pass: status fail (advisory where the generation says only MAY). */
+  /** Checks that must not pass: status fail (advisory where the generation says only MAY). These are detections. */
   fails: readonly string[];
-  /** Per-target replacement of `fails`. */
-  failsOn?: Partial<Record<Target, readonly string[]>>;
-  /** Checks that may also fail as a timing-dependent consequence of the same defect. */
+  failsOn?: PerTarget<readonly string[]>;
+  /** Checks that must come out as advisories although the generation backs them with MUST/SHOULD (weaker findings). */
+  advises?: readonly string[];
+  advisesOn?: PerTarget<readonly string[]>;
+  /** Checks that may also be flagged as a timing-dependent consequence of the same defect. */
   mayFail?: readonly string[];
   level: Outcome;
-  levelOn?: Partial<Record<Target, Outcome>>;
+  levelOn?: PerTarget<Outcome>;
   /** Apply the defect to the peer agent (setup `peer`). */
   peer?: boolean;
+  /** Flagged checks whose finding is wrong (see CHECK BUG comments): expected, but never a detection. */
+  checkBugs?: readonly string[];
 }
 
 interface PermittedExpectation {
@@ -56,107 +67,405 @@ interface PermittedExpectation {
   on?: readonly Target[];
   /** Checks the behaviour exercises: they must pass with it. */
   passes: readonly string[];
+  passesOn?: PerTarget<readonly string[]>;
+  /** Advisories the behaviour brings (permitted, but worth a note): exactly these, beyond the plain agent's. */
+  advises?: readonly string[];
+  advisesOn?: PerTarget<readonly string[]>;
+  /** Who shows the behaviour in setup `peer`: the agent (default), the peer only, or both. */
+  who?: 'agent' | 'peer' | 'both';
+  /** Checks the suite judges wrongly with this behaviour (see CHECK BUG comments), and the level it then gives. */
+  checkBugs?: readonly string[];
+  level?: Outcome;
+  /** The check bugs show only when a race goes one way: tolerated, not required (the level follows). */
+  racy?: boolean;
 }
 
 const CORS = ['interop.cors.card', 'interop.cors.rpc', 'interop.cors.stream'];
 
-const DEFECTS: Record<DefectName, DefectExpectation> = {
+/**
+ * (check, targets) pairs no defect of any agent can make fail, with the reason. Subtracted from the defect coverage
+ * only: a permitted behaviour must still pass them.
+ */
+const EXEMPT: { check: string; on: readonly Target[]; why: string }[] = [
+  {
+    check: 'lifecycle.terminal',
+    on: ALL,
+    why: 'The check has no failing verdict: a task still running when the budget ends is our tool limit, and a call that breaks is lifecycle.get\'s finding (MAY everywhere).',
+  },
+  {
+    check: 'streaming.first-event',
+    on: PRE_V1,
+    why: 'No release before v1.0 fixes the first event of a stream: the check passes any first event there (and skips errors and invalid events).',
+  },
+  {
+    check: 'card.well-known-path',
+    on: [...LEGACY, ...V02],
+    why: 'Legacy and v0.2 cards pass at either well-known name (agent.json, or the newer agent-card.json), and discovery finds no card anywhere else.',
+  },
+  {
+    check: 'interop.peer.concurrent',
+    on: LEGACY,
+    why: 'Legacy clients choose the task ids (tasks/send id): two tasks of one agent share an id only when the agent disregards the client\'s id, which lifecycle.send already fails; no defect isolates it.',
+  },
+];
+
+const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
+  // ------------------------------------------------------------------ card
   'card-capabilities-array': { fails: ['card.capabilities.shape'], level: 'non-conformant' },
   'card-capabilities-strings': { fails: ['card.capabilities.shape'], level: 'non-conformant' },
   'card-missing-skills': { fails: ['card.required-fields', 'card.skills'], level: 'non-conformant' },
-  'card-html-404': { fails: ['card.discovery'], level: 'not-assessed' },
+  'card-skill-no-description': { fails: ['card.skills'], level: 'non-conformant' },
+  'card-modes-not-list': { fails: ['card.modes'], level: 'non-conformant' },
+  'card-mode-shorthand': { on: V02_UP, fails: ['card.modes.media-types'], level: 'full' },
+  'card-html-404': [
+    { fails: ['card.discovery'], level: 'not-assessed' },
+    // On the peer: the two-agent checks that read the peer card (MAY: advisories).
+    { peer: true, fails: ['interop.peer.card', 'interop.peer.common'], level: 'full' },
+  ],
+  'card-bom': { fails: ['card.json'], level: 'non-conformant' },
   'card-wrong-content-type': { fails: ['card.content-type'], level: 'partial' },
   'card-relative-url': { fails: ['card.urls.endpoint'], level: 'non-conformant' },
-  'card-undeclared-security': { setup: 'auth', fails: ['card.security.references'], on: TARGETS.filter((t) => !t.startsWith('legacy')), level: 'non-conformant' },
-  'card-oauth-no-token-url': { setup: 'auth', fails: ['card.security.schemes'], level: 'non-conformant' },
-  'card-apikey-no-name': { setup: 'auth', fails: ['card.security.schemes'], level: 'non-conformant' },
-  'card-behind-auth': { setup: 'auth', fails: ['card.public'], level: 'full' },
+  'card-doc-url-javascript': { fails: ['card.urls.other'], level: 'full' },
+  // A wrongly typed optional field: normalization reports it under card.required-fields; strict parsers reject it too.
+  'card-doc-url-not-string': { fails: ['card.required-fields', 'card.strict-lint'], level: 'non-conformant' },
+  'card-undeclared-security': { setup: 'auth', on: V02_UP, fails: ['card.security.references'], level: 'non-conformant' },
+  'card-oauth-no-token-url': { setup: 'auth', on: V02_UP, fails: ['card.security.schemes'], level: 'non-conformant' },
+  // v1.0: in a password flow, which is also deprecated (an advisory of card.security.schemes).
+  'card-oauth-relative-url': { setup: 'auth', on: V02_UP, fails: ['card.urls.oauth'], advisesOn: each(V1, ['card.security.schemes']), level: 'non-conformant' },
+  'card-apikey-no-name': { setup: 'auth', on: V02_UP, fails: ['card.security.schemes'], level: 'non-conformant' },
+  'card-legacy-schemes-string': { setup: 'auth', on: LEGACY, fails: ['card.security.schemes'], level: 'non-conformant' },
+  'card-interface-no-version': { on: V02_UP, fails: ['card.protocol.coherence'], level: 'non-conformant' },
+  'card-binding-spelling': { on: V1, fails: ['card.protocol.conventions'], level: 'partial' },
+  'card-behind-auth': { setup: 'auth', fails: ['card.public', 'interop.cors.card'], level: 'full' },
   'card-huge': { fails: [], level: 'not-assessed' },
-  'card-legacy-path-only': { fails: ['card.well-known-path'], on: V03_UP, level: 'full' },
+  'card-legacy-path-only': { on: V03_UP, fails: ['card.well-known-path'], level: 'full' },
+  'card-no-cache-headers': { on: V1, fails: ['card.caching'], level: 'partial' },
+  'card-varies-no-vary': { on: V03_UP, fails: ['card.vary'], level: 'partial' },
   'card-bad-signature': { setup: 'signed', on: V03_UP, fails: ['card.signatures'], level: 'partial' },
-  'send-returns-message': { fails: [], failsOn: { 'legacy JSONRPC': ['lifecycle.send'] }, level: 'full', levelOn: { 'legacy JSONRPC': 'non-conformant' } },
-  'task-never-finishes': { fails: [], level: 'partial' },
-  'no-task-id': { fails: ['lifecycle.send', 'lifecycle.shape', 'streaming.framing'], level: 'non-conformant' },
-  'bad-initial-state': { fails: ['streaming.framing'], level: 'partial' },
-  'state-goes-backwards': { fails: ['lifecycle.transitions'], level: 'full' },
-  'task-id-changes': { fails: ['lifecycle.get', 'lifecycle.task-id-stable', 'streaming.consistency'], level: 'non-conformant' },
-  'cancel-ignored': { fails: ['lifecycle.cancel', 'lifecycle.cancel.effective'], level: 'minimal' },
-  'cancel-completed-500': { fails: ['errors.cancel-terminal'], level: 'partial' },
-  'cancel-completed-succeeds': { fails: ['errors.cancel-terminal'], level: 'partial' },
-  'no-history': { fails: ['lifecycle.history'], level: 'full' },
-  'history-ignores-length': { fails: ['lifecycle.history-length'], level: 'partial' },
-  'input-required-not-resumable': { fails: ['lifecycle.multi-turn'], level: 'full' },
-  'wrong-rpc-id': { on: JSONRPC_TARGETS, fails: ['lifecycle.shape', 'streaming.framing', 'errors.shape'], level: 'minimal' },
-  'result-and-error': { on: JSONRPC_TARGETS, fails: ['lifecycle.shape', 'errors.shape'], level: 'minimal' },
-  'bad-timestamps': { fails: ['lifecycle.shape', 'streaming.framing'], level: 'minimal' },
-  'sse-wrong-content-type': { fails: ['streaming.content-type'], level: 'partial' },
-  'sse-never-ends': { fails: [], failsOn: { 'v1.0 JSONRPC': ['streaming.terminal'], 'v1.0 HTTP+JSON': ['streaming.terminal'] }, level: 'full', levelOn: { 'v1.0 JSONRPC': 'partial', 'v1.0 HTTP+JSON': 'partial' } },
-  'sse-events-after-final': { fails: ['streaming.after-final', 'lifecycle.transitions'], level: 'partial' },
-  'sse-no-final': { fails: ['streaming.terminal'], level: 'partial' },
-  'sse-first-not-task': { on: V1_TARGETS, fails: ['streaming.first-event'], level: 'partial' },
-  'sse-bare-payload': { on: JSONRPC_TARGETS, fails: ['streaming.framing'], level: 'partial' },
-  'sse-no-resubscribe': { fails: ['streaming.resubscribe'], level: 'full', levelOn: { 'v1.0 JSONRPC': 'partial', 'v1.0 HTTP+JSON': 'partial' } },
-  'unknown-method-wrong-code': { on: JSONRPC_TARGETS, fails: ['errors.unknown-method'], level: 'partial' },
+  'extended-card-anonymous': { setup: 'extended', on: [...V02, ...V03_UP], fails: ['card.extended'], level: 'partial' },
+  // ------------------------------------------------------------------ tasks
+  'send-returns-message': {
+    // A message-only agent is permitted from v0.2, but it must still refuse a taskId it does not know.
+    fails: ['errors.unknown-task-message'],
+    failsOn: { 'legacy JSONRPC': ['lifecycle.send', 'streaming.framing', 'streaming.terminal'] },
+    level: 'partial',
+    levelOn: { 'legacy JSONRPC': 'non-conformant' },
+  },
+  // Legacy has no blocking flag and a task still running at the end of our budget is our limit: nothing to judge there.
+  'task-never-finishes': { on: V02_UP, fails: ['lifecycle.blocking'], level: 'full', levelOn: each(V1, 'minimal') },
+  'no-task-id': { fails: ['lifecycle.send', 'lifecycle.shape', 'streaming.framing'], failsOn: { 'legacy JSONRPC': ['lifecycle.send', 'lifecycle.shape'] }, level: 'non-conformant' },
+  'bad-initial-state': {
+    fails: ['lifecycle.send', 'lifecycle.shape', 'streaming.framing'],
+    // Legacy sends block, so the first answer is already final; its gets meet the "pending" of the slow task.
+    failsOn: { 'legacy JSONRPC': ['lifecycle.get', 'lifecycle.shape', 'streaming.framing'] },
+    mayFail: ['lifecycle.get'],
+    level: 'non-conformant',
+  },
+  'task-id-changes': {
+    fails: ['lifecycle.get', 'lifecycle.task-id-stable', 'lifecycle.multi-turn', 'streaming.consistency', 'streaming.resubscribe'],
+    failsOn: {
+      'legacy JSONRPC': ['lifecycle.send', 'lifecycle.get', 'lifecycle.task-id-stable', 'lifecycle.multi-turn', 'streaming.consistency', 'streaming.resubscribe'],
+      ...each(V1, ['lifecycle.get', 'lifecycle.task-id-stable', 'lifecycle.multi-turn', 'lifecycle.list', 'streaming.consistency', 'streaming.resubscribe']),
+    },
+    advises: ['lifecycle.cancel'],
+    advisesOn: each(V1, ['lifecycle.cancel', 'lifecycle.context']),
+    level: 'non-conformant',
+  },
+  'duplicate-task-ids': { setup: 'peer', on: V02_UP, fails: ['interop.peer.concurrent'], level: 'partial' },
+  // streaming.disconnect reads its task back at once: while it still runs, it is "gone" too.
+  'get-not-found-running': { fails: ['lifecycle.get'], mayFail: ['streaming.disconnect'], level: 'non-conformant' },
+  'cancel-ignored': { fails: ['lifecycle.cancel.effective'], level: 'full' },
+  'cancel-internal-error': { fails: ['lifecycle.cancel'], level: 'minimal' },
+  'cancel-completed-500': { fails: ['errors.cancel-terminal', 'errors.cancel-twice'], level: 'partial' },
+  // v1.0 calls cancel idempotent: returning the canceled task again is fine there.
+  'cancel-completed-succeeds': { fails: ['errors.cancel-terminal', 'errors.cancel-twice'], failsOn: each(V1, ['errors.cancel-terminal']), level: 'partial' },
+  'cancel-canceled-wrong-code': { fails: ['errors.cancel-twice'], level: 'partial', levelOn: each(V1, 'full') },
+  'no-history': { fails: ['lifecycle.history'], level: 'full', levelOn: { 'legacy JSONRPC': 'partial', ...each(V1, 'partial') } },
+  'history-ignores-length': { fails: ['lifecycle.history-length'], level: 'full', levelOn: { 'legacy JSONRPC': 'partial', ...each(V1, 'minimal') } },
+  'history-zero-empty': { on: V1, fails: ['lifecycle.history-length'], level: 'minimal' },
+  'input-answer-dropped': { fails: ['lifecycle.multi-turn'], level: 'full' },
+  'context-replaced': { on: V02_UP, fails: ['lifecycle.context'], level: 'full', levelOn: each(V1, 'minimal') },
+  'blocking-returns-working': { on: V02_UP, fails: ['lifecycle.blocking'], level: 'full', levelOn: each(V1, 'minimal') },
+  'list-no-next-page-token': { on: V1, fails: ['lifecycle.list'], level: 'minimal' },
+  'list-includes-artifacts': { on: V1, fails: ['lifecycle.list'], level: 'minimal' },
+  'list-ignores-context': { on: V1, fails: ['lifecycle.list'], level: 'minimal' },
+  'push-config-wrong-url': { setup: 'push', fails: ['lifecycle.push-config'], level: 'partial' },
+  // Before v1.0 the push config methods are optional, so a delete without effect is only an advisory there.
+  'push-config-not-deleted': { setup: 'push', on: V1, fails: ['lifecycle.push-config'], level: 'partial' },
+  'wrong-rpc-id': { on: JSONRPC, fails: ['lifecycle.shape', 'streaming.framing', 'errors.shape'], level: 'minimal' },
+  'result-and-error': {
+    on: JSONRPC,
+    // CHECK BUG: errors.cancel-terminal reads the `"result": null` beside the TaskNotCancelable error as a success and
+    // says the agent "returned the unchanged completed task", although no task was returned (errors.shape already
+    // reports the envelope that carries both members).
+    fails: ['lifecycle.shape', 'errors.shape', 'errors.cancel-terminal'],
+    checkBugs: ['errors.cancel-terminal'],
+    level: 'minimal',
+  },
+  // Before v1.0 the timestamp format comes from an optional schema format: an advisory.
+  'bad-timestamps': { fails: [], failsOn: each(V1, ['lifecycle.shape', 'streaming.framing']), advises: ['lifecycle.shape', 'streaming.framing'], advisesOn: each(V1, []), level: 'full', levelOn: each(V1, 'minimal') },
+  'relay-input-refused': { setup: 'peer', fails: ['interop.peer.relay'], level: 'full' },
+  // ------------------------------------------------------------------ streaming
+  'sse-wrong-content-type': {
+    fails: ['streaming.content-type', 'streaming.resubscribe', 'errors.subscribe-terminal'],
+    failsOn: each(V1, ['streaming.content-type', 'streaming.resubscribe']),
+    level: 'partial',
+  },
+  'sse-error-body': { fails: ['streaming.content-type'], level: 'partial' },
+  'sse-never-ends': {
+    fails: ['streaming.closes', 'streaming.resubscribe', 'errors.subscribe-terminal'],
+    failsOn: each(V1, ['streaming.terminal', 'streaming.resubscribe']),
+    level: 'full',
+    levelOn: each(V1, 'partial'),
+  },
+  'sse-stall-after-complete': {
+    fails: ['streaming.terminal'],
+    // The resubscribe check meets the stall only when its task ends while it listens.
+    mayFail: ['streaming.resubscribe'],
+    level: 'partial',
+    levelOn: { 'legacy JSONRPC': 'full' },
+  },
+  'sse-events-after-final': { fails: ['streaming.after-final', 'lifecycle.transitions'], level: 'partial', levelOn: { 'legacy JSONRPC': 'full' } },
+  'sse-no-final': { fails: ['streaming.terminal'], level: 'partial', levelOn: { 'legacy JSONRPC': 'full' } },
+  'sse-error-event': { on: V02_UP, fails: ['streaming.terminal'], level: 'partial' },
+  'sse-first-not-task': { on: V1, fails: ['streaming.first-event', 'streaming.resubscribe'], level: 'partial' },
+  'sse-bare-payload': { on: JSONRPC, fails: ['streaming.framing'], level: 'partial' },
+  'sse-multiline-no-prefix': {
+    fails: ['streaming.framing', 'streaming.terminal', 'errors.subscribe-terminal'],
+    failsOn: each(V1, ['streaming.framing', 'streaming.terminal', 'streaming.resubscribe']),
+    level: 'partial',
+  },
+  'artifact-append-without-start': { fails: ['streaming.artifacts'], level: 'full' },
+  'sse-no-resubscribe': {
+    fails: ['streaming.resubscribe'],
+    failsOn: each(V1, ['streaming.resubscribe', 'errors.subscribe-terminal']),
+    level: 'full',
+    levelOn: each(V1, 'partial'),
+  },
+  'subscribe-terminal-replays': { on: V1, fails: ['errors.subscribe-terminal'], level: 'partial' },
+  'crash-after-disconnect': { fails: ['streaming.disconnect'], level: 'partial' },
+  'streaming-undeclared-served': {
+    setup: 'no-streaming',
+    // Before v1.0 nothing forbids serving an undeclared stream: the finding is advice (legacy: MAY-level check).
+    fails: ['errors.streaming-unsupported'],
+    failsOn: each(V0X, []),
+    advisesOn: each(V0X, ['errors.streaming-unsupported']),
+    level: 'full',
+    levelOn: each(V1, 'partial'),
+  },
+  'streaming-undeclared-wrong-code': { setup: 'no-streaming', on: V02_UP, fails: ['errors.streaming-unsupported'], level: 'partial' },
+  // ------------------------------------------------------------------ errors
+  'unknown-method-wrong-code': { on: JSONRPC, fails: ['errors.unknown-method'], level: 'partial' },
+  'unknown-route-spa-fallback': { on: REST, fails: ['errors.unknown-method'], level: 'partial' },
   'invalid-json-500': { fails: ['errors.invalid-json'], level: 'partial' },
-  'invalid-request-wrong-code': { on: JSONRPC_TARGETS, fails: ['errors.invalid-request'], level: 'partial' },
+  'invalid-request-wrong-code': { on: JSONRPC, fails: ['errors.invalid-request'], level: 'partial' },
   'invalid-params-wrong-code': { fails: ['errors.invalid-params'], level: 'partial' },
-  'task-not-found-wrong-code': { fails: ['errors.task-not-found'], level: 'partial' },
-  'task-not-found-500': { fails: ['errors.task-not-found'], level: 'partial' },
-  'message-to-terminal-accepted': { fails: ['errors.message-to-terminal'], level: 'partial' },
+  'task-not-found-wrong-code': { fails: ['errors.task-not-found', 'errors.unknown-task-message'], failsOn: { 'legacy JSONRPC': ['errors.task-not-found'] }, level: 'partial' },
+  'task-not-found-500': {
+    // The notification probe is a get of an unknown task too: it crashes as well (JSON-RPC only).
+    fails: ['errors.task-not-found', 'errors.unknown-task-message', 'errors.notification'],
+    failsOn: { 'legacy JSONRPC': ['errors.task-not-found', 'errors.notification'], ...each(REST, ['errors.task-not-found', 'errors.unknown-task-message']) },
+    level: 'partial',
+  },
+  'unknown-task-created': { on: V02_UP, fails: ['errors.unknown-task-message'], level: 'partial' },
+  'context-mismatch-accepted': { on: V1, fails: ['errors.context-mismatch'], level: 'partial' },
+  'message-to-terminal-accepted': { fails: ['errors.message-to-terminal'], level: 'full', levelOn: each(V1, 'partial') },
+  'message-to-terminal-appends': { fails: ['errors.message-to-terminal'], level: 'full', levelOn: each(V1, 'partial') },
   'push-wrong-code': { fails: ['errors.push-not-supported'], level: 'partial' },
-  'version-lenient': { on: V1_TARGETS, fails: ['errors.version-unsupported', 'errors.version-missing'], level: 'partial' },
-  'rest-error-not-status': { on: ['v1.0 HTTP+JSON'], fails: ['errors.shape'], level: 'partial' },
+  'version-lenient': { on: V1, fails: ['errors.version-unsupported', 'errors.version-missing'], level: 'partial' },
+  'notification-answered': { on: JSONRPC, fails: ['errors.notification'], level: 'full' },
+  'error-data-no-errorinfo': { on: V1_JSONRPC, fails: ['errors.details'], level: 'partial' },
+  'error-data-untyped': { on: V1_JSONRPC, fails: ['errors.shape', 'errors.details'], level: 'partial' },
+  'rest-error-not-status': { on: V1_REST, fails: ['errors.shape'], level: 'partial' },
+  'rest-error-html': { on: REST, fails: ['errors.shape'], level: 'partial' },
+  // ------------------------------------------------------------------ auth, interop
   'auth-not-enforced': { setup: 'auth', fails: ['auth.required'], level: 'partial' },
   'auth-no-www-authenticate': { setup: 'auth', fails: ['auth.challenge'], level: 'partial' },
+  'auth-inconsistent': { setup: 'auth', fails: ['auth.accepted'], level: 'partial' },
   'no-cors': { fails: CORS, level: 'full' },
+  'interface-broken': { setup: 'interfaces', on: V03_UP, fails: ['interop.bindings'], level: 'partial' },
 };
 
-const PERMITTED: Record<PermittedName, PermittedExpectation> = {
-  'grpc-interface': { on: TARGETS.filter((t) => !t.startsWith('legacy')), passes: ['card.urls.endpoint', 'card.protocol.coherence'] },
-  'card-protected': { setup: 'auth', passes: ['card.discovery', 'card.json', 'lifecycle.send'] },
-  'card-extra-fields': { passes: ['card.capabilities.shape', 'card.required-fields'] },
-  'card-media-ranges': { on: TARGETS.filter((t) => !t.startsWith('legacy')), passes: ['card.modes', 'lifecycle.send'] },
+const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectation[]> = {
+  // ------------------------------------------------------------------ card
+  'grpc-interface': [
+    { on: V02_UP, passes: ['card.urls.endpoint', 'card.protocol.coherence'] },
+    // interop.bindings calls the other HTTP interfaces and leaves gRPC alone.
+    { setup: 'interfaces', on: V03_UP, passes: ['interop.bindings', 'card.urls.endpoint'] },
+  ],
+  'card-protected': { setup: 'auth', passes: ['card.discovery', 'card.json', 'lifecycle.send'], advises: ['card.public', 'interop.cors.card'] },
+  'card-protected-spa': { setup: 'auth', on: JSONRPC, passes: ['card.discovery', 'card.json', 'auth.required', 'auth.accepted'], advises: ['card.public', 'interop.cors.card'] },
+  'card-extra-fields': [
+    { passes: ['card.capabilities.shape', 'card.required-fields', 'card.skills', 'card.urls.other'], advises: ['card.strict-lint'] },
+    // The peer's card carries the vendor fields: still discoverable and usable.
+    { setup: 'peer', who: 'peer', passes: ['interop.peer.card', 'interop.peer.common'] },
+  ],
+  'card-empty-strings': { on: V02_UP, passes: ['card.modes', 'lifecycle.send'], advises: ['card.required-fields', 'card.skills'] },
+  'card-legacy-nulls': { on: LEGACY, passes: ['card.required-fields', 'card.skills', 'card.modes', 'card.well-known-path'], advises: ['card.strict-lint'] },
+  'card-media-ranges': { on: V02_UP, passes: ['card.modes', 'card.modes.media-types', 'card.strict-lint', 'lifecycle.send'] },
+  'card-skill-modes-empty': { on: V1, passes: ['card.modes', 'lifecycle.send'] },
+  'card-content-type-charset': { passes: ['card.content-type', 'card.json', 'card.public'] },
+  // Legacy is left out: a legacy card without authentication served at agent-card.json is taken for a v0.2.0-0.2.4 card.
+  'card-both-paths': { on: V02_UP, passes: ['card.well-known-path', 'card.discovery', 'card.public'] },
+  'card-dual-v03-v1': { on: V1, passes: ['card.required-fields', 'card.urls.endpoint', 'errors.version-missing'], advises: ['card.protocol.coherence', 'card.strict-lint'] },
+  'card-shared-url-transports': { on: V0X, passes: ['card.urls.endpoint'], advises: ['card.protocol.coherence'] },
+  'card-custom-binding-uri': { on: V1, passes: ['card.protocol.conventions', 'card.urls.endpoint', 'card.protocol.coherence'] },
+  'card-varies-by-version': { on: V03_UP, passes: ['card.vary'] },
+  'card-revalidate': { on: V1, passes: ['card.caching', 'card.vary'] },
+  'card-signed-per-request': { setup: 'signed', on: V03_UP, passes: ['card.vary', 'card.signatures'] },
+  'card-alg-unprotected': { setup: 'signed', on: V03, passes: ['card.signatures'] },
+  'card-oauth-flows': { setup: 'auth', on: V02_UP, passes: ['card.security.schemes', 'card.security.references', 'card.urls.oauth', 'auth.accepted'] },
+  'auth-optional': {
+    setup: 'auth',
+    on: PRE_V1,
+    passes: ['card.security.schemes', 'card.security.references', 'card.strict-lint', 'auth.accepted'],
+    passesOn: { 'legacy JSONRPC': ['card.security.schemes', 'card.strict-lint', 'auth.accepted'] },
+  },
+  'extended-not-configured': { setup: 'extended', on: V03_UP, passes: ['card.extended'] },
+  'extended-v02-rpc': { setup: 'extended', on: V02, passes: ['card.extended'] },
+  // ------------------------------------------------------------------ tasks
   'image-only-skill': { passes: ['lifecycle.send', 'lifecycle.get'] },
   'video-only-skill': { passes: ['lifecycle.send', 'lifecycle.terminal'] },
-  'strict-task-ids': { passes: ['errors.task-not-found', 'errors.unknown-task-message'] },
-  'jsonrpc-error-http-status': { on: JSONRPC_TARGETS, passes: ['errors.unknown-method', 'errors.invalid-json', 'errors.invalid-request', 'errors.invalid-params', 'errors.task-not-found', 'errors.shape'] },
-  'sse-crlf': { passes: ['streaming.framing', 'streaming.terminal'] },
-  'sse-cr': { passes: ['streaming.framing', 'streaming.terminal'] },
-  'sse-multiline-data': { passes: ['streaming.framing', 'streaming.artifacts'] },
-  'sse-fields': { passes: ['streaming.framing', 'streaming.first-event'] },
-  gzip: { passes: ['card.json', 'lifecycle.get', 'streaming.content-type', 'streaming.framing'] },
-  'extra-fields': { passes: ['lifecycle.shape', 'streaming.framing'] },
-  'skip-working': { passes: ['lifecycle.transitions', 'lifecycle.terminal'] },
+  'content-type-validation-error': { on: [...V03_REST, ...V1], passes: ['lifecycle.send'] },
+  'task-rejected-initial': { on: V02_UP, passes: ['lifecycle.send', 'lifecycle.get', 'lifecycle.terminal', 'lifecycle.transitions'] },
+  'strict-task-ids': { passes: ['errors.task-not-found', 'errors.unknown-task-message'], passesOn: { 'legacy JSONRPC': ['errors.task-not-found'] } },
+  // Legacy is left out: legacy clients choose the task ids.
+  'prefixed-task-ids': { on: V02_UP, passes: ['errors.task-not-found', 'errors.unknown-task-message', 'lifecycle.task-id-stable', 'lifecycle.context', 'streaming.consistency'] },
+  'sequential-task-ids': { setup: 'peer', who: 'both', passes: ['interop.peer.concurrent', 'interop.peer.relay', 'lifecycle.task-id-stable'] },
+  'skip-working': { passes: ['lifecycle.transitions', 'lifecycle.terminal', 'lifecycle.blocking'], passesOn: { 'legacy JSONRPC': ['lifecycle.transitions', 'lifecycle.terminal'] } },
+  'back-to-submitted': { passes: ['lifecycle.transitions'] },
+  'asks-again': { passes: ['lifecycle.multi-turn'] },
+  'answer-message-reply': { on: V02_UP, passes: ['lifecycle.multi-turn'] },
+  'cancel-async': { passes: ['lifecycle.cancel', 'lifecycle.cancel.effective', 'errors.cancel-twice'] },
   'history-fewer': { passes: ['lifecycle.history', 'lifecycle.history-length'] },
   'timestamps-offset': { passes: ['lifecycle.shape'] },
-  'context-rejected': { on: V1_TARGETS, passes: ['lifecycle.context'] },
-  'duplicate-cancel-not-found': { on: V1_TARGETS, passes: ['errors.cancel-twice'] },
-  'duplicate-cancel-idempotent': { on: V1_TARGETS, passes: ['errors.cancel-twice'] },
-  'notification-invalid-request': { on: JSONRPC_TARGETS, passes: ['errors.notification'] },
-  'rest-json-content-type': { on: ['v1.0 HTTP+JSON'], passes: ['lifecycle.send', 'errors.shape'] },
-  'rest-409-not-cancelable': { on: ['v1.0 HTTP+JSON'], passes: ['errors.cancel-terminal'] },
+  'timestamps-zoneless': { on: V0X, passes: ['lifecycle.shape', 'streaming.framing'] },
+  'timestamps-lowercase': { on: LEGACY, passes: ['lifecycle.shape', 'streaming.framing'] },
+  // CHECK BUG: lifecycle.context skips ("No finished task with a contextId to continue") although the context is
+  // in the task's messages; v1.0 does not require Task.contextId, so a core check goes unverified and the level drops.
+  'v1-no-task-context': { on: V1, passes: ['lifecycle.shape', 'streaming.framing'], checkBugs: ['lifecycle.context'], level: 'partial' },
+  'extra-fields': { passes: ['lifecycle.shape', 'streaming.framing'] },
+  'rate-limit-once': { passes: ['lifecycle.send', 'lifecycle.get', 'lifecycle.cancel'] },
+  'list-small-pages': { on: V1, passes: ['lifecycle.list'] },
+  'context-rejected': { on: V1, passes: ['lifecycle.context'] },
+  'push-token-masked': { setup: 'push', passes: ['lifecycle.push-config'] },
+  'push-delete-204': { setup: 'push', on: REST, passes: ['lifecycle.push-config'] },
+  'push-second-delete-not-found': { setup: 'push', on: V02_UP, passes: ['lifecycle.push-config'] },
+  // ------------------------------------------------------------------ streaming
+  'sse-crlf': { passes: ['streaming.framing', 'streaming.terminal', 'streaming.after-final', 'streaming.resubscribe'] },
+  'sse-cr': { passes: ['streaming.framing', 'streaming.terminal', 'streaming.after-final', 'streaming.resubscribe'] },
+  'sse-multiline-data': { passes: ['streaming.framing', 'streaming.artifacts', 'streaming.consistency'] },
+  'sse-fields': { passes: ['streaming.framing', 'streaming.first-event', 'streaming.resubscribe', 'streaming.closes'], passesOn: each(V1, ['streaming.framing', 'streaming.first-event', 'streaming.resubscribe']) },
+  'sse-unknown-fields': { passes: ['streaming.framing', 'streaming.after-final'] },
+  gzip: { passes: ['card.json', 'lifecycle.get', 'streaming.content-type', 'streaming.framing'] },
+  'stream-open-at-auth-required': { on: V1, passes: ['streaming.terminal', 'lifecycle.terminal'] },
+  'stream-task-snapshot': { on: V1, passes: ['streaming.after-final', 'streaming.terminal'] },
+  'stream-ends-with-task': { on: V0X, passes: ['streaming.terminal', 'streaming.closes'] },
+  'stream-first-terminal-status': { on: PRE_V1, passes: ['streaming.first-event', 'streaming.terminal', 'streaming.closes'] },
+  'artifact-in-task': { on: V02_UP, passes: ['streaming.artifacts', 'streaming.first-event'] },
+  'disconnect-cancels': { passes: ['streaming.disconnect'] },
+  'cors-minimal': { passes: CORS },
+  'rest-url-v1': [
+    { on: V03_REST, passes: ['card.urls.endpoint', 'lifecycle.send'] },
+    { setup: 'interfaces', on: ['v0.3 JSONRPC'], passes: ['interop.bindings'] },
+  ],
+  'endpoint-path': { passes: ['card.urls.endpoint', 'lifecycle.send', 'errors.unknown-method'] },
+  // ------------------------------------------------------------------ errors and auth
+  'jsonrpc-error-http-status': [
+    {
+      on: JSONRPC,
+      passes: ['errors.unknown-method', 'errors.invalid-json', 'errors.invalid-request', 'errors.invalid-params', 'errors.task-not-found', 'errors.shape', 'errors.cancel-terminal', 'errors.cancel-twice', 'errors.message-to-terminal', 'errors.push-not-supported'],
+      passesOn: {
+        'v0.2 JSONRPC': ['errors.unknown-method', 'errors.invalid-json', 'errors.invalid-request', 'errors.invalid-params', 'errors.task-not-found', 'errors.shape', 'errors.cancel-terminal', 'errors.cancel-twice', 'errors.message-to-terminal', 'errors.push-not-supported', 'errors.unknown-task-message'],
+        'v0.3 JSONRPC': ['errors.unknown-method', 'errors.invalid-json', 'errors.invalid-request', 'errors.invalid-params', 'errors.task-not-found', 'errors.shape', 'errors.cancel-terminal', 'errors.cancel-twice', 'errors.message-to-terminal', 'errors.push-not-supported', 'errors.unknown-task-message'],
+        'v1.0 JSONRPC': ['errors.unknown-method', 'errors.invalid-json', 'errors.invalid-request', 'errors.invalid-params', 'errors.task-not-found', 'errors.shape', 'errors.cancel-terminal', 'errors.cancel-twice', 'errors.message-to-terminal', 'errors.push-not-supported', 'errors.unknown-task-message', 'errors.details', 'errors.version-unsupported'],
+      },
+    },
+  ],
+  'notification-invalid-request': { on: JSONRPC, passes: ['errors.notification'] },
+  'notification-202': { on: JSONRPC, passes: ['errors.notification'] },
+  'duplicate-cancel-not-found': { on: V1, passes: ['errors.cancel-twice'] },
+  'duplicate-cancel-idempotent': { on: V1, passes: ['errors.cancel-twice'] },
+  'rest-json-content-type': { on: V1_REST, passes: ['lifecycle.send', 'errors.shape', 'errors.message-to-terminal'] },
+  'rest-409-not-cancelable': { on: REST, passes: ['errors.cancel-terminal', 'errors.cancel-twice'] },
+  'rest-501-unsupported': { on: V03_REST, passes: ['errors.push-not-supported', 'errors.message-to-terminal'] },
+  'rest-message-error-body': { on: V03_REST, passes: ['errors.shape', 'errors.task-not-found', 'errors.cancel-terminal'] },
+  'rest-status-no-status-field': { on: V1_REST, passes: ['errors.shape', 'errors.invalid-json', 'errors.invalid-params'] },
+  'unknown-route-400': { on: REST, passes: ['errors.unknown-method', 'errors.shape'] },
+  'validation-422': { on: V03_REST, passes: ['errors.invalid-json', 'errors.invalid-params'] },
+  'push-url-validation': { passes: ['errors.push-not-supported'] },
+  'version-compat-03': { on: V1, passes: ['errors.version-missing', 'interop.bindings'] },
+  'version-problem-json': { on: V1_REST, passes: ['errors.version-unsupported', 'errors.version-missing'] },
+  'subscribe-terminal-error': { on: PRE_V1, passes: ['errors.subscribe-terminal'] },
+  'sse-error-first-event': [
+    {
+      on: V1,
+      passes: ['errors.subscribe-terminal'],
+      // CHECK BUG: streaming.resubscribe reads a refusal delivered as the first SSE event (UnsupportedOperation for a
+      // task that finished before the subscription) as "sent a error first", instead of skipping to a running task as
+      // it does when the same refusal comes as a JSON answer (errors.subscribe-terminal reads both as refusals).
+      checkBugs: ['streaming.resubscribe'],
+      level: 'partial',
+      racy: true,
+    },
+    { setup: 'no-streaming', on: V1, passes: ['errors.streaming-unsupported'] },
+  ],
+  'no-streaming-method-not-found': { setup: 'no-streaming', on: PRE_V1, passes: ['errors.streaming-unsupported'] },
+  'context-mismatch-not-found': { on: V1, passes: ['errors.context-mismatch'] },
+  'auth-jsonrpc-error': { setup: 'auth', on: V1_JSONRPC, passes: ['auth.required', 'auth.accepted'] },
+  'auth-403': { setup: 'auth', passes: ['auth.required', 'auth.accepted'] },
+  'auth-multi-challenge': { setup: 'auth', passes: ['auth.challenge', 'auth.required'] },
 };
 
 // ------------------------------------------------------------------------------------------ the runs
 
+const list = <T,>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
 const outcome = (r: Report): Outcome => r.conformanceLevel ?? 'not-assessed';
 const byId = (r: Report) => new Map(reportResults(r).map((x) => [x.id, x]));
 /** Results that are not passing for the agent's sake: failures and advisories (errors and skips aside). */
 const flagged = (r: Report) => reportResults(r).filter((x) => x.status === 'fail' || x.status === 'advisory');
 const describeResult = (x: CheckResult | undefined) => (x ? `${x.status}${x.skipKind ? `/${x.skipKind}` : ''}: ${x.message.slice(0, 200)}` : 'missing');
+/** A detection: a failure, or an advisory where the generation backs the check with MAY only. */
+const detects = (x: CheckResult) => x.status === (x.level === 'MAY' ? 'advisory' : 'fail');
 
 const cleanCases: CaseSpec[] = TARGETS.flatMap((target) => SETUPS.filter((s) => setupApplies(s, target)).map((setup) => ({ target, setup })));
-const defectCases = (Object.entries(DEFECTS) as [DefectName, DefectExpectation][]).flatMap(([d, e]) =>
-  (e.on ?? TARGETS).map((target): [DefectName, CaseSpec] => [d, { target, setup: e.peer ? 'peer' : (e.setup ?? 'plain'), ...(e.peer ? { peerDefects: [d] } : { defects: [d] }) }]),
+
+interface DefectCase {
+  defect: DefectName;
+  e: DefectExpectation;
+  c: CaseSpec;
+}
+const defectCases: DefectCase[] = (Object.entries(DEFECTS) as [DefectName, DefectExpectation | DefectExpectation[]][]).flatMap(([defect, es]) =>
+  list(es).flatMap((e) =>
+    (e.on ?? ALL).map((target): DefectCase => ({ defect, e, c: { target, setup: e.peer ? 'peer' : (e.setup ?? 'plain'), ...(e.peer ? { peerDefects: [defect] } : { defects: [defect] }) } })),
+  ),
 );
-const permittedCases = (Object.entries(PERMITTED) as [PermittedName, PermittedExpectation][]).flatMap(([p, e]) =>
-  (e.on ?? TARGETS).map((target): [PermittedName, CaseSpec] => [p, { target, setup: e.setup ?? 'plain', permitted: [p] }]),
+
+interface PermittedCase {
+  permitted: PermittedName;
+  e: PermittedExpectation;
+  c: CaseSpec;
+}
+const permittedCases: PermittedCase[] = (Object.entries(PERMITTED) as [PermittedName, PermittedExpectation | PermittedExpectation[]][]).flatMap(([permitted, es]) =>
+  list(es).flatMap((e) =>
+    (e.on ?? ALL).map((target): PermittedCase => {
+      const who = e.who ?? 'agent';
+      return {
+        permitted,
+        e,
+        c: { target, setup: e.setup ?? 'plain', ...(who !== 'peer' ? { permitted: [permitted] } : {}), ...(who !== 'agent' ? { peerPermitted: [permitted] } : {}) },
+      };
+    }),
+  ),
 );
+
+const label = (c: CaseSpec) => `${c.target}${c.setup === 'plain' ? '' : ` (${c.setup}${c.peerDefects || c.peerPermitted ? ', on the peer' : ''})`}`;
 
 const reports = new Map<string, Report>();
 beforeAll(async () => {
-  const all = [...cleanCases, ...defectCases.map(([, c]) => c), ...permittedCases.map(([, c]) => c)];
-  await pool(all, 6, async (c) => {
+  const all = [...cleanCases, ...defectCases.map((x) => x.c), ...permittedCases.map((x) => x.c)];
+  // The agents and the suite share this process: the runs mostly wait on timers, so many run at once.
+  await pool(all, 16, async (c) => {
     reports.set(caseKey(c), await runCase(c));
   });
 }, 600_000);
@@ -189,10 +498,12 @@ describe('each defect makes exactly its checks fail, with the expected level', (
   it('every defect of the test agent has an expectation', () => {
     expect(Object.keys(DEFECTS).sort()).toEqual([...DEFECT_NAMES].sort());
   });
-  it.each(defectCases.map(([d, c]) => [d, c.target, c] as const))('%s on %s', (defect, target, c) => {
-    const e = DEFECTS[defect];
+  it.each(defectCases.map((x) => [x.defect, label(x.c), x] as const))('%s on %s', (_defect, _target, { e, c }) => {
     const r = reportOf(c);
-    const expected = [...(e.failsOn?.[target] ?? e.fails)].sort();
+    const t = c.target;
+    const fails = [...(e.failsOn?.[t] ?? e.fails)];
+    const advises = [...(e.advisesOn?.[t] ?? e.advises ?? [])];
+    const expected = [...fails, ...advises].sort();
     const got = flagged(r)
       .map((x) => x.id)
       .filter((id) => expected.includes(id) || !e.mayFail?.includes(id))
@@ -204,13 +515,19 @@ describe('each defect makes exactly its checks fail, with the expected level', (
       .join('\n');
     expect(got, detail).toEqual(expected);
     // A defect is detected by a failure (an advisory where the generation says only MAY), never by an error.
-    for (const id of expected) {
+    for (const id of fails) {
       const x = results.get(id)!;
-      expect(x.status, `${id}: ${describeResult(x)}`).toBe(x.level === 'MAY' ? 'advisory' : 'fail');
+      expect(detects(x), `${id}: ${describeResult(x)}`).toBe(true);
       expect(x.recommendation, id).toBeTruthy();
       expect(x.requirement?.sentences.length, `${id} names the sentences it enforces`).toBeGreaterThan(0);
     }
-    expect(outcome(r), r.levelReason).toBe(e.levelOn?.[target] ?? e.level);
+    // A weaker finding of a check the generation backs with MUST/SHOULD: an advisory, not a detection.
+    for (const id of advises) {
+      const x = results.get(id)!;
+      expect(x.status, `${id}: ${describeResult(x)}`).toBe('advisory');
+      expect(x.level, `${id} is MAY-level here: list it under fails`).not.toBe('MAY');
+    }
+    expect(outcome(r), r.levelReason).toBe(e.levelOn?.[t] ?? e.level);
   });
 });
 
@@ -218,15 +535,22 @@ describe('each permitted behaviour leaves the agent as clean as the plain agent'
   it('every permitted behaviour of the test agent has an expectation', () => {
     expect(Object.keys(PERMITTED).sort()).toEqual([...PERMITTED_NAMES].sort());
   });
-  it.each(permittedCases.map(([p, c]) => [p, c.target, c] as const))('%s on %s', (permitted, target, c) => {
+  it.each(permittedCases.map((x) => [x.permitted, label(x.c), x] as const))('%s on %s', (_permitted, _target, { e, c }) => {
     const r = reportOf(c);
-    const clean = reportOf({ target, setup: c.setup });
-    const cleanFlagged = new Set(flagged(clean).map((x) => x.id));
-    const extra = flagged(r).filter((x) => !cleanFlagged.has(x.id));
-    expect(extra.map((x) => `${x.id}: ${describeResult(x)}`)).toEqual([]);
-    expect(outcome(r), r.levelReason).toBe(outcome(clean));
+    const t = c.target;
+    const clean = reportOf({ target: t, setup: c.setup });
+    const cleanResults = byId(clean);
+    const bugs = e.checkBugs ?? [];
+    const isNew = (x: CheckResult) => cleanResults.get(x.id)?.status !== x.status;
+    const newFails = flagged(r).filter((x) => x.status === 'fail' && isNew(x) && !bugs.includes(x.id));
+    expect(newFails.map((x) => `${x.id}: ${describeResult(x)}`)).toEqual([]);
+    const newAdvisories = flagged(r).filter((x) => x.status === 'advisory' && isNew(x) && !bugs.includes(x.id));
+    expect(newAdvisories.map((x) => x.id).sort()).toEqual([...(e.advisesOn?.[t] ?? e.advises ?? [])].sort());
     const results = byId(r);
-    for (const id of PERMITTED[permitted].passes) expect(describeResult(results.get(id)), id).toMatch(/^pass/);
+    const shown = bugs.filter((id) => results.get(id)?.status !== cleanResults.get(id)?.status);
+    if (!e.racy) expect(shown, 'a CHECK BUG is fixed: drop its marker').toEqual(bugs);
+    expect(outcome(r), r.levelReason).toBe(shown.length ? (e.level ?? outcome(clean)) : outcome(clean));
+    for (const id of e.passesOn?.[t] ?? e.passes) expect(describeResult(results.get(id)), id).toMatch(/^pass/);
   });
 });
 
@@ -237,34 +561,36 @@ describe('coverage: every check can fail and can pass a permitted variant, where
     for (const c of cleanCases) for (const x of reportResults(reportOf(c))) if (!(x.status === 'skip' && x.skipKind === 'not-applicable')) pairs.add(`${x.id} @ ${c.target}`);
     return pairs;
   };
+  const exempt = new Set(EXEMPT.flatMap((x) => x.on.map((t) => `${x.check} @ ${t}`)));
 
   it('every check applies somewhere', () => {
     const seen = new Set([...applicable()].map((p) => p.split(' @ ')[0]));
     expect(CHECK_CATALOG.map((c) => c.id).filter((id) => !seen.has(id))).toEqual([]);
   });
 
+  it('every exemption names a check that applies there and that no defect makes fail', () => {
+    const app = applicable();
+    expect([...exempt].filter((p) => !app.has(p))).toEqual([]);
+  });
+
   it('has a defect that makes each check fail on each target where it applies', () => {
     const caught = new Set<string>();
-    for (const [d, c] of defectCases) {
-      const e = DEFECTS[d];
+    for (const { e, c } of defectCases) {
       const expected = e.failsOn?.[c.target] ?? e.fails;
       for (const x of reportResults(reportOf(c))) {
-        if (expected.includes(x.id) && x.status === (x.level === 'MAY' ? 'advisory' : 'fail')) caught.add(`${x.id} @ ${c.target}`);
+        if (expected.includes(x.id) && !e.checkBugs?.includes(x.id) && detects(x)) caught.add(`${x.id} @ ${c.target}`);
       }
     }
-    expect([...applicable()].filter((p) => !caught.has(p)).sort()).toEqual([]);
+    expect([...caught].filter((p) => exempt.has(p)), 'an exempt pair is caught after all: drop the exemption').toEqual([]);
+    expect([...applicable()].filter((p) => !caught.has(p) && !exempt.has(p)).sort()).toEqual([]);
   });
 
   it('has a permitted behaviour that leaves each check passing on each target where it applies', () => {
     const proven = new Set<string>();
-    for (const [p, c] of permittedCases) {
+    for (const { e, c } of permittedCases) {
       const results = byId(reportOf(c));
-      for (const id of PERMITTED[p].passes) if (results.get(id)?.status === 'pass') proven.add(`${id} @ ${c.target}`);
+      for (const id of e.passesOn?.[c.target] ?? e.passes) if (results.get(id)?.status === 'pass') proven.add(`${id} @ ${c.target}`);
     }
     expect([...applicable()].filter((p) => !proven.has(p)).sort()).toEqual([]);
   });
 });
-
-// Referenced so the target groups stay available to expectations as they grow.
-void REST_TARGETS;
-void KIND_TARGETS;

@@ -1,19 +1,30 @@
 import type { ReactNode } from 'react';
 import { SafeLink } from '../../components/safe-link';
 import { StatusChip } from '../../components/status-chip';
+import { useRunStoreHandle } from '../../lib/run-store';
 import { pathKey, type FieldVerdict } from './paths';
 
 const MAX_DEPTH = 12;
 const MAX_NODES = 3000;
 const MAX_STRING = 2000;
 
+const FAILING = new Set(['fail', 'error']);
+
 function Verdicts({ list }: { list: FieldVerdict[] | undefined }) {
+  const handle = useRunStoreHandle();
   if (!list?.length) return null;
   return (
     <span className="field-verdicts">
       {list.map((v) => (
-        <span key={v.checkId} className="field-verdict" title={v.message}>
-          <StatusChip status={v.status} /> <span className="verdict-title">{v.title}</span>
+        <span key={v.checkId} className={`field-verdict verdict-${v.status}`} title={v.message}>
+          <StatusChip status={v.status} />{' '}
+          {FAILING.has(v.status) || v.status === 'advisory' ? (
+            <button type="button" className="linklike verdict-title" onClick={() => handle.showCheck(v.checkId)} aria-label={`Show check ${v.checkId}: ${v.title}`}>
+              {v.checkId}
+            </button>
+          ) : (
+            <span className="verdict-title">{v.title}</span>
+          )}
           {v.status !== 'pass' ? <span className="verdict-msg">: {v.message}</span> : null}
         </span>
       ))}
@@ -47,8 +58,10 @@ export function CardTree({ value, verdicts, label }: { value: unknown; verdicts:
       <ul className="json-obj">
         {entries.map(([k, child]) => {
           const p = [...path, k];
+          const here = verdicts.get(pathKey(p));
+          const failing = here?.some((v) => FAILING.has(v.status));
           return (
-            <li key={k}>
+            <li key={k} className={failing ? 'field-fail' : undefined}>
               <span className="json-key">{Array.isArray(v) ? `[${k}]` : k}</span>: {render(child, p, depth + 1)}
               <Verdicts list={verdicts.get(pathKey(p))} />
             </li>

@@ -1,8 +1,30 @@
 import { useMemo, useState } from 'react';
 import type { TargetInfo } from '../../lib/engine';
-import { useRunResults, useRunSelector } from '../../lib/run-store';
+import { prettyBody } from '../../lib/format';
+import { useRunResults, useRunSelector, type RunStoreState } from '../../lib/run-store';
 import { CardTree } from './card-tree';
-import { verdictsByPath } from './paths';
+import { orderLike, verdictsByPath } from './paths';
+
+/** The card's bytes as received (the body of the exchange that fetched it), when the log has them. */
+function useCardBody(cardUrl: string | undefined): string | undefined {
+  return useRunSelector((s: RunStoreState) => {
+    if (!cardUrl) return undefined;
+    for (const id of s.run.exchangeOrder) {
+      const x = s.run.exchanges[id];
+      if (x?.request.url === cardUrl && x.response && x.response.status < 300 && x.response.body && !x.response.truncated) return x.response.body;
+    }
+    return undefined;
+  });
+}
+
+function parse(text: string | undefined): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The agent card as received and as normalized, with verdicts per field and the detected protocol. */
 export function CardView() {
@@ -21,9 +43,16 @@ export function CardView() {
 }
 
 function TargetCard({ target, verdicts }: { target: TargetInfo; verdicts: ReturnType<typeof verdictsByPath> }) {
-  const [view, setView] = useState<'raw' | 'normalized'>('raw');
+  const [view, setView] = useState<'raw' | 'normalized' | 'json'>('raw');
   const who = target.role === 'agent' ? 'Agent' : 'Peer agent';
-  const card = view === 'raw' ? target.rawCard : target.normalizedCard;
+  const body = useCardBody(target.cardUrl);
+  // The card's own field order (the stored copy's order is not it): from the bytes received.
+  const received = useMemo(() => {
+    const ref = parse(body);
+    return ref === undefined ? target.rawCard : orderLike(target.rawCard, ref);
+  }, [body, target.rawCard]);
+  const normalized = useMemo(() => orderLike(target.normalizedCard, received), [target.normalizedCard, received]);
+  const card = view === 'raw' ? received : normalized;
   return (
     <section className="target" aria-label={`${who} card`}>
       <h3>{who}</h3>
@@ -68,8 +97,15 @@ function TargetCard({ target, verdicts }: { target: TargetInfo; verdicts: Return
         <button type="button" aria-pressed={view === 'normalized'} onClick={() => setView('normalized')} disabled={target.normalizedCard === undefined}>
           Normalized
         </button>
+        <button type="button" aria-pressed={view === 'json'} onClick={() => setView('json')} disabled={target.rawCard === undefined && !target.rawText}>
+          Raw JSON
+        </button>
       </div>
-      {card !== undefined ? (
+      {view === 'json' ? (
+        <div className="card-json" role="region" tabIndex={0} aria-label={`${who} card as raw JSON`}>
+          <pre className="body">{body ? prettyBody(body) : (target.rawText ?? JSON.stringify(received, null, 2))}</pre>
+        </div>
+      ) : card !== undefined ? (
         <CardTree value={card} verdicts={view === 'raw' || target.role === 'agent' ? verdicts : new Map()} label={`${who} card ${view === 'raw' ? 'as received' : 'normalized'}`} />
       ) : target.rawText ? (
         <pre className="body">{target.rawText}</pre>

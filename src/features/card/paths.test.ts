@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../lib/engine';
-import { pathKey, pathSegments, verdictsByPath } from './paths';
+import { orderLike, pathKey, pathSegments, verdictsByPath } from './paths';
 
 describe('card field paths', () => {
   it('reads JSON pointers and dotted paths alike', () => {
@@ -27,5 +27,16 @@ describe('card field paths', () => {
     expect(m.get('/skills/0/tags')?.map((v) => v.checkId)).toEqual(['a', 'b']);
     expect(m.get('/')?.map((v) => v.checkId)).toEqual(['c']);
     expect(m.has('/x')).toBe(false);
+  });
+});
+
+describe('orderLike', () => {
+  it('puts keys back in the order of the card as received, recursively, keeping extra keys last', () => {
+    const stored = { skills: [{ name: 'n', id: 'i' }], version: '1', name: 'A', extra: true };
+    const received = { name: 'A', version: '1', skills: [{ id: 'i', name: 'n' }] };
+    const out = orderLike(stored, received) as Record<string, unknown>;
+    expect(Object.keys(out)).toEqual(['name', 'version', 'skills', 'extra']);
+    expect(Object.keys((out.skills as Record<string, unknown>[])[0]!)).toEqual(['id', 'name']);
+    expect(orderLike('x', received)).toBe('x');
   });
 });

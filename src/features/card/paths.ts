@@ -39,3 +39,23 @@ export function verdictsByPath(results: readonly CheckResult[], role: 'agent' | 
   }
   return out;
 }
+
+/**
+ * `value` with its object keys in the order of `reference` (the card as parsed from the bytes received),
+ * recursively; keys the reference lacks keep their place after the others. The engine stores a bounded
+ * copy of the card whose key order is not the card's own; the exchange body still has it.
+ */
+export function orderLike(value: unknown, reference: unknown, depth = 0): unknown {
+  if (depth > 32 || value === null || typeof value !== 'object' || reference === null || typeof reference !== 'object') return value;
+  if (Array.isArray(value)) {
+    const ref = Array.isArray(reference) ? reference : [];
+    return value.map((v, i) => orderLike(v, ref[i], depth + 1));
+  }
+  if (Array.isArray(reference)) return value;
+  const src = value as Record<string, unknown>;
+  const ref = reference as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(ref)) if (Object.prototype.hasOwnProperty.call(src, k)) out[k] = orderLike(src[k], ref[k], depth + 1);
+  for (const k of Object.keys(src)) if (!Object.prototype.hasOwnProperty.call(out, k)) out[k] = src[k];
+  return out;
+}

@@ -1,10 +1,11 @@
 import { startTransition, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { checkDurations, exchangeLatencies, quantile, resultsPerCategory, streamTimings, type RunState } from '../../lib/engine';
-import { fmtMs } from '../../lib/format';
+import { CATEGORY_LABEL, fmtMs } from '../../lib/format';
+import { operationName } from '../../lib/operation';
 import { useRunSelector } from '../../lib/run-store';
 
-const MAX_BARS = 60;
+const MAX_BARS = 24;
 const MAX_TABLE_ROWS = 500;
 
 /**
@@ -84,13 +85,82 @@ function DataTable({ label, head, rows }: { label: string; head: string[]; rows:
   );
 }
 
-const axis = { stroke: 'var(--muted)', fontSize: 12 };
+const axis = { fill: 'var(--fg)', fontSize: 12 };
+const BAR_ROW = 30;
+
+/** Narrow screens get narrower label columns and smaller ticks, so the bars stay readable on a phone. */
+function useNarrow(): boolean {
+  const q = '(max-width: 700px)';
+  const [narrow, setNarrow] = useState(() => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(q).matches);
+  useEffect(() => {
+    if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return undefined;
+    const m = window.matchMedia(q);
+    const on = () => setNarrow(m.matches);
+    m.addEventListener('change', on);
+    return () => m.removeEventListener('change', on);
+  }, []);
+  return narrow;
+}
+
+export interface OperationStats {
+  operation: string;
+  count: number;
+  p50: number;
+  max: number;
+  ttfbP50?: number;
+}
+
+/** Latency per operation (JSON-RPC method, or HTTP method and path), slowest median first. */
+export function latencyByOperation(run: RunState): OperationStats[] {
+  const groups = new Map<string, { totals: number[]; ttfb: number[] }>();
+  for (const l of exchangeLatencies(run)) {
+    const x = run.exchanges[l.exchangeId];
+    if (!x || l.totalMs === undefined) continue;
+    const op = operationName(x.request);
+    let g = groups.get(op);
+    if (!g) groups.set(op, (g = { totals: [], ttfb: [] }));
+    g.totals.push(l.totalMs);
+    if (l.ttfbMs !== undefined) g.ttfb.push(l.ttfbMs);
+  }
+  return [...groups]
+    .map(([operation, g]) => ({
+      operation,
+      count: g.totals.length,
+      p50: Math.round(quantile(g.totals, 0.5) ?? 0),
+      max: Math.round(Math.max(...g.totals)),
+      ttfbP50: g.ttfb.length ? Math.round(quantile(g.ttfb, 0.5) ?? 0) : undefined,
+    }))
+    .sort((a, b) => b.p50 - a.p50);
+}
+
+export interface FirstEventStats {
+  operation: string;
+  streams: number;
+  p50: number;
+  max: number;
+}
+
+/** Time to the first SSE event, per streaming operation (message/stream, tasks/resubscribe, …). */
+export function firstEventByOperation(run: RunState): FirstEventStats[] {
+  const groups = new Map<string, number[]>();
+  for (const s of streamTimings(run)) {
+    const x = run.exchanges[s.exchangeId];
+    if (!x || s.firstEventMs === undefined) continue;
+    const op = operationName(x.request);
+    const arr = groups.get(op) ?? [];
+    arr.push(s.firstEventMs);
+    groups.set(op, arr);
+  }
+  return [...groups].map(([operation, v]) => ({ operation, streams: v.length, p50: Math.round(quantile(v, 0.5) ?? 0), max: Math.round(Math.max(...v)) }));
+}
 
 /** Charts of the run (recharts; this module is loaded lazily). Each chart has a table view. */
 export default function ChartsPanel() {
   const ref = useRef<HTMLElement>(null);
   const inView = useInView(ref);
   const run = useThrottledRun(inView);
+  const narrow = useNarrow();
+  const labelWidth = narrow ? 112 : 200;
   // recharts is mounted only once the section has been on screen: during a run it usually is not.
   const [seen, setSeen] = useState(false);
   useEffect(() => {
@@ -100,16 +170,23 @@ export default function ChartsPanel() {
     const streams = streamTimings(run);
     const lat = exchangeLatencies(run);
     return {
-      categories: resultsPerCategory(run),
+      categories: resultsPerCategory(run).map((c) => ({ ...c, label: CATEGORY_LABEL[c.category] })),
       durations: checkDurations(run),
-      latencies: lat,
+      operations: latencyByOperation(run),
+      firstEvents: firstEventByOperation(run),
       streams,
+      exchanges: lat.length,
       p50: quantile(lat.map((l) => l.totalMs ?? 0), 0.5),
       p95: quantile(lat.map((l) => l.totalMs ?? 0), 0.95),
     };
   }, [run]);
   // From the live store, not the throttled copy: a hidden section never comes into view to catch up.
   const empty = useRunSelector((s) => !s.run.checkOrder.length && !s.run.exchangeOrder.length);
+  const opOf = (exchangeId: string) => {
+    const x = run.exchanges[exchangeId];
+    return x ? operationName(x.request) : exchangeId;
+  };
+  const shortLabel = (v: string) => (narrow && v.length > 16 ? `${v.slice(0, 15)}…` : v.length > 30 ? `${v.slice(0, 29)}…` : v);
   return (
     <section ref={ref} className="charts" aria-labelledby="charts-heading" hidden={empty}>
       <h2 id="charts-heading">Charts</h2>
@@ -120,90 +197,91 @@ export default function ChartsPanel() {
           table={
             <DataTable
               label="Results per category"
-              head={['Category', 'Pass', 'Fail', 'Skipped', 'Tool error']}
-              rows={data.categories.map((c) => [c.category, c.pass, c.fail, c.skip, c.error])}
+              head={['Category', 'Pass', 'Fail', 'Advisory', 'Skipped', 'Tool error']}
+              rows={data.categories.map((c) => [c.label, c.pass, c.fail, c.advisory, c.skip, c.error])}
             />
           }
         >
-          <ResponsiveContainer width="100%" height={240}>
-            <BarChart data={data.categories}>
+          <ResponsiveContainer width="100%" height={data.categories.length * 36 + 70}>
+            <BarChart data={data.categories} layout="vertical" margin={{ left: 4, right: 12 }}>
               <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-              <XAxis dataKey="category" tick={axis} />
-              <YAxis allowDecimals={false} tick={axis} />
+              <XAxis type="number" allowDecimals={false} tick={axis} />
+              <YAxis type="category" dataKey="label" width={narrow ? 96 : 120} tick={axis} interval={0} />
               <Tooltip />
               <Legend />
               <Bar dataKey="pass" name="pass" stackId="a" fill="var(--ok)" isAnimationActive={false} />
               <Bar dataKey="fail" name="fail" stackId="a" fill="var(--bad)" isAnimationActive={false} />
+              <Bar dataKey="advisory" name="advisory" stackId="a" fill="var(--accent)" isAnimationActive={false} />
               <Bar dataKey="skip" name="skipped" stackId="a" fill="var(--skip)" isAnimationActive={false} />
               <Bar dataKey="error" name="tool error" stackId="a" fill="var(--tool)" isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>
         </ChartCard>
         <ChartCard
-          title="Check durations"
-          table={<DataTable label="Check durations" head={['Check', 'Status', 'Duration']} rows={data.durations.map((d) => [d.id, d.status, fmtMs(d.ms)])} />}
-        >
-          <ResponsiveContainer width="100%" height={240}>
-            <BarChart data={data.durations.slice(0, MAX_BARS)} layout="vertical">
-              <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-              <XAxis type="number" unit=" ms" tick={axis} />
-              <YAxis type="category" dataKey="id" width={170} tick={axis} />
-              <Tooltip />
-              <Bar dataKey="ms" name="duration (ms)" fill="var(--accent)" isAnimationActive={false} />
-            </BarChart>
-          </ResponsiveContainer>
-        </ChartCard>
-        <ChartCard
-          title="Exchange latency"
+          title="Latency per operation"
           table={
             <DataTable
-              label="Exchange latency"
-              head={['Exchange', 'Request', 'Status', 'Time to headers', 'Total']}
-              rows={data.latencies.map((l) => [l.exchangeId, l.label, l.status ?? '–', fmtMs(l.ttfbMs), fmtMs(l.totalMs)])}
+              label="Latency per operation"
+              head={['Operation', 'Calls', 'Median', 'Slowest', 'Median time to headers']}
+              rows={data.operations.map((o) => [o.operation, o.count, fmtMs(o.p50), fmtMs(o.max), fmtMs(o.ttfbP50)])}
             />
           }
         >
           <p className="chart-note">
-            p50 {fmtMs(data.p50)} · p95 {fmtMs(data.p95)} · {data.latencies.length} exchanges
-            {data.latencies.length > MAX_BARS ? ` (last ${MAX_BARS} drawn)` : ''}
+            all {data.exchanges} exchanges: p50 {fmtMs(data.p50)} · p95 {fmtMs(data.p95)}
+            {data.operations.length > MAX_BARS ? ` · slowest ${MAX_BARS} of ${data.operations.length} operations drawn` : ''}
           </p>
-          <ResponsiveContainer width="100%" height={220}>
-            <BarChart data={data.latencies.slice(-MAX_BARS)}>
+          <ResponsiveContainer width="100%" height={Math.min(MAX_BARS, data.operations.length) * BAR_ROW + 70}>
+            <BarChart data={data.operations.slice(0, MAX_BARS)} layout="vertical" margin={{ left: 4, right: 12 }}>
               <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-              <XAxis dataKey="exchangeId" tick={axis} />
-              <YAxis unit=" ms" tick={axis} />
+              <XAxis type="number" unit=" ms" tick={axis} />
+              <YAxis type="category" dataKey="operation" width={labelWidth} tick={axis} interval={0} tickFormatter={shortLabel} />
               <Tooltip />
               <Legend />
-              <Bar dataKey="ttfbMs" name="time to headers (ms)" fill="var(--accent)" isAnimationActive={false} />
-              <Bar dataKey="totalMs" name="total (ms)" fill="var(--accent-2)" isAnimationActive={false} />
+              <Bar dataKey="p50" name="median (ms)" fill="var(--accent)" isAnimationActive={false} />
+              <Bar dataKey="max" name="slowest (ms)" fill="var(--accent-2)" isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>
         </ChartCard>
         <ChartCard
-          title="SSE timing"
+          title="Time to first SSE event"
           table={
             <DataTable
-              label="SSE timing"
-              head={['Stream', 'Lane', 'Events', 'First event', 'Median gap', 'Max gap']}
-              rows={data.streams.map((s) => [s.exchangeId, s.lane, s.events, fmtMs(s.firstEventMs), fmtMs(quantile(s.gapsMs, 0.5)), fmtMs(s.maxGapMs)])}
+              label="Time to first SSE event"
+              head={['Operation', 'Stream', 'Events', 'First event', 'Median gap', 'Largest gap']}
+              rows={data.streams.map((s) => [opOf(s.exchangeId), s.exchangeId, s.events, fmtMs(s.firstEventMs), fmtMs(quantile(s.gapsMs, 0.5)), fmtMs(s.maxGapMs)])}
             />
           }
         >
-          {data.streams.length ? (
-            <ResponsiveContainer width="100%" height={220}>
-              <BarChart data={data.streams.slice(0, MAX_BARS)}>
+          {data.firstEvents.length ? (
+            <ResponsiveContainer width="100%" height={Math.min(MAX_BARS, data.firstEvents.length) * BAR_ROW + 70}>
+              <BarChart data={data.firstEvents.slice(0, MAX_BARS)} layout="vertical" margin={{ left: 4, right: 12 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-                <XAxis dataKey="exchangeId" tick={axis} />
-                <YAxis unit=" ms" tick={axis} />
+                <XAxis type="number" unit=" ms" tick={axis} />
+                <YAxis type="category" dataKey="operation" width={labelWidth} tick={axis} interval={0} tickFormatter={shortLabel} />
                 <Tooltip />
                 <Legend />
-                <Bar dataKey="firstEventMs" name="time to first event (ms)" fill="var(--accent)" isAnimationActive={false} />
-                <Bar dataKey="maxGapMs" name="largest gap (ms)" fill="var(--accent-2)" isAnimationActive={false} />
+                <Bar dataKey="p50" name="median (ms)" fill="var(--accent)" isAnimationActive={false} />
+                <Bar dataKey="max" name="slowest (ms)" fill="var(--accent-2)" isAnimationActive={false} />
               </BarChart>
             </ResponsiveContainer>
           ) : (
             <p>No SSE streams in this run.</p>
           )}
+        </ChartCard>
+        <ChartCard
+          title="Slowest checks"
+          table={<DataTable label="Check durations" head={['Check', 'Status', 'Duration']} rows={data.durations.map((d) => [d.id, d.status, fmtMs(d.ms)])} />}
+        >
+          <ResponsiveContainer width="100%" height={Math.min(12, data.durations.length) * BAR_ROW + 50}>
+            <BarChart data={data.durations.slice(0, 12)} layout="vertical" margin={{ left: 4, right: 12 }}>
+              <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
+              <XAxis type="number" unit=" ms" tick={axis} />
+              <YAxis type="category" dataKey="id" width={labelWidth} tick={axis} interval={0} tickFormatter={shortLabel} />
+              <Tooltip />
+              <Bar dataKey="ms" name="duration (ms)" fill="var(--accent)" isAnimationActive={false} />
+            </BarChart>
+          </ResponsiveContainer>
         </ChartCard>
       </div> : null}
       {!seen ? <p className="chart-note">Charts are drawn when this section is on screen.</p> : null}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CardError } from '../../lib/engine-adapter';
 import { RegistryAgent } from '../../lib/registry-db';
-import { cardFilename, explainAddError, parseCardText, runLink, runTargetOf } from './helpers';
+import { cardFilename, explainAddError, lastRunOf, parseCardText, runLink, runTargetOf } from './helpers';
 
 const agent = (extra: Partial<RegistryAgent>) => RegistryAgent.parse({ id: 'agent:x', version: '1', name: 'x', ...extra });
 
@@ -12,6 +12,25 @@ describe('registry helpers', () => {
     expect(cardFilename('../../<script>')).toBe('script.agent-card.json');
     expect(cardFilename('::')).toBe('agent.agent-card.json');
     expect(cardFilename('a'.repeat(500)).length).toBeLessThan(100);
+    expect(cardFilename('agent:robot.bay.arm.v1', 'v0.3')).toBe('agent-robot-bay-arm-v1.v0.3.agent-card.json');
+  });
+
+  it('Run now links start the run (run=1); the plain link only fills the form', () => {
+    expect(runLink('https://x.example/a2a', { start: true })).toBe('/?agent=https%3A%2F%2Fx.example%2Fa2a&run=1');
+    expect(runLink('https://x.example/a2a')).toBe('/?agent=https%3A%2F%2Fx.example%2Fa2a');
+  });
+
+  it("finds an agent's last run by any of its URLs (card URL, endpoints), ignoring card paths and trailing slashes", () => {
+    const a = agent({ endpoints: [{ protocol: 'a2a', url: 'https://x.example/rpc', priority: 0 }], source: { url: 'https://x.example/.well-known/agent-card.json' } });
+    const runs = [
+      { runId: 'r1', agentUrl: 'https://x.example', startedAt: 1 },
+      { runId: 'r2', agentUrl: 'https://x.example/rpc/', startedAt: 3 },
+      { runId: 'r3', agentUrl: 'https://x.example/.well-known/agent-card.json', startedAt: 2 },
+      { runId: 'other', agentUrl: 'https://y.example', startedAt: 9 },
+    ];
+    expect(lastRunOf(a, runs)?.runId).toBe('r2');
+    expect(lastRunOf(a, runs.slice(0, 1))?.runId).toBe('r1');
+    expect(lastRunOf(a, runs.slice(3))).toBeUndefined();
   });
 
   it('runs an agent at its card URL when imported, else at its first http(s) endpoint in card order', () => {

@@ -1,8 +1,9 @@
+import { agentKey } from '../../engine/report/compare';
 import { CardError } from '../../lib/engine-adapter';
 import type { RegistryAgent } from '../../lib/registry-db';
 
-/** `<id-slug>.agent-card.json`, e.g. `agent-robot-bay-arm-v1.agent-card.json`. */
-export function cardFilename(id: string): string {
+/** `<id-slug>.agent-card.json`, e.g. `agent-robot-bay-arm-v1.agent-card.json` (`.v0.3.agent-card.json` for a v0.3 card). */
+export function cardFilename(id: string, shape: 'v1.0' | 'v0.3' = 'v1.0'): string {
   const slug =
     id
       .toLowerCase()
@@ -10,7 +11,7 @@ export function cardFilename(id: string): string {
       .replace(/^-+|-+$/g, '')
       .slice(0, 80)
       .replace(/-+$/, '') || 'agent';
-  return `${slug}.agent-card.json`;
+  return `${slug}${shape === 'v0.3' ? '.v0.3' : ''}.agent-card.json`;
 }
 
 const httpOf = (u: string | undefined): string | undefined => {
@@ -37,8 +38,22 @@ export function runTargetOf(agent: RegistryAgent): string | undefined {
   return httpOf(agent.source?.url) ?? orderedEndpoints(agent).map((e) => httpOf(e.url)).find(Boolean);
 }
 
-/** The Run view's deep link (`/?agent=<url>`): fills the form, does not start the run. */
-export const runLink = (url: string) => `/?agent=${encodeURIComponent(url)}`;
+/** The Run view's deep link: `/?agent=<url>` fills the form; with `start`, `&run=1` also starts the run. */
+export const runLink = (url: string, opts: { start?: boolean } = {}) => `/?agent=${encodeURIComponent(url)}${opts.start ? '&run=1' : ''}`;
+
+/** The URLs a run of this agent may have been started with, as comparable keys (engine/report/compare agentKey). */
+export function agentKeysOf(agent: RegistryAgent): Set<string> {
+  const urls = [agent.source?.url, ...agent.endpoints.map((e) => e.url)].filter((u): u is string => Boolean(u));
+  return new Set(urls.map(agentKey));
+}
+
+/** The latest run (by start time) of this agent among `runs`, matched by URL; undefined when it never ran here. */
+export function lastRunOf<T extends { agentUrl: string; startedAt: number }>(agent: RegistryAgent, runs: readonly T[]): T | undefined {
+  const keys = agentKeysOf(agent);
+  let last: T | undefined;
+  for (const r of runs) if (keys.has(agentKey(r.agentUrl)) && (!last || r.startedAt > last.startedAt)) last = r;
+  return last;
+}
 
 /** The Type column of the mapper log for a card of `generation`. */
 export const cardType = (generation: string) => `A2A ${generation}`;

@@ -1,16 +1,31 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Notice } from '../../components/notice';
 import { SafeLink } from '../../components/safe-link';
+import { RunArchive, type RunMeta } from '../../lib/db';
+import { Redactor } from '../../lib/engine';
 import { checkProxyHealth, CardError, createHost, discoverCard } from '../../lib/engine-adapter';
 import { fmtDate } from '../../lib/format';
 import { Link } from '../../lib/link';
-import { checkCard, exportCard, importCard, logEntry, RegistryDb, type CardVerdicts, type RegistryAgent, type StoredAgent } from '../../lib/registry-db';
+import {
+  checkCard,
+  exportCard,
+  importCard,
+  logEntry,
+  MAPPER_ID,
+  RegistryDb,
+  type CardVerdicts,
+  type RegistryAgent,
+  type RegistryLogEntry,
+  type StoredAgent,
+} from '../../lib/registry-db';
 import { settingsStore } from '../../lib/settings-store';
 import { checkAgentUrl } from '../../lib/url';
 import { AgentEditor } from './agent-editor';
 import { CardPreview } from './card-preview';
-import { cardFilename, cardType, explainAddError, generationOf, isJsonObject, orderedEndpoints, parseCardText, runLink, runTargetOf } from './helpers';
+import { canExportV03, exportCardV03 } from './card-v03';
+import { cardFilename, cardType, explainAddError, generationOf, isJsonObject, lastRunOf, orderedEndpoints, parseCardText, runLink, runTargetOf } from './helpers';
+import { LastLevelChip } from './level-chip';
 import { MapperLog } from './mapper-log';
 import './registry.css';
 import { downloadFile } from '../../lib/download';
@@ -22,6 +37,8 @@ export interface RegistryDeps {
   discover: (url: string, signal?: AbortSignal) => Promise<{ cardUrl: string; raw: unknown }>;
   checkCard: (card: Record<string, unknown>, signal?: AbortSignal) => Promise<CardVerdicts>;
   download: (filename: string, mimeType: string, body: string) => void;
+  /** Runs saved in this browser (the run history), for each agent's last level. */
+  runs: () => Promise<RunMeta[]>;
 }
 
 /** The dashboard's own discovery (Run view's card preview path), with the proxy's health asked when it is the problem. */
@@ -40,8 +57,32 @@ async function discoverWithSettings(url: string, signal?: AbortSignal): Promise<
 }
 
 let defaultDeps: RegistryDeps | null = null;
+let archive: RunArchive | null = null;
 const getDefaultDeps = (): RegistryDeps =>
-  (defaultDeps ??= { db: new RegistryDb(), discover: discoverWithSettings, checkCard, download: downloadFile });
+  (defaultDeps ??= { db: new RegistryDb(), discover: discoverWithSettings, checkCard, download: downloadFile, runs: () => (archive ??= new RunArchive()).list() });
+
+/** A log entry for an add or import that failed before any agent was stored. Credentials in the URL are masked. */
+const failedEntry = (source: string, message: string): RegistryLogEntry => ({
+  when: new Date().toISOString(),
+  dir: 'import',
+  type: '–',
+  agent: '–',
+  schema: MAPPER_ID,
+  source: /^https?:/i.test(source.trim()) ? new Redactor().url(source.trim()) : source,
+  outcome: 'failed',
+  notes: [message],
+});
+
+/** An export whose card checks failed, waiting for the user: export v1.0 anyway, the v0.3 shape, or cancel. */
+interface PendingExport {
+  stored: StoredAgent;
+  v1: CardVerdicts;
+  /** The v0.3 card and its verdicts, when the agent serves A2A 0.3. */
+  v03?: { card: Record<string, unknown>; verdicts: CardVerdicts | null };
+}
+
+/** True when the exported card would fail our own card checks (advisories never block). */
+const wouldFail = (v: CardVerdicts) => v.generation !== 'v1.0' || v.failures.some((f) => f.status === 'fail');
 
 /** An import waiting for the user: the agent already exists, keep its local fields or overwrite? */
 interface PendingImport {
@@ -77,6 +118,9 @@ export function RegistryPage({ deps: given }: { deps?: RegistryDeps }) {
   const [editing, setEditing] = useState<{ id: string | null } | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
+  const [pendingExport, setPendingExport] = useState<PendingExport | null>(null);
+  const [exporting, setExporting] = useState<string | null>(null);
+  const lastRuns = useQuery({ queryKey: ['registry', db.name, 'runs'], queryFn: () => deps.runs(), staleTime: 0 });
   const fileRef = useRef<HTMLInputElement>(null);
   const abortRef = useRef<AbortController | null>(null);
 
@@ -105,7 +149,8 @@ export function RegistryPage({ deps: given }: { deps?: RegistryDeps }) {
         if (existing) return { asked: { raw: p.raw, sourceUrl: p.sourceUrl, source: p.source, existing: existing.agent, generation: first.generation } };
       }
       const r = p.existing ? importCard(p.raw, { sourceUrl: p.sourceUrl, existing: p.existing, overwrite: p.overwrite }) : first;
-      const stored = await db.put(r.agent, logEntry('import', r.agent, cardType(r.generation), p.source));
+      const entry: RegistryLogEntry = { ...logEntry('import', r.agent, cardType(r.generation), p.source), ...(r.warnings.length ? { outcome: 'warnings', notes: r.warnings } : {}) };
+      const stored = await db.put(r.agent, entry);
       return { stored, generation: r.generation, warnings: r.warnings, replaced: Boolean(p.existing), overwrite: Boolean(p.overwrite) };
     },
     onSuccess: (r) => {
@@ -123,7 +168,11 @@ export function RegistryPage({ deps: given }: { deps?: RegistryDeps }) {
       );
       void refresh();
     },
-    onError: (e) => report(null, `The card could not be imported: ${e instanceof Error ? e.message : String(e)}`),
+    onError: (e, p) => {
+      const msg = e instanceof Error ? e.message : String(e);
+      report(null, `The card could not be imported: ${msg}`);
+      void logFailure(p.source, msg);
+    },
   });
 
   const addByUrl = useMutation({
@@ -138,7 +187,11 @@ export function RegistryPage({ deps: given }: { deps?: RegistryDeps }) {
       return { raw: found.raw, cardUrl: found.cardUrl };
     },
     onSuccess: ({ raw, cardUrl }) => importMutation.mutate({ raw, sourceUrl: cardUrl, source: cardUrl }),
-    onError: (e) => report(null, e instanceof Error ? e.message : String(e)),
+    onError: (e, input) => {
+      const msg = e instanceof Error ? e.message : String(e);
+      report(null, msg);
+      void logFailure(input, msg);
+    },
   });
 
   const save = useMutation({
@@ -164,16 +217,49 @@ export function RegistryPage({ deps: given }: { deps?: RegistryDeps }) {
     onError: (e) => report(null, `The agent was not deleted: ${String(e)}`),
   });
 
+  /** Records a failed add or import in the mapper log (a log that cannot be written is not worth a second error). */
+  const logFailure = async (source: string, message: string) => {
+    await db.addLog(failedEntry(source, message)).catch(() => undefined);
+    void refresh();
+  };
+
+  /** Downloads a card and logs the export (with the card check failures the user exported anyway). */
+  const download = async (s: StoredAgent, shape: 'v1.0' | 'v0.3', card: Record<string, unknown>, failing: CardVerdicts['failures'] = []) => {
+    const filename = cardFilename(s.id, shape);
+    deps.download(filename, 'application/json', `${JSON.stringify(card, null, 2)}\n`);
+    const source = shape === 'v0.3' ? String(card.url) : orderedEndpoints(s.agent)[0]?.url;
+    const notes = failing.filter((f) => f.status !== 'pass').map((f) => `${f.id} (${f.status}): ${f.message}`);
+    await db.addLog({ ...logEntry('export', s.agent, cardType(shape), source), ...(notes.length ? { outcome: 'warnings', notes } : {}) });
+    setPendingExport(null);
+    report(`Exported ${s.agent.name} as ${filename} (A2A ${shape})${notes.length ? `, with ${notes.length} card check finding${notes.length === 1 ? '' : 's'}` : ''}.`);
+    void refresh();
+  };
+
+  /** Export: the v1.0 card is checked first; if it would fail our own card checks, the user is asked. */
   const onExport = async (s: StoredAgent) => {
+    setPendingExport(null);
+    setExporting(s.id);
+    report('Checking the exported card…');
     try {
       const card = exportCard(s.agent);
-      const filename = cardFilename(s.id);
-      deps.download(filename, 'application/json', `${JSON.stringify(card, null, 2)}\n`);
-      await db.addLog(logEntry('export', s.agent, cardType('v1.0'), orderedEndpoints(s.agent)[0]?.url));
-      report(`Exported ${s.agent.name} as ${filename} (A2A v1.0).`);
-      void refresh();
+      let v1: CardVerdicts | null = null;
+      try {
+        v1 = await deps.checkCard(card);
+      } catch {
+        v1 = null; // our checks failed: export as asked, unchecked (the preview says why)
+      }
+      if (!v1 || !wouldFail(v1)) return await download(s, 'v1.0', card, v1?.failures);
+      let v03: PendingExport['v03'];
+      if (canExportV03(s.agent)) {
+        const c = exportCardV03(s.agent);
+        v03 = { card: c, verdicts: await deps.checkCard(c).catch(() => null) };
+      }
+      setPendingExport({ stored: s, v1, v03 });
+      report(null);
     } catch (e) {
       report(null, `Export failed in our tool: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      setExporting(null);
     }
   };
 
@@ -188,13 +274,20 @@ export function RegistryPage({ deps: given }: { deps?: RegistryDeps }) {
     setWarnings([]);
     setPending(null);
     const parsed = parseCardText(text);
-    if (!parsed.ok) return report(null, `${source}: ${parsed.error}`);
+    if (!parsed.ok) {
+      void logFailure(source, parsed.error);
+      return report(null, `${source}: ${parsed.error}`);
+    }
     importMutation.mutate({ raw: parsed.card, source });
   };
 
   const onFile = async (file: File | undefined) => {
     if (!file) return;
-    if (file.size > MAX_FILE_BYTES) return report(null, `${file.name} is ${file.size} bytes; cards larger than ${MAX_FILE_BYTES} bytes are not imported.`);
+    if (file.size > MAX_FILE_BYTES) {
+      const msg = `${file.name} is ${file.size} bytes; cards larger than ${MAX_FILE_BYTES} bytes are not imported.`;
+      void logFailure(`file ${file.name}`, msg);
+      return report(null, msg);
+    }
     try {
       importText(await file.text(), `file ${file.name}`);
     } catch (e) {
@@ -218,7 +311,7 @@ export function RegistryPage({ deps: given }: { deps?: RegistryDeps }) {
         <form className="registry-add" onSubmit={onAddUrl} aria-label="Add agent by URL" noValidate>
           <div className="field">
             <label htmlFor={`${uid}-url`}>Agent or card URL</label>
-            <input id={`${uid}-url`} type="url" inputMode="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:4173/demo/v03" aria-describedby={`${uid}-url-help`} />
+            <input id={`${uid}-url`} type="url" inputMode="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder={`${window.location.origin}/demo/v03`} aria-describedby={`${uid}-url-help`} />
             <p id={`${uid}-url-help`} className="help">
               The card is found the way a run finds it (well-known paths), through the proxy or directly as set in Settings.
             </p>
@@ -263,6 +356,23 @@ export function RegistryPage({ deps: given }: { deps?: RegistryDeps }) {
           </ul>
           {warnings.length > 20 ? `${warnings.length - 20} more.` : null}
         </Notice>
+      ) : null}
+
+      {pendingExport ? (
+        <ExportWarning
+          key={`${pendingExport.stored.id}@${pendingExport.stored.updatedAt}`}
+          pending={pendingExport}
+          onExport={(shape) =>
+            void (shape === 'v0.3' && pendingExport.v03
+              ? download(pendingExport.stored, 'v0.3', pendingExport.v03.card, pendingExport.v03.verdicts?.failures)
+              : download(pendingExport.stored, 'v1.0', exportCard(pendingExport.stored.agent), pendingExport.v1.failures)
+            ).catch((e: unknown) => report(null, `Export failed in our tool: ${e instanceof Error ? e.message : String(e)}`))
+          }
+          onCancel={() => {
+            setPendingExport(null);
+            report('Export canceled.');
+          }}
+        />
       ) : null}
 
       {pending ? (
@@ -321,6 +431,7 @@ export function RegistryPage({ deps: given }: { deps?: RegistryDeps }) {
               <th scope="col">Id@version</th>
               <th scope="col">Generation</th>
               <th scope="col">Endpoints</th>
+              <th scope="col">Last run</th>
               <th scope="col">Updated</th>
               <th scope="col">Actions</th>
             </tr>
@@ -328,12 +439,13 @@ export function RegistryPage({ deps: given }: { deps?: RegistryDeps }) {
           <tbody>
             {list.length === 0 ? (
               <tr>
-                <td colSpan={6}>{agents.isPending ? 'Loading…' : 'No agents yet. Add one by URL, import a card, or create a new agent.'}</td>
+                <td colSpan={7}>{agents.isPending ? 'Loading…' : 'No agents yet. Add one by URL, import a card, or create a new agent.'}</td>
               </tr>
             ) : null}
             {list.map((s) => {
               const target = runTargetOf(s.agent);
               const label = `${s.agent.name} (${s.id})`;
+              const last = lastRunOf(s.agent, lastRuns.data ?? []);
               return (
                 <tr key={s.id} className={s.id === selected ? 'selected' : undefined}>
                   <th scope="row">
@@ -363,16 +475,33 @@ export function RegistryPage({ deps: given }: { deps?: RegistryDeps }) {
                       'none'
                     )}
                   </td>
+                  <td>
+                    {last ? (
+                      <div className="registry-last-run">
+                        <LastLevelChip run={last} />
+                        <Link to={`/runs/${encodeURIComponent(last.runId)}`} aria-label={`Open the last run of ${label}, ${fmtDate(last.startedAt)}`}>
+                          {fmtDate(last.startedAt)}
+                        </Link>
+                      </div>
+                    ) : (
+                      <span className="help">{lastRuns.isPending ? 'Loading…' : 'Never run here'}</span>
+                    )}
+                  </td>
                   <td>{fmtDate(s.updatedAt)}</td>
                   <td className="actions">
                     {target ? (
-                      <Link to={runLink(target)} aria-label={`Run conformance on ${label}`}>
-                        Run conformance
-                      </Link>
+                      <>
+                        <Link to={runLink(target, { start: true })} className="button-link" aria-label={`Run now on ${label}`}>
+                          Run now
+                        </Link>
+                        <Link to={runLink(target)} aria-label={`Set up run for ${label}`}>
+                          Set up run
+                        </Link>
+                      </>
                     ) : (
                       <span className="help">No http(s) URL to run</span>
                     )}
-                    <button type="button" aria-label={`Export card of ${label}`} onClick={() => void onExport(s)}>
+                    <button type="button" aria-label={`Export card of ${label}`} disabled={exporting === s.id} onClick={() => void onExport(s)}>
                       Export card
                     </button>
                     <button type="button" aria-label={`Edit ${label}`} onClick={() => setEditing({ id: s.id })}>
@@ -403,6 +532,65 @@ export function RegistryPage({ deps: given }: { deps?: RegistryDeps }) {
       {selectedAgent ? <CardPreview stored={selectedAgent} dbName={db.name} check={deps.checkCard} /> : null}
 
       <MapperLog entries={log.data} error={log.error} />
+    </section>
+  );
+}
+
+/** Asks before exporting a card that would fail our own card checks, and offers the v0.3 shape when it fits the agent. */
+function ExportWarning({ pending, onExport, onCancel }: { pending: PendingExport; onExport: (shape: 'v1.0' | 'v0.3') => void; onCancel: () => void }) {
+  const uid = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.scrollIntoView?.({ block: 'nearest' });
+    heading.current?.focus();
+  }, []);
+  const { stored, v1, v03 } = pending;
+  const failing = v1.failures.filter((f) => f.status === 'fail');
+  const v03Ok = v03?.verdicts && !v03.verdicts.failures.some((f) => f.status === 'fail');
+  return (
+    <section className="registry-export-warning" aria-labelledby={`${uid}-h`}>
+      <h2 id={`${uid}-h`} ref={heading} tabIndex={-1}>
+        The v1.0 card of <span className="untrusted-text">{stored.agent.name}</span> would fail our card checks
+      </h2>
+      {v1.generation !== 'v1.0' ? (
+        <p>
+          None of its interfaces serves A2A 1.0, so clients (and our checks) read this v1.0-shaped card as a {v1.generation} card, which it is not shaped like.
+        </p>
+      ) : null}
+      {failing.length ? (
+        <ul aria-label="Card checks the v1.0 card fails">
+          {failing.map((f) => (
+            <li key={f.id}>
+              <strong>{f.test}</strong> <span className="check-id">{f.id}</span> ({f.level}): <span className="untrusted-text">{f.message}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {v03 ? (
+        <p>
+          This agent serves A2A 0.3: its v0.3 card{' '}
+          {v03.verdicts
+            ? v03Ok
+              ? `passes every card check that applies (${v03.verdicts.passed} of ${v03.verdicts.judged}).`
+              : `fails ${v03.verdicts.failures.filter((f) => f.status === 'fail').length} card check(s) too: ${v03.verdicts.failures.map((f) => f.id).join(', ')}.`
+            : 'could not be checked (our tool failed).'}
+        </p>
+      ) : (
+        <p>No interface of this agent serves A2A 0.x, so there is no v0.3 card to offer. Fix the agent's entry (Edit), or export the v1.0 card as it is.</p>
+      )}
+      <div className="actions">
+        {v03 ? (
+          <button type="button" className="primary" onClick={() => onExport('v0.3')}>
+            Export v0.3 card
+          </button>
+        ) : null}
+        <button type="button" onClick={() => onExport('v1.0')}>
+          Export v1.0 card anyway
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
     </section>
   );
 }

@@ -9,13 +9,7 @@ export interface ResultFilter {
 
 export const NO_FILTER: ResultFilter = { status: 'all', category: 'all', level: 'all' };
 
-export const CATEGORY_LABEL: Record<Category, string> = {
-  'agent-card': 'Agent card',
-  lifecycle: 'Task lifecycle',
-  streaming: 'Streaming',
-  'error-handling': 'Error handling',
-  interop: 'Interop',
-};
+export { CATEGORY_LABEL } from '../../lib/format';
 
 export function matches(c: CheckRunState, f: ResultFilter): boolean {
   return (f.status === 'all' || c.status === f.status) && (f.category === 'all' || c.category === f.category) && (f.level === 'all' || c.level === f.level);

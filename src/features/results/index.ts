@@ -1,3 +1,3 @@
-export { LevelSummary } from './level-summary';
+export { VerdictCard } from './verdict-card';
 export { ResultsTable } from './results-table';
 export { FailedTests } from './failed-tests';

@@ -1,11 +1,13 @@
-import { Fragment, useMemo, useState } from 'react';
-import type { CheckResult, CheckRunState } from '../../lib/engine';
+import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
+import type { CheckRunState } from '../../lib/engine';
 import { SelectField } from '../../components/select-field';
 import { StatusChip } from '../../components/status-chip';
-import { fmtMs, toolErrorText } from '../../lib/format';
-import { useRunSession, useSessionState } from '../../lib/run-session';
-import { useRunChecks, useRunSelector, useRunStoreHandle } from '../../lib/run-store';
-import { CATEGORY_LABEL, groupChecks, NO_FILTER, type ResultFilter } from './filter';
+import { fmtMs } from '../../lib/format';
+import { useRunChecks, useRunSelector } from '../../lib/run-store';
+import { CheckDetails, flashClass, RerunButton, useRerunOutcome } from './check-details';
+import { CATEGORY_LABEL, groupChecks, matches, NO_FILTER, type ResultFilter } from './filter';
+
+export { RequirementQuotes } from './check-details';
 
 const STATUS_OPTIONS = [
   { value: 'all', label: 'All statuses' },
@@ -33,6 +35,28 @@ export function ResultsTable() {
   const [filter, setFilter] = useState<ResultFilter>(NO_FILTER);
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const groups = useMemo(() => groupChecks(checks, filter), [checks, filter]);
+  const tableRef = useRef<HTMLTableElement>(null);
+  // The inspector's link back to a check: show its row (filters cleared if they hide it), opened and focused.
+  const focus = useRunSelector((s) => s.checkFocus);
+  const pendingFocus = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focus) return;
+    const c = checks.find((x) => x.id === focus.id);
+    if (!c) return;
+    if (!matches(c, filter)) setFilter(NO_FILTER);
+    setOpen((prev) => new Set(prev).add(focus.id));
+    pendingFocus.current = focus.id;
+  }, [focus?.seq]); // once per request: `checks` and `filter` are read as they are then
+  useEffect(() => {
+    const id = pendingFocus.current;
+    if (!id) return;
+    const btn = tableRef.current?.querySelector<HTMLElement>(`tr[data-check="${id.replace(/["\\]/g, '\\$&')}"] .row-toggle`);
+    if (btn) {
+      pendingFocus.current = null;
+      btn.scrollIntoView({ block: 'center' });
+      btn.focus({ preventScroll: true });
+    }
+  });
   const toggle = (id: string) =>
     setOpen((prev) => {
       const next = new Set(prev);
@@ -49,13 +73,13 @@ export function ResultsTable() {
         <SelectField label="Category" value={filter.category} options={CATEGORY_OPTIONS} onChange={(category) => setFilter({ ...filter, category })} />
         <SelectField label="Level" value={filter.level} options={LEVEL_OPTIONS} onChange={(level) => setFilter({ ...filter, level })} />
       </div>
-      <div className="table-scroll-x">
-        <table className="results-table" aria-label="Results">
+      <div className="results-wrap">
+        <table ref={tableRef} className="results-table stack-on-phone" aria-label="Results">
           <thead>
             <tr>
+              <th scope="col">Status</th>
               <th scope="col">Check</th>
               <th scope="col">Level</th>
-              <th scope="col">Status</th>
               <th scope="col">Time</th>
               <th scope="col">Actions</th>
             </tr>
@@ -82,21 +106,22 @@ export function ResultsTable() {
 function ResultRow({ check, open, onToggle }: { check: CheckRunState; open: boolean; onToggle: () => void }) {
   const r = check.result;
   const detailsId = `details-${check.id}`;
+  const outcome = useRerunOutcome(check.id);
   return (
     <Fragment>
-      <tr className={`result-row status-${check.status}`}>
-        <th scope="row">
-          <button type="button" className="linklike" aria-expanded={open} aria-controls={detailsId} onClick={onToggle}>
+      <tr className={`result-row status-${check.status}${flashClass(outcome)}`} data-check={check.id}>
+        <td className="col-status">
+          <StatusChip status={check.status} />
+        </td>
+        <th scope="row" className="col-test">
+          <button type="button" className="linklike row-toggle" aria-expanded={open} aria-controls={detailsId} onClick={onToggle}>
             {check.title}
           </button>
           <div className="check-id">{check.id}</div>
         </th>
-        <td>{check.level}</td>
-        <td>
-          <StatusChip status={check.status} />
-        </td>
-        <td>{r ? fmtMs(r.duration_ms) : '…'}</td>
-        <td>
+        <td className="col-level">{check.level}</td>
+        <td className="col-time">{r ? fmtMs(r.duration_ms) : '…'}</td>
+        <td className="col-actions">
           <RerunButton checkId={check.id} title={check.title} />
         </td>
       </tr>
@@ -108,111 +133,5 @@ function ResultRow({ check, open, onToggle }: { check: CheckRunState; open: bool
         </tr>
       ) : null}
     </Fragment>
-  );
-}
-
-function CheckDetails({ check }: { check: CheckRunState }) {
-  const handle = useRunStoreHandle();
-  const r = check.result;
-  if (!r) return <p>Still running.</p>;
-  return (
-    <dl className="check-details">
-      <dt>Message</dt>
-      <dd>{r.message}</dd>
-      {r.status === 'error' ? (
-        <>
-          <dt>Whose failure</dt>
-          <dd>{toolErrorText(r.proxyError)}</dd>
-        </>
-      ) : null}
-      {r.status === 'skip' ? (
-        <>
-          <dt>Why skipped</dt>
-          <dd>{SKIP_TEXT[r.skipKind ?? 'not-applicable']}</dd>
-        </>
-      ) : null}
-      {r.status === 'advisory' ? (
-        <>
-          <dt>Why only an advisory</dt>
-          <dd>{r.advisoryReason ?? 'The specification of this generation does not require it.'} It does not lower the level.</dd>
-        </>
-      ) : null}
-      {r.critical && r.status === 'fail' ? (
-        <>
-          <dt>Severity</dt>
-          <dd>Critical defect</dd>
-        </>
-      ) : null}
-      {r.evidence.length ? (
-        <>
-          <dt>Evidence</dt>
-          <dd>
-            <ul className="evidence">
-              {r.evidence.map((ev, i) => (
-                <li key={i}>
-                  <span className="ev-label">{ev.label}</span>
-                  {ev.path ? <code className="ev-path">{ev.path}</code> : null}: <code className="ev-value">{ev.value}</code>
-                  {ev.exchangeId ? (
-                    <button type="button" className="linklike" onClick={() => handle.reveal(ev.exchangeId!)}>
-                      Open exchange {ev.exchangeId} in the wire inspector
-                    </button>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          </dd>
-        </>
-      ) : null}
-      <dt>What the spec says</dt>
-      <dd>
-        <RequirementQuotes result={r} />
-      </dd>
-      <dt>Recommendation</dt>
-      <dd>{r.recommendation ?? (r.status === 'pass' ? 'Nothing to fix.' : '–')}</dd>
-    </dl>
-  );
-}
-
-const SKIP_TEXT: Record<NonNullable<CheckResult['skipKind']>, string> = {
-  precondition: 'The situation to test could not be set up, so this requirement stays unverified.',
-  'not-applicable': 'Not applicable to this agent (feature not declared, or another protocol generation).',
-  'tool-limit': 'Our time or size budget ended before the agent finished: not judged, never counted against the agent.',
-  credentials: 'The agent refused the call for lack of (valid) credentials: enter them and run again.',
-  unreachable: 'Nothing answered at the endpoint, so the agent was not reached.',
-};
-
-/** The sentences the check enforces in the generation spoken, quoted, with the section they come from. */
-export function RequirementQuotes({ result }: { result: CheckResult }) {
-  const req = result.requirement;
-  if (!req) return <>{result.specRef ?? '–'}</>;
-  return (
-    <>
-      <p className="req-level">
-        {result.level} in {req.release}
-      </p>
-      {req.sentences.map((s, i) => (
-        <blockquote className="requirement" key={i}>
-          <p>{s.quote}</p>
-          <footer className="req-where">
-            {s.doc} {s.section}
-            {s.keyword === 'none' ? ' (no requirement word)' : s.keyword === 'required-field' ? ' (required field)' : ` (${s.keyword})`}
-          </footer>
-        </blockquote>
-      ))}
-      {req.note ? <p className="req-note">{req.note}</p> : null}
-    </>
-  );
-}
-
-function RerunButton({ checkId, title }: { checkId: string; title: string }) {
-  const session = useRunSession();
-  const handle = useRunStoreHandle();
-  const busy = useSessionState((s) => s.phase !== 'idle' || s.rerunning !== null);
-  const rerunning = useSessionState((s) => s.rerunning === checkId);
-  const canRerun = useRunSelector((s) => s.run.status !== 'running' && !!s.run.agentUrl);
-  return (
-    <button type="button" disabled={busy || !canRerun} aria-label={`Re-run ${title}`} onClick={() => void session.rerun(handle, checkId)}>
-      {rerunning ? 'Re-running…' : 'Re-run'}
-    </button>
   );
 }

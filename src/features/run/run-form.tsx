@@ -1,10 +1,11 @@
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Notice } from '../../components/notice';
 import { buildRunLink, parseRunLink } from '../../lib/deep-link';
 import { CardError, explainTarget } from '../../lib/engine-adapter';
 import { useCardPreview, useDemoAgents, useProxyHealth, type DemoAgent } from '../../lib/queries';
 import { navigate, useLocation } from '../../lib/router';
 import { useRunSession, useSessionState } from '../../lib/run-session';
+import { useRunSelector, useRunStoreHandle } from '../../lib/run-store';
 import { settingsStore, useSettings } from '../../lib/settings-store';
 import { checkAgentUrl } from '../../lib/url';
 import { credentialsOf, draftFrom, type CredentialDraft, type CredentialKind } from './credentials';
@@ -17,10 +18,19 @@ const CREDENTIAL_OPTIONS: { value: CredentialKind; label: string }[] = [
   { value: 'header', label: 'Custom header' },
 ];
 
-/** The Run form: agent, peer, credentials, timeout, skills; Run / Stop / Copy link; demo agents. */
-export function RunForm() {
+type FieldKey = 'agent' | 'peer' | 'credentials' | 'timeout';
+
+/**
+ * The Run form: agent, peer, credentials, timeout, skills; Run / Stop / Copy link; demo agents. Once a run
+ * is on screen it collapses to a one-line bar (agent, Edit, Stop, Run again) so the results come first.
+ * `children` (e.g. "Open a JSON report") show with the expanded form.
+ */
+export function RunForm({ children }: { children?: ReactNode }) {
   const id = useId();
   const session = useRunSession();
+  const live = useRunStoreHandle();
+  const liveStatus = useRunSelector((s) => s.run.status);
+  const liveAgent = useRunSelector((s) => s.run.agentUrl);
   const phase = useSessionState((s) => s.phase);
   const sessionError = useSessionState((s) => s.error);
   const location = useLocation();
@@ -37,8 +47,19 @@ export function RunForm() {
   const [timeoutS, setTimeoutS] = useState(String((session.input?.timeoutMs ?? 60_000) / 1000));
   const [skillChoice, setSkillChoice] = useState<Record<string, boolean>>({});
   const [errors, setErrors] = useState<string[]>([]);
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldKey, string>>>({});
   const [copied, setCopied] = useState<string | null>(null);
   const autoStarted = useRef(false);
+  // A run on screen collapses the form; a link that names an agent (without run=1) opens it for editing.
+  const [editing, setEditing] = useState(() => liveStatus === 'idle' || (!!link.agent && !link.run));
+  const fields = {
+    agent: useRef<HTMLInputElement>(null),
+    peer: useRef<HTMLInputElement>(null),
+    credentials: useRef<HTMLSelectElement>(null),
+    timeout: useRef<HTMLInputElement>(null),
+  };
+  const editRef = useRef<HTMLButtonElement>(null);
+  const firstFieldRef = fields.agent;
 
   const urlCheck = checkAgentUrl(agentUrl);
   const debouncedUrl = useDebounced(urlCheck.ok ? urlCheck.url : null, 500);
@@ -56,22 +77,32 @@ export function RunForm() {
   }, [draft, remember]);
 
   const start = () => {
+    // Field problems are shown once, under their field, and focus goes to the first; the rest in one alert.
     const problems: string[] = [];
+    const bad: Partial<Record<FieldKey, string>> = {};
     const agent = checkAgentUrl(agentUrl);
-    if (!agent.ok) problems.push(agent.error);
+    if (!agent.ok) bad.agent = agent.error;
     const peer = peerUrl.trim() ? checkAgentUrl(peerUrl, 'Peer agent URL') : null;
-    if (peer && !peer.ok) problems.push(peer.error);
+    if (peer && !peer.ok) bad.peer = peer.error;
     const creds = credentialsOf(draft);
-    if (!creds.ok) problems.push(creds.error);
+    if (!creds.ok) bad.credentials = creds.error;
     const timeout = Number(timeoutS);
-    if (!Number.isFinite(timeout) || timeout < 1 || timeout > 600) problems.push('Per-task timeout must be between 1 and 600 seconds.');
+    if (!Number.isFinite(timeout) || timeout < 1 || timeout > 600) bad.timeout = 'Per-task timeout must be between 1 and 600 seconds.';
     if (mode === 'proxy' && health.data && !health.data.ok) {
       problems.push(
         `The proxy at ${proxyUrl || '/proxy'} is unreachable (${health.data.error ?? 'no answer'}). Start the dashboard with npm start, fix the Proxy URL in Settings, or switch to direct mode.`,
       );
     }
     setErrors(problems);
-    if (problems.length || !agent.ok || !creds.ok) return;
+    setFieldErrors(bad);
+    const firstBad = (['agent', 'peer', 'credentials', 'timeout'] as const).find((k) => bad[k]);
+    if (firstBad || problems.length || !agent.ok || !creds.ok) {
+      // The previous agent's verdict must not stay on screen next to a URL it was not made for.
+      if (!running) live.reset();
+      if (firstBad) fields[firstBad].current?.focus();
+      return;
+    }
+    setEditing(false);
     const picked = skills.filter((s) => skillChoice[s.id] !== false).map((s) => s.id);
     void session.start({
       agentUrl: agent.url,
@@ -108,7 +139,42 @@ export function RunForm() {
     }
   };
 
+  const agentError = fieldErrors.agent ?? (agentUrl !== '' && !urlCheck.ok ? urlCheck.error : null);
   const hostedNote = mode === 'proxy' ? explainTarget(agentUrl, { kind: proxyKind }) : undefined;
+  const collapsed = !editing && (running || liveStatus !== 'idle');
+  const wasCollapsed = useRef(collapsed);
+  useEffect(() => {
+    // Edit moves focus into the form; collapsing after Run keeps it on the bar.
+    if (wasCollapsed.current && !collapsed) firstFieldRef.current?.focus();
+    wasCollapsed.current = collapsed;
+  }, [collapsed, firstFieldRef]);
+
+  if (collapsed) {
+    return (
+      <section className="run-bar" aria-labelledby={`${id}-h`}>
+        <h1 id={`${id}-h`} className="run-bar-title">
+          Run conformance
+        </h1>
+        <p className="run-bar-agent">
+          <span className="help">Agent </span>
+          <span className="run-bar-url">{liveAgent ?? agentUrl}</span>
+        </p>
+        <div className="run-bar-actions">
+          <button ref={editRef} type="button" onClick={() => setEditing(true)} aria-label="Edit the run setup">
+            Edit
+          </button>
+          <button type="button" onClick={() => session.stop()} disabled={phase !== 'running'}>
+            Stop
+          </button>
+          <button type="button" className="primary" onClick={() => start()} disabled={running}>
+            Run again
+          </button>
+          {phase === 'stopping' ? <span role="status">Stopping…</span> : null}
+        </div>
+        {sessionError ? <Notice kind="error">{sessionError}</Notice> : null}
+      </section>
+    );
+  }
   const cardProblem = card.error instanceof CardError || card.error instanceof Error ? cardErrorText(card.error, mode) : null;
 
   return (
@@ -118,33 +184,56 @@ export function RunForm() {
         <div className="field">
           <label htmlFor={`${id}-agent`}>Agent URL</label>
           <input
+            ref={fields.agent}
             id={`${id}-agent`}
             type="url"
             inputMode="url"
             autoComplete="url"
-            placeholder="http://127.0.0.1:4173/demo/v1"
+            placeholder={`${typeof window !== 'undefined' ? window.location.origin : 'http://127.0.0.1:4173'}/demo/v1`}
             value={agentUrl}
-            onChange={(e) => setAgentUrl(e.target.value)}
-            aria-invalid={agentUrl !== '' && !urlCheck.ok}
+            onChange={(e) => {
+              setAgentUrl(e.target.value);
+              setFieldErrors((f) => ({ ...f, agent: undefined }));
+            }}
+            aria-invalid={!!agentError}
             aria-describedby={`${id}-agent-help`}
             required
           />
-          <p id={`${id}-agent-help`} className="help">
-            {agentUrl !== '' && !urlCheck.ok ? urlCheck.error : 'Base URL of the agent, or the URL of its card.'}
+          <p id={`${id}-agent-help`} className={agentError ? 'help field-error' : 'help'}>
+            {agentError ?? 'Base URL of the agent, or the URL of its card.'}
           </p>
         </div>
         <div className="field">
           <label htmlFor={`${id}-peer`}>Peer agent URL (optional)</label>
-          <input id={`${id}-peer`} type="url" inputMode="url" value={peerUrl} onChange={(e) => setPeerUrl(e.target.value)} aria-describedby={`${id}-peer-help`} />
-          <p id={`${id}-peer-help`} className="help">
-            A second agent for the two-agent interop checks.
+          <input
+            ref={fields.peer}
+            id={`${id}-peer`}
+            type="url"
+            inputMode="url"
+            value={peerUrl}
+            onChange={(e) => {
+              setPeerUrl(e.target.value);
+              setFieldErrors((f) => ({ ...f, peer: undefined }));
+            }}
+            aria-invalid={!!fieldErrors.peer}
+            aria-describedby={`${id}-peer-help`}
+          />
+          <p id={`${id}-peer-help`} className={fieldErrors.peer ? 'help field-error' : 'help'}>
+            {fieldErrors.peer ?? 'A second agent for the two-agent interop checks.'}
           </p>
         </div>
         <fieldset className="credentials">
           <legend>Credentials</legend>
           <div className="field">
             <label htmlFor={`${id}-ckind`}>Credential type</label>
-            <select id={`${id}-ckind`} value={draft.kind} onChange={(e) => setDraft({ ...draft, kind: e.target.value as CredentialKind })}>
+            <select
+              ref={fields.credentials}
+              id={`${id}-ckind`}
+              value={draft.kind}
+              aria-invalid={!!fieldErrors.credentials}
+              aria-describedby={`${id}-cred-help`}
+              onChange={(e) => setDraft({ ...draft, kind: e.target.value as CredentialKind })}
+            >
               {CREDENTIAL_OPTIONS.map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
@@ -182,11 +271,28 @@ export function RunForm() {
               </div>
             </>
           ) : null}
-          <p className="help">{remember ? 'Remembered in this browser (see Settings).' : 'Kept in memory only; never saved with runs, reports or links.'}</p>
+          <p id={`${id}-cred-help`} className={fieldErrors.credentials ? 'help field-error' : 'help'}>
+            {fieldErrors.credentials ?? (remember ? 'Remembered in this browser (see Settings).' : 'Kept in memory only; never saved with runs, reports or links.')}
+          </p>
         </fieldset>
         <div className="field">
           <label htmlFor={`${id}-timeout`}>Per-task timeout (seconds)</label>
-          <input id={`${id}-timeout`} type="number" min={1} max={600} value={timeoutS} onChange={(e) => setTimeoutS(e.target.value)} />
+          <input
+            ref={fields.timeout}
+            id={`${id}-timeout`}
+            type="number"
+            min={1}
+            max={600}
+            value={timeoutS}
+            onChange={(e) => setTimeoutS(e.target.value)}
+            aria-invalid={!!fieldErrors.timeout}
+            aria-describedby={fieldErrors.timeout ? `${id}-timeout-help` : undefined}
+          />
+          {fieldErrors.timeout ? (
+            <p id={`${id}-timeout-help`} className="help field-error">
+              {fieldErrors.timeout}
+            </p>
+          ) : null}
         </div>
         {skills.length ? (
           <fieldset className="skills">
@@ -213,6 +319,9 @@ export function RunForm() {
         </div>
         {copied ? <p className="help">{copied}</p> : null}
       </form>
+      {Object.values(fieldErrors).some(Boolean) ? (
+        <p className="help form-summary">Cannot start the run: fix the field marked above.</p>
+      ) : null}
       {errors.length ? (
         <Notice kind="error" title="Cannot start the run.">
           <ul>
@@ -241,8 +350,10 @@ export function RunForm() {
         onPick={(url) => {
           setAgentUrl(url);
           setErrors([]);
+          setFieldErrors({});
         }}
       />
+      {children}
     </section>
   );
 }

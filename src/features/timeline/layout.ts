@@ -1,34 +1,43 @@
 import type { RunState } from '../../lib/engine';
+import { operationOf } from './wire';
 
 /** Pure timeline model: one lane per test task, its items on a shared time axis. */
 export type TimelineRow =
-  | { kind: 'lane'; key: string; lane: string; items: number; collapsed: boolean }
-  | { kind: 'exchange'; key: string; lane: string; start: number; end?: number; label: string; detail: string; tone: Tone }
-  | { kind: 'sse'; key: string; lane: string; start: number; exchangeId: string; label: string; detail: string; tone: Tone }
-  | { kind: 'state'; key: string; lane: string; start: number; label: string; detail: string; tone: Tone };
+  | { kind: 'lane'; key: string; lane: string; items: number; collapsed: boolean; checkId?: string }
+  | { kind: 'exchange'; key: string; lane: string; start: number; end?: number; label: string; detail: string; tone: Tone; checkId?: string }
+  | { kind: 'sse'; key: string; lane: string; start: number; exchangeId: string; label: string; detail: string; tone: Tone; checkId?: string }
+  | { kind: 'state'; key: string; lane: string; start: number; label: string; detail: string; tone: Tone; checkId?: string };
 
 export type Tone = 'ok' | 'bad' | 'tool' | 'pending' | 'info';
+export type ItemKind = 'exchange' | 'sse' | 'state';
+
+/** What the timeline shows: one check (or all), some kinds of items, items of one outcome. */
+export interface TimelineFilter {
+  check: string;
+  kinds: ReadonlySet<ItemKind>;
+  /** `bad`: 4xx/5xx and agent-side transport failures; `tool`: our proxy or tool failed; `ok`: the rest that finished. */
+  status: 'all' | 'ok' | 'bad' | 'tool' | 'pending';
+}
+
+export const ALL_KINDS: ReadonlySet<ItemKind> = new Set(['exchange', 'sse', 'state']);
+export const NO_TIMELINE_FILTER: TimelineFilter = { check: 'all', kinds: ALL_KINDS, status: 'all' };
+
+const isFiltering = (f: TimelineFilter) => f.check !== 'all' || f.kinds.size < 3 || f.status !== 'all';
+
+function keep(item: Item, f: TimelineFilter): boolean {
+  if (!f.kinds.has(item.kind)) return false;
+  if (f.check !== 'all' && item.checkId !== f.check) return false;
+  if (f.status === 'all') return true;
+  // SSE events and task states take the outcome of what carried them: ok unless marked bad.
+  const tone = item.tone === 'info' ? 'ok' : item.tone;
+  return tone === f.status;
+}
 
 export interface TimelineModel {
   rows: TimelineRow[];
   t0: number;
   t1: number;
   itemCount: number;
-}
-
-function pathOf(url: string): string {
-  try {
-    const u = new URL(url);
-    return u.pathname + (u.search ? '?…' : '');
-  } catch {
-    return url.slice(0, 80);
-  }
-}
-
-function rpcMethod(body: string | undefined): string | undefined {
-  if (!body || body.length > 100_000) return undefined;
-  const m = /"method"\s*:\s*"([^"]{1,80})"/.exec(body);
-  return m?.[1];
 }
 
 type Item = Exclude<TimelineRow, { kind: 'lane' }>;
@@ -38,7 +47,7 @@ type Item = Exclude<TimelineRow, { kind: 'lane' }>;
  * exchanges, SSE events and task-state transitions sorted by time. Linear in the number of items
  * plus one sort per lane.
  */
-export function buildTimeline(s: RunState, collapsed: ReadonlySet<string> = new Set()): TimelineModel {
+export function buildTimeline(s: RunState, collapsed: ReadonlySet<string> = new Set(), filter: TimelineFilter = NO_TIMELINE_FILTER): TimelineModel {
   const byLane = new Map<string, Item[]>();
   const lanes: string[] = [];
   const push = (lane: string, item: Item) => {
@@ -54,14 +63,16 @@ export function buildTimeline(s: RunState, collapsed: ReadonlySet<string> = new 
     byLane.set(l, []);
     lanes.push(l);
   }
+  // Task states carry only a lane: a lane belongs to the check whose exchanges it holds.
+  const laneCheck = new Map<string, string>();
   let t0 = s.startedAt ?? Infinity;
   let t1 = s.finishedAt ?? -Infinity;
   for (const id of s.exchangeOrder) {
     const x = s.exchanges[id];
     if (!x) continue;
+    if (x.checkId && !laneCheck.has(x.lane)) laneCheck.set(x.lane, x.checkId);
     const start = x.timings.startedAt;
     const end = x.timings.endedAt;
-    const method = rpcMethod(x.request.body);
     const status = x.error ? `${x.error.source} ${x.error.code}` : x.response ? String(x.response.status) : 'pending';
     const tone: Tone = x.error ? (x.error.blame === 'tool' || x.error.source === 'proxy' ? 'tool' : 'bad') : !x.response ? 'pending' : x.response.status >= 400 ? 'bad' : 'ok';
     push(x.lane, {
@@ -70,9 +81,10 @@ export function buildTimeline(s: RunState, collapsed: ReadonlySet<string> = new 
       lane: x.lane,
       start,
       end,
-      label: `${x.request.method} ${pathOf(x.request.url)}${method ? ` ${method}` : ''}`,
+      label: operationOf(x.request),
       detail: `${status}${end !== undefined ? `, ${Math.round(end - start)} ms` : ''}${x.sseCount ? `, ${x.sseCount} SSE events` : ''}`,
       tone,
+      checkId: x.checkId,
     });
     if (start < t0) t0 = start;
     if ((end ?? start) > t1) t1 = end ?? start;
@@ -87,6 +99,7 @@ export function buildTimeline(s: RunState, collapsed: ReadonlySet<string> = new 
       label: `SSE #${e.seq}${e.event ? ` ${e.event}` : ''}`,
       detail: e.summary ?? e.data.slice(0, 80),
       tone: e.event === 'error' ? 'bad' : 'info',
+      checkId: s.exchanges[e.exchangeId]?.checkId,
     });
     if (e.at > t1) t1 = e.at;
   });
@@ -99,16 +112,20 @@ export function buildTimeline(s: RunState, collapsed: ReadonlySet<string> = new 
       label: `Task ${e.state}`,
       detail: `${e.taskId.slice(0, 40)} via ${e.source}${e.rawState !== e.state ? ` (wire: ${e.rawState.slice(0, 40)})` : ''}`,
       tone: e.state === 'failed' || e.state === 'rejected' ? 'bad' : e.state === 'completed' ? 'ok' : 'info',
+      checkId: laneCheck.get(e.lane),
     });
     if (e.at > t1) t1 = e.at;
   });
   const rows: TimelineRow[] = [];
   let itemCount = 0;
+  const filtering = isFiltering(filter);
   for (const lane of lanes) {
-    const items = byLane.get(lane) ?? [];
+    const all = byLane.get(lane) ?? [];
+    const items = filtering ? all.filter((it) => keep(it, filter)) : all;
+    if (filtering && !items.length) continue;
     itemCount += items.length;
     const isCollapsed = collapsed.has(lane);
-    rows.push({ kind: 'lane', key: `lane:${lane}`, lane, items: items.length, collapsed: isCollapsed });
+    rows.push({ kind: 'lane', key: `lane:${lane}`, lane, items: items.length, collapsed: isCollapsed, checkId: laneCheck.get(lane) });
     if (isCollapsed) continue;
     // Stable sort: items with equal times keep arrival order.
     items.sort((a, b) => a.start - b.start);

@@ -1,8 +1,83 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { fmtMs } from '../../lib/format';
-import { useRunSelector, useRunStoreHandle } from '../../lib/run-store';
-import { buildTimeline, pct, type TimelineRow } from './layout';
+import { useRunSelector, useRunStoreHandle, type RunStoreState } from '../../lib/run-store';
+import { buildTimeline, NO_TIMELINE_FILTER, pct, type ItemKind, type TimelineFilter, type TimelineRow } from './layout';
+
+const KIND_LABELS: [ItemKind, string][] = [
+  ['exchange', 'HTTP'],
+  ['state', 'State'],
+  ['sse', 'SSE'],
+];
+const STATUS_LABELS: [TimelineFilter['status'], string][] = [
+  ['all', 'All outcomes'],
+  ['ok', 'OK'],
+  ['bad', 'Failed (4xx/5xx, agent errors)'],
+  ['tool', 'Our tool or proxy failed'],
+  ['pending', 'Pending'],
+];
+
+/** Filters of the timeline: check, kinds of items, outcome. */
+function TimelineFilters({ filter, onChange }: { filter: TimelineFilter; onChange: (f: TimelineFilter) => void }) {
+  const id = useId();
+  // Check ids with at least one exchange, in start order (a string key keeps the selector stable).
+  const checkKey = useRunSelector(
+    useShallow((s: RunStoreState) => {
+      const seen = new Set<string>();
+      for (const xid of s.run.exchangeOrder) {
+        const c = s.run.exchanges[xid]?.checkId;
+        if (c) seen.add(c);
+      }
+      return s.run.checkOrder.filter((c) => seen.has(c));
+    }),
+  );
+  const toggleKind = (k: ItemKind, on: boolean) => {
+    const kinds = new Set(filter.kinds);
+    if (on) kinds.add(k);
+    else kinds.delete(k);
+    onChange({ ...filter, kinds });
+  };
+  return (
+    <div className="filters timeline-filters" role="group" aria-label="Filter timeline">
+      <span className="field-inline">
+        <label htmlFor={`${id}-check`}>Check</label>
+        <select id={`${id}-check`} value={filter.check} onChange={(e) => onChange({ ...filter, check: e.target.value })}>
+          <option value="all">All checks</option>
+          {filter.check !== 'all' && !checkKey.includes(filter.check) ? <option value={filter.check}>{filter.check}</option> : null}
+          {checkKey.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </span>
+      <fieldset className="kinds">
+        <legend>Kinds</legend>
+        {KIND_LABELS.map(([k, label]) => (
+          <label key={k} className="field-inline">
+            <input type="checkbox" checked={filter.kinds.has(k)} onChange={(e) => toggleKind(k, e.target.checked)} /> {label}
+          </label>
+        ))}
+      </fieldset>
+      <span className="field-inline">
+        <label htmlFor={`${id}-status`}>Item status</label>
+        <select id={`${id}-status`} value={filter.status} onChange={(e) => onChange({ ...filter, status: e.target.value as TimelineFilter['status'] })}>
+          {STATUS_LABELS.map(([v, label]) => (
+            <option key={v} value={v}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </span>
+      {filter !== NO_TIMELINE_FILTER ? (
+        <button type="button" onClick={() => onChange(NO_TIMELINE_FILTER)}>
+          Clear timeline filters
+        </button>
+      ) : null}
+    </div>
+  );
+}
 
 const ROW_HEIGHT = 28;
 
@@ -16,7 +91,8 @@ export function Timeline({ initialHeight = 420 }: { initialHeight?: number }) {
   const handle = useRunStoreHandle();
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const [follow, setFollow] = useState(true);
-  const model = useMemo(() => buildTimeline(run, collapsed), [run, collapsed]);
+  const [filter, setFilter] = useState<TimelineFilter>(NO_TIMELINE_FILTER);
+  const model = useMemo(() => buildTimeline(run, collapsed, filter), [run, collapsed, filter]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const v = useVirtualizer({
     count: model.rows.length,
@@ -81,7 +157,7 @@ export function Timeline({ initialHeight = 420 }: { initialHeight?: number }) {
   const onFocusItem = useCallback((i: number) => setActive(i), []);
   const visible = v.getVirtualItems();
   const activeRendered = visible.some((vi) => vi.index === activeIndex);
-  if (!model.rows.length) {
+  if (!model.rows.length && filter === NO_TIMELINE_FILTER) {
     return (
       <section className="timeline" aria-label="Timeline">
         <h2>Timeline</h2>
@@ -101,6 +177,8 @@ export function Timeline({ initialHeight = 420 }: { initialHeight?: number }) {
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow live
         </label>
       </div>
+      <TimelineFilters filter={filter} onChange={setFilter} />
+      {!model.rows.length ? <p>No item matches these filters.</p> : null}
       <div className="timeline-axis" aria-hidden="true">
         <span>0</span>
         <span>{fmtMs(span / 2)}</span>
@@ -111,6 +189,7 @@ export function Timeline({ initialHeight = 420 }: { initialHeight?: number }) {
         className="timeline-scroll"
         style={{ height: initialHeight }}
         tabIndex={activeRendered ? -1 : 0}
+        role={activeRendered ? undefined : 'group'}
         aria-label={activeRendered ? undefined : 'Timeline items (use the arrow keys)'}
         onKeyDown={onKeyDown}
       >

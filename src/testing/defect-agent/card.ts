@@ -145,7 +145,7 @@ export function buildCard(c: CardInput): Json {
     if (permits('version-compat-03')) si.push({ url, protocolBinding: c.binding, protocolVersion: '0.3' });
     if (permits('card-custom-binding-uri')) si.push({ url: `ws://${host.host}/a2a-ws`, protocolBinding: 'https://a2a-interop.test/bindings/websocket/v1', protocolVersion: '1.0' });
     if (has('card-interface-no-version')) si.push({ url, protocolBinding: c.binding });
-    if (has('card-binding-spelling')) si.push({ url, protocolBinding: c.binding.toLowerCase() });
+    if (has('card-binding-spelling')) si.push({ url, protocolBinding: c.binding.toLowerCase(), protocolVersion: '1.0' });
     if (permits('card-dual-v03-v1')) {
       // Like @a2a-js/sdk toCompatAgentCard with embedV1Interfaces: the v0.3 fields beside supportedInterfaces.
       card.url = url;

@@ -14,6 +14,12 @@ export interface RenderFlags {
   badTimestamps: boolean;
   /** Permitted: timestamps without milliseconds (and with a +00:00 offset before v1.0). */
   plainTimestamps?: boolean;
+  /** Permitted (v0.2/v0.3): timestamps without a zone designator, as a2a-python writes them. */
+  zonelessTimestamps?: boolean;
+  /** Permitted (legacy): timestamps with lowercase t and z (RFC 3339 §5.6). */
+  lowercaseTimestamps?: boolean;
+  /** Permitted (v1.0): Tasks without contextId (not REQUIRED in the proto). */
+  noTaskContext?: boolean;
   /** Permitted: metadata and unknown fields on tasks, messages, artifacts and events. */
   extraFields?: boolean;
   /** Permitted: return fewer history messages than asked. */
@@ -79,7 +85,15 @@ export function renderMessage(gen: Generation, m: IMessage, f: RenderFlags = NO_
 
 export function renderStatus(gen: Generation, s: IStatus, f: RenderFlags): Json {
   const plain = s.timestamp.replace(/\.\d+Z$/, gen === 'v1.0' ? 'Z' : '+00:00');
-  const timestamp = f.badTimestamps ? new Date(s.timestamp).toString() : f.plainTimestamps ? plain : s.timestamp;
+  const timestamp = f.badTimestamps
+    ? new Date(s.timestamp).toString()
+    : f.plainTimestamps
+      ? plain
+      : f.zonelessTimestamps
+        ? `${s.timestamp.replace(/Z$/, '')}844`
+        : f.lowercaseTimestamps
+          ? s.timestamp.toLowerCase()
+          : s.timestamp;
   return {
     state: renderState(gen, s.state, f),
     ...(s.message ? { message: renderMessage(gen, s.message, f) } : {}),
@@ -99,6 +113,8 @@ export interface HistoryPolicy {
   historyLength?: number;
   noHistory: boolean;
   ignoreLength: boolean;
+  /** Defect history-zero-empty: historyLength 0 gives "history": [] instead of no field. */
+  zeroEmpty?: boolean;
   includeArtifacts?: boolean;
   /** Permitted variant history-fewer. */
   fewer?: boolean;
@@ -108,7 +124,7 @@ export interface HistoryPolicy {
 export function selectHistory(gen: Generation, history: IMessage[], p: HistoryPolicy): IMessage[] | undefined {
   if (p.noHistory) return undefined;
   if (p.ignoreLength || p.historyLength === undefined) return history;
-  if (p.historyLength <= 0) return gen === 'legacy' ? history : undefined;
+  if (p.historyLength <= 0) return gen === 'legacy' ? history : p.zeroEmpty && gen === 'v1.0' ? [] : undefined;
   // Permitted variant history-fewer: at most N, and here one less than the agent has when it could give more.
   if (p.fewer) return history.slice(-p.historyLength).slice(1);
   return history.slice(-p.historyLength);
@@ -121,7 +137,7 @@ export function renderTask(gen: Generation, t: ITask, f: RenderFlags, p: History
   if (gen === 'v0.2' || gen === 'v0.3') out.kind = 'task';
   if (!f.noTaskId) out.id = id;
   if (gen === 'legacy') out.sessionId = t.contextId;
-  else out.contextId = t.contextId;
+  else if (!f.noTaskContext) out.contextId = t.contextId;
   out.status = renderStatus(gen, t.status, f);
   if (p.includeArtifacts !== false && t.artifacts.length > 0) out.artifacts = t.artifacts.map((a) => renderArtifact(gen, a, a.text, f));
   if (history) out.history = history.map((m) => renderMessage(gen, m, f));

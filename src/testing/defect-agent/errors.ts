@@ -63,16 +63,28 @@ function details(e: A2AError): Record<string, unknown>[] {
   return out;
 }
 
+export interface ErrorShape {
+  /** Defect error-data-no-errorinfo: no google.rpc.ErrorInfo in error.data. */
+  noErrorInfo?: boolean;
+  /** Defect error-data-untyped: error.data items without "@type". */
+  untyped?: boolean;
+  /** Permitted rest-status-no-status-field: google.rpc.Status without its optional "status". */
+  noStatusField?: boolean;
+}
+
 /** The JSON-RPC `error` member; v1.0 adds the `data` array of google.rpc details. */
-export function rpcErrorObject(gen: Generation, e: A2AError): Record<string, unknown> {
+export function rpcErrorObject(gen: Generation, e: A2AError, shape: ErrorShape = {}): Record<string, unknown> {
   const base = { code: e.code, message: e.message };
   if (gen !== 'v1.0') return base;
-  const d = details(e);
+  let d = details(e);
+  if (shape.noErrorInfo) d = d.filter((x) => x['@type'] !== ERROR_INFO);
+  if (shape.untyped) d = d.map(({ '@type': _t, ...rest }) => rest);
   return d.length ? { ...base, data: d } : base;
 }
 
 /** google.rpc.Status body of an HTTP+JSON error. */
-export function statusBody(e: A2AError): { http: number; body: Record<string, unknown> } {
+export function statusBody(e: A2AError, shape: ErrorShape = {}): { http: number; body: Record<string, unknown> } {
   const m = httpMapping(e.code);
-  return { http: m.http, body: { error: { code: m.http, status: m.status, message: e.message, details: details(e) } } };
+  const status = shape.noStatusField ? {} : { status: m.status };
+  return { http: m.http, body: { error: { code: m.http, ...status, message: e.message, details: details(e) } } };
 }

@@ -6,7 +6,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { constants as zlibConstants, createGzip } from 'node:zlib';
-import { apiKeyHeader, buildCard, EXTRA_SKILLS, type AgentFeatures, type AuthConfig } from './card';
+import { apiKeyHeader, BROKEN_PATH, buildCard, EXTRA_SKILLS, type AgentFeatures, type AuthConfig } from './card';
 import { DEFECTS, type DefectName } from './defects';
 import { PERMITTED, type PermittedName } from './permitted';
 import {
@@ -22,7 +22,7 @@ import {
   renderTask,
   wrapV03Rest,
 } from './dialect';
-import { A2AError, E, httpMapping, rpcErrorObject, statusBody } from './errors';
+import { A2AError, E, type ErrorShape, httpMapping, rpcErrorObject, statusBody } from './errors';
 import { DEFAULT_SLOW_TASK_MS, DEFAULT_STEP_MS, HAIKU_LINES, INPUT_QUESTION, FAIL_REASON, behaviourFor } from './skills';
 import { INTERRUPTED, type IMessage, type ITask, TaskEngine, type TaskEvent, TERMINAL, textOf } from './tasks';
 
@@ -95,6 +95,8 @@ interface SendReq {
   historyLength?: number;
   /** false: return as soon as the task exists. */
   blocking: boolean;
+  /** A streaming send. */
+  stream?: boolean;
 }
 
 type SendResult = { task: ITask } | { message: IMessage };
@@ -132,9 +134,8 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
   const stepMs = opts.stepMs ?? DEFAULT_STEP_MS;
   let seq = 0;
   const hex12 = () => randomUUID().replace(/-/g, '').slice(0, 12);
-  /** Blocking sends in flight, by message text (defect duplicate-task-ids). */
-  const inFlight = new Map<string, string>();
-  let pendingId: string | undefined;
+  /** Recent blocking sends, by message text (defect duplicate-task-ids). */
+  const recentSends = new Map<string, { id: string; at: number }>();
   const engine = new TaskEngine({
     stepMs,
     slowTaskMs: opts.slowTaskMs ?? DEFAULT_SLOW_TASK_MS,
@@ -149,8 +150,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       return behaviourFor(text);
     },
     newTaskId: () => {
-      if (pendingId) return pendingId;
-      if (permits('sequential-task-ids')) return `t-${++seq}`;
+      if (permits('sequential-task-ids')) return `t-${String(++seq).padStart(6, '0')}`;
       if (permits('prefixed-task-ids')) return `task-${hex12()}`;
       return randomUUID();
     },
@@ -231,7 +231,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     }
   }
 
-  function startOrContinue(p: SendReq): SendResult & { answered?: boolean } {
+  function startOrContinue(p: SendReq): SendResult & { answered?: boolean; dropped?: boolean; twin?: boolean } {
     refuseContent(p);
     if (permits('context-rejected') && gen === 'v1.0' && p.contextId && !p.taskId) {
       throw E.invalidParams(`contextId ${p.contextId.slice(0, 80)} was not issued by this agent; omit it to start a new context`, 'message.contextId');
@@ -255,8 +255,9 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
         }
         engine.continueTask(existing, p.message, 'resume');
       } else if (INTERRUPTED.has(st)) {
-        engine.continueTask(existing, p.message, has('input-answer-dropped') ? 'drop' : permits('asks-again') ? 'ask-again' : 'resume');
-        return { task: existing, answered: true };
+        const dropped = has('input-answer-dropped');
+        engine.continueTask(existing, p.message, dropped ? 'drop' : permits('asks-again') ? 'ask-again' : 'resume');
+        return { task: existing, answered: true, dropped };
       } else {
         existing.history.push(marked);
       }
@@ -268,19 +269,19 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     }
     // context-replaced: the client's contextId is dropped for a new task.
     const contextId = has('context-replaced') && gen !== 'legacy' ? undefined : p.contextId;
-    // duplicate-task-ids: concurrent blocking sends of the same text share the id of the one in flight.
+    // duplicate-task-ids: a blocking send with the same text as one less than 1 s ago is taken for a retry and
+    // answered with that task (an over-eager de-duplication window).
     const key = textOf(p.message);
-    pendingId = has('duplicate-task-ids') && p.blocking ? inFlight.get(key) : undefined;
-    try {
-      const task = engine.create(p.taskId, contextId, p.message);
-      if (has('duplicate-task-ids') && p.blocking && !inFlight.has(key)) {
-        inFlight.set(key, task.id);
-        void engine.waitFor(task, (x) => TERMINAL.has(x.status.state) || INTERRUPTED.has(x.status.state)).then(() => inFlight.delete(key));
-      }
-      return { task };
-    } finally {
-      pendingId = undefined;
+    const dup = has('duplicate-task-ids') && p.blocking && !p.stream && gen !== 'legacy';
+    const recent = dup ? recentSends.get(key) : undefined;
+    const twin = recent && Date.now() - recent.at < 1000 ? engine.tasks.get(recent.id) : undefined;
+    if (twin) {
+      twin.history.push({ ...p.message, taskId: twin.id, contextId: twin.contextId });
+      return { task: twin, twin: true };
     }
+    const task = engine.create(p.taskId, contextId, p.message);
+    if (dup) recentSends.set(key, { id: task.id, at: Date.now() });
+    return { task };
   }
 
   function replyMessage(user: IMessage, contextId?: string): IMessage {
@@ -315,10 +316,10 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       const m = renderMessage(gen, ack);
       return gen === 'v1.0' || binding === 'HTTP+JSON' ? { message: m } : m;
     }
-    if (p.blocking && !(has('blocking-returns-working') && gen !== 'legacy')) {
+    if (p.blocking && !r.dropped && !(has('blocking-returns-working') && gen !== 'legacy')) {
       // A just-continued task may still show its interrupted state: wait for the next event first.
       const before = t.status;
-      await engine.waitFor(t, (x) => x.status !== before && settled(x), signal);
+      await engine.waitFor(t, (x) => (r.twin || x.status !== before) && settled(x), signal);
     }
     const body = renderTask(gen, t, flags(has('task-id-changes') ? movedId(t) : undefined), historyPolicy(p.historyLength));
     return gen === 'v1.0' || binding === 'HTTP+JSON' ? { task: body } : body;
@@ -329,7 +330,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     // auth-inconsistent: an unknown task id is answered like missing credentials.
     if (!t && authorized && has('auth-inconsistent') && opts.auth) throw new AuthError();
     const task = requireTask(id);
-    if (has('get-not-found-running') && !TERMINAL.has(task.status.state) && !INTERRUPTED.has(task.status.state)) throw E.taskNotFound(id);
+    if (has('get-not-found-running') && !TERMINAL.has(task.status.state)) throw E.taskNotFound(id);
     return renderTask(gen, task, flags(), historyPolicy(historyLength));
   }
 
@@ -578,7 +579,9 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
         }
         return;
       }
-      if (deferTask && final) {
+      if (deferTask) {
+        // The Task (sent with the first chunk) carries the state; earlier status updates are folded into it.
+        if (!final) return;
         deferTask = false;
         taskEvent();
       }
@@ -646,7 +649,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     const off = streamingOffError();
     if (off) return refuseStream(sink, off);
     if (has('sse-error-body')) throw E.internal('The stream could not be opened');
-    const r = startOrContinue(p);
+    const r = startOrContinue({ ...p, stream: true });
     if ('message' in r) {
       sink.start();
       const m = renderMessage(gen, r.message);
@@ -719,14 +722,20 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
 
   function setCors(req: IncomingMessage, res: ServerResponse): void {
     if (has('no-cors')) return;
+    if (permits('cors-minimal')) {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      return;
+    }
     const origin = req.headers.origin;
     res.setHeader('Access-Control-Allow-Origin', typeof origin === 'string' && origin ? origin : '*');
-    res.setHeader('Vary', 'Origin');
+    res.setHeader('Vary', permits('card-varies-by-version') ? 'Origin, A2A-Version' : 'Origin');
     res.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate, ETag, A2A-Version, A2A-Extensions, Content-Type');
   }
 
-  function preflight(req: IncomingMessage, res: ServerResponse): void {
-    if (has('no-cors')) {
+  function preflight(req: IncomingMessage, res: ServerResponse, sub: string): void {
+    const card = sub === cardPathNew || sub === cardPathOld;
+    if (has('no-cors') || (permits('cors-minimal') && card && gen !== 'v1.0')) {
+      // cors-minimal: before v1.0 no client sends a header that makes the card GET need a preflight.
       res.writeHead(405, { Allow: 'GET, POST', 'Content-Type': 'text/plain' }).end('Method Not Allowed');
       return;
     }
@@ -746,6 +755,11 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
         if (/^[A-Za-z0-9-]{1,64}$/.test(h) && !allowHeaders.some((a) => a.toLowerCase() === h.toLowerCase())) allowHeaders.push(h);
       }
     }
+    if (permits('cors-minimal')) {
+      // GET and POST are CORS-safelisted methods: a preflight for them needs no Allow-Methods.
+      res.writeHead(204, { 'Access-Control-Allow-Headers': allowHeaders.join(', ') }).end();
+      return;
+    }
     res.writeHead(204, {
       'Access-Control-Allow-Methods': binding === 'HTTP+JSON' ? 'GET, POST, DELETE, OPTIONS' : 'GET, POST, OPTIONS',
       'Access-Control-Allow-Headers': allowHeaders.join(', '),
@@ -754,44 +768,63 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     res.end();
   }
 
-  /** null when authorised; otherwise the response was sent. */
-  function checkAuth(req: IncomingMessage, res: ServerResponse, force = false): boolean {
+  const REALM = 'realm="a2a-interop"';
+
+  /** The credentials presented: 'none', 'valid', or the refusal (status and challenge) they earn. */
+  function credentialState(req: IncomingMessage): { state: 'none' | 'valid' | 'wrong'; status: number; challenge: string } {
     const auth = opts.auth;
-    if (!auth && !force) return true;
-    if (auth && has('auth-not-enforced') && !force) return true;
-    const realm = 'realm="a2a-interop"';
-    let status = 0;
-    let challenge = '';
     if (!auth || auth.scheme === 'bearer') {
       const h = req.headers.authorization;
       const m = typeof h === 'string' ? /^Bearer\s+(.+)$/i.exec(h.trim()) : null;
-      if (!m) [status, challenge] = [401, `Bearer ${realm}`];
-      else if (!auth || !safeEqual(m[1]!, auth.secret)) [status, challenge] = [401, `Bearer ${realm}, error="invalid_token"`];
-    } else {
-      const name = apiKeyHeader(auth);
-      const v = req.headers[name.toLowerCase()];
-      if (typeof v !== 'string' || v === '') [status, challenge] = [401, `ApiKey ${realm}, header="${name}"`];
-      else if (!safeEqual(v, auth.secret)) status = 403;
+      if (!m) return { state: 'none', status: 401, challenge: `Bearer ${REALM}` };
+      if (!auth || !safeEqual(m[1]!, auth.secret)) return { state: 'wrong', status: 401, challenge: `Bearer ${REALM}, error="invalid_token"` };
+      return { state: 'valid', status: 0, challenge: '' };
     }
-    if (!status) return true;
+    const name = apiKeyHeader(auth);
+    const v = req.headers[name.toLowerCase()];
+    if (typeof v !== 'string' || v === '') return { state: 'none', status: 401, challenge: `ApiKey ${REALM}, header="${name}"` };
+    if (!safeEqual(v, auth.secret)) return { state: 'wrong', status: 403, challenge: '' };
+    return { state: 'valid', status: 0, challenge: '' };
+  }
+
+  /** Sends the refusal of a request for its credentials. */
+  function refuseAuth(res: ServerResponse, status: number, challenge: string): void {
     const headers: Record<string, string> = {};
-    if (status === 401 && !has('auth-no-www-authenticate')) headers['WWW-Authenticate'] = challenge;
+    if (status === 401 && !has('auth-no-www-authenticate')) {
+      // auth-multi-challenge: two challenges in one header (RFC 9110 §11.6.1 allows a list).
+      headers['WWW-Authenticate'] = permits('auth-multi-challenge') ? `${challenge}, Signature ${REALM}, headers="date"` : challenge;
+    }
     const message = status === 401 ? 'Authentication required' : 'Credentials not accepted';
     if (binding === 'HTTP+JSON') {
       headers['Content-Type'] = gen === 'v1.0' ? V1_REST_CT : 'application/json';
-      res.writeHead(status, headers).end(
-        JSON.stringify({ error: { code: status, status: status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED', message, details: [] } }),
-      );
+      res.writeHead(status, headers).end(JSON.stringify({ error: { code: status, status: status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED', message, details: [] } }));
+    } else if (permits('auth-jsonrpc-error') && gen === 'v1.0') {
+      // v1.0.1 §3.3.2 names a JSON-RPC custom error as one form of the rejection.
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
     } else {
       headers['Content-Type'] = 'application/json';
       res.writeHead(status, headers).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
     }
+  }
+
+  /** true when authorised; otherwise the refusal was sent. */
+  function checkAuth(req: IncomingMessage, res: ServerResponse, force = false): boolean {
+    const auth = opts.auth;
+    if (!auth && !force) return true;
+    if (auth && has('auth-not-enforced') && !force) return true;
+    const c = credentialState(req);
+    if (c.state === 'valid') return true;
+    // auth-optional: anonymous calls are served (credentials, when sent, must be right).
+    if (c.state === 'none' && permits('auth-optional') && !force) return true;
+    // auth-403: a missing credential is refused with 403 Forbidden.
+    if (c.state === 'none' && permits('auth-403')) refuseAuth(res, 403, '');
+    else refuseAuth(res, c.status, c.challenge);
     return false;
   }
 
   function serveCard(req: IncomingMessage, res: ServerResponse, sub: string): boolean {
     const isNew = sub === cardPathNew;
-    const served = servesOldPath() ? !isNew : isNew;
+    const served = permits('card-both-paths') || (servesOldPath() ? !isNew : isNew);
     if (has('card-html-404') || !served) {
       res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' });
       res.end('<!doctype html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>');
@@ -801,21 +834,32 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('Method Not Allowed');
       return true;
     }
-    if ((has('card-behind-auth') || permits('card-protected')) && !checkAuth(req, res, true)) return true;
+    if ((has('card-behind-auth') || permits('card-protected') || permits('card-protected-spa')) && !checkAuth(req, res, true)) return true;
     const card = cardNow();
-    const contentType = has('card-wrong-content-type') ? 'text/plain; charset=utf-8' : 'application/json';
+    // card-varies-*: a different card for requests without A2A-Version (e.g. for old clients).
+    if ((has('card-varies-no-vary') || permits('card-varies-by-version')) && !versionHeader(req, new URL(req.url ?? '/', 'http://agent.invalid'))) {
+      card.description = `${String(card.description)} (card for clients without A2A-Version)`;
+    }
+    const contentType = has('card-wrong-content-type') ? 'text/plain; charset=utf-8' : permits('card-content-type-charset') ? 'application/json; charset=utf-8' : 'application/json';
     if (has('card-huge')) {
       sendHugeCard(req, res, card, contentType);
       return true;
     }
-    const body = JSON.stringify(card);
-    const etag = `W/"${hash(body)}"`;
-    const headers = { 'Content-Type': contentType, 'Cache-Control': 'public, max-age=60', ETag: etag };
-    if (req.headers['if-none-match'] === etag) {
+    const text = JSON.stringify(card);
+    const body = has('card-bom') ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]) : Buffer.from(text);
+    const etag = `W/"${hash(text)}"`;
+    const headers: Record<string, string> = { 'Content-Type': contentType };
+    if (!has('card-no-cache-headers')) {
+      headers['Cache-Control'] = permits('card-revalidate') ? 'no-cache, max-age=0' : 'public, max-age=60';
+      headers.ETag = etag;
+    }
+    if (permits('card-varies-by-version') && !permits('cors-minimal') && !has('no-cors')) headers.Vary = 'Origin, A2A-Version';
+    else if (permits('card-varies-by-version')) headers.Vary = 'A2A-Version';
+    if (headers.ETag && req.headers['if-none-match'] === etag) {
       res.writeHead(304, headers).end();
       return true;
     }
-    res.writeHead(200, { ...headers, 'Content-Length': Buffer.byteLength(body) });
+    res.writeHead(200, { ...headers, 'Content-Length': body.length });
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
   }
@@ -913,9 +957,12 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
   /** One SSE event: `data:` lines (several when sse-multiline-data), plus comments, id, event and retry (sse-fields). */
   function sseFrame(payload: Json): string {
     const n = eol();
-    const data = permits('sse-multiline-data') ? JSON.stringify(payload, null, 1).split('\n') : [JSON.stringify(payload)];
-    const lines = data.map((l) => `data: ${l}`);
+    const multi = permits('sse-multiline-data') || has('sse-multiline-no-prefix');
+    const data = multi ? JSON.stringify(payload, null, 1).split('\n') : [JSON.stringify(payload)];
+    // sse-multiline-no-prefix: "data:" on the first line only (the layout of the v0.2.6/v0.3.0 §9.3 examples).
+    const lines = data.map((l, i) => (i > 0 && has('sse-multiline-no-prefix') ? l : `data: ${l}`));
     if (permits('sse-fields')) lines.unshift(': an SSE comment line, to be ignored', `id: ${++sseSeq}`, 'event: message', 'retry: 3000');
+    if (permits('sse-unknown-fields')) lines.unshift('foo: bar', 'retry: soon');
     return `${lines.join(n)}${n}${n}`;
   }
 
@@ -962,12 +1009,19 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     return typeof id === 'number' ? id + 1000 : `${String(id ?? 'null')}-x`;
   };
 
+  const errShape = (): ErrorShape => ({
+    noErrorInfo: has('error-data-no-errorinfo'),
+    untyped: has('error-data-untyped'),
+    noStatusField: permits('rest-status-no-status-field') && gen === 'v1.0',
+  });
+
   function rpcSend(res: ServerResponse, id: unknown, body: { result: unknown } | { error: A2AError }, notification = false): void {
     if (res.destroyed) return;
-    if (notification) {
+    if (notification && !has('notification-answered')) {
       // JSON-RPC 2.0 §4.1: the server MUST NOT reply to a notification.
+      if (permits('notification-202')) return void res.writeHead(202).end();
       if (!permits('notification-invalid-request')) return void res.writeHead(204).end();
-      const msg = { jsonrpc: '2.0', id: null, error: rpcErrorObject(gen, E.invalidRequest('Requests need an id')) };
+      const msg = { jsonrpc: '2.0', id: null, error: rpcErrorObject(gen, E.invalidRequest('Requests need an id'), errShape()) };
       return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(msg));
     }
     const msg: Json = { jsonrpc: '2.0', id: rpcId(id ?? null) };
@@ -975,7 +1029,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       msg.result = body.result;
       if (has('result-and-error')) msg.error = null;
     } else {
-      msg.error = rpcErrorObject(gen, body.error);
+      msg.error = rpcErrorObject(gen, body.error, errShape());
       if (has('result-and-error')) msg.result = null;
     }
     const status = 'error' in body && permits('jsonrpc-error-http-status') ? httpMapping(body.error.code).http : 200;
@@ -1030,22 +1084,39 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     },
   };
 
+  /** The JSON-RPC methods of the generation (v0.2 with extended-v02-rpc: plus agent/authenticatedExtendedCard). */
+  const methodTable = (): Record<string, string> =>
+    gen === 'v0.2' && permits('extended-v02-rpc') ? { ...METHODS['v0.2'], 'agent/authenticatedExtendedCard': 'extendedCard' } : METHODS[gen];
+
   function versionError(req: IncomingMessage, url: URL): A2AError | undefined {
     if (gen !== 'v1.0' || has('version-lenient')) return undefined;
-    const h = req.headers['a2a-version'];
-    const v = (typeof h === 'string' ? h : (url.searchParams.get('A2A-Version') ?? '')).trim();
+    const v = versionHeader(req, url);
     if (/^1(\.0(\.\d+)?)?$/.test(v)) return undefined;
     return E.versionNotSupported(v || '0.3 (no A2A-Version header)');
   }
 
-  async function handleRpc(req: IncomingMessage, res: ServerResponse, url: URL, text: string): Promise<void> {
+  /** Permitted rate-limit-once: true (and the 429 sent) for the first call of each kind. */
+  function rateLimit(res: ServerResponse, kind: string): boolean {
+    if (!permits('rate-limit-once') || limited.has(kind)) return false;
+    limited.add(kind);
+    res.writeHead(429, { 'Retry-After': '1', 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'Too many requests: retry in 1 s' }));
+    return true;
+  }
+
+  async function handleRpc(req: IncomingMessage, res: ServerResponse, url: URL, text: string, authorised: boolean): Promise<void> {
     let msg: unknown;
     try {
       msg = JSON.parse(text);
     } catch {
+      if (!authorised && !checkAuth(req, res)) return;
       if (has('invalid-json-500')) return crash(res);
       return rpcSend(res, null, { error: E.parse() });
     }
+    const method = isObj(msg) && typeof msg.method === 'string' ? msg.method : '';
+    // extended-card-anonymous: the extended card method skips the authentication every other call gets.
+    const anonymousOk = has('extended-card-anonymous') && methodTable()[method] === 'extendedCard';
+    if (!authorised && !anonymousOk && !checkAuth(req, res)) return;
+    if (method && rateLimit(res, `rpc ${method}`)) return;
     const invalidRequest = (m: string) => (has('invalid-request-wrong-code') ? E.internal(m) : E.invalidRequest(m));
     if (!isObj(msg)) return rpcSend(res, null, { error: invalidRequest('The request must be a JSON-RPC 2.0 object') });
     const id = msg.id;
@@ -1056,7 +1127,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     const notification = !('id' in msg);
     const vErr = versionError(req, url);
     if (vErr) return rpcSend(res, id ?? null, { error: vErr }, notification);
-    const op = Object.prototype.hasOwnProperty.call(METHODS[gen], msg.method) ? METHODS[gen][msg.method] : undefined;
+    const op = Object.prototype.hasOwnProperty.call(methodTable(), msg.method) ? methodTable()[msg.method] : undefined;
     if (!op || (op === 'resubscribe' && has('sse-no-resubscribe'))) {
       const e = has('unknown-method-wrong-code') && op !== 'resubscribe' ? E.invalidRequest(`Unknown method ${msg.method.slice(0, 80)}`) : E.methodNotFound(`Method not found: ${msg.method.slice(0, 80)}`);
       return rpcSend(res, id ?? null, { error: e }, notification);
@@ -1070,7 +1141,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
         case 'send':
           return rpcSend(res, id, { result: await send(parseSend(params), ac.signal) }, notification);
         case 'get':
-          return rpcSend(res, id, { result: getTask(idParam(params), optInt(params.historyLength, 'historyLength')) }, notification);
+          return rpcSend(res, id, { result: getTask(idParam(params), optInt(params.historyLength, 'historyLength'), credentialState(req).state === 'valid') }, notification);
         case 'cancel':
           return rpcSend(res, id, { result: cancelTask(idParam(params)) }, notification);
         case 'list':
@@ -1090,7 +1161,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
         case 'stream':
         case 'resubscribe': {
           const frame = (payload: Json): Json => (has('sse-bare-payload') ? payload : { jsonrpc: '2.0', id: rpcId(id), result: payload });
-          const sink = makeSink(res, frame, (e) => ({ jsonrpc: '2.0', id: rpcId(id), error: rpcErrorObject(gen, e) }));
+          const sink = makeSink(res, frame, (e) => ({ jsonrpc: '2.0', id: rpcId(id), error: rpcErrorObject(gen, e, errShape()) }));
           if (op === 'stream') streamSend(sink, parseSend(params));
           else resubscribe(sink, idParam(params));
           return;
@@ -1101,6 +1172,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       }
     } catch (e) {
       if (e instanceof CrashError) return crash(res);
+      if (e instanceof AuthError) return refuseAuth(res, 401, `Bearer ${REALM}, error="invalid_token"`);
       if (e instanceof A2AError) {
         const err = e.code === -32602 && has('invalid-params-wrong-code') ? E.internal(e.message) : notFoundError(e);
         if (err instanceof CrashError) return crash(res);
@@ -1114,28 +1186,63 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
 
   // ------------------------------------------------------------------ HTTP+JSON binding
 
+  /** The error the v0.3 REST payload-style negotiation relies on (a proto-style role refused with 400): never altered by variants. */
+  const styleProbeError = (e: A2AError) => gen === 'v0.3' && binding === 'HTTP+JSON' && e.code === -32602 && /^message\.role is invalid/.test(e.message);
+
   function restError(res: ServerResponse, e: A2AError): void {
     if (res.headersSent) return void res.end();
     const ct = restCt();
+    const { http, body } = statusBody(e, errShape());
+    if (has('rest-error-html')) {
+      res.writeHead(http, { 'Content-Type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><body><h1>Error ${http}</h1><p>${e.message.replace(/[<&>]/g, '')}</p></body></html>`);
+      return;
+    }
     if (has('rest-error-not-status')) {
-      const { http } = statusBody(e);
       res.writeHead(http, { 'Content-Type': ct }).end(JSON.stringify({ error: e.message, code: e.code }));
       return;
     }
-    const { http, body } = statusBody(e);
+    if (e.code === -32009 && permits('version-problem-json') && gen === 'v1.0') {
+      // RFC 9457 problem details instead of google.rpc.Status.
+      res.writeHead(400, { 'Content-Type': 'application/problem+json' }).end(JSON.stringify({ type: 'https://a2a-protocol.org/errors/version-not-supported', title: 'Version not supported', status: 400, detail: e.message }));
+      return;
+    }
+    if (gen === 'v0.3') {
+      // a2a-python 0.3: 501 for what it does not implement.
+      if (permits('rest-501-unsupported') && (e.code === -32003 || e.code === -32004)) {
+        res.writeHead(501, { 'Content-Type': ct }).end(JSON.stringify({ message: e.message }));
+        return;
+      }
+      const status = permits('validation-422') && (e.code === -32700 || e.code === -32602) && !styleProbeError(e) ? 422 : e.code === -32002 && permits('rest-409-not-cancelable') ? 409 : http;
+      if (permits('rest-message-error-body')) {
+        res.writeHead(status, { 'Content-Type': ct }).end(JSON.stringify({ message: e.message }));
+        return;
+      }
+      res.writeHead(status, { 'Content-Type': ct }).end(JSON.stringify(status === http ? body : { error: { ...(body.error as Json), code: status } }));
+      return;
+    }
     const status = e.code === -32002 && permits('rest-409-not-cancelable') ? 409 : http;
-    res.writeHead(status, { 'Content-Type': ct }).end(JSON.stringify(status === http ? body : { error: { ...(body.error as Json), code: status, status: 'FAILED_PRECONDITION' } }));
+    res.writeHead(status, { 'Content-Type': ct }).end(JSON.stringify(status === http ? body : { error: { ...(body.error as Json), code: status, ...(errShape().noStatusField ? {} : { status: 'FAILED_PRECONDITION' }) } }));
   }
 
   function restOk(res: ServerResponse, body: unknown): void {
     res.writeHead(200, { 'Content-Type': restCt() }).end(JSON.stringify(body));
   }
 
+  /** An unknown HTTP+JSON route: 404 (variants: 400; the SPA-fallback defect: 200 HTML). */
+  function noRoute(res: ServerResponse, what: string): void {
+    if (has('unknown-route-spa-fallback')) {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><html><head><title>Agent</title></head><body><div id="root"></div></body></html>');
+      return;
+    }
+    restError(res, permits('unknown-route-400') ? E.invalidRequest(`No route for ${what.slice(0, 100)}`) : E.methodNotFound(`No route for ${what.slice(0, 100)}`));
+  }
+
   async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL, sub: string, rec: RecordedRequest): Promise<void> {
     const prefix = gen === 'v0.3' ? '/v1' : '';
-    if (!sub.startsWith(`${prefix}/`)) return restError(res, E.methodNotFound(`No route for ${sub.slice(0, 100)}`));
+    if (!sub.startsWith(`${prefix}/`)) return noRoute(res, sub);
     const path = sub.slice(prefix.length);
     const method = req.method ?? 'GET';
+    if (rateLimit(res, `rest ${method} ${path.replace(/\/tasks\/[^/:]+/, '/tasks/{id}').replace(/\/pushNotificationConfigs\/.*/, '/pushNotificationConfigs/{id}')}`)) return;
     const ac = new AbortController();
     res.on('close', () => ac.abort());
     const body = async (): Promise<Json> => {
@@ -1160,7 +1267,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       return Number(v);
     };
     const notAllowed = (allow: string) => res.writeHead(405, { Allow: allow, 'Content-Type': 'text/plain' }).end('Method Not Allowed');
-    const sse = () => makeSink(res, (p) => p, (e) => statusBody(e).body);
+    const sse = () => makeSink(res, (p) => p, (e) => statusBody(e, errShape()).body);
     try {
       const vErr = versionError(req, url);
       if (vErr) throw vErr;
@@ -1172,8 +1279,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
         if (path === '/message:send') return restOk(res, await send(p, ac.signal));
         return streamSend(sse(), p);
       }
-      if (path === '/tasks') {
-        if (gen !== 'v1.0') throw E.methodNotFound('tasks/list is not part of v0.3');
+      if (path === '/tasks' && gen === 'v1.0') {
         if (method !== 'GET') return void notAllowed('GET');
         const query: Json = {};
         for (const k of ['contextId', 'status', 'pageToken', 'statusTimestampAfter']) if (q(k) !== undefined) query[k] = q(k);
@@ -1199,6 +1305,10 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       if ((m = /^\/tasks\/([^/:]+)\/pushNotificationConfigs(?:\/([^/]+))?$/.exec(path))) {
         if (!features.push) {
           if (has('push-wrong-code')) throw E.methodNotFound('No route for push notification configs');
+          if (m[2] === undefined && method === 'POST') {
+            const b = await body();
+            validateWebhook(gen === 'v1.0' ? b : isObj(b.pushNotificationConfig) ? b.pushNotificationConfig : b);
+          }
           throw E.pushNotSupported();
         }
         const taskId = decodeURIComponent(m[1]!);
@@ -1211,20 +1321,22 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
         if (cid !== undefined && method === 'GET') return restOk(res, findPush(taskId, cid));
         if (cid !== undefined && method === 'DELETE') {
           deletePush(taskId, cid);
+          if (permits('push-delete-204')) return void res.writeHead(204).end();
           return restOk(res, {});
         }
         return void notAllowed(cid === undefined ? 'GET, POST' : 'GET, DELETE');
       }
       if ((m = /^\/tasks\/([^/:]+)$/.exec(path))) {
         if (method !== 'GET') return void notAllowed('GET');
-        return restOk(res, getTask(decodeURIComponent(m[1]!), qInt('historyLength')));
+        return restOk(res, getTask(decodeURIComponent(m[1]!), qInt('historyLength'), credentialState(req).state === 'valid'));
       }
       if ((gen === 'v1.0' && path === '/extendedAgentCard') || (gen === 'v0.3' && path === '/card')) return restOk(res, extendedCard());
-      throw E.methodNotFound(`No route for ${method} ${sub.slice(0, 100)}`);
+      return noRoute(res, `${method} ${sub}`);
     } catch (e) {
       if (e instanceof CrashError) return crash(res);
+      if (e instanceof AuthError) return refuseAuth(res, 401, `Bearer ${REALM}, error="invalid_token"`);
       if (e instanceof A2AError) {
-        const err = e.code === -32602 && has('invalid-params-wrong-code') ? E.internal(e.message) : notFoundError(e);
+        const err = e.code === -32602 && has('invalid-params-wrong-code') && !styleProbeError(e) ? E.internal(e.message) : notFoundError(e);
         if (err instanceof CrashError) return crash(res);
         return restError(res, err);
       }
@@ -1261,17 +1373,55 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     try {
       setCors(req, res);
       if (req.method === 'OPTIONS') {
-        preflight(req, res);
+        preflight(req, res, sub);
         return true;
       }
       if (sub === cardPathNew || sub === cardPathOld) return serveCard(req, res, sub);
-      if (!checkAuth(req, res)) return true;
+      const notFound = () => res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));
+      // interface-broken: the second interface the card declares is a dead path of this agent.
+      if (sub === `/${BROKEN_PATH}` || sub.startsWith(`/${BROKEN_PATH}/`)) {
+        notFound();
+        return true;
+      }
+      // A v1.0 agent with a v0.3 compatibility layer serves header-less calls as 0.3.
+      if (compatOn() && !versionHeader(req, url)) return compatHandler().handle(req, res);
+      const ep = endpointPrefix();
+      const inApi = !ep || sub === ep || sub.startsWith(`${ep}/`);
+      const inner = inApi ? sub.slice(ep.length) || '/' : sub;
+      // v0.2 extended card: GET {url}/../agent/authenticatedExtendedCard (v0.2.6 §7.10).
+      const extendedGet = gen === 'v0.2' && sub === '/agent/authenticatedExtendedCard' && req.method === 'GET';
+      if (extendedGet && permits('extended-v02-rpc')) {
+        notFound();
+        return true;
+      }
+      // card-protected-spa: paths outside the API are pages of a web app (200 HTML, no authentication).
+      const outside = !inApi || (binding === 'JSONRPC' && inner !== '/');
+      if (permits('card-protected-spa') && outside && !extendedGet) {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><html><head><title>Agent console</title></head><body><div id="app"></div></body></html>');
+        return true;
+      }
+      const anonymousExtended =
+        has('extended-card-anonymous') && (extendedGet || (binding === 'HTTP+JSON' && ((gen === 'v1.0' && inner === '/extendedAgentCard') || (gen === 'v0.3' && inner === '/v1/card'))));
+      if (extendedGet) {
+        if (!anonymousExtended && !checkAuth(req, res)) return true;
+        try {
+          res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(extendedCard()));
+        } catch (e) {
+          res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: e instanceof Error ? e.message : 'error' }));
+        }
+        return true;
+      }
       if (binding === 'JSONRPC') {
-        if (sub !== '/') {
-          res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));
+        // The JSON-RPC body decides whether authentication applies (extended-card-anonymous), so it is read first.
+        const deferAuth = has('extended-card-anonymous');
+        if (!deferAuth && !checkAuth(req, res)) return true;
+        if (inner !== '/' || !inApi) {
+          if (deferAuth && !checkAuth(req, res)) return true;
+          notFound();
           return true;
         }
         if (req.method !== 'POST') {
+          if (deferAuth && !checkAuth(req, res)) return true;
           res.writeHead(405, { Allow: 'POST, OPTIONS', 'Content-Type': 'text/plain' }).end('Method Not Allowed: use POST for JSON-RPC');
           return true;
         }
@@ -1280,16 +1430,36 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
             if (!res.headersSent && !res.destroyed) res.writeHead(413, { 'Content-Type': 'text/plain', Connection: 'close' }).end('Payload Too Large');
             return;
           }
-          return handleRpc(req, res, url, text);
+          return handleRpc(req, res, url, text, !deferAuth);
         }).catch(() => crash(res));
         return true;
       }
-      void handleRest(req, res, url, sub, rec).catch(() => crash(res));
+      if (!anonymousExtended && !checkAuth(req, res)) return true;
+      if (!inApi) {
+        noRoute(res, sub);
+        return true;
+      }
+      void handleRest(req, res, url, inner, rec).catch(() => crash(res));
       return true;
     } catch {
       crash(res);
       return true;
     }
+  }
+
+  /** The v0.3 layer of a v1.0 agent (version-compat-03, card-dual-v03-v1), made on first use; its own task store. */
+  function compatHandler(): DefectAgentHandler {
+    compat ??= createDefectAgentHandler({
+      generation: 'v0.3',
+      binding,
+      basePath: opts.basePath,
+      publicUrl,
+      ...(opts.auth ? { auth: opts.auth } : {}),
+      features: { streaming: features.streaming, push: features.push },
+      stepMs,
+      ...(opts.slowTaskMs !== undefined ? { slowTaskMs: opts.slowTaskMs } : {}),
+    });
+    return compat;
   }
 
   return {
@@ -1314,6 +1484,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     generation: gen,
     binding,
     async close() {
+      await compat?.close();
       engine.close();
       for (const r of openResponses) r.destroy();
       openResponses.clear();
@@ -1362,6 +1533,15 @@ function gzipResponse(res: ServerResponse): void {
     return res;
   };
 }
+
+/** The A2A-Version a request asks for (header, else the query parameter v1.0 §3.6.1 allows), trimmed; '' when none. */
+function versionHeader(req: IncomingMessage, url: URL): string {
+  const h = req.headers['a2a-version'];
+  return (typeof h === 'string' ? h : (url.searchParams.get('A2A-Version') ?? '')).trim();
+}
+
+/** Thrown to refuse a request as if its credentials were missing or wrong (HTTP 401; defect auth-inconsistent). */
+class AuthError extends Error {}
 
 /** Thrown to make the agent answer like a crashed server (HTTP 500, HTML). */
 class CrashError extends A2AError {

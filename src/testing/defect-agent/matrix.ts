@@ -21,7 +21,7 @@ export const KIND_TARGETS = TARGETS.filter((t) => t.startsWith('v0.'));
 
 /**
  * What the agent declares and implements beyond the plain agent:
- * - `auth`: bearer auth on every A2A call (credentials given to the run)
+ * - `auth`: bearer auth on every A2A call (credentials given to the run); the card also declares an OAuth2 scheme
  * - `push`: push notification configs
  * - `no-streaming`: capabilities.streaming false, streaming methods refused
  * - `extended`: an authenticated extended card (with auth)
@@ -44,10 +44,19 @@ export interface CaseSpec {
   permitted?: PermittedName[];
   /** Defects of the peer agent (setup `peer`). */
   peerDefects?: DefectName[];
+  /** Permitted behaviours of the peer agent (setup `peer`). */
+  peerPermitted?: PermittedName[];
 }
 
 export const caseKey = (c: CaseSpec) =>
-  [c.target, c.setup, ...(c.defects ?? []).map((d) => `-${d}`), ...(c.permitted ?? []).map((p) => `+${p}`), ...(c.peerDefects ?? []).map((d) => `peer-${d}`)].join(' ');
+  [
+    c.target,
+    c.setup,
+    ...(c.defects ?? []).map((d) => `-${d}`),
+    ...(c.permitted ?? []).map((p) => `+${p}`),
+    ...(c.peerDefects ?? []).map((d) => `peer-${d}`),
+    ...(c.peerPermitted ?? []).map((p) => `peer+${p}`),
+  ].join(' ');
 
 const PACE = { slowTaskMs: 300, stepMs: 10 } as const;
 
@@ -58,6 +67,7 @@ export async function runCase(c: CaseSpec, timeoutMs = 5000): Promise<Report> {
   try {
     const auth = c.setup === 'auth' || c.setup === 'extended' ? { auth: { scheme: 'bearer' as const, secret: MATRIX_SECRET } } : {};
     const features: StartDefectAgentOptions['features'] = {
+      ...(c.setup === 'auth' ? { oauth: true } : {}),
       ...(c.setup === 'push' ? { push: true } : {}),
       ...(c.setup === 'no-streaming' ? { streaming: false } : {}),
       ...(c.setup === 'extended' ? { extendedCard: true } : {}),
@@ -73,7 +83,7 @@ export async function runCase(c: CaseSpec, timeoutMs = 5000): Promise<Report> {
     started.push(agent);
     let peerUrl: string | undefined;
     if (c.setup === 'peer') {
-      const peer = await startDefectAgent({ generation, binding, defects: c.peerDefects, ...PACE });
+      const peer = await startDefectAgent({ generation, binding, defects: c.peerDefects, permitted: c.peerPermitted, ...PACE });
       started.push(peer);
       peerUrl = baseUrl(peer);
     }

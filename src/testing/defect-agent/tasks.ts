@@ -104,14 +104,15 @@ export class TaskEngine {
     const ctx = contextId ?? this.opts.newContextId?.() ?? randomUUID();
     const user: IMessage = { ...message, taskId, contextId: ctx };
     const behaviour = (this.opts.classify ?? behaviourFor)(textOf(message));
+    const now = Date.now();
     const task: ITask = {
       id: taskId,
       contextId: ctx,
-      status: { state: behaviour === 'rejected' ? 'rejected' : 'submitted', timestamp: isoNow() },
+      status: { state: behaviour === 'rejected' ? 'rejected' : 'submitted', timestamp: new Date(now).toISOString() },
       history: [user],
       artifacts: [],
       behaviour,
-      updatedAt: Date.now(),
+      updatedAt: now,
     };
     if (behaviour === 'rejected') {
       task.status.message = agentText(task, 'This request is refused: the gate stays closed.');
@@ -258,8 +259,10 @@ export class TaskEngine {
 
   private setState(task: ITask, state: State, message?: IMessage): void {
     if (message) task.history.push(message);
-    task.status = { state, timestamp: isoNow(), ...(message ? { message } : {}) };
-    task.updatedAt = Date.now();
+    // One clock reading for both, so that ListTasks order (updatedAt) and the status timestamps agree.
+    const now = Date.now();
+    task.status = { state, timestamp: new Date(now).toISOString(), ...(message ? { message } : {}) };
+    task.updatedAt = now;
     this.emit(task, { type: 'status', task, status: task.status });
     if (TERMINAL.has(state)) this.clearTimers(task.id);
   }

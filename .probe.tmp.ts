@@ -1,0 +1,11 @@
+import { chromium } from '@playwright/test';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const page = await browser.newPage();
+await page.goto('http://127.0.0.1:4191/');
+await page.getByLabel('Agent URL', { exact: true }).fill('http://127.0.0.1:4191/demo/flawed');
+await page.getByRole('button', { name: 'Run conformance' }).click();
+await page.getByText('Run: Completed').waitFor({ timeout: 120000 });
+console.log(await page.evaluate(() => [...document.querySelectorAll('.card-tree > .json-obj > li > .json-key')].map(e => e.textContent).join(',')));
+console.log(await page.evaluate(() => document.querySelector('.level-summary')?.textContent));
+console.log(await page.evaluate(() => [...document.querySelectorAll('.failed-table tbody tr')].map(e => e.textContent?.slice(0,150)).join('\n')));
+await browser.close();

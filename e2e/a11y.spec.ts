@@ -1,0 +1,102 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+
+/**
+ * Automated accessibility scans (axe-core) of every page and state, light and dark: no serious or critical
+ * violation. To cover another page, add a `Visit` to VISITS: it drives the page into each state and calls
+ * `scan(label)` there; every visit runs in both colour schemes and, unless `wideOnly`, on a phone too.
+ */
+type Scan = (label: string) => Promise<void>;
+
+interface Visit {
+  name: string;
+  wideOnly?: boolean;
+  run(page: Page, scan: Scan): Promise<void>;
+}
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+async function demoUrl(page: Page, id: string): Promise<string> {
+  const res = await page.request.get('/api/demo-agents');
+  const list = (await res.json()) as { id: string; url: string; baseUrl?: string }[];
+  const d = list.find((a) => a.id === id)!;
+  return d.baseUrl ?? d.url;
+}
+
+const runStatus = (page: Page) => page.getByText(/^Run:/);
+
+async function startRun(page: Page, url: string) {
+  const edit = page.getByRole('button', { name: 'Edit the run setup' });
+  if (await edit.isVisible()) await edit.click();
+  await page.getByLabel('Agent URL', { exact: true }).fill(url);
+  await page.getByRole('button', { name: 'Run conformance' }).click();
+}
+
+const VISITS: Visit[] = [
+  {
+    name: 'run page',
+    async run(page, scan) {
+      await page.goto('/');
+      await expect(page.getByRole('heading', { name: 'Try a demo agent' })).toBeVisible();
+      await scan('run form, idle');
+      await page.getByLabel('Agent URL', { exact: true }).fill('localhost:3000');
+      await page.getByRole('button', { name: 'Run conformance' }).click();
+      await scan('run form, malformed URL');
+
+      await startRun(page, await demoUrl(page, 'flawed'));
+      await expect(page.getByRole('status', { name: 'Conformance level' })).toHaveText('Running');
+      await scan('flawed agent, running');
+      await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
+      await scan('flawed agent, completed');
+
+      const failed = page.getByRole('table', { name: 'Failed tests' });
+      await failed.getByRole('row').nth(1).getByRole('button', { expanded: false }).click();
+      await failed.locator('tr.failure-details').getByRole('button', { name: 'Open exchange' }).click();
+      await expect(page.getByRole('region', { name: 'Wire inspector' }).getByRole('table', { name: 'Response headers' })).toBeVisible();
+      await page.getByText(/^Added by our proxy/).click();
+      await scan('failure expanded, wire inspector open');
+      await page.getByRole('button', { name: 'Close inspector' }).click();
+
+      await page.getByRole('heading', { name: 'Charts' }).scrollIntoViewIfNeeded();
+      await page.getByRole('button', { name: 'Show Latency per operation as table' }).click();
+      await page.getByRole('button', { name: 'Raw JSON' }).first().click();
+      await scan('charts (and a table view), card as raw JSON');
+
+      await startRun(page, 'http://127.0.0.1:9/agent');
+      await expect(page.getByRole('status', { name: 'Conformance level' })).toContainText('not assessed', { timeout: 60_000 });
+      await scan('unreachable agent, not assessed');
+    },
+  },
+];
+
+for (const scheme of ['light', 'dark'] as const) {
+  for (const viewport of [
+    { name: 'wide', width: 1400, height: 900 },
+    { name: 'phone', width: 390, height: 844 },
+  ]) {
+    for (const visit of VISITS) {
+      if (visit.wideOnly && viewport.name === 'phone') continue;
+      test(`axe: ${visit.name}, ${scheme}, ${viewport.name}: no serious or critical violations`, async ({ page }) => {
+        await page.setViewportSize({ width: viewport.width, height: viewport.height });
+        await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+        const found: string[] = [];
+        let scans = 0;
+        const scan: Scan = async (label) => {
+          const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+          scans++;
+          for (const v of result.violations) {
+            if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+            const where = v.nodes
+              .slice(0, 4)
+              .map((n) => `${n.target.join(' ')}${n.failureSummary ? ` (${n.failureSummary.split('\n').slice(1, 2).join('').trim()})` : ''}`)
+              .join('; ');
+            found.push(`[${label}] ${v.id} (${v.impact}, ${v.nodes.length} nodes): ${v.help}: ${where}`);
+          }
+        };
+        await visit.run(page, scan);
+        expect(scans).toBeGreaterThan(0);
+        expect(found, found.join('\n')).toEqual([]);
+      });
+    }
+  }
+}

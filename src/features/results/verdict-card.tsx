@@ -1,0 +1,208 @@
+import { useEffect, useMemo, useState } from 'react';
+import { CATEGORIES, summarize, verdictOf, type Category, type CheckRunState } from '../../lib/engine';
+import { checkCatalogSize } from '../../lib/engine-adapter';
+import { CATEGORY_LABEL, NOT_ASSESSED_LABELS } from '../../lib/format';
+import { useRunChecks, useRunResults, useRunSelector } from '../../lib/run-store';
+
+const RUN_STATUS_TEXT: Record<string, string> = {
+  idle: 'No run yet',
+  running: 'Running…',
+  completed: 'Completed',
+  interrupted: 'Interrupted: partial results',
+  errored: 'Errored: our tool failed during the run',
+};
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The full catalogue size once the runner has loaded (the denominator of "Running 41/76"). */
+function usePlannedChecks(running: boolean, only: readonly string[] | undefined): number | undefined {
+  const [size, setSize] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    if (!running || size !== undefined) return undefined;
+    let live = true;
+    checkCatalogSize().then(
+      (n) => live && setSize(n),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [running, size]);
+  return only?.length ? only.length : size;
+}
+
+interface Tile {
+  category: Category;
+  started: number;
+  done: number;
+  pass: number;
+  fail: number;
+  advisory: number;
+  skip: number;
+  error: number;
+}
+
+function tilesOf(checks: readonly CheckRunState[]): Tile[] {
+  const tiles = new Map<Category, Tile>(CATEGORIES.map((c) => [c, { category: c, started: 0, done: 0, pass: 0, fail: 0, advisory: 0, skip: 0, error: 0 }]));
+  for (const c of checks) {
+    const t = tiles.get(c.category)!;
+    t.started++;
+    if (c.status !== 'running') {
+      t.done++;
+      t[c.status]++;
+    }
+  }
+  return [...tiles.values()];
+}
+
+/** One category: counts in words (colour never carries the meaning alone) and a small bar. */
+function CategoryTile({ tile, running }: { tile: Tile; running: boolean }) {
+  const name = CATEGORY_LABEL[tile.category];
+  if (running) {
+    const pct = tile.started ? (tile.done / tile.started) * 100 : 0;
+    return (
+      <li className="cat-tile">
+        <span className="cat-name">{name}</span>
+        <span className="cat-counts">{tile.started ? `${tile.done} of ${tile.started} done` : 'not started'}</span>
+        <span className="cat-bar" aria-hidden="true">
+          <span className="seg seg-progress" style={{ width: `${pct}%` }} />
+        </span>
+      </li>
+    );
+  }
+  const total = tile.done || 1;
+  const parts: [keyof Tile & string, string][] = [
+    ['pass', 'pass'],
+    ['fail', 'fail'],
+    ['advisory', 'advisory'],
+    ['skip', 'skipped'],
+    ['error', 'tool error'],
+  ];
+  const words = parts.filter(([k]) => (tile[k] as number) > 0).map(([k, label]) => `${tile[k] as number} ${label}`);
+  return (
+    <li className={`cat-tile${tile.fail ? ' cat-has-fail' : ''}`}>
+      <span className="cat-name">{name}</span>
+      <span className="cat-counts">{words.length ? words.join(' · ') : 'no checks'}</span>
+      <span className="cat-bar" aria-hidden="true">
+        {parts.map(([k]) => ((tile[k] as number) > 0 ? <span key={k} className={`seg seg-${k}`} style={{ width: `${((tile[k] as number) / total) * 100}%` }} /> : null))}
+      </span>
+    </li>
+  );
+}
+
+/**
+ * The verdict card (region "Verdict"): neutral progress while the run goes on (no level, no red: checks
+ * finish in any order and the level is decided at the end), then the level badge (role status, named
+ * "Conformance level"), the agent, required failures apart from advisories, one tile per category, and a
+ * not-assessed outcome as its own state.
+ */
+export function VerdictCard() {
+  const status = useRunSelector((s) => s.run.status);
+  const error = useRunSelector((s) => s.run.error);
+  const results = useRunResults();
+  const checks = useRunChecks();
+  const run = useRunSelector((s) => s.run);
+  const running = status === 'running';
+  // The level is computed only once the run has ended: a live run never shows (or announces) one.
+  const verdict = useMemo(() => (running ? null : verdictOf(run)), [run, running]);
+  const summary = useMemo(() => summarize(results), [results]);
+  const tiles = useMemo(() => tilesOf(checks), [checks]);
+  const notice = useRunSelector((s) => s.notice);
+  const agent = useRunSelector((s) => s.run.targets.agent);
+  const agentUrl = useRunSelector((s) => s.run.agentUrl);
+  const startedAt = useRunSelector((s) => s.run.startedAt);
+  const only = useRunSelector((s) => s.run.options?.only);
+  const planned = usePlannedChecks(running, only);
+  if (status === 'idle') return null;
+  const card = (agent?.normalizedCard ?? {}) as { name?: unknown; version?: unknown };
+  const name = typeof card.name === 'string' && card.name ? card.name : (agentUrl ?? 'Agent');
+  const done = results.length;
+  const total = Math.max(planned ?? 0, checks.length);
+  const na = verdict && verdict.level === null;
+  const levelClass = running ? 'level-running' : `level-${verdict?.level ?? 'not-assessed'}`;
+  return (
+    <section className={`verdict-card ${levelClass}`} aria-label="Verdict">
+      <div className="verdict-top">
+        <div className={`level ${levelClass}`} role="status" aria-label="Conformance level">
+          {running ? (
+            <span className="level-name">Running</span>
+          ) : (
+            <>
+              <span className="level-name">{verdict?.level ?? 'not assessed'}</span>
+              {na && verdict?.notAssessed ? <span className="level-na-reason"> ({NOT_ASSESSED_LABELS[verdict.notAssessed.reason]})</span> : null}
+              {verdict?.provisional ? <span className="level-provisional"> (provisional)</span> : null}
+            </>
+          )}
+        </div>
+        {running ? (
+          <div className="run-progress">
+            <span className="progress-text" aria-hidden="true">
+              {done}/{total || '…'}
+            </span>
+            <progress className="progress" max={total || 1} value={done} aria-label={`Checks finished: ${done} of ${total}`} />
+          </div>
+        ) : null}
+      </div>
+      <p className="level-agent">
+        <strong>{name}</strong>
+        {typeof card.version === 'string' && card.version ? <span> {card.version}</span> : null}
+        {agent?.generation ? <span> · A2A {agent.generation}</span> : null}
+        {agent?.binding ? <span> · {agent.binding}</span> : null}
+      </p>
+      <p className="check-id level-url">
+        {agentUrl}
+        {startedAt ? ` · ${new Date(startedAt).toLocaleString()}` : ''}
+      </p>
+      {running ? (
+        <p className="verdict-line">Checks finish in any order; the level is decided when the run ends.</p>
+      ) : na ? (
+        <p className="verdict-line not-assessed-message">{verdict?.notAssessed?.message ?? verdict?.reason}</p>
+      ) : (
+        <>
+          <p className="verdict-line">
+            <strong>{plural(summary.failed, 'required failure', 'required failures')}</strong> · {plural(summary.advisories, 'advisory', 'advisories')} (never lower the level)
+          </p>
+          <p className="level-reason">{verdict?.reason}</p>
+        </>
+      )}
+      <p className="run-status">
+        Run: <strong>{RUN_STATUS_TEXT[status] ?? status}</strong>
+        {error ? <span className="run-error"> ({error})</span> : null}
+      </p>
+      {notice ? <p className="run-notice">{notice}</p> : null}
+      {checks.length ? (
+        <ul className="cat-tiles" aria-label="Results by category">
+          {tiles.map((t) => (
+            <CategoryTile key={t.category} tile={t} running={running} />
+          ))}
+        </ul>
+      ) : null}
+      <dl className="counts" aria-label="Counts">
+        <div>
+          <dt>Total</dt>
+          <dd>{summary.total}</dd>
+        </div>
+        <div>
+          <dt>Passed</dt>
+          <dd>{summary.passed}</dd>
+        </div>
+        <div>
+          <dt>Failed</dt>
+          <dd>{summary.failed}</dd>
+        </div>
+        <div>
+          <dt>Advisories</dt>
+          <dd>{summary.advisories}</dd>
+        </div>
+        <div>
+          <dt>Skipped</dt>
+          <dd>{summary.skipped}</dd>
+        </div>
+        <div>
+          <dt>Tool errors</dt>
+          <dd>{summary.errors}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
