@@ -40,6 +40,13 @@ async function startRun(page: Page, url: string) {
   await page.getByRole('button', { name: 'Run conformance' }).click();
 }
 
+/** Opens the exchange that fetched the agent card, from the card view's discovery attempts. */
+async function openCardExchange(page: Page) {
+  const attempts = page.getByRole('region', { name: 'Agent card' }).getByRole('button', { name: /^Open exchange \S+ in the wire inspector$/ });
+  await attempts.last().click();
+  await expect(inspector(page).locator('.exchange-line')).toContainText(/GET \S+\/\.well-known\/agent(-card)?\.json/);
+}
+
 async function noSidewaysScroll(page: Page) {
   const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
   expect(scroll, 'page width vs viewport').toBeLessThanOrEqual(inner);
@@ -194,7 +201,7 @@ test.describe('wire inspector', () => {
     await page.goto('/');
     await startRun(page, agent.url);
     await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
-    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /^HTTP GET \/\.well-known\/agent-card\.json/ }).first().click();
+    await openCardExchange(page);
     const own = inspector(page).getByRole('table', { name: 'Response headers' });
     const row = (name: string) => own.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
     await expect(row('vary').getByRole('cell')).toHaveText('Accept-Encoding');
@@ -231,7 +238,7 @@ test.describe('wire inspector', () => {
     const sh = (cmd: string) => execFileSync('sh', ['-c', cmd], { encoding: 'utf8', timeout: 20_000 });
 
     // The card: the same bytes as the inspector shows.
-    await timeline.getByRole('button', { name: /^HTTP GET \/\.well-known\/agent-card\.json/ }).first().click();
+    await openCardExchange(page);
     await inspector(page).getByRole('button', { name: 'Copy as cURL' }).click();
     await expect(inspector(page).getByRole('status')).toHaveText('cURL command copied.');
     const cardCmd = await copied();

@@ -19,6 +19,8 @@ export interface RunStoreState {
   events: RunEvent[];
   /** Bumped by `reveal`: the wire inspector scrolls into view and takes focus. */
   revealSeq: number;
+  /** The check whose evidence revealed the selected item (the inspector links back to it). */
+  revealedFrom: string | null;
   /** A check to bring to the user (the inspector's link back to its check); `seq` changes on every request. */
   checkFocus: { id: string; seq: number } | null;
   /** Outcome of the last re-run of each check in this view: status before and after. */
@@ -43,8 +45,8 @@ export interface RunStoreHandle {
   load(events: readonly RunEvent[], source: RunSource, notice?: string | null): void;
   reset(): void;
   select(id: string | null): void;
-  /** Selects an item and brings the wire inspector to the user (evidence links). */
-  reveal(id: string): void;
+  /** Selects an item and brings the wire inspector to the user (evidence links); `fromCheck`: the check it is evidence of. */
+  reveal(id: string, fromCheck?: string): void;
   /** Brings a check's result row to the user (opened, scrolled to, focused). */
   showCheck(id: string): void;
   /** Records what a re-run of `checkId` changed (see RunSession.rerun). */
@@ -60,6 +62,7 @@ export function createRunStore(schedule: Scheduler = animationFrameScheduler): R
     notice: null,
     events: [],
     revealSeq: 0,
+    revealedFrom: null,
     checkFocus: null,
     reruns: {},
   }));
@@ -84,8 +87,8 @@ export function createRunStore(schedule: Scheduler = animationFrameScheduler): R
       batcher.cancel();
       store.setState({ run: initialRunState(), events: [], source: 'live', selected: null, notice: null, checkFocus: null, reruns: {} });
     },
-    select: (id) => store.setState({ selected: id }),
-    reveal: (id) => store.setState((s) => ({ selected: id, revealSeq: s.revealSeq + 1 })),
+    select: (id) => store.setState({ selected: id, revealedFrom: null }),
+    reveal: (id, fromCheck) => store.setState((s) => ({ selected: id, revealSeq: s.revealSeq + 1, revealedFrom: fromCheck ?? null })),
     showCheck: (id) => store.setState({ checkFocus: { id, seq: ++seq } }),
     recordRerun: (checkId, before, after) => store.setState((s) => ({ reruns: { ...s.reruns, [checkId]: { before, after, seq: ++seq } } })),
     setNotice: (notice) => store.setState({ notice }),

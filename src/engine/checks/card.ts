@@ -730,7 +730,8 @@ export const cardChecks: CheckDef[] = [
                 problems.push(`${p}: oauth2 needs "flows" (an object), got ${flows === undefined ? 'nothing' : typeName(flows)}`);
                 continue;
               }
-              const names = Object.keys(flows);
+              // v1.0: a flow set to null is unset (ProtoJSON reads null as unset), not a second member of the oneof.
+              const names = Object.keys(flows).filter((k) => !(flows[k] === null && nullIsAbsent(g)));
               // No OAuthFlows member is required (v0.x schema; in v1.0 the oneof may be unset): declaring none is advice.
               if (!names.length) advisories.push(`${p}: oauth2 "flows" declares no flow, so clients cannot tell how to obtain a token`);
               if (g === 'v1.0' && names.filter((k) => knownFlows.includes(k)).length > 1) problems.push(`${p}: v1.0 OAuthFlows is a oneof and holds exactly one flow (found ${names.join(', ')})`);
@@ -1015,7 +1016,8 @@ export const cardChecks: CheckDef[] = [
     run: (c) =>
       withCard(c, () => {
         const sigs = (c.raw as Record<string, unknown>).signatures;
-        if (sigs === undefined) return skip('The card is not signed.', 'not-applicable');
+        // null: unset in ProtoJSON (v1.0); the v0.3 schema has no null.
+        if (sigs === undefined || (sigs === null && nullIsAbsent(c.generation))) return skip('The card is not signed.', 'not-applicable');
         if (!Array.isArray(sigs)) return fail(`"signatures" should be a list, got ${typeName(sigs)}.`);
         const problems: string[] = [];
         sigs.slice(0, 10).forEach((s, i) => {
@@ -1131,7 +1133,9 @@ export function strictLint(raw: Record<string, unknown>, g: Generation): string[
       for (const k of Object.keys(s)) {
         if (!okName(known.skill, k)) out.push(`skills[${i}] has unknown field "${k}"${g === 'v1.0' && k === 'security' ? ' (v1.0: securityRequirements)' : ''}`);
       }
-      if (s.examples !== undefined && (!Array.isArray(s.examples) || s.examples.some((e) => typeof e !== 'string'))) out.push(`skills[${i}].examples should be a list of strings`);
+      // null is absent where the generation reads it so (v0.1.0 types examples `string[] | null`; ProtoJSON), as for the URLs below.
+      const examples = s.examples === null && nullIsAbsent(g) ? undefined : s.examples;
+      if (examples !== undefined && (!Array.isArray(examples) || examples.some((e) => typeof e !== 'string'))) out.push(`skills[${i}].examples should be a list of strings`);
     });
   }
   if (g === 'v1.0') {

@@ -465,7 +465,7 @@ const reports = new Map<string, Report>();
 beforeAll(async () => {
   const all = [...cleanCases, ...defectCases.map((x) => x.c), ...permittedCases.map((x) => x.c)];
   // The agents and the suite share this process: the runs mostly wait on timers, so many run at once.
-  await pool(all, 16, async (c) => {
+  await pool(all, 24, async (c) => {
     reports.set(caseKey(c), await runCase(c));
   });
 }, 600_000);

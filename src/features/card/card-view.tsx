@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { TargetInfo } from '../../lib/engine';
 import { prettyBody } from '../../lib/format';
-import { useRunResults, useRunSelector, type RunStoreState } from '../../lib/run-store';
+import { useRunResults, useRunSelector, useRunStoreHandle, type RunStoreState } from '../../lib/run-store';
 import { CardTree } from './card-tree';
 import { orderLike, verdictsByPath } from './paths';
 
@@ -46,6 +46,7 @@ function TargetCard({ target, verdicts }: { target: TargetInfo; verdicts: Return
   const [view, setView] = useState<'raw' | 'normalized' | 'json'>('raw');
   const who = target.role === 'agent' ? 'Agent' : 'Peer agent';
   const body = useCardBody(target.cardUrl);
+  const handle = useRunStoreHandle();
   // The card's own field order (the stored copy's order is not it): from the bytes received.
   const received = useMemo(() => {
     const ref = parse(body);
@@ -84,7 +85,12 @@ function TargetCard({ target, verdicts }: { target: TargetInfo; verdicts: Return
             {target.attempts.map((a, i) => (
               <li key={i}>
                 {a.url}: {a.status ?? 'no response'} {a.ok ? 'ok' : 'failed'}
-                {a.note ? ` (${a.note})` : ''}
+                {a.note ? ` (${a.note})` : ''}{' '}
+                {a.exchangeId ? (
+                  <button type="button" className="linklike" onClick={() => handle.reveal(a.exchangeId!)}>
+                    Open exchange {a.exchangeId} in the wire inspector
+                  </button>
+                ) : null}
               </li>
             ))}
           </ul>

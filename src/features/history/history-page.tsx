@@ -236,7 +236,7 @@ function ComparisonView({
       {result.changes.length === 0 ? (
         <p>No check changed status.</p>
       ) : (
-        <div className="table-scroll-x">
+        <div className="table-scroll-x" tabIndex={0} role="group" aria-label="Changed checks (scrolls sideways on narrow screens)">
           <table aria-label="Changed checks">
             <thead>
               <tr>

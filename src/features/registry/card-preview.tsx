@@ -54,33 +54,36 @@ export function CardPreview({
         </Notice>
       ) : null}
       {v?.failures.length ? (
-        <table aria-label="Card check failures">
-          <thead>
-            <tr>
-              <th scope="col">Check</th>
-              <th scope="col">Level</th>
-              <th scope="col">Status</th>
-              <th scope="col">Why</th>
-              <th scope="col">How to fix</th>
-            </tr>
-          </thead>
-          <tbody>
-            {v.failures.map((f) => (
-              <tr key={f.id}>
-                <th scope="row">
-                  {f.test}
-                  <div className="check-id">{f.id}</div>
-                </th>
-                <td>{f.level}</td>
-                <td>
-                  <StatusChip status={f.status} />
-                </td>
-                <td>{f.message}</td>
-                <td>{f.recommendation ?? '–'}</td>
+        // Focusable so a keyboard can scroll it sideways on a narrow screen.
+        <div className="table-scroll-x" tabIndex={0} role="group" aria-label="Card check failures (scrolls sideways on narrow screens)">
+          <table aria-label="Card check failures">
+            <thead>
+              <tr>
+                <th scope="col">Check</th>
+                <th scope="col">Level</th>
+                <th scope="col">Status</th>
+                <th scope="col">Why</th>
+                <th scope="col">How to fix</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {v.failures.map((f) => (
+                <tr key={f.id}>
+                  <th scope="row">
+                    {f.test}
+                    <div className="check-id">{f.id}</div>
+                  </th>
+                  <td>{f.level}</td>
+                  <td>
+                    <StatusChip status={f.status} />
+                  </td>
+                  <td>{f.message}</td>
+                  <td>{f.recommendation ?? '–'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
       {v && !v.failures.length ? <Notice kind="info">Every card check that applies passes.</Notice> : null}
       <pre className="body registry-card-json" aria-label="Exported card JSON" tabIndex={0}>

@@ -54,7 +54,7 @@ export function CheckDetails({ check, showMessage = true, showRecommendation = t
                   <span className="ev-label">{ev.label}</span>
                   {ev.path ? <code className="ev-path">{ev.path}</code> : null}: <code className="ev-value">{ev.value}</code>{' '}
                   {ev.exchangeId ? (
-                    <button type="button" className="linklike" onClick={() => handle.reveal(ev.exchangeId!)}>
+                    <button type="button" className="linklike" onClick={() => handle.reveal(ev.exchangeId!, check.id)}>
                       Open exchange {ev.exchangeId} in the wire inspector
                     </button>
                   ) : null}

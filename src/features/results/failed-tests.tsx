@@ -7,10 +7,18 @@ import { useRunChecks, useRunSelector, useRunStoreHandle, type RunStoreState } f
 import { CheckDetails, flashClass, RerunButton, useRerunOutcome } from './check-details';
 import { CATEGORY_LABEL } from './filter';
 
-/** The exchange a failure is best shown with: its first evidence exchange, else the check's first exchange. */
+/**
+ * The exchange a failure is best shown with: its first evidence exchange, else the check's first exchange,
+ * else (card checks judge the card fetched once by discovery) the exchange that fetched the card.
+ */
 function useExchangeOf(check: CheckRunState): string | undefined {
   const fromEvidence = check.result?.evidence.find((e) => e.exchangeId)?.exchangeId;
-  return useRunSelector((s: RunStoreState) => fromEvidence ?? s.run.exchangeOrder.find((id) => s.run.exchanges[id]?.checkId === check.id));
+  return useRunSelector(
+    (s: RunStoreState) =>
+      fromEvidence ??
+      s.run.exchangeOrder.find((id) => s.run.exchanges[id]?.checkId === check.id) ??
+      (check.category === 'agent-card' ? [...(s.run.targets.agent?.attempts ?? [])].reverse().find((a) => a.ok && a.exchangeId)?.exchangeId : undefined),
+  );
 }
 
 function FailureRow({ check, open, onToggle }: { check: CheckRunState; open: boolean; onToggle: () => void }) {
@@ -45,7 +53,7 @@ function FailureRow({ check, open, onToggle }: { check: CheckRunState; open: boo
         <tr id={detailsId} className="details-row failure-details">
           <td colSpan={4}>
             <div className="failure-actions">
-              <button type="button" className="primary" disabled={!exchangeId} onClick={() => exchangeId && handle.reveal(exchangeId)}>
+              <button type="button" className="primary" disabled={!exchangeId} onClick={() => exchangeId && handle.reveal(exchangeId, check.id)}>
                 Open exchange
               </button>
               <RerunButton checkId={check.id} title={r.test} />

@@ -21,6 +21,7 @@ const overlayMode = () => typeof window !== 'undefined' && typeof window.matchMe
 export function WireInspector() {
   const selected = useRunSelector((s) => s.selected);
   const revealSeq = useRunSelector((s) => s.revealSeq);
+  const revealedFrom = useRunSelector((s) => s.revealedFrom);
   const handle = useRunStoreHandle();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const opener = useRef<Element | null>(null);
@@ -58,7 +59,7 @@ export function WireInspector() {
       </section>
     );
   }
-  const checkId = x?.checkId;
+  const checkId = x?.checkId ?? revealedFrom ?? undefined;
   return (
     <section className="inspector inspector-open" aria-label="Wire inspector" onKeyDown={onKeyDown}>
       <div className="inspector-head">

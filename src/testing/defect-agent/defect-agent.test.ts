@@ -377,8 +377,14 @@ interface Agents {
   v1: RunningDefectAgent;
   v1rest: RunningDefectAgent;
   v03: RunningDefectAgent;
+  legacy: RunningDefectAgent;
   auth: RunningDefectAgent;
+  authLegacy: RunningDefectAgent;
   signed: RunningDefectAgent;
+  push: RunningDefectAgent;
+  nostream: RunningDefectAgent;
+  extended: RunningDefectAgent;
+  interfaces: RunningDefectAgent;
 }
 type AgentKey = keyof Agents;
 
@@ -388,24 +394,42 @@ interface Probe {
   shows(d: Driver, a: RunningDefectAgent): Promise<boolean>;
 }
 
-const cardOf = async (a: RunningDefectAgent) => (await fetch(a.cardUrl)).json();
+const cardOf = async (a: RunningDefectAgent, headers: Record<string, string> = {}) => (await fetch(a.cardUrl, { headers })).json();
 const schemeValues = (card: any): any[] => Object.values(card.securitySchemes ?? {});
 const quick = async (d: Driver) => (await d.send('Write a haiku')).task;
 const slowTask = async (d: Driver) => (await d.send('Prepare the slow report', { nonBlocking: true })).task;
 const statesOf = (d: Driver, events: any[]) => events.map((f) => d.payload(f)).filter((p) => d.kindOf(p) === 'status' || d.kindOf(p) === 'task').map((p) => d.stateOf(p));
-const RANK: Record<string, number> = { submitted: 0, working: 1, 'input-required': 2, completed: 3, failed: 3, canceled: 3 };
+const BEARER = { Authorization: 'Bearer tok-123456' };
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A raw JSON-RPC POST without the Driver's defaults (no A2A-Version, no credentials unless given). */
+const rawRpc = async (url: string, body: unknown, headers: Record<string, string> = {}) => {
+  const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const text = await r.text();
+  return { status: r.status, headers: r.headers, text, json: text ? JSON.parse(text) : undefined };
+};
 
 const PROBES: Record<DefectName, Probe> = {
+  // ------------------------------------------------------------------ card
   'card-capabilities-array': { agent: 'v03', shows: async (_d, a) => Array.isArray((await cardOf(a)).capabilities) },
   'card-bad-signature': { agent: 'signed', shows: async (_d, a) => !/^[A-Za-z0-9_-]+$/.test((await cardOf(a)).signatures[0].protected) },
   'card-capabilities-strings': { agent: 'v03', shows: async (_d, a) => typeof (await cardOf(a)).capabilities.streaming === 'string' },
   'card-missing-skills': { agent: 'v1', shows: async (_d, a) => !('skills' in (await cardOf(a))) },
+  'card-skill-no-description': { agent: 'v1', shows: async (_d, a) => (await cardOf(a)).skills[0].description === undefined },
+  'card-modes-not-list': { agent: 'v1', shows: async (_d, a) => typeof (await cardOf(a)).defaultInputModes === 'string' },
+  'card-mode-shorthand': { agent: 'v1', shows: async (_d, a) => (await cardOf(a)).defaultInputModes[0] === 'text' },
   'card-html-404': {
     agent: 'v1',
     shows: async (_d, a) => {
       const r = await fetch(a.cardUrl);
       await r.text();
       return r.status === 404 && (r.headers.get('content-type') ?? '').startsWith('text/html');
+    },
+  },
+  'card-bom': {
+    agent: 'v1',
+    shows: async (_d, a) => {
+      const b = new Uint8Array(await (await fetch(a.cardUrl)).arrayBuffer());
+      return b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
     },
   },
   'card-wrong-content-type': {
@@ -423,6 +447,8 @@ const PROBES: Record<DefectName, Probe> = {
       return !/^https?:\/\//.test(c.url) || !/^https?:\/\//.test(c.additionalInterfaces[0].url);
     },
   },
+  'card-doc-url-javascript': { agent: 'v1', shows: async (_d, a) => String((await cardOf(a)).documentationUrl).startsWith('javascript:') },
+  'card-doc-url-not-string': { agent: 'v1', shows: async (_d, a) => typeof (await cardOf(a)).documentationUrl === 'object' },
   'card-undeclared-security': {
     agent: 'v1',
     shows: async (_d, a) => {
@@ -436,10 +462,17 @@ const PROBES: Record<DefectName, Probe> = {
     shows: async (_d, a) =>
       schemeValues(await cardOf(a)).some((s) => s.oauth2SecurityScheme && !s.oauth2SecurityScheme.flows?.clientCredentials?.tokenUrl),
   },
+  'card-oauth-relative-url': {
+    agent: 'v1',
+    shows: async (_d, a) => schemeValues(await cardOf(a)).some((s) => s.oauth2SecurityScheme?.flows?.password?.tokenUrl === '/oauth/token'),
+  },
   'card-apikey-no-name': {
     agent: 'v1',
     shows: async (_d, a) => schemeValues(await cardOf(a)).some((s) => s.apiKeySecurityScheme && !s.apiKeySecurityScheme.name),
   },
+  'card-legacy-schemes-string': { agent: 'authLegacy', shows: async (_d, a) => typeof (await cardOf(a)).authentication.schemes === 'string' },
+  'card-interface-no-version': { agent: 'v1', shows: async (_d, a) => (await cardOf(a)).supportedInterfaces.some((i: any) => i.protocolVersion === undefined) },
+  'card-binding-spelling': { agent: 'v1', shows: async (_d, a) => (await cardOf(a)).supportedInterfaces.some((i: any) => i.protocolBinding === 'jsonrpc') },
   'card-behind-auth': {
     agent: 'v1',
     shows: async (_d, a) => {
@@ -464,6 +497,28 @@ const PROBES: Record<DefectName, Probe> = {
       return n.status === 404 && o.status === 200;
     },
   },
+  'card-no-cache-headers': {
+    agent: 'v1',
+    shows: async (_d, a) => {
+      const r = await fetch(a.cardUrl);
+      await r.text();
+      return !r.headers.get('cache-control') && !r.headers.get('etag');
+    },
+  },
+  'card-varies-no-vary': {
+    agent: 'v1',
+    shows: async (_d, a) => {
+      const withV = await fetch(a.cardUrl, { headers: { 'A2A-Version': '1.0' } });
+      const without = await fetch(a.cardUrl);
+      const [x, y] = await Promise.all([withV.json(), without.json()]);
+      return x.description !== y.description && !/a2a-version/i.test(withV.headers.get('vary') ?? '');
+    },
+  },
+  'extended-card-anonymous': {
+    agent: 'extended',
+    shows: async (_d, a) => (await rawRpc(a.url, { jsonrpc: '2.0', id: 1, method: 'GetExtendedAgentCard', params: {} }, { 'A2A-Version': '1.0' })).json?.result?.name !== undefined,
+  },
+  // ------------------------------------------------------------------ tasks
   'send-returns-message': {
     agent: 'v1',
     shows: async (d) => {
@@ -477,13 +532,6 @@ const PROBES: Record<DefectName, Probe> = {
     agent: 'v1',
     shows: async (d) => !['submitted', 'working'].includes(d.stateOf(await slowTask(d))),
   },
-  'state-goes-backwards': {
-    agent: 'v1',
-    shows: async (d) => {
-      const s = statesOf(d, (await d.stream('stream', 'Write a haiku')).events);
-      return s.some((x, i) => i > 0 && RANK[x]! < RANK[s[i - 1]!]!);
-    },
-  },
   'task-id-changes': {
     agent: 'v1',
     shows: async (d) => {
@@ -491,10 +539,19 @@ const PROBES: Record<DefectName, Probe> = {
       return new Set(ps.map((p) => p.id ?? p.taskId)).size > 1;
     },
   },
+  'duplicate-task-ids': {
+    agent: 'v1',
+    shows: async (d) => {
+      const [x, y] = await Promise.all([d.send('Write a haiku about twins'), d.send('Write a haiku about twins')]);
+      return x.task.id === y.task.id;
+    },
+  },
+  'get-not-found-running': { agent: 'v1', shows: async (d) => (await d.get((await slowTask(d)).id)).error?.code === -32001 },
   'cancel-ignored': {
     agent: 'v1',
     shows: async (d) => d.stateOf((await d.cancel((await slowTask(d)).id)).result) !== 'canceled',
   },
+  'cancel-internal-error': { agent: 'v1', shows: async (d) => (await d.cancel((await slowTask(d)).id)).error?.code === -32603 },
   'cancel-completed-500': { agent: 'v1', shows: async (d) => (await d.cancel((await quick(d)).id)).wire.status === 500 },
   'cancel-completed-succeeds': {
     agent: 'v1',
@@ -503,14 +560,67 @@ const PROBES: Record<DefectName, Probe> = {
       return c.error === undefined && d.stateOf(c.result) === 'canceled';
     },
   },
+  'cancel-canceled-wrong-code': {
+    agent: 'v1',
+    shows: async (d) => {
+      const t = await slowTask(d);
+      await d.cancel(t.id);
+      return (await d.cancel(t.id)).error?.code === -32603;
+    },
+  },
   'no-history': { agent: 'v1', shows: async (d) => (await d.get((await quick(d)).id)).result.history === undefined },
   'history-ignores-length': { agent: 'v1', shows: async (d) => (await d.get((await quick(d)).id, 1)).result.history.length > 1 },
-  'input-required-not-resumable': {
+  'history-zero-empty': {
+    agent: 'v1',
+    shows: async (d) => {
+      const h = (await d.get((await quick(d)).id, 0)).result.history;
+      return Array.isArray(h) && h.length === 0;
+    },
+  },
+  'input-answer-dropped': {
     agent: 'v1',
     shows: async (d) => {
       const t = (await d.send('Book a table')).task;
-      const f = await d.send('Friday', { taskId: t.id, contextId: t.contextId });
-      return d.stateOf(f.task) === 'input-required';
+      await d.send('Friday', { taskId: t.id, contextId: t.contextId, nonBlocking: true });
+      await wait(60);
+      const back = (await d.get(t.id)).result;
+      return d.stateOf(back) === 'input-required' && !JSON.stringify(back.history).includes('Friday');
+    },
+  },
+  'context-replaced': {
+    agent: 'v1',
+    shows: async (d) => {
+      const ctx = crypto.randomUUID();
+      return (await d.send('hello', { contextId: ctx })).task.contextId !== ctx;
+    },
+  },
+  'blocking-returns-working': { agent: 'v1', shows: async (d) => ['submitted', 'working'].includes(d.stateOf((await d.send('Prepare the slow report')).task)) },
+  'list-no-next-page-token': { agent: 'v1', shows: async (d) => !('nextPageToken' in (await d.list({ pageSize: 100 })).result) },
+  'list-includes-artifacts': {
+    agent: 'v1',
+    shows: async (d) => {
+      const t = await quick(d);
+      return ((await d.list({ contextId: t.contextId })).result.tasks[0]?.artifacts ?? []).length > 0;
+    },
+  },
+  'list-ignores-context': {
+    agent: 'v1',
+    shows: async (d) => {
+      await quick(d);
+      return (await d.list({ contextId: crypto.randomUUID() })).result.tasks.length > 0;
+    },
+  },
+  'push-config-wrong-url': {
+    agent: 'push',
+    shows: async (d) => (await d.pushSet((await slowTask(d)).id)).result?.url !== 'http://127.0.0.1:9/hook',
+  },
+  'push-config-not-deleted': {
+    agent: 'push',
+    shows: async (d) => {
+      const t = await slowTask(d);
+      const set = await d.pushSet(t.id);
+      await d.rpc('DeleteTaskPushNotificationConfig', { taskId: t.id, id: set.result.id });
+      return (await d.rpc('GetTaskPushNotificationConfig', { taskId: t.id, id: set.result.id })).error === undefined;
     },
   },
   'wrong-rpc-id': {
@@ -528,11 +638,21 @@ const PROBES: Record<DefectName, Probe> = {
     },
   },
   'bad-timestamps': { agent: 'v1', shows: async (d) => !ISO_Z.test((await quick(d)).status.timestamp) },
+  'relay-input-refused': { agent: 'v1', shows: async (d) => (await d.send('hello there')).error?.code === -32602 },
+  // ------------------------------------------------------------------ streaming
   'sse-wrong-content-type': {
     agent: 'v1',
     shows: async (d) => !(await d.stream('stream', 'Write a haiku')).contentType.startsWith('text/event-stream'),
   },
+  'sse-error-body': { agent: 'v1', shows: async (d) => (await d.stream('stream', 'Write a haiku')).wire?.json?.error?.code === -32603 },
   'sse-never-ends': { agent: 'v1', shows: async (d) => !(await d.stream('stream', 'Write a haiku', { timeoutMs: 800 })).ended },
+  'sse-stall-after-complete': {
+    agent: 'v1',
+    shows: async (d) => {
+      const s = await d.stream('stream', 'Write a haiku', { timeoutMs: 800 });
+      return !s.ended && !statesOf(d, s.events).includes('completed');
+    },
+  },
   'sse-events-after-final': {
     agent: 'v03',
     shows: async (d) => {
@@ -545,6 +665,13 @@ const PROBES: Record<DefectName, Probe> = {
     agent: 'v03',
     shows: async (d) => (await d.stream('stream', 'Write a haiku')).events.every((f) => d.payload(f).final !== true),
   },
+  'sse-error-event': {
+    agent: 'v1',
+    shows: async (d) => {
+      const ev = (await d.stream('stream', 'Write a haiku')).events;
+      return ev.length > 0 && ev[ev.length - 1].error?.code === -32603;
+    },
+  },
   'sse-first-not-task': {
     agent: 'v1',
     shows: async (d) => d.kindOf(d.payload((await d.stream('stream', 'Write a haiku')).events[0])) !== 'task',
@@ -553,6 +680,17 @@ const PROBES: Record<DefectName, Probe> = {
     agent: 'v1',
     shows: async (d) => (await d.stream('stream', 'Write a haiku')).events.some((f) => !('jsonrpc' in f)),
   },
+  'sse-multiline-no-prefix': {
+    agent: 'v1',
+    shows: async (d) => (await d.stream('stream', 'Write a haiku')).raw.split(/\r?\n/).some((l) => /^\s*["{}\]]/.test(l)),
+  },
+  'artifact-append-without-start': {
+    agent: 'v1',
+    shows: async (d) => {
+      const art = (await d.stream('stream', 'Write a haiku')).events.map((f) => d.payload(f)).find((p) => d.kindOf(p) === 'artifact');
+      return art?.append === true;
+    },
+  },
   'sse-no-resubscribe': {
     agent: 'v1',
     shows: async (d) => {
@@ -560,7 +698,28 @@ const PROBES: Record<DefectName, Probe> = {
       return s.wire?.json?.error?.code === -32601;
     },
   },
+  'subscribe-terminal-replays': { agent: 'v1', shows: async (d) => (await d.stream('resubscribe', (await quick(d)).id)).events.length > 0 },
+  'crash-after-disconnect': {
+    agent: 'v1',
+    shows: async (d) => {
+      const s = await d.stream('stream', 'Prepare the slow report', { timeoutMs: 100 });
+      const id = d.payload(s.events[0]).id;
+      await wait(50);
+      return (await d.get(id)).wire.status === 500;
+    },
+  },
+  'streaming-undeclared-served': { agent: 'nostream', shows: async (d) => (await d.stream('stream', 'Write a haiku')).contentType.startsWith('text/event-stream') },
+  'streaming-undeclared-wrong-code': { agent: 'nostream', shows: async (d) => (await d.stream('stream', 'Write a haiku')).wire?.json?.error?.code === -32603 },
+  // ------------------------------------------------------------------ errors
   'unknown-method-wrong-code': { agent: 'v1', shows: async (d) => (await d.rpc('tasks/nonexistent', {})).error?.code !== -32601 },
+  'unknown-route-spa-fallback': {
+    agent: 'v1rest',
+    shows: async (_d, a) => {
+      const r = await fetch(`${a.url}/no-such-route`, { headers: { 'A2A-Version': '1.0' } });
+      await r.text();
+      return r.status === 200 && (r.headers.get('content-type') ?? '').startsWith('text/html');
+    },
+  },
   'invalid-json-500': { agent: 'v1', shows: async (d) => (await d.post('{oops')).status === 500 },
   'invalid-request-wrong-code': { agent: 'v1', shows: async (d) => (await d.post('{"not": "valid jsonrpc"}')).json?.error?.code !== -32600 },
   'invalid-params-wrong-code': { agent: 'v1', shows: async (d) => (await d.rpc('GetTask', {})).error?.code !== -32602 },
@@ -572,6 +731,20 @@ const PROBES: Record<DefectName, Probe> = {
     },
   },
   'task-not-found-500': { agent: 'v1', shows: async (d) => (await d.get('missing')).wire.status === 500 },
+  'unknown-task-created': {
+    agent: 'v1',
+    shows: async (d) => {
+      const id = crypto.randomUUID();
+      return (await d.send('hello', { taskId: id })).task?.id === id;
+    },
+  },
+  'context-mismatch-accepted': {
+    agent: 'v1',
+    shows: async (d) => {
+      const t = (await d.send('Book a table')).task;
+      return (await d.send('Friday', { taskId: t.id, contextId: crypto.randomUUID(), nonBlocking: true })).error === undefined;
+    },
+  },
   'message-to-terminal-accepted': {
     agent: 'v1',
     shows: async (d) => {
@@ -579,8 +752,34 @@ const PROBES: Record<DefectName, Probe> = {
       return (await d.send('again', { taskId: t.id, contextId: t.contextId })).error === undefined;
     },
   },
+  'message-to-terminal-appends': {
+    agent: 'v1',
+    shows: async (d) => {
+      const t = await quick(d);
+      const r = await d.send('one more thing', { taskId: t.id, contextId: t.contextId });
+      return r.error?.code === -32004 && JSON.stringify((await d.get(t.id)).result.history).includes('one more thing');
+    },
+  },
   'push-wrong-code': { agent: 'v1', shows: async (d) => (await d.pushSet('any')).error?.code === -32601 },
   'version-lenient': { agent: 'v1', shows: async (d) => (await d.send('hello', {}, { 'A2A-Version': '' })).error === undefined },
+  'notification-answered': {
+    agent: 'v1',
+    shows: async (d) => (await d.post(JSON.stringify({ jsonrpc: '2.0', method: 'GetTask', params: { id: 'x' } }))).text.trim() !== '',
+  },
+  'error-data-no-errorinfo': {
+    agent: 'v1',
+    shows: async (d) => {
+      const data = (await d.get('missing')).error?.data;
+      return !Array.isArray(data) || !data.some((x: any) => x?.['@type']?.endsWith('google.rpc.ErrorInfo'));
+    },
+  },
+  'error-data-untyped': {
+    agent: 'v1',
+    shows: async (d) => {
+      const data = (await d.get('missing')).error?.data;
+      return Array.isArray(data) && data.some((x: any) => x['@type'] === undefined);
+    },
+  },
   'rest-error-not-status': {
     agent: 'v1rest',
     shows: async (d) => {
@@ -588,6 +787,8 @@ const PROBES: Record<DefectName, Probe> = {
       return !(e && typeof e === 'object' && typeof e.code === 'number' && typeof e.status === 'string' && Array.isArray(e.details));
     },
   },
+  'rest-error-html': { agent: 'v1rest', shows: async (d) => ((await d.get('missing')).wire.headers.get('content-type') ?? '').startsWith('text/html') },
+  // ------------------------------------------------------------------ auth, interop
   'auth-not-enforced': { agent: 'auth', shows: async (d) => (await d.send('hello')).wire.status === 200 },
   'auth-no-www-authenticate': {
     agent: 'auth',
@@ -596,12 +797,27 @@ const PROBES: Record<DefectName, Probe> = {
       return r.wire.status === 401 && !r.wire.headers.get('www-authenticate');
     },
   },
+  'auth-inconsistent': {
+    agent: 'auth',
+    shows: async (_d, a) => (await rawRpc(a.url, { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'missing' } }, { ...BEARER, 'A2A-Version': '1.0' })).status === 401,
+  },
   'no-cors': {
     agent: 'v1',
     shows: async (_d, a) => {
       const r = await fetch(a.url, { method: 'OPTIONS', headers: { Origin: 'http://x.test', 'Access-Control-Request-Method': 'POST' } });
       await r.text();
       return r.status !== 204 || !r.headers.get('access-control-allow-origin');
+    },
+  },
+  'interface-broken': {
+    agent: 'interfaces',
+    shows: async (_d, a) => {
+      const second: string = (await cardOf(a)).supportedInterfaces[1].url;
+      // The clean card points at the real second agent (here a closed port); the defect at a dead path of this agent.
+      if (!second.startsWith(new URL(a.url).origin)) return false;
+      const r = await fetch(`${second}/message:send`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' }, body: '{}' });
+      await r.text();
+      return r.status === 404;
     },
   },
 };
@@ -614,13 +830,29 @@ describe('defects: each switch changes the wire as described, and the clean agen
     agents.v1 = await startDefectAgent({ generation: 'v1.0', ...common });
     agents.v1rest = await startDefectAgent({ generation: 'v1.0', binding: 'HTTP+JSON', ...common });
     agents.v03 = await startDefectAgent({ generation: 'v0.3', ...common });
-    agents.auth = await startDefectAgent({ generation: 'v1.0', auth: { scheme: 'bearer', secret: 'tok-123456' }, ...common });
+    const auth = { scheme: 'bearer' as const, secret: 'tok-123456' };
+    agents.legacy = await startDefectAgent({ generation: 'legacy', ...common });
+    agents.auth = await startDefectAgent({ generation: 'v1.0', auth, ...common });
+    agents.authLegacy = await startDefectAgent({ generation: 'legacy', auth, ...common });
     agents.signed = await startDefectAgent({ generation: 'v1.0', features: { signed: true }, ...common });
-    drivers.v1 = new Driver({ generation: 'v1.0', binding: 'JSONRPC', url: agents.v1.url });
-    drivers.v1rest = new Driver({ generation: 'v1.0', binding: 'HTTP+JSON', url: agents.v1rest.url });
-    drivers.v03 = new Driver({ generation: 'v0.3', binding: 'JSONRPC', url: agents.v03.url });
-    drivers.auth = new Driver({ generation: 'v1.0', binding: 'JSONRPC', url: agents.auth.url });
-    drivers.signed = new Driver({ generation: 'v1.0', binding: 'JSONRPC', url: agents.signed.url });
+    agents.push = await startDefectAgent({ generation: 'v1.0', features: { push: true }, ...common });
+    agents.nostream = await startDefectAgent({ generation: 'v1.0', features: { streaming: false }, ...common });
+    agents.extended = await startDefectAgent({ generation: 'v1.0', auth, features: { extendedCard: true }, ...common });
+    agents.interfaces = await startDefectAgent({ generation: 'v1.0', features: { extraInterfaces: [{ url: 'http://127.0.0.1:9/rest', binding: 'HTTP+JSON' }] }, ...common });
+    const driver = (k: AgentKey, generation: Generation, binding: Binding, headers?: Record<string, string>) => {
+      drivers[k] = new Driver({ generation, binding, url: agents[k].url, ...(headers ? { headers } : {}) });
+    };
+    driver('v1', 'v1.0', 'JSONRPC');
+    driver('v1rest', 'v1.0', 'HTTP+JSON');
+    driver('v03', 'v0.3', 'JSONRPC');
+    driver('legacy', 'legacy', 'JSONRPC');
+    driver('auth', 'v1.0', 'JSONRPC');
+    driver('authLegacy', 'legacy', 'JSONRPC', BEARER);
+    driver('signed', 'v1.0', 'JSONRPC');
+    driver('push', 'v1.0', 'JSONRPC');
+    driver('nostream', 'v1.0', 'JSONRPC');
+    driver('extended', 'v1.0', 'JSONRPC', BEARER);
+    driver('interfaces', 'v1.0', 'JSONRPC');
   });
   afterAll(async () => {
     await Promise.all(Object.values(agents).map((a) => a.close()));

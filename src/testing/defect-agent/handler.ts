@@ -66,6 +66,8 @@ export interface DefectAgentHandler {
   handle(req: IncomingMessage, res: ServerResponse): boolean;
   setDefects(d: DefectName[]): void;
   readonly defects: readonly DefectName[];
+  /** Replaces the permitted behaviours (tests switch them on one at a time). */
+  setPermitted(p: PermittedName[]): void;
   readonly requests: RecordedRequest[];
   setPublicUrl(url: string): void;
   /** The agent endpoint (JSON-RPC URL or REST base), absolute. */
@@ -124,7 +126,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
   let defects = new Set<DefectName>(opts.defects ?? []);
   for (const d of defects) if (!(d in DEFECTS)) throw new Error(`unknown defect ${d}`);
   const has = (d: DefectName) => defects.has(d);
-  const permitted = new Set<PermittedName>(opts.permitted ?? []);
+  let permitted = new Set<PermittedName>(opts.permitted ?? []);
   for (const x of permitted) if (!(x in PERMITTED)) throw new Error(`unknown permitted behaviour ${x}`);
   const permits = (x: PermittedName) => permitted.has(x);
   const features: AgentFeatures = { streaming: true, ...opts.features };
@@ -1470,6 +1472,10 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     },
     get defects() {
       return [...defects];
+    },
+    setPermitted(p) {
+      for (const x of p) if (!(x in PERMITTED)) throw new Error(`unknown permitted behaviour ${x}`);
+      permitted = new Set(p);
     },
     requests,
     setPublicUrl(u) {

@@ -10,9 +10,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DefectName } from './defects';
+import type { PermittedName } from './permitted';
 import { createDefectAgentHandler, type DefectAgentOptions, type RecordedRequest } from './handler';
 
 export { DEFECTS, DEFECT_NAMES, isDefectName, type DefectName } from './defects';
+export { PERMITTED, PERMITTED_NAMES, isPermittedName, type PermittedName } from './permitted';
 export {
   createDefectAgentHandler,
   type AuthConfig,
@@ -36,6 +38,7 @@ export interface RunningDefectAgent {
   /** Absolute URL of the public card. */
   cardUrl: string;
   setDefects(d: DefectName[]): void;
+  setPermitted(p: PermittedName[]): void;
   /** Every request received, in order (method, path, headers, body). */
   requests: RecordedRequest[];
   close(): Promise<void>;
@@ -61,6 +64,7 @@ export async function startDefectAgent(opts: StartDefectAgentOptions): Promise<R
     url: agent.url,
     cardUrl: agent.cardUrl,
     setDefects: (d) => agent.setDefects(d),
+    setPermitted: (p) => agent.setPermitted(p),
     requests: agent.requests,
     close() {
       closing ??= (async () => {
