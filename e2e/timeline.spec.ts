@@ -64,6 +64,9 @@ test('the Timeline, results and charts are keyboard reachable and charts have ta
   await expect(page.getByRole('region', { name: 'Wire inspector' })).toBeVisible();
   await page.keyboard.press('Home');
   await expect.poll(focusedPos).toBe('1');
+  // Below 1400 px the inspector is a side pane over the page: Escape closes it.
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('region', { name: 'Wire inspector' })).toBeHidden();
   // Theme toggle.
   await page.getByRole('button', { name: /^Theme: system/ }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');

@@ -61,7 +61,7 @@ function ChartCard({ title, table, children }: { title: string; table: ReactNode
 
 function DataTable({ label, head, rows }: { label: string; head: string[]; rows: (string | number)[][] }) {
   return (
-    <div className="table-scroll">
+    <div className="table-scroll" tabIndex={0} role="group" aria-label={`${label} (scrolls)`}>
       <table aria-label={label}>
         <thead>
           <tr>

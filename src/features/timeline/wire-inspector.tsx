@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Exchange, HeaderMap, SseRecord } from '../../lib/engine';
 import { fmtBytes, fmtMs, prettyBody } from '../../lib/format';
@@ -45,12 +45,20 @@ export function WireInspector() {
     const back = opener.current;
     if (back instanceof HTMLElement && back.isConnected) back.focus();
   };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape' && overlayMode()) {
-      e.stopPropagation();
-      close();
-    }
-  };
+  // As a side pane over the page (narrower screens), Escape closes it wherever focus is.
+  const closeRef = useRef(close);
+  closeRef.current = close;
+  useEffect(() => {
+    if (!selected) return undefined;
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented && overlayMode()) {
+        e.preventDefault();
+        closeRef.current();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [selected]);
   if (!selected) {
     return (
       <section className="inspector inspector-empty" aria-label="Wire inspector">
@@ -61,7 +69,7 @@ export function WireInspector() {
   }
   const checkId = x?.checkId ?? revealedFrom ?? undefined;
   return (
-    <section className="inspector inspector-open" aria-label="Wire inspector" onKeyDown={onKeyDown}>
+    <section className="inspector inspector-open" aria-label="Wire inspector">
       <div className="inspector-head">
         <h2 ref={headingRef} tabIndex={-1}>
           Wire inspector

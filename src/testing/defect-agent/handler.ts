@@ -266,7 +266,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       return { task: existing };
     }
     if (p.taskId && gen !== 'legacy' && !has('unknown-task-created')) throw E.taskNotFound(p.taskId);
-    if (has('relay-input-refused') && behaviourFor(textOf(p.message)) === 'plain' && !/\bgate\b|\bsign in\b|thumbnail|transcode/i.test(textOf(p.message))) {
+    if (has('relay-input-refused') && behaviourFor(textOf(p.message)) === 'plain') {
       throw E.invalidParams('This message matches none of the skills this agent offers', 'message');
     }
     // context-replaced: the client's contextId is dropped for a new task.

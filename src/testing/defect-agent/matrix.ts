@@ -58,7 +58,11 @@ export const caseKey = (c: CaseSpec) =>
     ...(c.peerPermitted ?? []).map((p) => `peer+${p}`),
   ].join(' ');
 
-const PACE = { slowTaskMs: 300, stepMs: 10 } as const;
+/**
+ * The agents' pacing: quick steps, and a slow task long enough that a cancel or a subscription still meets it running
+ * when the event loop is busy (the matrix runs many suites at once in one process).
+ */
+const PACE = { slowTaskMs: 500, stepMs: 10 } as const;
 
 /** Starts the agent(s) of a case, runs the whole suite against them, closes them; never throws on agent misbehaviour. */
 export async function runCase(c: CaseSpec, timeoutMs = 5000): Promise<Report> {
