@@ -50,7 +50,7 @@ async function runAgainst(page: Page, name: HostileName): Promise<{ longest: num
   await peer.fill('http://127.0.0.1:9/still-typing');
   await expect(peer).toHaveValue('http://127.0.0.1:9/still-typing', { timeout: 2_000 });
   await expect(runStatus(page)).toContainText('Completed', { timeout: 60_000 });
-  await expect(level(page)).toContainText(/full|partial|minimal|non-conformant/);
+  await expect(level(page)).toContainText(/full|partial|minimal|non-conformant|not assessed/);
   const main = await measure();
   console.log(`${name}: longest main-thread task ${Math.round(main.longest)} ms, worst heartbeat lag ${Math.round(main.lag)} ms`);
   expect(main.lag, 'the main thread never froze for a second').toBeLessThan(1_000);
@@ -62,10 +62,9 @@ async function runAgainst(page: Page, name: HostileName): Promise<{ longest: num
 test.describe('hostile agents from the dashboard', () => {
   test('a 50 MB card: read up to the limit, judged, page responsive', async ({ page }) => {
     await runAgainst(page, 'card-50mb');
-    await expect(level(page)).toContainText('non-conformant');
-    const failed = page.getByRole('table', { name: 'Failed tests' });
-    await expect(failed).toContainText('card.json');
-    await expect(failed).toContainText(/larger than our \d+ byte limit/);
+    // Our read limit ended before the card did: not assessed (never blamed on the agent), and says why.
+    await expect(level(page)).toContainText('not assessed (our budget ran out)');
+    await expect(page.getByRole('region', { name: 'Verdict' })).toContainText(/card is larger than this tool reads \(\d+ bytes/);
   });
 
   test('a stream that never ends: cut at the task budget, the rest of the run goes on', async ({ page }) => {
@@ -86,7 +85,8 @@ test.describe('hostile agents from the dashboard', () => {
 
   test('a card with HTML, script and javascript: URLs is shown as inert text', async ({ page }) => {
     await runAgainst(page, 'card-html-script');
-    await expect(page.getByRole('table', { name: 'Failed tests' })).toContainText('card.urls.other');
+    // A javascript: URL in the card is an advisory (listed apart from the failures, never lowering the level).
+    await expect(page.locator('section.advisories')).toContainText('card.urls.other');
     const card = page.getByRole('group', { name: 'Agent card as received' });
     await expect(card).toContainText(HOSTILE_CARD_TEXT.name);
     await expect(card).toContainText(HOSTILE_CARD_TEXT.skillName);

@@ -99,7 +99,7 @@ test.describe('opening a saved report', () => {
         expect(box.y + box.height, `${width}px`).toBeLessThanOrEqual(height);
       }
       expect(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      await p.screenshot({ path: `test-results/html-report-${width}.png` });
+      await p.screenshot({ path: test.info().outputPath(`html-report-${width}.png`) });
       // Print: light paper even when the reader's system is dark.
       await p.emulateMedia({ media: 'print', colorScheme: 'dark' });
       expect(await p.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');

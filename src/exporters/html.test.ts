@@ -191,6 +191,8 @@ describe('HTML export: first screen and print', () => {
     expect(overview.querySelector('.verdict-line')?.textContent).toBe('Not assessed: unreachable');
     expect(overview.textContent).toContain(report.notAssessed!.message);
     expect(overview.textContent).not.toMatch(/required failure|non-conformant/);
+    // Never reached, so no name: the header names the URL, not "(unknown)".
+    expect(doc.querySelector('header p')?.textContent).toBe('http://127.0.0.1:9');
     const failed = getByRole(doc.body, 'region', { name: 'Failed tests' });
     expect(failed.textContent).toContain('the agent was not assessed');
     const tiles = getAllByRole(getByRole(overview, 'list', { name: 'Checks per category' }), 'listitem');

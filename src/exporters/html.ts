@@ -204,7 +204,9 @@ export function toHtml(input: Report): ExportFile {
   const report = scrubForExport(input);
   const state = stateFromReport(report);
   const { summary } = report;
-  const title = `A2A conformance report: ${report.agentName}`;
+  // An agent never reached has no name: the header names its URL instead of "(unknown)".
+  const shownName = /^\(?unknown\)?$/i.test(report.agentName.trim()) || !report.agentName.trim() ? report.agentUrl : report.agentName;
+  const title = `A2A conformance report: ${shownName}`;
 
   const protocol = [report.protocol.generation ?? 'unknown generation', report.protocol.binding ?? 'unknown binding'].join(' · ');
   const facts: [string, string][] = [
@@ -245,7 +247,7 @@ export function toHtml(input: Report): ExportFile {
     '<body>',
     '<header>',
     '<h1>A2A conformance report</h1>',
-    `<p class="msg agent">${text(report.agentName, 500)}</p>`,
+    `<p class="msg agent">${text(shownName, 500)}</p>`,
     '</header>',
     '<main>',
   );

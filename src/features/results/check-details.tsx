@@ -52,7 +52,13 @@ export function CheckDetails({ check, showMessage = true, showRecommendation = t
               {r.evidence.map((ev, i) => (
                 <li key={i}>
                   <span className="ev-label">{ev.label}</span>
-                  {ev.path ? <code className="ev-path">{ev.path}</code> : null}: <code className="ev-value">{ev.value}</code>{' '}
+                  {ev.path && ev.path !== ev.label ? (
+                    <>
+                      {' '}
+                      <code className="ev-path">{ev.path}</code>
+                    </>
+                  ) : null}
+                  : <code className="ev-value">{ev.value}</code>{' '}
                   {ev.exchangeId ? (
                     <button type="button" className="linklike" onClick={() => handle.reveal(ev.exchangeId!, check.id)}>
                       Open exchange {ev.exchangeId} in the wire inspector
@@ -105,10 +111,12 @@ export function RequirementQuotes({ result }: { result: CheckResult }) {
   );
 }
 
+const OUTCOME_WORDS: Record<string, string> = { pass: 'passes', fail: 'fails', skip: 'skipped', advisory: 'an advisory', error: 'a tool error' };
+
 /** "still fails", "now passes", …: what a re-run changed, in words. */
 export function rerunText(o: RerunOutcome): string {
   if (o.after === null) return 'the re-run gave no result';
-  const after = o.after === 'pass' ? 'passes' : o.after === 'fail' ? 'fails' : `is ${STATUS_LABEL[o.after] ?? o.after}`;
+  const after = OUTCOME_WORDS[o.after] ?? STATUS_LABEL[o.after] ?? o.after;
   return o.before === o.after ? `still ${after}` : `now ${after}`;
 }
 

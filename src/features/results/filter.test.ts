@@ -21,3 +21,13 @@ describe('result filters', () => {
     expect(groupChecks(checks, { status: 'error', category: 'lifecycle', level: 'all' })).toEqual([]);
   });
 });
+
+describe('re-run outcome in words', () => {
+  it('says "still fails", "now passes" and names other outcomes', async () => {
+    const { rerunText } = await import('./check-details');
+    expect(rerunText({ before: 'fail', after: 'fail', seq: 1 })).toBe('still fails');
+    expect(rerunText({ before: 'fail', after: 'pass', seq: 2 })).toBe('now passes');
+    expect(rerunText({ before: 'fail', after: 'skip', seq: 3 })).toBe('now skipped');
+    expect(rerunText({ before: 'fail', after: null, seq: 4 })).toBe('the re-run gave no result');
+  });
+});

@@ -150,8 +150,7 @@ export function VerdictCard() {
         {agent?.binding ? <span> · {agent.binding}</span> : null}
       </p>
       <p className="check-id level-url">
-        {agentUrl}
-        {startedAt ? ` · ${new Date(startedAt).toLocaleString()}` : ''}
+        {[name === agentUrl ? null : agentUrl, startedAt ? new Date(startedAt).toLocaleString() : null].filter(Boolean).join(' · ')}
       </p>
       {running ? (
         <p className="verdict-line">Checks finish in any order; the level is decided when the run ends.</p>

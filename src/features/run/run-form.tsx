@@ -180,180 +180,184 @@ export function RunForm({ children }: { children?: ReactNode }) {
   return (
     <section className="run-form" aria-labelledby={`${id}-h`}>
       <h1 id={`${id}-h`}>Run conformance</h1>
-      <form onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label htmlFor={`${id}-agent`}>Agent URL</label>
-          <input
-            ref={fields.agent}
-            id={`${id}-agent`}
-            type="url"
-            inputMode="url"
-            autoComplete="url"
-            placeholder={`${typeof window !== 'undefined' ? window.location.origin : 'http://127.0.0.1:4173'}/demo/v1`}
-            value={agentUrl}
-            onChange={(e) => {
-              setAgentUrl(e.target.value);
-              setFieldErrors((f) => ({ ...f, agent: undefined }));
-            }}
-            aria-invalid={!!agentError}
-            aria-describedby={`${id}-agent-help`}
-            required
-          />
-          <p id={`${id}-agent-help`} className={agentError ? 'help field-error' : 'help'}>
-            {agentError ?? 'Base URL of the agent, or the URL of its card.'}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-peer`}>Peer agent URL (optional)</label>
-          <input
-            ref={fields.peer}
-            id={`${id}-peer`}
-            type="url"
-            inputMode="url"
-            value={peerUrl}
-            onChange={(e) => {
-              setPeerUrl(e.target.value);
-              setFieldErrors((f) => ({ ...f, peer: undefined }));
-            }}
-            aria-invalid={!!fieldErrors.peer}
-            aria-describedby={`${id}-peer-help`}
-          />
-          <p id={`${id}-peer-help`} className={fieldErrors.peer ? 'help field-error' : 'help'}>
-            {fieldErrors.peer ?? 'A second agent for the two-agent interop checks.'}
-          </p>
-        </div>
-        <fieldset className="credentials">
-          <legend>Credentials</legend>
+      <div className="run-form-main">
+        <form onSubmit={onSubmit} noValidate>
           <div className="field">
-            <label htmlFor={`${id}-ckind`}>Credential type</label>
-            <select
-              ref={fields.credentials}
-              id={`${id}-ckind`}
-              value={draft.kind}
-              aria-invalid={!!fieldErrors.credentials}
-              aria-describedby={`${id}-cred-help`}
-              onChange={(e) => setDraft({ ...draft, kind: e.target.value as CredentialKind })}
-            >
-              {CREDENTIAL_OPTIONS.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          {draft.kind === 'bearer' ? (
-            <div className="field">
-              <label htmlFor={`${id}-token`}>Bearer token</label>
-              <input id={`${id}-token`} type="password" autoComplete="off" value={draft.token} onChange={(e) => setDraft({ ...draft, token: e.target.value })} />
-            </div>
-          ) : null}
-          {draft.kind === 'api-key' ? (
-            <>
-              <div className="field">
-                <label htmlFor={`${id}-apikey`}>API key</label>
-                <input id={`${id}-apikey`} type="password" autoComplete="off" value={draft.apiKey} onChange={(e) => setDraft({ ...draft, apiKey: e.target.value })} />
-              </div>
-              <div className="field">
-                <label htmlFor={`${id}-apikeyh`}>API key header (optional)</label>
-                <input id={`${id}-apikeyh`} placeholder="from the card, else X-API-Key" value={draft.apiKeyHeader} onChange={(e) => setDraft({ ...draft, apiKeyHeader: e.target.value })} />
-              </div>
-            </>
-          ) : null}
-          {draft.kind === 'header' ? (
-            <>
-              <div className="field">
-                <label htmlFor={`${id}-hname`}>Header name</label>
-                <input id={`${id}-hname`} value={draft.headerName} onChange={(e) => setDraft({ ...draft, headerName: e.target.value })} />
-              </div>
-              <div className="field">
-                <label htmlFor={`${id}-hvalue`}>Header value</label>
-                <input id={`${id}-hvalue`} type="password" autoComplete="off" value={draft.headerValue} onChange={(e) => setDraft({ ...draft, headerValue: e.target.value })} />
-              </div>
-            </>
-          ) : null}
-          <p id={`${id}-cred-help`} className={fieldErrors.credentials ? 'help field-error' : 'help'}>
-            {fieldErrors.credentials ?? (remember ? 'Remembered in this browser (see Settings).' : 'Kept in memory only; never saved with runs, reports or links.')}
-          </p>
-        </fieldset>
-        <div className="field">
-          <label htmlFor={`${id}-timeout`}>Per-task timeout (seconds)</label>
-          <input
-            ref={fields.timeout}
-            id={`${id}-timeout`}
-            type="number"
-            min={1}
-            max={600}
-            value={timeoutS}
-            onChange={(e) => setTimeoutS(e.target.value)}
-            aria-invalid={!!fieldErrors.timeout}
-            aria-describedby={fieldErrors.timeout ? `${id}-timeout-help` : undefined}
-          />
-          {fieldErrors.timeout ? (
-            <p id={`${id}-timeout-help`} className="help field-error">
-              {fieldErrors.timeout}
+            <label htmlFor={`${id}-agent`}>Agent URL</label>
+            <input
+              ref={fields.agent}
+              id={`${id}-agent`}
+              type="url"
+              inputMode="url"
+              autoComplete="url"
+              placeholder={`${typeof window !== 'undefined' ? window.location.origin : 'http://127.0.0.1:4173'}/demo/v1`}
+              value={agentUrl}
+              onChange={(e) => {
+                setAgentUrl(e.target.value);
+                setFieldErrors((f) => ({ ...f, agent: undefined }));
+              }}
+              aria-invalid={!!agentError}
+              aria-describedby={`${id}-agent-help`}
+              required
+            />
+            <p id={`${id}-agent-help`} className={agentError ? 'help field-error' : 'help'}>
+              {agentError ?? 'Base URL of the agent, or the URL of its card.'}
             </p>
-          ) : null}
-        </div>
-        {skills.length ? (
-          <fieldset className="skills">
-            <legend>Skills to exercise</legend>
-            {skills.slice(0, 100).map((s) => (
-              <label key={s.id} className="field-inline">
-                <input type="checkbox" checked={skillChoice[s.id] !== false} onChange={(e) => setSkillChoice({ ...skillChoice, [s.id]: e.target.checked })} />{' '}
-                {s.name} <span className="check-id">({s.id})</span>
-              </label>
-            ))}
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-peer`}>Peer agent URL (optional)</label>
+            <input
+              ref={fields.peer}
+              id={`${id}-peer`}
+              type="url"
+              inputMode="url"
+              value={peerUrl}
+              onChange={(e) => {
+                setPeerUrl(e.target.value);
+                setFieldErrors((f) => ({ ...f, peer: undefined }));
+              }}
+              aria-invalid={!!fieldErrors.peer}
+              aria-describedby={`${id}-peer-help`}
+            />
+            <p id={`${id}-peer-help`} className={fieldErrors.peer ? 'help field-error' : 'help'}>
+              {fieldErrors.peer ?? 'A second agent for the two-agent interop checks.'}
+            </p>
+          </div>
+          <fieldset className="credentials">
+            <legend>Credentials</legend>
+            <div className="field">
+              <label htmlFor={`${id}-ckind`}>Credential type</label>
+              <select
+                ref={fields.credentials}
+                id={`${id}-ckind`}
+                value={draft.kind}
+                aria-invalid={!!fieldErrors.credentials}
+                aria-describedby={`${id}-cred-help`}
+                onChange={(e) => setDraft({ ...draft, kind: e.target.value as CredentialKind })}
+              >
+                {CREDENTIAL_OPTIONS.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {draft.kind === 'bearer' ? (
+              <div className="field">
+                <label htmlFor={`${id}-token`}>Bearer token</label>
+                <input id={`${id}-token`} type="password" autoComplete="off" value={draft.token} onChange={(e) => setDraft({ ...draft, token: e.target.value })} />
+              </div>
+            ) : null}
+            {draft.kind === 'api-key' ? (
+              <>
+                <div className="field">
+                  <label htmlFor={`${id}-apikey`}>API key</label>
+                  <input id={`${id}-apikey`} type="password" autoComplete="off" value={draft.apiKey} onChange={(e) => setDraft({ ...draft, apiKey: e.target.value })} />
+                </div>
+                <div className="field">
+                  <label htmlFor={`${id}-apikeyh`}>API key header (optional)</label>
+                  <input id={`${id}-apikeyh`} placeholder="from the card, else X-API-Key" value={draft.apiKeyHeader} onChange={(e) => setDraft({ ...draft, apiKeyHeader: e.target.value })} />
+                </div>
+              </>
+            ) : null}
+            {draft.kind === 'header' ? (
+              <>
+                <div className="field">
+                  <label htmlFor={`${id}-hname`}>Header name</label>
+                  <input id={`${id}-hname`} value={draft.headerName} onChange={(e) => setDraft({ ...draft, headerName: e.target.value })} />
+                </div>
+                <div className="field">
+                  <label htmlFor={`${id}-hvalue`}>Header value</label>
+                  <input id={`${id}-hvalue`} type="password" autoComplete="off" value={draft.headerValue} onChange={(e) => setDraft({ ...draft, headerValue: e.target.value })} />
+                </div>
+              </>
+            ) : null}
+            <p id={`${id}-cred-help`} className={fieldErrors.credentials ? 'help field-error' : 'help'}>
+              {fieldErrors.credentials ?? (remember ? 'Remembered in this browser (see Settings).' : 'Kept in memory only; never saved with runs, reports or links.')}
+            </p>
           </fieldset>
+          <div className="field">
+            <label htmlFor={`${id}-timeout`}>Per-task timeout (seconds)</label>
+            <input
+              ref={fields.timeout}
+              id={`${id}-timeout`}
+              type="number"
+              min={1}
+              max={600}
+              value={timeoutS}
+              onChange={(e) => setTimeoutS(e.target.value)}
+              aria-invalid={!!fieldErrors.timeout}
+              aria-describedby={fieldErrors.timeout ? `${id}-timeout-help` : undefined}
+            />
+            {fieldErrors.timeout ? (
+              <p id={`${id}-timeout-help`} className="help field-error">
+                {fieldErrors.timeout}
+              </p>
+            ) : null}
+          </div>
+          {skills.length ? (
+            <fieldset className="skills">
+              <legend>Skills to exercise</legend>
+              {skills.slice(0, 100).map((s) => (
+                <label key={s.id} className="field-inline">
+                  <input type="checkbox" checked={skillChoice[s.id] !== false} onChange={(e) => setSkillChoice({ ...skillChoice, [s.id]: e.target.checked })} />{' '}
+                  {s.name} <span className="check-id">({s.id})</span>
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          <div className="actions">
+            <button type="submit" className="primary" disabled={running}>
+              Run conformance
+            </button>
+            <button type="button" onClick={() => session.stop()} disabled={phase !== 'running'}>
+              Stop
+            </button>
+            <button type="button" onClick={() => void copyLink()} disabled={!urlCheck.ok}>
+              Copy link
+            </button>
+            {phase === 'stopping' ? <span role="status">Stopping…</span> : null}
+          </div>
+          {copied ? <p className="help">{copied}</p> : null}
+        </form>
+        {Object.values(fieldErrors).some(Boolean) ? (
+          <p className="help form-summary">Cannot start the run: fix the field marked above.</p>
         ) : null}
-        <div className="actions">
-          <button type="submit" className="primary" disabled={running}>
-            Run conformance
-          </button>
-          <button type="button" onClick={() => session.stop()} disabled={phase !== 'running'}>
-            Stop
-          </button>
-          <button type="button" onClick={() => void copyLink()} disabled={!urlCheck.ok}>
-            Copy link
-          </button>
-          {phase === 'stopping' ? <span role="status">Stopping…</span> : null}
-        </div>
-        {copied ? <p className="help">{copied}</p> : null}
-      </form>
-      {Object.values(fieldErrors).some(Boolean) ? (
-        <p className="help form-summary">Cannot start the run: fix the field marked above.</p>
-      ) : null}
-      {errors.length ? (
-        <Notice kind="error" title="Cannot start the run.">
-          <ul>
-            {errors.map((e) => (
-              <li key={e}>{e}</li>
-            ))}
-          </ul>
-        </Notice>
-      ) : null}
-      {sessionError ? <Notice kind="error">{sessionError}</Notice> : null}
-      {hostedNote ? <Notice kind="warn">{hostedNote}</Notice> : null}
-      {mode === 'proxy' && health.data && !health.data.ok ? (
-        <Notice kind="error" title="The proxy is unreachable.">
-          Start the dashboard with <code>npm start</code>, set a working Proxy URL in Settings, or switch to direct mode.
-        </Notice>
-      ) : null}
-      {cardProblem ? <Notice kind="warn" title="Card preview:">{cardProblem}</Notice> : null}
-      {card.data ? (
-        <p className="help">
-          Card found at {card.data.target.cardUrl}: {skills.length} skill(s).
-        </p>
-      ) : null}
-      <DemoAgents
-        demos={demos.data}
-        error={demos.error}
-        onPick={(url) => {
-          setAgentUrl(url);
-          setErrors([]);
-          setFieldErrors({});
-        }}
-      />
-      {children}
+        {errors.length ? (
+          <Notice kind="error" title="Cannot start the run.">
+            <ul>
+              {errors.map((e) => (
+                <li key={e}>{e}</li>
+              ))}
+            </ul>
+          </Notice>
+        ) : null}
+        {sessionError ? <Notice kind="error">{sessionError}</Notice> : null}
+        {hostedNote ? <Notice kind="warn">{hostedNote}</Notice> : null}
+        {mode === 'proxy' && health.data && !health.data.ok ? (
+          <Notice kind="error" title="The proxy is unreachable.">
+            Start the dashboard with <code>npm start</code>, set a working Proxy URL in Settings, or switch to direct mode.
+          </Notice>
+        ) : null}
+        {cardProblem ? <Notice kind="warn" title="Card preview:">{cardProblem}</Notice> : null}
+        {card.data ? (
+          <p className="help">
+            Card found at {card.data.target.cardUrl}: {skills.length} skill(s).
+          </p>
+        ) : null}
+      </div>
+      <div className="run-form-side">
+        <DemoAgents
+          demos={demos.data}
+          error={demos.error}
+          onPick={(url) => {
+            setAgentUrl(url);
+            setErrors([]);
+            setFieldErrors({});
+          }}
+        />
+        {children}
+      </div>
     </section>
   );
 }

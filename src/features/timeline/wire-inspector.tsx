@@ -30,7 +30,9 @@ export function WireInspector() {
   wasOpen.current = !!selected;
   useEffect(() => {
     if (revealSeq === 0 || !headingRef.current) return;
-    headingRef.current.scrollIntoView({ block: 'nearest' });
+    // Beside the timeline (wide): bring the timeline's row of the page to the top, so the inspector shows at
+    // full height. As a side pane (narrower) it is already on screen.
+    if (!overlayMode()) (headingRef.current.closest('section')?.parentElement ?? headingRef.current).scrollIntoView({ block: 'start' });
     headingRef.current.focus({ preventScroll: true });
   }, [revealSeq]);
   // Resolve the selection to an exchange id (+ SSE seq) or a task-state record; each selector
