@@ -616,6 +616,7 @@ describe('card.vary: only a difference caused by A2A-Version counts', () => {
     const { byId } = await runCard(route);
     expect(byId['card.vary']!.status).toBe('skip');
     expect(byId['card.vary']!.message).toMatch(/differs between two identical requests/);
+    expect(byId['card.vary']!.evidence.map((e) => e.label)).toEqual(['with A2A-Version: 1.0', 'with A2A-Version: 1.0, again']);
   });
 
   it('a non-cacheable card (Cache-Control: no-store) needs no Vary', async () => {
@@ -1034,9 +1035,10 @@ describe('strictLint: what a strict parser of each generation would reject', () 
     const card = { ...v03(), securitySchemes: { key: { apiKeySecurityScheme: { in: 'header', name: 'X-Key' } }, bearer: { type: 'http', scheme: 'bearer' }, junk: 'bearer' } };
     expect(strictLint(card, 'v0.3')).toEqual(['securitySchemes.key has no "type" discriminator (the v0.3 JSON Schema requires it)']);
     // securitySchemes is not a v0.1.0 field: only that is named, not the shape of its members.
-    expect(strictLint({ ...legacy(), securitySchemes: { key: { apiKeySecurityScheme: {} } }, security: [] }, 'legacy')).toEqual([
+    expect(strictLint({ ...legacy(), securitySchemes: { key: { apiKeySecurityScheme: {} } }, security: [], skills: [{ id: 'echo', name: 'Echo', security: [] }] }, 'legacy')).toEqual([
       'unknown top-level field "securitySchemes"',
       'unknown top-level field "security"',
+      'skills[0] has unknown field "security"',
     ]);
   });
 
@@ -1054,6 +1056,7 @@ describe('strictLint: what a strict parser of each generation would reject', () 
     expect(strictLint({ ...legacy(), skills: [{ id: 'echo', name: 'Echo', examples: null }] }, 'legacy')).toEqual([]);
     expect(strictLint({ ...v1(), skills: [{ ...skill, examples: null }] }, 'v1.0')).toEqual([]);
     expect(strictLint({ ...v03(), skills: [{ ...skill, examples: null }] }, 'v0.3')).toEqual(['skills[0].examples should be a list of strings']);
+    expect(strictLint({ ...v1(), skills: [{ ...skill, examples: 'hello' }] }, 'v1.0')).toEqual(['skills[0].examples should be a list of strings']);
   });
 
   it('capabilities that are not an object are card.capabilities.shape\'s finding, not a list of unknown capabilities', () => {
@@ -1063,6 +1066,7 @@ describe('strictLint: what a strict parser of each generation would reject', () 
   it('documentationUrl and iconUrl: a non-string is named; null is absent in legacy and v1.0 only', async () => {
     expect(strictLint({ ...v03(), documentationUrl: 42, iconUrl: null }, 'v0.3')).toEqual(['documentationUrl should be a string, got number', 'iconUrl should be a string, got null']);
     expect(strictLint({ ...v1(), documentationUrl: null, iconUrl: null }, 'v1.0')).toEqual([]);
+    expect(strictLint({ ...v1(), iconUrl: 42 }, 'v1.0')).toEqual(['iconUrl should be a string, got number']);
     expect(strictLint({ ...v1(), documentationUrl: 'https://acme.test/docs', iconUrl: 'https://acme.test/icon.png' }, 'v1.0')).toEqual([]);
     const r = await resultOf('card.strict-lint', { ...v03(), documentationUrl: 42 });
     expect(r.message).toMatch(/documentationUrl should be a string, got number/);
@@ -1185,7 +1189,7 @@ describe('card.required-fields: each field, each generation, named exactly', () 
       [{ ...v1(), provider: { url: 'https://acme.test' } }, 'fail', 'Required fields are missing or mistyped: "provider.organization" is required.'],
       [{ ...v03(), provider: { organization: 'Acme' } }, 'fail', 'Required fields are missing or mistyped: "provider.url" is required.'],
       [{ ...v03(), provider: { organization: 42, url: 7 } }, 'fail', 'Required fields are missing or mistyped: "provider.organization" should be a string, got number; "provider.url" should be a string, got number.'],
-      [{ ...v03(), provider: { organization: ' ', url: '' } }, 'advisory', 'Every required field is present and typed; advice only (not required): "provider.organization" is empty; "provider.url" is empty.'],
+      [{ ...v03(), provider: { organization: ' ', url: ' ' } }, 'advisory', 'Every required field is present and typed; advice only (not required): "provider.organization" is empty; "provider.url" is empty.'],
     ];
     for (const [card, status, message] of cases) {
       const r = await resultOf('card.required-fields', card, card.url === 'http://agent.test/' ? LEGACY_PATH : undefined);
@@ -1372,6 +1376,7 @@ describe('card.protocol.coherence: v0.x declarations', () => {
     expect(r.message).toBe(
       'Protocol declarations are coherent; advice only (not required): URL http://agent.test/rpc is declared with several transports (JSONRPC, GRPC); permitted when each is served there.',
     );
+    expect(r.advisoryReason).toMatch(/^v0\.3 permits other transport values/);
   });
 
   it('v0.2: shared URLs are advice with the v0.2 reason, and a 0.2.x protocolVersion is not judged against 0.3', async () => {
@@ -1529,12 +1534,22 @@ describe('card.vary: headers and bodies as real servers send them', () => {
     expect(b.evidence.map((e) => e.label)).toEqual(['with A2A-Version: 1.0', 'without A2A-Version', 'with A2A-Version: 1.0, again']);
   });
 
-  it('a card that differs only inside a list (an extra skill for v1.0 clients) differs', async () => {
-    const extra = { id: 'v1-only', name: 'New', description: 'd', tags: ['t'] };
-    const route: Route = (req) => (atCard(req) ? json({ ...v1(), skills: req.headers.get('a2a-version') ? [...(v1().skills as unknown[]), extra] : v1().skills }, { headers: { vary: 'Origin' } }) : notFound());
+  it('a card that differs only inside a list (another skill description for v1.0 clients) differs', async () => {
+    const skills = (v1().skills as Record<string, unknown>[]).map((s) => ({ ...s, description: 'Echoes text, streamed' }));
+    const route: Route = (req) => (atCard(req) ? json({ ...v1(), skills: req.headers.get('a2a-version') ? skills : v1().skills }, { headers: { vary: 'Origin' } }) : notFound());
     const r = (await runCard(route)).byId['card.vary']!;
     expect(r.status).toBe('fail');
     expect(r.message).toBe('The card differs with and without A2A-Version (the same with the header twice), but the response has Vary: Origin.');
+  });
+
+  it('an HTML page (status 200) for clients without A2A-Version is a different body', async () => {
+    const route = (vary: Record<string, string>): Route => (req) =>
+      atCard(req) ? (req.headers.get('a2a-version') ? json(v1(), { headers: vary }) : new Response('<!doctype html><title>Agent</title>', { headers: { 'content-type': 'text/html' } })) : notFound();
+    const a = (await runCard(route({ vary: 'A2A-Version' }))).byId['card.vary']!;
+    expect(a.status).toBe('pass');
+    expect(a.message).toBe('The card differs by A2A-Version (a different body without the header) and Vary: A2A-Version says so.');
+    const b = (await runCard(route({}))).byId['card.vary']!;
+    expect(b.status).toBe('fail');
   });
 
   it('key order inside lists does not make another card', async () => {
@@ -1557,9 +1572,11 @@ describe('card.vary: headers and bodies as real servers send them', () => {
     const a = (await runCard(dropAfter(1))).byId['card.vary']!;
     expect(a.status).toBe('skip');
     expect(a.message).toMatch(/^The second card request \(without A2A-Version\) got no answer: Could not connect/);
+    expect(a.evidence.map((e) => e.value)).toEqual([expect.stringMatching(/^no response: Could not connect/)]);
     const b = (await runCard(dropAfter(2))).byId['card.vary']!;
     expect(b.status).toBe('skip');
     expect(b.message).toMatch(/^The control card request \(with A2A-Version\) got no answer: Could not connect/);
+    expect(b.evidence.map((e) => e.value)).toEqual([expect.stringMatching(/^no response: Could not connect/)]);
   });
 });
 
@@ -1673,9 +1690,11 @@ describe('discovery, response format and headers: findings named exactly', () =>
     const a = await resultOf('card.well-known-path', legacy());
     expect(a.status).toBe('pass');
     expect(a.message).toBe('Served at /.well-known/agent-card.json.');
-    const b = await resultOf('card.well-known-path', { ...v03(), protocolVersion: '0.2.5' }, LEGACY_PATH);
-    expect(b.status).toBe('pass');
-    expect(b.message).toBe('Served at /.well-known/agent.json.');
+    for (const card of [{ ...v03(), protocolVersion: '0.2.5' }, legacy()]) {
+      const b = await resultOf('card.well-known-path', card, LEGACY_PATH);
+      expect(b.status).toBe('pass');
+      expect(b.message).toBe('Served at /.well-known/agent.json.');
+    }
     const c = (await runCard(() => json(v1()), 'http://agent.test/cards/card.json')).byId['card.well-known-path']!;
     expect(c.status).toBe('skip');
     expect(c.message).toBe('The card URL was given directly, so its location was not discovered.');
@@ -1701,6 +1720,7 @@ describe('discovery, response format and headers: findings named exactly', () =>
     const report = await runConformance(host, { agentUrl: 'http://agent.test', only: CARD_ONLY, credentials: { kind: 'bearer', token: 't0k' } }, () => undefined);
     const r = reportResults(report).find((x) => x.id === 'card.public')!;
     expect(r.evidence.map((e) => e.value)).toEqual(['401 ', '401 ', '200 with credentials']);
+    expect(r.evidence.every((e) => e.exchangeId)).toBe(true);
   });
 });
 

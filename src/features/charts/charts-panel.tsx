@@ -186,7 +186,13 @@ export default function ChartsPanel() {
     const x = run.exchanges[exchangeId];
     return x ? operationName(x.request) : exchangeId;
   };
-  const shortLabel = (v: string) => (narrow && v.length > 16 ? `${v.slice(0, 15)}…` : v.length > 30 ? `${v.slice(0, 29)}…` : v);
+  const shortLabel = (v: string) => {
+    const max = narrow ? 16 : 30;
+    if (v.length <= max) return v;
+    // HTTP+JSON operations are named by the end of the path (…/message:send): keep the end, not the start.
+    const m = /^([A-Z]+) /.exec(v);
+    return m ? `${m[1]} …${v.slice(-(max - m[1].length - 2))}` : `${v.slice(0, max - 1)}…`;
+  };
   return (
     <section ref={ref} className="charts" aria-labelledby="charts-heading" hidden={empty}>
       <h2 id="charts-heading">Charts</h2>

@@ -94,13 +94,18 @@ export function Timeline({ initialHeight = 420 }: { initialHeight?: number }) {
   const [filter, setFilter] = useState<TimelineFilter>(NO_TIMELINE_FILTER);
   const model = useMemo(() => buildTimeline(run, collapsed, filter), [run, collapsed, filter]);
   const scrollRef = useRef<HTMLDivElement>(null);
+  // A stable key function: a new one each render would make the virtualizer re-measure every row every
+  // frame while a run streams in (rows have a fixed height, so positions never depend on the keys).
+  const rowsRef = useRef(model.rows);
+  rowsRef.current = model.rows;
+  const getItemKey = useCallback((i: number) => rowsRef.current[i]?.key ?? i, []);
   const v = useVirtualizer({
     count: model.rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
     initialRect: { width: 800, height: initialHeight },
-    getItemKey: (i) => model.rows[i]?.key ?? i,
+    getItemKey,
   });
   const running = run.status === 'running';
   const total = v.getTotalSize();

@@ -36,7 +36,7 @@ export const DEFECTS = {
   'no-task-id': 'Task objects have no `id`.',
   'bad-initial-state': 'Submitted/working tasks report the non-standard state "pending".',
   'task-id-changes': 'The task id changes between the first answer and later events/answers.',
-  'duplicate-task-ids': 'Two tasks created at the same time get the same id.',
+  'duplicate-task-ids': 'A blocking send with the same text as one a few seconds earlier is answered with that task (two tasks, one id).',
   'get-not-found-running': 'get of a task that is not finished yet (running, or waiting for input) answers TaskNotFound.',
   'cancel-ignored': 'Cancel answers with the task still working, and the task goes on to complete.',
   'cancel-internal-error': 'Cancel of a running task fails with an internal error (-32603; HTTP+JSON 500).',

@@ -271,12 +271,12 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
     }
     // context-replaced: the client's contextId is dropped for a new task.
     const contextId = has('context-replaced') && gen !== 'legacy' ? undefined : p.contextId;
-    // duplicate-task-ids: a blocking send with the same text as one less than 1 s ago is taken for a retry and
+    // duplicate-task-ids: a blocking send with the same text as one less than 5 s ago is taken for a retry and
     // answered with that task (an over-eager de-duplication window).
     const key = textOf(p.message);
     const dup = has('duplicate-task-ids') && p.blocking && !p.stream && gen !== 'legacy';
     const recent = dup ? recentSends.get(key) : undefined;
-    const twin = recent && Date.now() - recent.at < 1000 ? engine.tasks.get(recent.id) : undefined;
+    const twin = recent && Date.now() - recent.at < 5000 ? engine.tasks.get(recent.id) : undefined;
     if (twin) {
       twin.history.push({ ...p.message, taskId: twin.id, contextId: twin.contextId });
       return { task: twin, twin: true };
