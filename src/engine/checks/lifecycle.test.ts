@@ -432,7 +432,7 @@ describe('lifecycle.multi-turn (observed in the stored task)', () => {
     });
     expect(failed.byId['lifecycle.multi-turn']!.status).toBe('pass');
     expect(failed.byId['lifecycle.multi-turn']!.message).toMatch(/ended failed/);
-    const again = await runAgent({ generation: 'v1.0' }, ['lifecycle.multi-turn'], { defects: ['input-required-not-resumable'] });
+    const again = await runAgent({ generation: 'v1.0' }, ['lifecycle.multi-turn'], { permitted: ['asks-again'] });
     expect(again.byId['lifecycle.multi-turn']!.status).toBe('pass');
     expect(again.byId['lifecycle.multi-turn']!.message).toMatch(/history|status changed|new status message/);
   });
