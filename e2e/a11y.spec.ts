@@ -67,6 +67,17 @@ const VISITS: Visit[] = [
       await scan('unreachable agent, not assessed');
     },
   },
+  {
+    name: 'settings page',
+    async run(page, scan) {
+      await page.goto('/settings');
+      await expect(page.getByRole('status', { name: 'Proxy status' })).toContainText('Proxy reachable');
+      await scan('settings');
+      await page.getByLabel('Proxy URL').fill('http://127.0.0.1:9/proxy');
+      await expect(page.getByRole('status', { name: 'Proxy status' })).toContainText('Proxy unreachable');
+      await scan('settings, proxy unreachable');
+    },
+  },
 ];
 
 for (const scheme of ['light', 'dark'] as const) {

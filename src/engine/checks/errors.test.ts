@@ -393,6 +393,8 @@ describe('unknown task ids are shaped like the agent\'s own (review §2.2)', () 
     // A hex-looking first segment is not a tag; a tag with too little left after it is randomized too.
     expect(shapedLike('cafe-1234', rnd)).toMatch(/^[a-f]{4}-\d{4}$/);
     expect(shapedLike('job-12', rnd)).toMatch(/^[a-z]{3}-\d{2}$/);
+    // A very short sequence number (t-5) would hit a real task: lengthened to 10 random characters in all.
+    expect(shapedLike('t-5', rnd)).toMatch(/^[a-z]-\d{9}$/);
   });
 
   it('an agent that validates its id format gets an id of that format and answers TaskNotFound: pass', async () => {

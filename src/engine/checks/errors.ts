@@ -278,6 +278,19 @@ export function shapedLike(template: string, random: () => string): string {
     else if (/[A-Z]/.test(c)) out += upperSet[next() % upperSet.length];
     else out += c;
   }
+  // A very short variable part (an agent numbering its tasks t-1, t-2, ...: variable length, no fixed format to
+  // keep) would collide with real tasks: lengthen its last run so 10 random characters make the id unknown.
+  // Four or more keep their exact length, for agents that validate a fixed format (task-0042).
+  const variable = (out.slice(keep.length).match(/[0-9A-Za-z]/g) ?? []).length;
+  if (variable < 4) {
+    const m = /([0-9]+|[A-Za-z]+)(?=[^0-9A-Za-z]*$)/.exec(out);
+    if (m) {
+      const digits = m[1]!.match(/^[0-9]+$/) !== null;
+      let extra = '';
+      while (extra.length < 10 - variable) extra += digits ? String(next() % 10) : lowerSet[next() % lowerSet.length];
+      out = `${out.slice(0, m.index + m[1]!.length)}${extra}${out.slice(m.index + m[1]!.length)}`;
+    }
+  }
   return out;
 }
 
@@ -363,7 +376,12 @@ function isTaskNotFound(ctx: CheckContext, p: Probe): boolean {
 const outcomeNotFound = (o: CallOutcome | undefined) => o?.kind === 'error' && (o.error.code === -32001 || o.http.status === 404);
 
 /** The answer is a success (a JSON-RPC result; on HTTP+JSON a 2xx). */
-const isSuccess = (ctx: CheckContext, p: Probe) => (d(ctx).isRest ? p.http.responded && !p.http.error && p.http.status >= 200 && p.http.status < 300 : !!p.rpc?.hasResult);
+/**
+ * The answer is a success of the binding. On JSON-RPC a `"result": null` beside a real error object is the error
+ * (errors.shape reports the envelope): only a non-null result with no error is a success.
+ */
+const isSuccess = (ctx: CheckContext, p: Probe) =>
+  d(ctx).isRest ? p.http.responded && !p.http.error && p.http.status >= 200 && p.http.status < 300 : !!p.rpc?.hasResult && p.rpc.result != null && !(p.rpc.hasError && p.rpc.error);
 
 /** The answer is an error of the binding (a JSON-RPC error at any status; on HTTP+JSON a 4xx/5xx). */
 const isRefusal = (ctx: CheckContext, p: Probe) => (d(ctx).isRest ? p.http.status >= 400 : !!p.rpc?.hasError);

@@ -585,8 +585,8 @@ export const lifecycleChecks: CheckDef[] = [
     run: (ctx) =>
       withTaskRuns(ctx, async () => {
         const r = await completedRun(ctx);
-        const contextId = r?.final?.contextId;
-        if (!r || !contextId) return skip('No finished task with a contextId to continue.', 'precondition');
+        const contextId = r?.final ? contextOfTask(r.final) : undefined;
+        if (!r || !contextId) return skip('No finished task with a contextId to continue (neither the task nor its messages name one).', 'precondition');
         const d = ctx.dialect!;
         const lane = ctx.lane('context');
         // The skill's own input (an image-only skill gets its image again), in the existing context.
@@ -613,19 +613,19 @@ export const lifecycleChecks: CheckDef[] = [
         }
         if (next.kind !== 'task') return brokenCallVerdict(ctx, next, 'sending a message with an existing contextId', { input, waits: true });
         emitState(ctx, lane, { source: 'send', at: ctx.http.host.now(), task: next.task, exchangeId: next.http.exchangeId });
-        if (next.task.contextId !== undefined && next.task.contextId !== contextId) {
-          return fail(`The new task got contextId ${JSON.stringify(next.task.contextId)} instead of ${contextId}${v1 ? ' (§3.4.1: MUST NOT generate a new contextId; reject the request instead)' : ''}.`, evidence);
+        if (contextOfTask(next.task) !== undefined && contextOfTask(next.task) !== contextId) {
+          return fail(`The new task got contextId ${JSON.stringify(contextOfTask(next.task))} instead of ${contextId}${v1 ? ' (§3.4.1: MUST NOT generate a new contextId; reject the request instead)' : ''}.`, evidence);
         }
         const hard: string[] = [];
         const weak: string[] = [];
         if (next.task.id === r.final!.id) weak.push(`the message created no new task: it reused the finished task ${next.task.id}`);
         // Observed, not trusted: the stored task's context.
-        let stored = next.task.contextId;
+        let stored = contextOfTask(next.task);
         if (next.task.id) {
           const back = await readBack(ctx, next.task.id, lane);
           if (back.kind === 'task') {
             evidence.push(exchangeEvidence(back.http, 'read back'));
-            stored = back.task.contextId ?? stored;
+            stored = contextOfTask(back.task) ?? stored;
             if (back.task.contextId !== undefined && back.task.contextId !== contextId) hard.push(`task ${next.task.id} is stored in context ${back.task.contextId}, not ${contextId}`);
           }
           if (v1) {
@@ -1276,4 +1276,17 @@ async function cancelFailed(
   }
   const v = brokenCallVerdict(ctx, c, d.describe('cancel', taskId));
   return { verdict: { ...v, evidence: [...evidence, ...(v.evidence ?? []).filter((e) => !evidence.some((x) => x.exchangeId === e.exchangeId))] }, effective: skip('Cancel failed (see lifecycle.cancel).', 'precondition'), observations };
+}
+
+/**
+ * The context of a task: its contextId, else (v1.0 does not require Task.contextId) the contextId its status
+ * message or its history messages carry.
+ */
+export function contextOfTask(t: TaskView): string | undefined {
+  if (t.contextId) return t.contextId;
+  const raw = t.raw;
+  if (!isRecord(raw)) return undefined;
+  const fromMessage = (m: unknown) => (isRecord(m) && typeof m.contextId === 'string' && m.contextId ? m.contextId : undefined);
+  const status = isRecord(raw.status) ? raw.status : undefined;
+  return fromMessage(status?.message) ?? (Array.isArray(raw.history) ? raw.history.map(fromMessage).find(Boolean) : undefined);
 }

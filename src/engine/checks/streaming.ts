@@ -660,6 +660,17 @@ export const streamingChecks: CheckDef[] = [
           if (code === -32004) return fail('The agent declares streaming but answers resubscribe with UnsupportedOperation.', evd);
           return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType}, not an event stream.`, evd);
         }
+        if (run.items[0]?.kind === 'error') {
+          // The same refusal, delivered as the first event of a stream: judged like the JSON answer above.
+          const now = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
+          if (now.kind === 'task' && isTerminal(now.task.state, g)) {
+            lastSkip = skip(`The task finished (${now.task.rawState}) before the subscription, and the agent refused it with an error event, so resubscribing to a running task could not be exercised.`, 'precondition', evd);
+            continue;
+          }
+          const e = run.items[0].error;
+          if (e?.code === -32601 || e?.httpStatus === 404) return fail('Resubscribe is not implemented (method not found, as the first event).', evd);
+          return fail(`Resubscribe to running task ${taskId} was refused with an error event (${e?.code ?? e?.httpStatus ?? ''} ${e?.message ?? ''}).`, evd);
+        }
         return judgeResubscribe(ctx, run, taskId, evd, endSeenAs, finishedAs);
       }
     },

@@ -191,7 +191,8 @@ export default function ChartsPanel() {
     if (v.length <= max) return v;
     // HTTP+JSON operations are named by the end of the path (…/message:send): keep the end, not the start.
     const m = /^([A-Z]+) /.exec(v);
-    return m ? `${m[1]} …${v.slice(-(max - m[1].length - 2))}` : `${v.slice(0, max - 1)}…`;
+    const method = m?.[1];
+    return method ? `${method} …${v.slice(-(max - method.length - 2))}` : `${v.slice(0, max - 1)}…`;
   };
   return (
     <section ref={ref} className="charts" aria-labelledby="charts-heading" hidden={empty}>
