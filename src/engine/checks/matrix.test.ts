@@ -194,15 +194,8 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   // Before v1.0 the push config methods are optional, so a delete without effect is only an advisory there.
   'push-config-not-deleted': { setup: 'push', on: V1, fails: ['lifecycle.push-config'], level: 'partial' },
   'wrong-rpc-id': { on: JSONRPC, fails: ['lifecycle.shape', 'streaming.framing', 'errors.shape'], level: 'minimal' },
-  'result-and-error': {
-    on: JSONRPC,
-    // CHECK BUG: errors.cancel-terminal reads the `"result": null` beside the TaskNotCancelable error as a success and
-    // says the agent "returned the unchanged completed task", although no task was returned (errors.shape already
-    // reports the envelope that carries both members).
-    fails: ['lifecycle.shape', 'errors.shape', 'errors.cancel-terminal'],
-    checkBugs: ['errors.cancel-terminal'],
-    level: 'minimal',
-  },
+  // A `"result": null` beside the error is the envelope's defect (errors.shape), not a successful cancel.
+  'result-and-error': { on: JSONRPC, fails: ['lifecycle.shape', 'errors.shape'], level: 'minimal' },
   // Before v1.0 the timestamp format comes from an optional schema format: an advisory.
   'bad-timestamps': { fails: [], failsOn: each(V1, ['lifecycle.shape', 'streaming.framing']), advises: ['lifecycle.shape', 'streaming.framing'], advisesOn: each(V1, []), level: 'full', levelOn: each(V1, 'minimal') },
   'relay-input-refused': { setup: 'peer', fails: ['interop.peer.relay'], level: 'full' },
@@ -344,9 +337,8 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'timestamps-offset': { on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'], passes: ['lifecycle.shape'] },
   'timestamps-zoneless': { on: V0X, passes: ['lifecycle.shape', 'streaming.framing'] },
   'timestamps-lowercase': { on: LEGACY, passes: ['lifecycle.shape', 'streaming.framing'] },
-  // CHECK BUG: lifecycle.context skips ("No finished task with a contextId to continue") although the context is
-  // in the task's messages; v1.0 does not require Task.contextId, so a core check goes unverified and the level drops.
-  'v1-no-task-context': { on: V1, passes: ['lifecycle.shape', 'streaming.framing'], checkBugs: ['lifecycle.context'], level: 'partial' },
+  // v1.0 does not require Task.contextId: the context is read from the task's messages.
+  'v1-no-task-context': { on: V1, passes: ['lifecycle.shape', 'streaming.framing', 'lifecycle.context'] },
   'extra-fields': { passes: ['lifecycle.shape', 'streaming.framing'] },
   'rate-limit-once': { on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'], passes: ['lifecycle.send', 'lifecycle.get', 'lifecycle.cancel'] },
   'list-small-pages': { on: V1, passes: ['lifecycle.list'] },
@@ -404,13 +396,8 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'sse-error-first-event': [
     {
       on: V1,
+      // The refusal of a subscription to a finished task may come as the first SSE event: judged like a JSON refusal.
       passes: ['errors.subscribe-terminal'],
-      // CHECK BUG: streaming.resubscribe reads a refusal delivered as the first SSE event (UnsupportedOperation for a
-      // task that finished before the subscription) as "sent a error first", instead of skipping to a running task as
-      // it does when the same refusal comes as a JSON answer (errors.subscribe-terminal reads both as refusals).
-      checkBugs: ['streaming.resubscribe'],
-      level: 'partial',
-      racy: true,
     },
     { setup: 'no-streaming', on: V1, passes: ['errors.streaming-unsupported'] },
   ],

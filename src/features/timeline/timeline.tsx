@@ -110,8 +110,13 @@ export function Timeline({ initialHeight = 420 }: { initialHeight?: number }) {
   const running = run.status === 'running';
   const total = v.getTotalSize();
   useEffect(() => {
-    // Write-only (the browser clamps it): reading layout here every frame would force a reflow.
-    if (follow && running && scrollRef.current) scrollRef.current.scrollTop = total;
+    // Written in the next animation frame, where the browser lays the page out anyway: writing scrollTop
+    // from the effect itself forced a second, synchronous layout of the whole page on every batch.
+    if (!follow || !running) return undefined;
+    const id = requestAnimationFrame(() => {
+      if (scrollRef.current) scrollRef.current.scrollTop = total;
+    });
+    return () => cancelAnimationFrame(id);
   }, [follow, running, total]);
   const toggleLane = useCallback(
     (lane: string) =>
