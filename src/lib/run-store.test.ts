@@ -98,3 +98,25 @@ describe('run store', () => {
     expect(h.store.getState().run.status).toBe('idle');
   });
 });
+
+describe('run store: inspector and re-run state', () => {
+  it('reveal remembers the check whose evidence it came from; a plain select forgets it; showCheck asks anew each time', () => {
+    const h = createRunStore(manualFrames().schedule);
+    h.reveal('x1', 'card.capabilities.shape');
+    expect(h.store.getState()).toMatchObject({ selected: 'x1', revealedFrom: 'card.capabilities.shape', revealSeq: 1 });
+    h.select('x2');
+    expect(h.store.getState().revealedFrom).toBeNull();
+    h.showCheck('a');
+    const first = h.store.getState().checkFocus!;
+    h.showCheck('a');
+    expect(h.store.getState().checkFocus!.seq).toBeGreaterThan(first.seq);
+  });
+
+  it('records re-run outcomes per check and forgets them with the run', () => {
+    const h = createRunStore(manualFrames().schedule);
+    h.recordRerun('c', 'fail', 'pass');
+    expect(h.store.getState().reruns.c).toMatchObject({ before: 'fail', after: 'pass' });
+    h.reset();
+    expect(h.store.getState().reruns).toEqual({});
+  });
+});
