@@ -370,7 +370,7 @@ describe('card.capabilities.shape: only the members of the generation are judged
 
   it('the capabilities object is the evidence, pointing at its field', async () => {
     const { byId } = await judgeCard(v1());
-    expect(byId['card.capabilities.shape']!.evidence).toEqual([{ label: 'capabilities', value: '{"pushNotifications":false,"streaming":true}', path: 'capabilities' }]);
+    expect(byId['card.capabilities.shape']!.evidence).toEqual([{ label: 'capabilities', value: '{"streaming":true,"pushNotifications":false}', path: 'capabilities' }]);
   });
 
   it('a legacy card with a malformed "extensions" passes (not a v0.1.0 member)', async () => {

@@ -56,10 +56,9 @@ export function boundedClone(value: unknown, opts: BoundOptions = {}): unknown {
       const out: unknown[] = [];
       set(out);
       const n = Math.min(src.length, maxKeys);
-      for (let i = 0; i < n; i++) {
-        out.push(undefined);
-        stack.push({ src: src[i], depth: depth + 1, set: (v) => (out[i] = v) });
-      }
+      for (let i = 0; i < n; i++) out.push(undefined);
+      // Pushed last-first, so the first items are visited (and get the node budget) first.
+      for (let i = n - 1; i >= 0; i--) stack.push({ src: src[i], depth: depth + 1, set: (v) => (out[i] = v) });
       if (src.length > n) out.push(`[${src.length - n} more items cut]`);
       continue;
     }
@@ -67,7 +66,10 @@ export function boundedClone(value: unknown, opts: BoundOptions = {}): unknown {
     set(out);
     const keys = Object.keys(src);
     const n = Math.min(keys.length, maxKeys);
-    for (let i = 0; i < n; i++) {
+    // Keys are created in the source's order (the card is shown in its own field order), then filled; jobs are
+    // pushed last-first so the first fields are visited (and get the node budget) first.
+    for (let i = 0; i < n; i++) out[clip(keys[i]!)] = undefined;
+    for (let i = n - 1; i >= 0; i--) {
       const k = keys[i]!;
       stack.push({ src: (src as Record<string, unknown>)[k], depth: depth + 1, set: (v) => (out[clip(k)] = v) });
     }
