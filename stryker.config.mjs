@@ -19,5 +19,7 @@ export default {
   concurrency: 2,
   timeoutMS: 20_000,
   tempDirName: '.stryker-tmp',
+  // Build and e2e outputs change under a running Playwright or vite build; they are not inputs of the unit tests.
+  ignorePatterns: ['/test-results', '/dist', '/playwright-report', '/reports', '/.stryker-tmp'],
   cleanTempDir: 'always',
 };
