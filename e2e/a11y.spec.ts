@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { writeReport } from './fixtures/reports';
 
 /**
  * Automated accessibility scans (axe-core) of every page and state, light and dark: no serious or critical
@@ -33,6 +35,82 @@ async function startRun(page: Page, url: string) {
 }
 
 const VISITS: Visit[] = [
+  {
+    name: 'history and compare',
+    async run(page, scan) {
+      const files = [
+        writeReport('a11y-a-old', { runId: 'a11y-a-old', agentUrl: 'http://127.0.0.1:9999/a2a', flawed: true, startAt: Date.UTC(2026, 9, 1, 9) }),
+        writeReport('a11y-b', { runId: 'a11y-b', agentUrl: 'http://127.0.0.1:9998/other', startAt: Date.UTC(2026, 9, 2, 9) }),
+        writeReport('a11y-a-new', { runId: 'a11y-a-new', agentUrl: 'http://127.0.0.1:9999/a2a', startAt: Date.UTC(2026, 9, 3, 9), statuses: { 'streaming.resubscribe': 'skip' } }),
+      ];
+      await page.goto('/history');
+      await scan('history, empty');
+      for (const f of files) {
+        await page.getByLabel('Open a JSON report').setInputFiles(f);
+        await expect(page).toHaveURL(/\/runs\/a11y-/);
+        await expect(page.getByRole('status', { name: 'Conformance level' })).toBeVisible();
+      }
+      await scan('opened report (saved run view)');
+      await page.getByRole('link', { name: 'Back to history' }).click();
+      const table = page.getByRole('table', { name: 'Past runs' });
+      await expect(table.getByRole('row')).toHaveCount(4);
+      await scan('history list (level chips, not assessed chip when present)');
+      await table.getByRole('checkbox').nth(0).check();
+      await table.getByRole('checkbox').nth(1).check();
+      await page.getByRole('button', { name: 'Compare selected runs' }).click();
+      await expect(page.getByText('These runs are of different agents.')).toBeVisible();
+      await scan('compare, different agents warning');
+      await page.getByRole('button', { name: "Compare with this agent's previous run" }).click();
+      await expect(page.getByRole('status', { name: 'Comparison summary' })).toContainText('not applicable');
+      await scan('compare, same agent (fixed / not applicable rows)');
+    },
+  },
+  {
+    name: 'registry',
+    async run(page, scan) {
+      await page.goto('/registry');
+      await expect(page.getByRole('table', { name: 'Mapper log' })).toContainText('No export or import recorded yet.');
+      await scan('registry, empty');
+      await page.getByLabel('Agent or card URL').fill(new URL('/no-agent-here', page.url()).toString());
+      await page.getByRole('button', { name: 'Add agent by URL' }).click();
+      await expect(page.getByRole('alert')).toContainText('No agent card found', { timeout: 20_000 });
+      await scan('registry, failed add (alert + failed log row)');
+      await page.getByLabel('Agent or card URL').fill(new URL('/demo/v03', page.url()).toString());
+      await page.getByRole('button', { name: 'Add agent by URL' }).click();
+      const row = page.getByRole('table', { name: 'Registered agents' }).getByRole('row').filter({ hasText: 'Demo agent (v0.3 SDK)' });
+      await expect(page.getByRole('region', { name: 'Exported card' }).getByRole('status', { name: 'Card checks' })).toContainText(/card checks pass/);
+      await scan('registry list + exported card preview');
+      await row.getByRole('button', { name: /^Export card of / }).click();
+      await expect(page.getByRole('region', { name: /would fail our card checks$/ })).toBeVisible();
+      await scan('export warning (v1.0 card fails our checks, v0.3 offered)');
+      await page.getByRole('region', { name: /would fail our card checks$/ }).getByRole('button', { name: 'Cancel' }).click();
+      await row.getByRole('button', { name: /^Edit / }).click();
+      const form = page.getByRole('form', { name: /^Edit / });
+      await form.getByLabel('Local fields').fill('{"team": ');
+      await form.getByRole('button', { name: 'Save agent' }).click();
+      await expect(form.getByRole('alert')).toBeVisible();
+      await scan('agent editor with a field error');
+    },
+  },
+  {
+    name: 'exported HTML report',
+    async run(page, scan) {
+      for (const [name, opts] of [
+        ['a11y-html-flawed', { runId: 'a11y-html', flawed: true }],
+        ['a11y-html-clean', { runId: 'a11y-html-clean' }],
+      ] as const) {
+        await page.goto('/history');
+        await page.getByLabel('Open a JSON report').setInputFiles(writeReport(name, opts));
+        await expect(page.getByRole('status', { name: 'Conformance level' })).toBeVisible();
+        const download = page.waitForEvent('download');
+        await page.getByRole('button', { name: 'Export HTML' }).click();
+        const html = readFileSync((await (await download).path())!, 'utf8');
+        await page.setContent(html);
+        await scan(`HTML export (${name})`);
+      }
+    },
+  },
+
   {
     name: 'run page',
     async run(page, scan) {

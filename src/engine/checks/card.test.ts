@@ -1330,6 +1330,8 @@ describe('endpointUrlProblem: the form of each binding', () => {
     ['   ', 'HTTP+JSON', 'empty'],
     ['wss://agent.example.com/ws', 'https://example.com/bindings/websocket/v1', undefined],
     ['', 'https://example.com/bindings/websocket/v1', 'empty'],
+    ['agent.example.com:70000', 'GRPC', 'the port is above 65535'],
+    ['agent.example.com:65535', 'GRPC', undefined],
   ])('%j as %s: %s', (url, binding, problem) => {
     expect(endpointUrlProblem(url, binding)).toBe(problem);
   });

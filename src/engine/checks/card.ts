@@ -112,7 +112,7 @@ export function endpointUrlProblem(url: string, binding: string): string | undef
   if (typeof url !== 'string' || !url.trim()) return 'empty';
   const b = canonicalBinding(binding);
   if (b === 'GRPC') {
-    if (GRPC_TARGET.test(url)) return undefined;
+    if (GRPC_TARGET.test(url)) return Number(url.slice(url.lastIndexOf(':') + 1)) <= 65535 ? undefined : 'the port is above 65535';
     try {
       const u = new URL(url);
       if (['grpc:', 'grpcs:', 'http:', 'https:', 'dns:'].includes(u.protocol) && (u.host || u.pathname.replace(/^\/+/, ''))) return undefined;
