@@ -83,7 +83,7 @@ export function HistoryPage() {
       {runs.data && !runs.data.length ? <p>No runs yet. Run the suite or open a report.</p> : null}
       {list.length ? (
         <>
-          <div className="table-scroll-x">
+          <div className="table-scroll-x" tabIndex={0} role="group" aria-label="Past runs (scrolls sideways on narrow screens)">
             <table className="history-table" aria-label="Past runs">
               <thead>
                 <tr>

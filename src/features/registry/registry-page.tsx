@@ -423,7 +423,7 @@ export function RegistryPage({ deps: given }: { deps?: RegistryDeps }) {
           {String(agents.error)} IndexedDB may be disabled (private mode).
         </Notice>
       ) : null}
-      <div className="table-scroll-x">
+      <div className="table-scroll-x" tabIndex={0} role="group" aria-label="Registered agents (scrolls sideways on narrow screens)">
         <table className="registry-table" aria-labelledby={`${uid}-list`}>
           <thead>
             <tr>
