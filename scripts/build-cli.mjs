@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+/**
+ * Builds what `npm pack` ships besides README, LICENSE and the report schema (see package.json `files`):
+ *
+ *   dist-cli/bin.mjs         the `a2a-interop` command: src/cli/main.ts bundled with the engine, the
+ *                            exporters and their libraries (zod included), Node 20 ESM, no tsx at run time.
+ *                            Dynamic imports of literal paths (e.g. the `mcp` subcommand) become chunks
+ *                            under dist-cli/chunks/, loaded only when that command runs.
+ *   dist-cli/index.mjs       the library (`import { runConformance, exportReport } from 'a2a-interop'`),
+ *                            src/package/index.ts bundled with zod left external (it is the package's one
+ *                            runtime dependency: the public types are zod schemas).
+ *   dist-cli/types/          its declarations (tsc with tsconfig.package.json), relative specifiers
+ *                            rewritten to explicit `.js` paths so `moduleResolution: node16/nodenext` resolves them.
+ *
+ * Usage: node scripts/build-cli.mjs [--outdir DIR] [--no-types] [--quiet]
+ * (`npm run build` runs it after the dashboard build; `npm pack` runs it through `prepack`.)
+ */
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+/**
+ * CommonJS dependencies inside an ESM bundle (xmlbuilder2 and its @oozcitak helpers) call `require('url')`;
+ * esbuild's ESM output has no `require`, so the bundle gets one.
+ */
+const REQUIRE_BANNER = "import { createRequire as __a2aCreateRequire } from 'node:module';\nconst require = __a2aCreateRequire(import.meta.url);";
+
+/**
+ * zod's `z.locales` re-exports every translation of its error messages (about 260 KB minified, a third of
+ * what the command parses at start-up). Nothing here uses them; zod configures English by importing
+ * `locales/en.js` directly, so the barrel is replaced by one that only offers English.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]classic[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+/** Relative specifiers in emitted .d.ts files made explicit (`./x` -> `./x.js` or `./x/index.js`). */
+export function rewriteDeclarationSpecifiers(dir) {
+  const files = [];
+  const walk = (d) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.endsWith('.d.ts')) files.push(p);
+    }
+  };
+  walk(dir);
+  const spec = /((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\2/g;
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const out = text.replace(spec, (whole, lead, q, s) => {
+      if (/\.(?:m?js|json)$/.test(s)) return whole;
+      const target = resolve(dirname(file), s);
+      if (existsSync(`${target}.d.ts`)) return `${lead}${q}${s}.js${q}`;
+      if (existsSync(join(target, 'index.d.ts'))) return `${lead}${q}${s.replace(/\/$/, '')}/index.js${q}`;
+      throw new Error(`${relative(root, file)}: cannot resolve the declaration import ${s}`);
+    });
+    if (out !== text) writeFileSync(file, out);
+  }
+  return files.length;
+}
+
+export async function buildCli({ outdir = join(root, 'dist-cli'), types = true, quiet = false } = {}) {
+  const started = performance.now();
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+  const common = {
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    minify: true,
+    // Readable stack traces from the command ("a bug in the tool" messages print them).
+    keepNames: true,
+    legalComments: 'linked',
+    banner: { js: REQUIRE_BANNER },
+    logLevel: 'warning',
+    absWorkingDir: root,
+  };
+  const cli = await build({
+    ...common,
+    entryPoints: { bin: 'src/cli/main.ts' },
+    outdir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    plugins: [zodEnglishOnly],
+    metafile: true,
+  });
+  const lib = await build({
+    ...common,
+    entryPoints: { index: 'src/package/index.ts' },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    external: ['zod'],
+    metafile: true,
+  });
+  // The command is what `bin` points at: executable, with a shebang (esbuild keeps main.ts's first line
+  // only when it has one, so it is added here).
+  const binPath = join(outdir, 'bin.mjs');
+  const bin = readFileSync(binPath, 'utf8');
+  if (!bin.startsWith('#!')) writeFileSync(binPath, `#!/usr/bin/env node\n${bin}`);
+  chmodSync(binPath, 0o755);
+
+  let declarations = 0;
+  if (types) {
+    const tsc = require.resolve('typescript/bin/tsc');
+    // --noCheck: declarations only; `npm run typecheck` is where the types are checked.
+    execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.package.json'), '--noCheck', '--outDir', join(outdir, 'types')], { cwd: root, stdio: 'inherit' });
+    declarations = rewriteDeclarationSpecifiers(join(outdir, 'types'));
+  }
+  const size = (meta) => Object.values(meta.outputs).reduce((n, o) => n + o.bytes, 0);
+  const summary = {
+    outdir,
+    cliBytes: size(cli.metafile),
+    cliFiles: Object.keys(cli.metafile.outputs).filter((f) => f.endsWith('.mjs')).length,
+    libBytes: size(lib.metafile),
+    declarations,
+    ms: Math.round(performance.now() - started),
+  };
+  if (!quiet) {
+    console.log(
+      `dist-cli: bin.mjs + ${summary.cliFiles - 1} chunk(s) ${(summary.cliBytes / 1024).toFixed(0)} KB, index.mjs ${(summary.libBytes / 1024).toFixed(0)} KB, ${declarations} declaration files, ${summary.ms} ms -> ${relative(process.cwd(), outdir) || '.'}`,
+    );
+  }
+  return summary;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { outdir: { type: 'string' }, 'no-types': { type: 'boolean' }, quiet: { type: 'boolean' } } });
+  await buildCli({ outdir: values.outdir ? resolve(values.outdir) : undefined, types: !values['no-types'], quiet: !!values.quiet });
+}
