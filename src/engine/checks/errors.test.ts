@@ -12,7 +12,7 @@ import type { CheckResult } from '../model/check';
 import type { Credentials } from '../runner/options';
 import { reportResults } from '../report/build';
 import { runConformance } from '../runner/run';
-import { shapedLike } from './errors';
+import { shapedLike } from './fixtures/probe-ids';
 
 type Gen = 'legacy' | 'v0.3' | 'v1.0';
 type Json = Record<string, unknown>;

@@ -1,65 +1,30 @@
-import type { HttpResult } from '../http/client';
 import type { Evidence } from '../model/check';
 import type { TaskState } from '../model/events';
 import type { CallOutcome, StreamItem, StreamRun } from '../protocol/dialect';
-import { jsonRpcEnvelope, restErrorBody, v1ErrorDataProblems, type JsonRpcEnvelope, type RestError, type TaskView } from '../protocol/shapes';
+import { v1ErrorDataProblems, type TaskView } from '../protocol/shapes';
 import { isTerminal, normalizeState } from '../protocol/states';
 import { isRecord, truncate } from '../util/json';
-import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolLimit, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
-import { canceledTaskId } from './lifecycle';
+import { defineCheck, ev, exchangeEvidence, fail, pass, refusedForCredentials, skip, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
+import { canceledTaskId } from './fixtures/cancel';
+import { unknownTaskId, type ProbeId } from './fixtures/probe-ids';
 import {
-  completedRun,
-  needDialect,
-  noFinishedTask,
-  ownFinishedRun,
-  primarySkill,
-  refusedForCredentials,
-  runningCandidates,
-  runTask,
-  skillInput,
-  skillRuns,
-  startRunningTask,
-} from './tasks';
-
-// ---------------------------------------------------------------- probes
-
-/** An unknown task id for a probe, and whether it copies the shape of the agent's own task ids. */
-export interface ProbeId {
-  id: string;
-  /** Built from one of the agent's own task ids (a UUID when the agent's ids are UUIDs); false: a bare UUID. */
-  shaped: boolean;
-  /** The agent's id it was shaped after. */
-  template?: string;
-}
-
-/** One deliberately wrong request and what came back. */
-export interface Probe {
-  name: string;
-  http: HttpResult;
-  /** The request id we sent (`null` when the request had none we could expect echoed). */
-  expectedId: string | null;
-  rpc?: JsonRpcEnvelope;
-  rest?: RestError;
-  /** For JSON-RPC probes: the body was not JSON at all. */
-  notJson?: string;
-  /** The unknown task id the probe named, if any. */
-  taskId?: ProbeId;
-}
-
-/**
- * Probes whose expected answer is an A2A-specific error, with its HTTP status: when the agent answers with
- * that status, v1.0 HTTP+JSON requires a google.rpc.ErrorInfo (a different status is judged by the probe's own check).
- */
-const A2A_ERROR_PROBES: Record<string, number[]> = {
-  'task-not-found': [404],
-  'unknown-task-message': [404],
-  'push-not-supported': [400, 501],
-  'push-not-supported-list': [400, 501],
-  'cancel-terminal': [400, 409],
-  'cancel-canceled': [400, 409],
-  'message-to-terminal': [400],
-  'version-unsupported': [400],
-};
+  answered,
+  crashVerdict,
+  expectRest,
+  expectRpcCode,
+  isClientError,
+  malformedIdVerdict,
+  only,
+  probeLane,
+  readProbe,
+  sendProbe,
+  structuredError,
+  validationStatuses,
+  type Probe,
+  type RestExpect,
+} from './fixtures/probes';
+import { completedRun, noFinishedTask, ownFinishedRun, primarySkill, runningCandidates, runTask, skillInput, skillRuns, startRunningTask } from './fixtures/tasks';
+import { needDialect } from './preconditions';
 
 const ERRORS = {
   legacy: 'v0.1.0 §8 Error Handling',
@@ -67,274 +32,6 @@ const ERRORS = {
   'v0.3': 'v0.3.0 §8 Error Handling',
   'v1.0': 'v1.0.1 §5.4 Error Code Mappings, §9.5 / §11.6 Error Handling',
 };
-
-/** Reads an answer as an error probe of the binding (JSON-RPC envelope, or an HTTP+JSON error body). */
-function readProbe(ctx: CheckContext, name: string, http: HttpResult, expectedId: string | null): Probe {
-  const p: Probe = { name, http, expectedId };
-  // No answer, or a body cut by a reset or a stall: judged as a transport failure (crashVerdict).
-  if (!http.responded || http.error) return p;
-  const parsed = http.json();
-  if (ctx.dialect!.isRest) {
-    if (http.status >= 400) p.rest = restErrorBody(parsed.ok ? parsed.value : undefined, http.status, !!A2A_ERROR_PROBES[name]?.includes(http.status));
-  } else if (!parsed.ok) p.notJson = parsed.error;
-  else p.rpc = jsonRpcEnvelope(parsed.value, expectedId);
-  return p;
-}
-
-type ProbeRequest = (
-  | { kind: 'rpc'; method: string; params: unknown }
-  | { kind: 'raw'; body: string; expectedId: string | null }
-  | { kind: 'rest'; method: string; path: string; body?: string }
-) & { headers?: Record<string, string>; omit?: string[]; anonymous?: boolean; lane?: string; taskId?: ProbeId };
-
-const rpcBody = (method: string, params: unknown, id: string) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
-
-/** A lane for error probes, so they appear together in the timeline. */
-const lane = (ctx: CheckContext) => `errors: ${ctx.checkId.replace(/^errors\./, '')}`;
-
-/** Sends a probe once per run (memoized by name: the specific checks and errors.shape share them). */
-function call(ctx: CheckContext, name: string, build: () => ProbeRequest | Promise<ProbeRequest>): Promise<Probe> {
-  return ctx.fixture(`probe:${name}`, async () => {
-    const r = await build();
-    const d = ctx.dialect!;
-    const opts = { lane: r.lane ?? lane(ctx), checkId: ctx.checkId, headers: r.headers, omitHeaders: r.omit, anonymous: r.anonymous };
-    let http: HttpResult;
-    let expectedId: string | null = null;
-    if (r.kind === 'rest') http = await d.rawRest(ctx.http, r.method, r.path, r.body, opts);
-    else if (r.kind === 'raw') {
-      expectedId = r.expectedId;
-      http = await d.rawRpc(ctx.http, r.body, opts);
-    } else {
-      expectedId = d.nextRpcId();
-      http = await d.rawRpc(ctx.http, rpcBody(r.method, r.params, expectedId), opts);
-    }
-    return { ...readProbe(ctx, name, http, expectedId), taskId: r.taskId };
-  });
-}
-
-/** Describes what the agent answered, for messages. */
-function answered(p: Probe): string {
-  if (!p.http.responded || p.http.error) return `no complete answer (${p.http.error?.message})`;
-  if (p.rpc?.error) return `error ${String(p.rpc.error.code)} "${truncate(String(p.rpc.error.message ?? ''), 160)}" (HTTP ${p.http.status})`;
-  if (p.rpc?.hasResult) return `a result instead of an error (HTTP ${p.http.status})`;
-  if (p.notJson !== undefined) return `HTTP ${p.http.status} with a non-JSON body (${p.http.contentType || 'no content type'})`;
-  if (p.rest) return `HTTP ${p.http.status}${p.rest.status ? ` ${p.rest.status}` : ''}${p.rest.reason ? ` (${p.rest.reason})` : ''}${p.rest.message ? ` "${truncate(p.rest.message, 160)}"` : ''}`;
-  return `HTTP ${p.http.status}`;
-}
-
-/** The answer carries a structured error of the binding: an answer, not a crash, whatever the HTTP status. */
-function structuredError(ctx: CheckContext, p: Probe): boolean {
-  if (ctx.dialect!.isRest) return p.http.status === 501 || !!p.rest?.structured;
-  const code = p.rpc?.error?.code;
-  return !!p.rpc?.hasError && typeof code === 'number' && Number.isInteger(code);
-}
-
-/**
- * A crash while handling a bad request: no answer, a body cut short, or a 5xx WITHOUT a structured error of the
- * binding (a JSON-RPC error object; on HTTP+JSON a JSON error body, or any 501). A well-formed error carried by a
- * 4xx/5xx is an answer: no release fixes the HTTP status of a JSON-RPC error, and SDKs use 400/500 (@a2a-js/sdk 1.x
- * sends -32009 with HTTP 500; a2a-python 0.3 REST answers 501 for unsupported operations).
- */
-function crashVerdict(ctx: CheckContext, p: Probe, what: string): Verdict | undefined {
-  if (p.http.status === 429) {
-    // A rate limit that outlived the polite retry is our limit to work around, not an error-handling verdict.
-    const after = p.http.headers.get('retry-after');
-    return toolLimit(
-      `${what}: the agent answered HTTP 429 Too Many Requests${after ? ` (Retry-After: ${after.slice(0, 40)})` : ''}, so its error handling could not be judged. Allow the test client more requests, or run fewer checks at once (CLI --only).`,
-      [exchangeEvidence(p.http)],
-    );
-  }
-  if (!p.http.responded || p.http.error) {
-    const v = transportVerdict(p.http, what);
-    return v.status === 'fail' ? { ...v, critical: true, message: `${v.message} A crash while handling errors must be fixed before deploying.` } : v;
-  }
-  if (p.http.status >= 500 && !structuredError(ctx, p)) {
-    return {
-      status: 'fail',
-      critical: true,
-      message: `${what}: the server failed with HTTP ${p.http.status} and no ${ctx.dialect!.isRest ? 'JSON error body' : 'JSON-RPC error object'} (${answered(p)}). A server error while handling a bad request is a critical failure.`,
-      evidence: [exchangeEvidence(p.http)],
-    };
-  }
-  return undefined;
-}
-
-/** JSON-RPC: the HTTP status carrying an error is unspecified in every release (mentioned, never judged). */
-const statusNote = (p: Probe) => (p.http.status !== 200 ? ` (at HTTP ${p.http.status}: no release fixes the status of a JSON-RPC error; 200 is customary)` : '');
-
-interface RpcExpect {
-  codes: number[];
-  names: string;
-  /** Codes that are a defensible reading of the specification: an advisory, with this reason. */
-  advisory?: Record<number, string>;
-  /** Extra words for a failing code (e.g. which SDK answers it, so users do not chase their own code). */
-  hints?: Record<number, string>;
-}
-
-/** Judges a JSON-RPC probe against the expected code(s), at any HTTP status. */
-function expectRpcCode(ctx: CheckContext, p: Probe, what: string, exp: RpcExpect): Verdict {
-  const crash = crashVerdict(ctx, p, what);
-  if (crash) return crash;
-  const evidence: Evidence[] = [exchangeEvidence(p.http)];
-  const code = p.rpc?.error?.code;
-  if (typeof code === 'number' && exp.codes.includes(code)) return pass(`${what}: ${exp.names} (${code}) as expected${statusNote(p)}.`, evidence);
-  const got = `${what}: expected ${exp.names} (${exp.codes.join(' or ')}), got ${answered(p)}.`;
-  if (typeof code === 'number' && exp.advisory?.[code]) return { ...fail(got, evidence), advisory: exp.advisory[code] };
-  const hint = typeof code === 'number' ? exp.hints?.[code] : undefined;
-  return fail(hint ? `${got} ${hint}` : got, evidence);
-}
-
-interface RestExpect {
-  pass: (status: number) => boolean;
-  /** The passing statuses in words, e.g. "HTTP 400". */
-  expected: string;
-  /** A status that is acceptable but not the one the text gives: an advisory, with the reason returned. */
-  advisory?: (status: number) => string | undefined;
-  /** v1.0: the google.rpc.ErrorInfo reason expected when the body gives one. */
-  reason?: string;
-}
-
-/** Judges an HTTP+JSON probe against the expected HTTP status(es) and, for v1.0, the ErrorInfo reason. */
-function expectRest(ctx: CheckContext, p: Probe, what: string, exp: RestExpect): Verdict {
-  const crash = crashVerdict(ctx, p, what);
-  if (crash) return crash;
-  const evidence: Evidence[] = [exchangeEvidence(p.http)];
-  const s = p.http.status;
-  if (exp.pass(s)) {
-    if (ctx.generation === 'v1.0' && exp.reason && p.rest?.reason && p.rest.reason !== exp.reason) {
-      return fail(`${what}: HTTP ${s} as expected, but ErrorInfo.reason is ${p.rest.reason}, not ${exp.reason}.`, evidence);
-    }
-    return pass(`${what}: HTTP ${s}${p.rest?.reason ? ` ${p.rest.reason}` : ''} as expected.`, evidence);
-  }
-  const adv = exp.advisory?.(s);
-  if (adv) return { ...fail(`${what}: ${answered(p)}; ${exp.expected} is the status the specification gives.`, evidence), advisory: adv };
-  return fail(`${what}: expected ${exp.expected}, got ${answered(p)}.`, evidence);
-}
-
-const only =
-  (...xs: number[]) =>
-  (s: number) =>
-    xs.includes(s);
-const isClientError = (s: number) => s >= 400 && s < 500 && s !== 401 && s !== 403;
-
-/** Validation errors (malformed JSON, malformed params) on HTTP+JSON: v1.0 gives 400 as an example; v0.x has no table. */
-function validationStatuses(ctx: CheckContext): RestExpect {
-  if (ctx.generation === 'v1.0') {
-    return {
-      pass: only(400),
-      expected: 'HTTP 400',
-      advisory: (s) => (isClientError(s) ? `v1.0.1 §3.3.2 gives HTTP 400 only as an example of a validation error; HTTP ${s} is another client error.` : undefined),
-    };
-  }
-  return { pass: isClientError, expected: 'a 4xx status (400 or 422)' };
-}
-
-function pre(ctx: CheckContext): Verdict | undefined {
-  return needDialect(ctx);
-}
-
-/** Auth-refused probes say nothing about error handling when the user gave no credentials. */
-const authSkip = (ctx: CheckContext, p: Probe): Verdict | undefined => refusedForCredentials(ctx, p.http);
-
-// ---------------------------------------------------------------- unknown task ids shaped like the agent's
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The ids of the agent's own tasks in this run (made once). */
-function ownTaskIds(ctx: CheckContext): Promise<string[]> {
-  return ctx.fixture('errors:own-task-ids', async () => {
-    const runs = await skillRuns(ctx);
-    const ids = runs.flatMap((r) => [r.send.kind === 'task' ? r.send.task.id : undefined, r.final?.id, r.clientTaskId]);
-    return [...new Set(ids.filter((x): x is string => typeof x === 'string' && x.length > 0))];
-  });
-}
-
-/**
- * An id with the shape of `template`: same length, separators and character classes (digits, lower and upper
- * case letters; hex letters stay hex), the letters and digits randomized from `random` (hex text). A leading word
- * tag such as `task-` or `tsk_` (letters that are not all hex, then a separator) is kept when at least four letters
- * or digits remain to randomize: agents that validate their id format often check the tag literally.
- */
-export function shapedLike(template: string, random: () => string): string {
-  const tag = /^[A-Za-z]+[-_:.]/.exec(template)?.[0];
-  const keep = tag && /[g-z]/i.test(tag) && template.slice(tag.length).replace(/[^0-9A-Za-z]/g, '').length >= 4 ? tag : '';
-  const body = template.slice(keep.length);
-  const hexOnly = (letters: string) => letters.length > 0 && /^[a-f]*$/i.test(letters);
-  const lowers = body.replace(/[^a-z]/g, '');
-  const uppers = body.replace(/[^A-Z]/g, '');
-  const lowerSet = hexOnly(lowers) ? 'abcdef' : 'abcdefghijklmnopqrstuvwxyz';
-  const upperSet = hexOnly(uppers) ? 'ABCDEF' : 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-  let pool = '';
-  const next = () => {
-    if (pool.length < 2) pool += random().replace(/[^0-9a-f]/gi, '');
-    const n = parseInt(pool.slice(0, 2) || '0', 16);
-    pool = pool.slice(2);
-    return n;
-  };
-  let out = keep;
-  for (const c of body) {
-    if (/[0-9]/.test(c)) out += String(next() % 10);
-    else if (/[a-z]/.test(c)) out += lowerSet[next() % lowerSet.length];
-    else if (/[A-Z]/.test(c)) out += upperSet[next() % upperSet.length];
-    else out += c;
-  }
-  // A very short variable part (an agent numbering its tasks t-1, t-2, ...: variable length, no fixed format to
-  // keep) would collide with real tasks: lengthen its last run so 10 random characters make the id unknown.
-  // Four or more keep their exact length, for agents that validate a fixed format (task-0042).
-  const variable = (out.slice(keep.length).match(/[0-9A-Za-z]/g) ?? []).length;
-  if (variable < 4) {
-    const m = /([0-9]+|[A-Za-z]+)(?=[^0-9A-Za-z]*$)/.exec(out);
-    if (m) {
-      const digits = m[1]!.match(/^[0-9]+$/) !== null;
-      let extra = '';
-      while (extra.length < 10 - variable) extra += digits ? String(next() % 10) : lowerSet[next() % lowerSet.length];
-      out = `${out.slice(0, m.index + m[1]!.length)}${extra}${out.slice(m.index + m[1]!.length)}`;
-    }
-  }
-  return out;
-}
-
-/**
- * A task id no task has, shaped like the agent's own (v1.0.1 §3.3.2 lets an agent refuse a malformed id as a
- * validation error, so only an agent-shaped id must get TaskNotFound): a fresh UUID when the agent's ids are
- * UUIDs, else the shape of one of its ids with new letters and digits; a bare UUID (the form the official SDKs
- * generate) when the run has no task id to copy.
- */
-async function unknownTaskId(ctx: CheckContext): Promise<ProbeId> {
-  const known = await ownTaskIds(ctx);
-  const template = known[0];
-  if (!template || template.length > 256 || !/[0-9A-Za-z]/.test(template)) return { id: ctx.uuid(), shaped: false };
-  if (UUID.test(template)) {
-    const u = ctx.uuid();
-    return { id: template === template.toUpperCase() ? u.toUpperCase() : u, shaped: true, template };
-  }
-  const id = shapedLike(template, () => ctx.uuid());
-  if (known.includes(id)) return { id: ctx.uuid(), shaped: false };
-  return { id, shaped: true, template };
-}
-
-/** The agent refused the probe id as a malformed parameter: -32602, or HTTP 400/422 without an A2A reason. */
-function invalidParamsAnswer(ctx: CheckContext, p: Probe): boolean {
-  if (ctx.dialect!.isRest) return (p.http.status === 400 || p.http.status === 422) && (p.rest?.reason === undefined || p.rest.reason === 'INVALID_ARGUMENT');
-  return p.rpc?.error?.code === -32602;
-}
-
-/**
- * An InvalidParams answer to an unknown task id: a failure when the id had the shape of the agent's own ids;
- * an advisory when it was a bare UUID (the agent validates an id format we could not copy).
- */
-function malformedIdVerdict(ctx: CheckContext, p: Probe, v: Verdict): Verdict {
-  if (v.status !== 'fail' || v.critical || !p.taskId || !invalidParamsAnswer(ctx, p)) return v;
-  if (!p.taskId.shaped) {
-    return {
-      ...v,
-      message: `${v.message} The id was a bare UUID (the run produced no task id whose shape could be copied).`,
-      advisory:
-        'The agent refused a UUID as a malformed task id. v1.0.1 §3.3.2 lists "Invalid task ID format" as a validation error while the TaskNotFoundError row says the id "might be invalid": format validation is permitted.',
-    };
-  }
-  return { ...v, message: `${v.message} The id ${p.taskId.id} has the shape of the agent's own task ids (like ${p.taskId.template}), so it is not malformed.` };
-}
 
 // ---------------------------------------------------------------- the shared probes
 
@@ -344,20 +41,20 @@ const PARSE_PROBE_ID = 'a2a-interop-parse';
 /** The deliberately wrong requests judged by errors.shape too, memoized per run. */
 const PROBES = {
   'unknown-method': (ctx: CheckContext) =>
-    call(ctx, 'unknown-method', () =>
+    sendProbe(ctx, 'unknown-method', () =>
       ctx.dialect!.isRest ? { kind: 'rest', method: 'GET', path: '/a2a-interop-no-such-operation' } : { kind: 'rpc', method: 'a2a-interop/no-such-method', params: {} },
     ),
   'invalid-json': (ctx: CheckContext) =>
-    call(ctx, 'invalid-json', () => (ctx.dialect!.isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: BROKEN_JSON } : { kind: 'raw', body: BROKEN_JSON, expectedId: null })),
-  'invalid-request': (ctx: CheckContext) => call(ctx, 'invalid-request', () => ({ kind: 'raw', body: '{"not": "valid jsonrpc"}', expectedId: null })),
+    sendProbe(ctx, 'invalid-json', () => (ctx.dialect!.isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: BROKEN_JSON } : { kind: 'raw', body: BROKEN_JSON, expectedId: null })),
+  'invalid-request': (ctx: CheckContext) => sendProbe(ctx, 'invalid-request', () => ({ kind: 'raw', body: '{"not": "valid jsonrpc"}', expectedId: null })),
   'invalid-params': (ctx: CheckContext) =>
-    call(ctx, 'invalid-params', () =>
+    sendProbe(ctx, 'invalid-params', () =>
       ctx.dialect!.isRest
         ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify({ message: 42 }) }
         : { kind: 'rpc', method: ctx.dialect!.method('send'), params: ctx.generation === 'legacy' ? { id: 42, message: 42 } : { message: 42 } },
     ),
   'task-not-found': (ctx: CheckContext) =>
-    call(ctx, 'task-not-found', async () => {
+    sendProbe(ctx, 'task-not-found', async () => {
       const taskId = await unknownTaskId(ctx);
       return ctx.dialect!.isRest
         ? { kind: 'rest', method: 'GET', path: `/tasks/${encodeURIComponent(taskId.id)}`, taskId }
@@ -400,7 +97,7 @@ function answeredState(ctx: CheckContext, p: Probe): { state?: TaskState; raw?: 
 }
 
 /** Reads a task back after a probe (observe, do not trust the answer). */
-const readBack = (ctx: CheckContext, id: string): Promise<CallOutcome> => d(ctx).get(ctx.http, { id, lane: lane(ctx), checkId: ctx.checkId });
+const readBack = (ctx: CheckContext, id: string): Promise<CallOutcome> => d(ctx).get(ctx.http, { id, lane: probeLane(ctx), checkId: ctx.checkId });
 
 const readBackEvidence = (o: CallOutcome | undefined, label: string): Evidence[] => (o ? [exchangeEvidence(o.http, label)] : []);
 
@@ -420,10 +117,10 @@ function cancelStatuses(ctx: CheckContext): RestExpect {
 /** Cancels a task that is already terminal; the judgement of the code (the callers judge the effects). */
 async function cancelFinished(ctx: CheckContext, name: string, id: string, stateName: string): Promise<{ v: Verdict; p: Probe; what: string }> {
   const what = `Cancel of ${stateName} task ${id}`;
-  const p = await call(ctx, name, () =>
+  const p = await sendProbe(ctx, name, () =>
     d(ctx).isRest ? { kind: 'rest', method: 'POST', path: `/tasks/${encodeURIComponent(id)}:cancel`, body: '{}' } : { kind: 'rpc', method: d(ctx).method('cancel'), params: { id } },
   );
-  const skipped = authSkip(ctx, p);
+  const skipped = refusedForCredentials(ctx, p.http);
   if (skipped) return { v: skipped, p, what };
   const v = d(ctx).isRest ? expectRest(ctx, p, what, cancelStatuses(ctx)) : expectRpcCode(ctx, p, what, { codes: [-32002], names: 'TaskNotCancelable' });
   return { v, p, what };
@@ -502,10 +199,10 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'Answer unknown JSON-RPC methods with {"error":{"code":-32601,"message":"Method not found"}} and the request id; on HTTP+JSON answer unknown routes with a 4xx (404 or 405). Frameworks often return 404 HTML or 500 for these by default.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       const p = await PROBES['unknown-method'](ctx);
-      const skipped = authSkip(ctx, p);
+      const skipped = refusedForCredentials(ctx, p.http);
       if (skipped) return skipped;
       if (d(ctx).isRest) return expectRest(ctx, p, 'Unknown operation', { pass: (s) => isClientError(s) || s === 501, expected: 'a 4xx status (404 or 405 by HTTP semantics) or 501' });
       return expectRpcCode(ctx, p, 'Unknown method', {
@@ -525,10 +222,10 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'Catch JSON parse failures before dispatch and answer {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}} (HTTP+JSON: 400 with an error body), not a 500 or an HTML error page.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       const p = await PROBES['invalid-json'](ctx);
-      const skipped = authSkip(ctx, p);
+      const skipped = refusedForCredentials(ctx, p.http);
       if (skipped) return skipped;
       if (d(ctx).isRest) return expectRest(ctx, p, 'Malformed JSON', validationStatuses(ctx));
       return expectRpcCode(ctx, p, 'Malformed JSON', {
@@ -547,12 +244,12 @@ export const errorChecks: CheckDef[] = [
     specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §9.5 (-32600)' },
     recommendation: 'Validate the JSON-RPC envelope (jsonrpc "2.0", a string method, an id) and answer violations with -32600 Invalid Request and id null.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       if (d(ctx).isRest) return skip('JSON-RPC envelopes do not exist on the HTTP+JSON binding.', 'not-applicable');
       const p = await PROBES['invalid-request'](ctx);
       return (
-        authSkip(ctx, p) ??
+        refusedForCredentials(ctx, p.http) ??
         expectRpcCode(ctx, p, 'JSON without a JSON-RPC envelope', {
           codes: [-32600],
           names: 'InvalidRequest',
@@ -574,10 +271,10 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'Validate params against the schema of the method (message must be a Message object) and answer -32602 Invalid params (HTTP+JSON: 400 INVALID_ARGUMENT) instead of crashing on the missing fields.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       const p = await PROBES['invalid-params'](ctx);
-      const skipped = authSkip(ctx, p);
+      const skipped = refusedForCredentials(ctx, p.http);
       if (skipped) return skipped;
       if (d(ctx).isRest) return expectRest(ctx, p, 'A message that is a number', validationStatuses(ctx));
       return expectRpcCode(ctx, p, 'A message that is a number', {
@@ -600,10 +297,10 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'When the task store has no such id, answer TaskNotFoundError -32001 (HTTP+JSON: 404 with ErrorInfo reason TASK_NOT_FOUND in v1.0) rather than null, an empty task or a 500.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       const p = await PROBES['task-not-found'](ctx);
-      const skipped = authSkip(ctx, p);
+      const skipped = refusedForCredentials(ctx, p.http);
       if (skipped) return skipped;
       const what = `Get of an unknown task (${p.taskId?.id ?? '?'})`;
       const v = d(ctx).isRest
@@ -622,7 +319,7 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'Guard terminal states: a cancel of a completed, failed or rejected task must answer TaskNotCancelableError -32002 (HTTP+JSON: 400, or 409 per v1.0.0), never a 500 and never a silently "canceled" completed task.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       const r = await ownFinishedRun(ctx, 'cancel-terminal');
       if (!r?.final?.id) return noFinishedTask(ctx, 'terminal task to cancel');
@@ -657,7 +354,7 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'Answer a cancel of a task that is already canceled with TaskNotCancelableError -32002 (HTTP+JSON 400). In v1.0 the specification also calls cancel idempotent (§3.3.1) and lets a duplicate return TaskNotFoundError once the task was purged; pick one behaviour and document it. Never change the state of a canceled task.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       const canceled = await canceledTaskId(ctx);
       if (!canceled) return skip('No task was canceled in this run (see lifecycle.cancel), so there is none to cancel again.', 'precondition');
@@ -701,7 +398,7 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'Refuse messages that target a task in a terminal state: v1.0 requires UnsupportedOperationError (-32004; HTTP+JSON 400 UNSUPPORTED_OPERATION); earlier versions any error. Leave the task untouched (no history entry, no restart) and create a new task in the same context instead.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       const r = await ownFinishedRun(ctx, 'message-to-terminal');
       if (!r?.final?.id) return noFinishedTask(ctx, 'terminal task to message');
@@ -710,10 +407,10 @@ export const errorChecks: CheckDef[] = [
       const marker = `One more thing, please (a2a-interop ${ctx.uuid().slice(0, 8)}).`;
       const params = d(ctx).sendParams({ text: marker, taskId: id, contextId: t.contextId });
       const what = `A message to ${t.rawState} task ${id}`;
-      const p = await call(ctx, 'message-to-terminal', () =>
+      const p = await sendProbe(ctx, 'message-to-terminal', () =>
         d(ctx).isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify(params) } : { kind: 'rpc', method: d(ctx).method('send'), params },
       );
-      const skipped = authSkip(ctx, p);
+      const skipped = refusedForCredentials(ctx, p.http);
       if (skipped) return skipped;
       const crash = crashVerdict(ctx, p, what);
       if (crash) return crash;
@@ -762,7 +459,7 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'When capabilities.pushNotifications is false or absent, answer every push config method (set/create, get, list, delete) with PushNotificationNotSupportedError -32003 (HTTP+JSON 400) instead of storing the config, 404, -32004 or 500.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       if (ctx.card.capabilities.pushNotifications) return skip('The card declares push notifications (see lifecycle.push-config).', 'not-applicable');
       const runs = await skillRuns(ctx);
@@ -772,14 +469,14 @@ export const errorChecks: CheckDef[] = [
       const url = 'https://webhook.a2a-interop.invalid/push';
       const enc = encodeURIComponent(taskId.id);
       // Create/set names a webhook URL (which URL validation may refuse first); list/get names none.
-      const set = await call(ctx, 'push-not-supported', () =>
+      const set = await sendProbe(ctx, 'push-not-supported', () =>
         d(ctx).isRest
           ? { kind: 'rest', method: 'POST', path: `/tasks/${enc}/pushNotificationConfigs`, body: JSON.stringify(g === 'v1.0' ? { url } : { pushNotificationConfig: { url } }), taskId }
           : { kind: 'rpc', method: d(ctx).method('pushSet'), params: g === 'legacy' ? { id: taskId.id, pushNotificationConfig: { url } } : g === 'v1.0' ? { taskId: taskId.id, url } : { taskId: taskId.id, pushNotificationConfig: { url } }, taskId },
       );
-      const skipped = authSkip(ctx, set);
+      const skipped = refusedForCredentials(ctx, set.http);
       if (skipped) return skipped;
-      const list = await call(ctx, 'push-not-supported-list', () =>
+      const list = await sendProbe(ctx, 'push-not-supported-list', () =>
         d(ctx).isRest
           ? { kind: 'rest', method: 'GET', path: `/tasks/${enc}/pushNotificationConfigs`, taskId }
           : g === 'legacy'
@@ -840,16 +537,16 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'Read A2A-Version on every request; when you cannot apply the requested version answer VersionNotSupportedError -32009 (HTTP+JSON 400 with reason VERSION_NOT_SUPPORTED) instead of silently applying another version.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       const h = { 'A2A-Version': '99.0' };
-      const p = await call(ctx, 'version-unsupported', async () => {
+      const p = await sendProbe(ctx, 'version-unsupported', async () => {
         const taskId = await unknownTaskId(ctx);
         return d(ctx).isRest
           ? { kind: 'rest', method: 'GET', path: `/tasks/${encodeURIComponent(taskId.id)}`, headers: h, taskId }
           : { kind: 'rpc', method: d(ctx).method('get'), params: { id: taskId.id }, headers: h, taskId };
       });
-      const skipped = authSkip(ctx, p);
+      const skipped = refusedForCredentials(ctx, p.http);
       if (skipped) return skipped;
       const processed = isTaskNotFound(ctx, p) ? ' The request was processed (TaskNotFound for our probe id): the header was ignored.' : '';
       const v = d(ctx).isRest
@@ -868,7 +565,7 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'Treat a request without A2A-Version as a 0.3 request: where the card declares a 0.3 interface at the same URL, serve it through the v0.3 compatibility layer (e.g. @a2a-js/sdk legacyCompat); otherwise answer VersionNotSupportedError -32009 (HTTP+JSON 400 VERSION_NOT_SUPPORTED). Answering it with v1.0 semantics hides version bugs in clients.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       const omit = ['A2A-Version'];
       const norm = (u: string | undefined) => (u ?? '').replace(/\/+$/, '');
@@ -879,10 +576,10 @@ export const errorChecks: CheckDef[] = [
       const enc = encodeURIComponent(taskId.id);
       if (iface03) {
         // A 0.3 interface at this URL: the header-less request is a 0.3 request, judged by 0.3 semantics.
-        const p = await call(ctx, 'version-missing', () =>
+        const p = await sendProbe(ctx, 'version-missing', () =>
           d(ctx).isRest ? { kind: 'rest', method: 'GET', path: `/v1/tasks/${enc}`, omit, taskId } : { kind: 'rpc', method: 'tasks/get', params: { id: taskId.id }, omit, taskId },
         );
-        const skipped = authSkip(ctx, p);
+        const skipped = refusedForCredentials(ctx, p.http);
         if (skipped) return skipped;
         const what = `A 0.3 ${d(ctx).isRest ? `GET /v1/tasks/{id}` : 'tasks/get'} without A2A-Version (the card declares a 0.3 interface at this URL)`;
         const crash = crashVerdict(ctx, p, what);
@@ -902,10 +599,10 @@ export const errorChecks: CheckDef[] = [
         }
         return fail(`${what}: expected the 0.3 answer (HTTP 404 for our unknown task), got ${answered(p)}.`, evidence);
       }
-      const p = await call(ctx, 'version-missing', () =>
+      const p = await sendProbe(ctx, 'version-missing', () =>
         d(ctx).isRest ? { kind: 'rest', method: 'GET', path: `/tasks/${enc}`, omit, taskId } : { kind: 'rpc', method: d(ctx).method('get'), params: { id: taskId.id }, omit, taskId },
       );
-      const skipped = authSkip(ctx, p);
+      const skipped = refusedForCredentials(ctx, p.http);
       if (skipped) return skipped;
       const what = `A ${d(ctx).describe('get')} without A2A-Version (the card declares only 1.0 at this URL)`;
       const crash = crashVerdict(ctx, p, what);
@@ -940,7 +637,7 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'JSON-RPC: {"jsonrpc":"2.0","id":<request id, or null when it could not be read>,"error":{"code":<integer>,"message":<string>}} with no "result" (v1.0: every object in error.data carries "@type"). HTTP+JSON v1.0: google.rpc.Status {"error":{"code":<HTTP status>,"message":…,"details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}, not application/problem+json. HTTP+JSON v0.3: a JSON error body, not an HTML page.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       // The probes are shared with the specific checks (memoized): whichever runs first makes them.
       const names = (Object.keys(PROBES) as (keyof typeof PROBES)[]).filter((n) => !(n === 'invalid-request' && d(ctx).isRest));
@@ -1005,7 +702,7 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'Put a google.rpc.ErrorInfo in JSON-RPC error.data (a list of typed details): {"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       if (d(ctx).isRest) return skip('On HTTP+JSON, ErrorInfo is part of google.rpc.Status (see errors.shape).', 'not-applicable');
       const p = await PROBES['task-not-found'](ctx);
@@ -1026,16 +723,16 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'When message.taskId names no task, answer TaskNotFoundError -32001 (HTTP+JSON: 404 TASK_NOT_FOUND) instead of creating a task, ignoring the id or answering another error. Task ids are server-generated: a client names one only to continue that task.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       if (ctx.generation === 'legacy') return skip('Legacy clients choose task ids: tasks/send with a new id creates the task (v0.1.0 §7.1.1).', 'not-applicable');
       const taskId = await unknownTaskId(ctx);
       const input = skillInput(ctx, primarySkill(ctx));
       const params = d(ctx).sendParams({ text: input.text, parts: input.parts, taskId: taskId.id });
-      const p = await call(ctx, 'unknown-task-message', () =>
+      const p = await sendProbe(ctx, 'unknown-task-message', () =>
         d(ctx).isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify(params), taskId } : { kind: 'rpc', method: d(ctx).method('send'), params, taskId },
       );
-      const skipped = authSkip(ctx, p);
+      const skipped = refusedForCredentials(ctx, p.http);
       if (skipped) return skipped;
       const what = `A message with taskId ${taskId.id} (no such task)`;
       let v = d(ctx).isRest
@@ -1063,7 +760,7 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'When a message names an existing task and a contextId other than that task\'s, reject it with an error (e.g. InvalidParams -32602, HTTP 400) before touching the task: do not append it to the history, resume the task or move it to the new context.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       if (ctx.generation !== 'v1.0') return skip('Only v1.0 requires rejecting a mismatching contextId (§3.4.3).', 'not-applicable');
       const runs = await skillRuns(ctx);
@@ -1101,10 +798,10 @@ export const errorChecks: CheckDef[] = [
         const marker = `a2a-interop context-mismatch probe ${otherContext.slice(0, 8)}`;
         const params = d(ctx).sendParams({ text: marker, taskId: id, contextId: otherContext });
         const what = `A message to ${target.label} (contextId ${t.contextId ?? '?'}) with contextId ${otherContext}`;
-        const p = await call(ctx, `context-mismatch-${attempt}`, () =>
+        const p = await sendProbe(ctx, `context-mismatch-${attempt}`, () =>
           d(ctx).isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify(params) } : { kind: 'rpc', method: d(ctx).method('send'), params },
         );
-        const skipped = authSkip(ctx, p);
+        const skipped = refusedForCredentials(ctx, p.http);
         if (skipped) return skipped;
         const crash = crashVerdict(ctx, p, what);
         if (crash) return crash;
@@ -1145,7 +842,7 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'When capabilities.streaming is false or absent, answer SendStreamingMessage / message/stream and SubscribeToTask / tasks/resubscribe with UnsupportedOperationError -32004 (HTTP+JSON 400 UNSUPPORTED_OPERATION; before v1.0 -32601 is accepted too). If you do serve streams, declare capabilities.streaming: true.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       if (ctx.card.capabilities.streaming) return skip('The card declares streaming (see the streaming checks and errors.subscribe-terminal).', 'not-applicable');
       const g = ctx.generation;
@@ -1174,7 +871,7 @@ export const errorChecks: CheckDef[] = [
       const input = skillInput(ctx, primarySkill(ctx));
       const sendRun = await d(ctx).streamSend(
         ctx.http,
-        { ...input, lane: lane(ctx), checkId: ctx.checkId, timeoutMs: budget, taskId: g === 'legacy' ? ctx.uuid() : undefined },
+        { ...input, lane: probeLane(ctx), checkId: ctx.checkId, timeoutMs: budget, taskId: g === 'legacy' ? ctx.uuid() : undefined },
         () => 'stop',
       );
       const sendWhat = `${d(ctx).describe('stream')}`;
@@ -1186,7 +883,7 @@ export const errorChecks: CheckDef[] = [
       const done = await completedRun(ctx);
       if (done?.final?.id) {
         const id = done.final.id;
-        const subRun = await d(ctx).subscribe(ctx.http, { id, lane: lane(ctx), checkId: ctx.checkId, timeoutMs: budget }, () => 'stop');
+        const subRun = await d(ctx).subscribe(ctx.http, { id, lane: probeLane(ctx), checkId: ctx.checkId, timeoutMs: budget }, () => 'stop');
         const subWhat = `${d(ctx).describe('subscribe', id)} (a ${done.final.rawState} task)`;
         verdicts.push(judge(readStream(ctx, subRun, 'streaming-unsupported-subscribe', subWhat), subWhat, streamEvidence(subRun, subWhat), true));
       }
@@ -1203,7 +900,7 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'Answer SubscribeToTask on a task in a terminal state with UnsupportedOperationError -32004 (HTTP+JSON 400 UNSUPPORTED_OPERATION) instead of opening a stream that replays the task. Before v1.0: refuse it, or deliver the final state and close the stream at once.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       if (!ctx.card.capabilities.streaming) return skip('The card does not declare streaming (see errors.streaming-unsupported).', 'not-applicable');
       const r = await ownFinishedRun(ctx, 'subscribe-terminal');
@@ -1216,7 +913,7 @@ export const errorChecks: CheckDef[] = [
       const quit = new AbortController();
       let endSeen: string | undefined;
       const final = (it: StreamItem) => isTerminal(it.state, g) || it.final === true || (it.kind === 'task' && isTerminal(it.task?.state, g));
-      const run = await d(ctx).subscribe(ctx.http, { id, lane: lane(ctx), checkId: ctx.checkId, timeoutMs: streamBudget(ctx), stopSignal: stop.signal }, (it) => {
+      const run = await d(ctx).subscribe(ctx.http, { id, lane: probeLane(ctx), checkId: ctx.checkId, timeoutMs: streamBudget(ctx), stopSignal: stop.signal }, (it) => {
         if (it.kind === 'error' || g === 'v1.0') return 'stop';
         if (!endSeen && final(it)) {
           endSeen = it.rawState ?? it.task?.rawState ?? 'final';
@@ -1263,14 +960,14 @@ export const errorChecks: CheckDef[] = [
     recommendation:
       'A JSON-RPC request without "id" is a notification: do not process it as a request and do not reply with a JSON-RPC Response (answer HTTP 204 or 202 with an empty body), or reject it as an invalid A2A request (-32600 with id null), since the A2A schemas require an id.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       if (d(ctx).isRest) return skip('Notifications exist only on the JSON-RPC binding.', 'not-applicable');
       const taskId = await unknownTaskId(ctx);
       // A get, never a send: a server that processes the notification creates nothing.
       const body = JSON.stringify({ jsonrpc: '2.0', method: d(ctx).method('get'), params: { id: taskId.id } });
-      const p = await call(ctx, 'notification', () => ({ kind: 'raw', body, expectedId: null, taskId }));
-      const skipped = authSkip(ctx, p);
+      const p = await sendProbe(ctx, 'notification', () => ({ kind: 'raw', body, expectedId: null, taskId }));
+      const skipped = refusedForCredentials(ctx, p.http);
       if (skipped) return skipped;
       const what = `A ${d(ctx).method('get')} notification (no "id" member)`;
       const crash = crashVerdict(ctx, p, what);
@@ -1338,7 +1035,7 @@ const AUTH = {
 
 /** The same harmless request (get of an unknown task) without, then with, the user's credentials. */
 function authProbe(ctx: CheckContext, anonymous: boolean): Promise<Probe> {
-  return call(ctx, anonymous ? 'auth-anonymous' : 'auth-credentials', async () => {
+  return sendProbe(ctx, anonymous ? 'auth-anonymous' : 'auth-credentials', async () => {
     const taskId = await unknownTaskId(ctx);
     return d(ctx).isRest
       ? { kind: 'rest', method: 'GET', path: `/tasks/${encodeURIComponent(taskId.id)}`, anonymous, lane: 'auth', taskId }
@@ -1367,7 +1064,7 @@ export const authChecks: CheckDef[] = [
     recommendation:
       'Enforce the security requirements the card declares on every A2A endpoint (not on the card): put the auth middleware in front of the JSON-RPC/REST handlers and answer 401 (with WWW-Authenticate) or 403. An agent that requires credentials in its card but serves anonymous calls misleads its clients.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       const req = authRequirement(ctx);
       if (!req.required) return skip(req.why, 'not-applicable');
@@ -1413,7 +1110,7 @@ export const authChecks: CheckDef[] = [
     recommendation:
       'Send a WWW-Authenticate header with every 401 (RFC 9110 §11.6.1 MUST), e.g. WWW-Authenticate: Bearer realm="agent"; clients use it to pick the scheme. If your server sets it, check that no proxy, gateway or CDN in front of the agent strips it.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       const req = authRequirement(ctx);
       if (!req.required) return skip(req.why, 'not-applicable');
@@ -1433,7 +1130,7 @@ export const authChecks: CheckDef[] = [
     recommendation:
       'Accept the credentials in the place the card declares (the header name of the apiKey scheme, or Authorization: Bearer) on every operation. Check that the scheme in the card matches what the middleware reads.',
     run: async (ctx) => {
-      const p0 = pre(ctx);
+      const p0 = needDialect(ctx);
       if (p0) return p0;
       if (!declaresSecurity(ctx)) return skip('The card declares no security.', 'not-applicable');
       if (ctx.credentials.kind === 'none') return skip('No credentials were given for this run.', 'precondition');

@@ -9,7 +9,9 @@ import { acceptedOutputModes, type ResolvedTarget } from '../runner/target';
 import { isRecord } from '../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, TIMEOUT_KNOB, toolError, toolLimit, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
 import { authRequirement, declaresSecurity } from './errors';
-import { brokenCallVerdict, completedRun, needDialect, primarySkill, runEvidence, runTask, skillInput, skillRuns, type TaskRun } from './tasks';
+import { brokenCallVerdict } from './fixtures/outcomes';
+import { completedRun, primarySkill, runEvidence, runTask, skillInput, skillRuns, type TaskRun } from './fixtures/tasks';
+import { needDialect } from './preconditions';
 
 
 const CORS_REF = { legacy: 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v0.2': 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v0.3': 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v1.0': 'Fetch Standard §3.2 CORS protocol (outside A2A)' };

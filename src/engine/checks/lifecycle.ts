@@ -4,29 +4,23 @@ import type { TaskView } from '../protocol/shapes';
 import type { TaskState } from '../model/events';
 import { isInterrupted, isTerminal } from '../protocol/states';
 import { isRecord } from '../util/json';
-import { streamFixture } from './streaming';
-import { defineCheck, ev, exchangeEvidence, fail, pass, skip, TIMEOUT_KNOB, toolLimit, type CheckContext, type CheckDef, type Verdict } from './define';
+import { cancelFixture } from './fixtures/cancel';
+import { streamFixture } from './fixtures/stream';
+import { defineCheck, ev, exchangeEvidence, fail, pass, refusedForCredentials, skip, TIMEOUT_KNOB, toolLimit, type CheckContext, type CheckDef, type Verdict } from './define';
+import { brokenCallVerdict, contentTypeRefusal, declaredInputRefused, errText, isTaskNotFound, rateLimited } from './fixtures/outcomes';
 import {
-  authBlocked,
-  brokenCallVerdict,
   completedRun,
-  contentTypeRefusal,
-  declaredInputRefused,
   describeRun,
   emitState,
-  isTaskNotFound,
-  needDialect,
-  rateLimited,
+  readBack,
   runEvidence,
-  runningCandidates,
   runningSkill,
   skillInput,
   skillRuns,
   startRunningTask,
-  type Observation,
-  type RunningTask,
   type TaskRun,
-} from './tasks';
+} from './fixtures/tasks';
+import { needDialect } from './preconditions';
 
 const SEND = {
   legacy: 'v0.1.0 §7.1 tasks/send',
@@ -68,7 +62,7 @@ async function withTaskRuns(ctx: CheckContext, body: (runs: TaskRun[]) => Verdic
   const pre = needDialect(ctx);
   if (pre) return pre;
   const runs = await skillRuns(ctx);
-  const blocked = runs.map((r) => authBlocked(ctx, r.send)).find(Boolean);
+  const blocked = runs.map((r) => refusedForCredentials(ctx, r.send.http)).find(Boolean);
   if (blocked) return blocked;
   const withTask = runs.filter((r) => r.observations.length > 0);
   if (!withTask.length) {
@@ -84,10 +78,6 @@ async function withTaskRuns(ctx: CheckContext, body: (runs: TaskRun[]) => Verdic
   }
   return body(withTask);
 }
-
-/** Reads a task back (the HTTP client retries a 429 with a short Retry-After once). */
-const readBack = (ctx: CheckContext, id: string, lane: string, historyLength?: number) =>
-  ctx.dialect!.get(ctx.http, { id, lane, checkId: ctx.checkId, historyLength });
 
 /** Whether a state is one a task may be in right after creation, per generation (X6); `unknown` is an advisory. */
 function initialStateNote(t: TaskView, g: Generation): string | undefined {
@@ -602,7 +592,7 @@ export const lifecycleChecks: CheckDef[] = [
           return fail(`The reply message is in context ${next.message.contextId}, not ${contextId}${v1 ? ' (§3.4.1: an agent that cannot accept the contextId MUST reject the request and MUST NOT generate a new one)' : ''}.`, evidence);
         }
         if (next.kind === 'error') {
-          const blocked = authBlocked(ctx, next) ?? rateLimited(next, 'Sending a message with an existing contextId');
+          const blocked = refusedForCredentials(ctx, next.http) ?? rateLimited(next, 'Sending a message with an existing contextId');
           if (blocked) return blocked;
           const crash = next.http.status >= 500 || next.error.code === -32603;
           // A refusal of our content type is not a refusal of the context: judged as such (skip or advisory).
@@ -744,7 +734,7 @@ export const lifecycleChecks: CheckDef[] = [
         const evidence = [exchangeEvidence(res.http, `${how}, answered after ${took} ms`)];
         if (res.kind === 'message') return pass(`The agent answered the blocking send with a Message after ${took} ms (blocking applies to tasks only).`, evidence);
         if (res.kind !== 'task') {
-          if (!v1 && res.kind === 'error' && !authBlocked(ctx, res) && res.http.status !== 429 && res.http.status < 500) {
+          if (!v1 && res.kind === 'error' && !refusedForCredentials(ctx, res.http) && res.http.status !== 429 && res.http.status < 500) {
             const v = brokenCallVerdict(ctx, res, `A blocking ${d.describe('send')}`, { input });
             if (v.status !== 'fail') return v;
             return { ...v, advisory: ctx.generation === 'v0.3' ? 'v0.3.0 MessageSendConfiguration.blocking: "The server may reject this if the task is long-running."' : 'blocking is described, not required, in v0.2.6.' };
@@ -896,8 +886,6 @@ function judgeListPage(v: unknown, contextId: string | undefined): { hard: strin
 // ------------------------------------------------------------------ push notification configs
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-const errText = (o: CallOutcome) =>
-  o.kind === 'error' ? `${o.error.code ?? `HTTP ${o.http.status}`} ${o.error.message.slice(0, 120)}`.trim() : o.kind === 'invalid' ? o.reason.slice(0, 160) : o.kind === 'transport' ? (o.http.error?.message ?? 'no answer') : `unexpected ${o.kind}`;
 
 /** A config answer read per generation: its url and id, and what is wrong with its shape. */
 function readConfig(v: unknown, g: Generation, rest: boolean, taskId: string): { url?: string; id?: string; hard: string[]; weak: string[] } {
@@ -970,7 +958,7 @@ async function pushConfigCheck(ctx: CheckContext): Promise<Verdict> {
   const started = await startRunningTask(ctx, 'push config', 0, lane);
   if (!started) return skip('No task could be started to attach a push config to.', 'precondition');
   const s = started.send;
-  const blocked = authBlocked(ctx, s);
+  const blocked = refusedForCredentials(ctx, s.http);
   if (blocked) return blocked;
   if (s.kind === 'message') return skip('The agent replied with a Message; there is no task to attach a push config to.', 'not-applicable');
   if (s.kind !== 'task') return brokenCallVerdict(ctx, s, 'starting a task for the push config', { input: started.input });
@@ -997,7 +985,7 @@ async function pushConfigCheck(ctx: CheckContext): Promise<Verdict> {
   }
   evidence.push(exchangeEvidence(set.http, setWhat));
   if (set.kind !== 'ok') {
-    const pre = authBlocked(ctx, set) ?? rateLimited(set, setWhat);
+    const pre = refusedForCredentials(ctx, set.http) ?? rateLimited(set, setWhat);
     if (pre) return pre;
     if (webhookRefused(set, ctx)) {
       return toolLimit(
@@ -1024,7 +1012,7 @@ async function pushConfigCheck(ctx: CheckContext): Promise<Verdict> {
     weak.push(...gc.weak.filter((x) => !c.weak.includes(x)).map((x) => `get answer: ${x}`));
     if (gc.url !== undefined && gc.url !== PUSH_WEBHOOK_URL) hard.push(`get answer: url ${JSON.stringify(gc.url)} is not the one set (${PUSH_WEBHOOK_URL})`);
   } else {
-    const pre = authBlocked(ctx, get) ?? rateLimited(get, 'reading the push config back');
+    const pre = refusedForCredentials(ctx, get.http) ?? rateLimited(get, 'reading the push config back');
     if (pre) return pre;
     const running = await stillRunning();
     if (v1 && running) hard.push(`get right after set failed (${errText(get)}) while the task is still running (§3.1.7: the configuration MUST persist until task completion or explicit deletion)`);
@@ -1076,206 +1064,6 @@ async function pushConfigCheck(ctx: CheckContext): Promise<Verdict> {
       ? 'A nested config answer follows the §3.1.7 text (the proto says flat); a config without id, or missing after the task finished, breaks no requirement.'
       : `The push config methods are ${g === 'v0.3' ? 'optional (v0.3.0 §11.1.3 "MAY implement")' : 'described, not required,'} in ${g}: their effects are not required.`,
   );
-}
-
-// ------------------------------------------------------------------ cancel
-
-interface CancelResult {
-  verdict: Verdict;
-  effective: Verdict;
-  /** A task this run canceled, read back as canceled, for errors.cancel-twice. */
-  canceledTaskId?: string;
-  /** The canceled task's states: the send's answer, the cancel's answer, the read-backs (for lifecycle.transitions). */
-  observations: Observation[];
-}
-
-/** The id of a task the cancel check canceled (and read back as canceled), if it got that far. */
-export async function canceledTaskId(ctx: CheckContext): Promise<string | undefined> {
-  return (await cancelFixture(ctx)).canceledTaskId;
-}
-
-/** Starts a task that is still running, cancels it at once, reads it back until it settles (seed step 2.3). */
-export function cancelFixture(ctx: CheckContext): Promise<CancelResult> {
-  return ctx.fixture('cancel', async (): Promise<CancelResult> => {
-    const lane = ctx.lane('cancel');
-    let result: (CancelResult & { finishedFirst?: boolean }) | undefined;
-    // Quick tasks may finish before the cancel lands: then try the next skill (at most 4).
-    for (let from = 0; from < runningCandidates(ctx).length; ) {
-      const started = await startRunningTask(ctx, 'cancel', from, lane);
-      if (!started) break;
-      result = await cancelOnce(ctx, started, lane);
-      if (!result.finishedFirst) return result;
-      from = started.index + 1;
-    }
-    const none = skip('No task could be started to cancel.', 'precondition');
-    return result ?? { verdict: none, effective: none, observations: [] };
-  });
-}
-
-/** TaskNotCancelable: -32002 on JSON-RPC; REST v1.0 400 (v1.0.1) or 409 (v1.0.0) with reason TASK_NOT_CANCELABLE; v0.3 REST any 4xx (no status table). */
-export function isNotCancelable(o: Extract<CallOutcome, { kind: 'error' }>, ctx: CheckContext): boolean {
-  if (ctx.dialect?.isRest) {
-    if (ctx.generation === 'v0.3') return o.http.status >= 400 && o.http.status < 500 && ![401, 403, 404, 405, 408, 429].includes(o.http.status);
-    return (o.http.status === 400 || o.http.status === 409) && (o.error.reason === undefined || o.error.reason === 'TASK_NOT_CANCELABLE');
-  }
-  return o.error.code === -32002;
-}
-
-/** UnsupportedOperation: -32004, or REST reason UNSUPPORTED_OPERATION (an agent that does not support cancel). */
-const isUnsupportedOperation = (o: Extract<CallOutcome, { kind: 'error' }>) => o.error.code === -32004 || o.error.reason === 'UNSUPPORTED_OPERATION';
-
-async function cancelOnce(ctx: CheckContext, started: RunningTask, lane: string): Promise<CancelResult & { finishedFirst?: boolean }> {
-  const d = ctx.dialect!;
-  const g = ctx.generation;
-  const { send } = started;
-  const blocked = authBlocked(ctx, send);
-  if (blocked) return { verdict: blocked, effective: blocked, observations: [] };
-  if (send.kind !== 'task' || !send.task.id) {
-    const v =
-      send.kind === 'message'
-        ? skip('The agent replied with a Message; there is no task to cancel.', 'not-applicable')
-        : send.kind === 'task'
-          ? skip('The task has no id, so it cannot be canceled (see lifecycle.send).', 'precondition', [exchangeEvidence(send.http)])
-          : brokenCallVerdict(ctx, send, 'starting a task to cancel', { input: started.input, waits: true });
-    return { verdict: v, effective: v, observations: [] };
-  }
-  const id = send.task.id;
-  const observations: Observation[] = [{ source: 'send', at: ctx.http.host.now(), task: send.task, exchangeId: send.http.exchangeId }];
-  const wasRunning = !isTerminal(send.task.state, g);
-  const c = await d.cancel(ctx.http, { id, lane, checkId: ctx.checkId });
-  const evidence = [exchangeEvidence(send.http, 'task started'), exchangeEvidence(c.http, `${d.describe('cancel', id)} response`)];
-  if (c.kind === 'error' && (isNotCancelable(c, ctx) || isTaskNotFound(c, ctx) || isUnsupportedOperation(c))) {
-    // Did it finish in between? Then refusing was right and cancellation could not be exercised.
-    const after = await readBack(ctx, id, lane);
-    if (after.kind === 'task') {
-      evidence.push(exchangeEvidence(after.http, 'state after the refusal'));
-      observations.push({ source: 'get', at: ctx.http.host.now(), task: after.task, exchangeId: after.http.exchangeId });
-    }
-    const finishedMeanwhile = after.kind === 'task' && isTerminal(after.task.state, g);
-    const state = after.kind === 'task' ? after.task.rawState : send.task.rawState;
-    const kind = isUnsupportedOperation(c) ? 'UnsupportedOperation' : isTaskNotFound(c, ctx) ? 'TaskNotFound' : 'TaskNotCancelable';
-    const verdict: Verdict = isUnsupportedOperation(c)
-      ? {
-          ...fail(`The agent answered cancel with UnsupportedOperation (${errText(c)}): it does not support cancel.`, evidence),
-          advisory: 'An A2A error, but not one the cancel operation lists (TaskNotCancelable, TaskNotFound); no sentence forbids it outright.',
-        }
-      : pass(`The agent declined with ${kind} (${errText(c)}), which the spec allows.`, evidence);
-    return {
-      verdict,
-      effective:
-        wasRunning && !finishedMeanwhile
-          ? fail(`The task was ${state} but the agent declined to cancel it (${kind}).`, evidence)
-          : skip(`The task had already finished (${state}) when cancel arrived, so cancellation could not be exercised.`, 'precondition', evidence),
-      finishedFirst: finishedMeanwhile || !wasRunning,
-      observations,
-    };
-  }
-  if (c.kind !== 'task') return cancelFailed(ctx, c, id, lane, evidence, observations);
-  emitState(ctx, lane, { source: 'cancel', at: ctx.http.host.now(), task: c.task, exchangeId: c.http.exchangeId });
-  observations.push({ source: 'cancel', at: ctx.http.host.now(), task: c.task, exchangeId: c.http.exchangeId });
-  const notes: string[] = [];
-  if (c.task.id && c.task.id !== id) notes.push(`the cancel answer is task ${c.task.id}, not ${id}`);
-  // The answer is well-formed: whatever state it reports is the agent's account of the attempt ("success is not
-  // guaranteed"). Whether the task really stopped is read back: the stored state, twice (X3).
-  const finishedFirst = isTerminal(c.task.state, g) && c.task.state !== 'canceled';
-  const answered = `Cancel of ${send.task.rawState} task ${id} was answered with the task ${c.task.rawState}`;
-  if (!wasRunning) {
-    // It had finished before we even asked: errors.cancel-terminal judges cancels of finished tasks.
-    const v = pass(`${answered}.`, evidence);
-    return { verdict: v, effective: skip(`The task had already finished (${send.task.rawState}) when cancel arrived.`, 'precondition', evidence), finishedFirst: true, observations };
-  }
-  const followed = await followCancel(ctx, id, lane, c.task, observations, evidence);
-  const verdict: Verdict = notes.length
-    ? { ...fail(`${answered}, but ${notes.join('; ')}.`, evidence), advisory: 'No sentence requires the cancel answer to carry the same task id; the read-back judges the task itself.' }
-    : pass(`${answered}${followed.summary ? `; read back: ${followed.summary}` : ''}.`, evidence);
-  if (finishedFirst && followed.final?.state === c.task.state) {
-    // It finished on its own before the cancel landed: another skill may show cancellation.
-    return { verdict, effective: skip(`The task finished (${c.task.rawState}) before the cancel landed, so cancellation could not be exercised.`, 'precondition', evidence), finishedFirst: true, observations };
-  }
-  return { verdict, effective: followed.effective, canceledTaskId: followed.stablyCanceled ? id : undefined, observations };
-}
-
-/**
- * Reads the task back after a cancel answered with a Task: about 1 s later, then until it settles (at most the
- * task budget), then once more ~2 s later to see that a canceled task stays canceled.
- */
-async function followCancel(
-  ctx: CheckContext,
-  id: string,
-  lane: string,
-  answer: TaskView,
-  observations: Observation[],
-  evidence: Evidence[],
-): Promise<{ effective: Verdict; stablyCanceled: boolean; final?: TaskView; summary?: string }> {
-  const g = ctx.generation;
-  const deadline = ctx.http.host.now() + ctx.taskTimeoutMs;
-  const states: string[] = [`cancel:${answer.rawState}`];
-  let last: TaskState | undefined = answer.state;
-  let final: TaskView | undefined;
-  const get = async (label: string): Promise<TaskView | CallOutcome> => {
-    const r = await readBack(ctx, id, lane);
-    if (r.kind !== 'task') {
-      evidence.push(exchangeEvidence(r.http, label));
-      return r;
-    }
-    emitState(ctx, lane, { source: 'get', at: ctx.http.host.now(), task: r.task, exchangeId: r.http.exchangeId }, last);
-    last = r.task.state;
-    observations.push({ source: 'get', at: ctx.http.host.now(), task: r.task, exchangeId: r.http.exchangeId });
-    states.push(`get:${r.task.rawState}`);
-    return r.task;
-  };
-  const isView = (x: TaskView | CallOutcome): x is TaskView => !('kind' in x);
-  let wait = 1000;
-  for (;;) {
-    await ctx.http.host.sleep(Math.max(0, Math.min(wait, deadline - ctx.http.host.now())), ctx.http.signal).catch(() => undefined);
-    wait = 1000;
-    const r = await get('read back after cancel');
-    if (!isView(r)) {
-      const unreadable = skip(`The cancel was answered, but the task could not be read back (${errText(r)}), so its effect was not seen.`, 'precondition', evidence);
-      return { effective: isTaskNotFound(r, ctx) ? unreadable : brokenCallVerdict(ctx, r, 'reading the task back after cancel'), stablyCanceled: false, summary: `not readable (${errText(r)})` };
-    }
-    final = r;
-    if (isTerminal(r.state, g) || isInterrupted(r.state) || ctx.http.host.now() >= deadline || ctx.http.signal.aborted) break;
-  }
-  const done = (effective: Verdict, summary: string, stablyCanceled = false, at: TaskView | undefined = final) => {
-    evidence.push(ev('states after cancel', states.join(' → ')));
-    return { effective, stablyCanceled, final: at, summary };
-  };
-  if (final.state === 'canceled') {
-    // Stays canceled? A running executor that publishes `completed` later is a terminal -> terminal change.
-    await ctx.http.host.sleep(2000, ctx.http.signal).catch(() => undefined);
-    const again = await get('second read back');
-    if (isView(again) && again.state !== 'canceled') {
-      return done(fail(`The task was read back canceled, then ${again.rawState} 2 s later: the cancel did not hold (${states.join(' → ')}).`, evidence), `canceled, then ${again.rawState}`, false, again);
-    }
-    return done(pass(`The task is canceled and stays canceled (${states.join(' → ')}).`, evidence), 'canceled, and still canceled 2 s later', true);
-  }
-  if (isTerminal(final.state, g)) return done(fail(`After the cancel the task ended ${final.rawState}, not canceled (${states.join(' → ')}).`, evidence), final.rawState ?? '?');
-  if (isInterrupted(final.state)) return done(fail(`After the cancel the task paused in ${final.rawState} instead of stopping (${states.join(' → ')}).`, evidence), final.rawState ?? '?');
-  return done(fail(`The task was still ${final.rawState} ${ctx.taskTimeoutMs} ms after the cancel (${states.join(' → ')}): the agent did not stop it.`, evidence), `still ${final.rawState}`);
-}
-
-/**
- * The cancel call failed (wrong error, 5xx, not JSON, no answer). If the task had finished before the cancel
- * landed, that is errors.cancel-terminal's business: report `finishedFirst` so another task is tried.
- */
-async function cancelFailed(
-  ctx: CheckContext,
-  c: CallOutcome,
-  taskId: string,
-  lane: string,
-  evidence: Evidence[],
-  observations: Observation[],
-): Promise<CancelResult & { finishedFirst?: boolean }> {
-  const d = ctx.dialect!;
-  const now = await readBack(ctx, taskId, lane);
-  if (now.kind === 'task') observations.push({ source: 'get', at: ctx.http.host.now(), task: now.task, exchangeId: now.http.exchangeId });
-  if (now.kind === 'task' && isTerminal(now.task.state, ctx.generation)) {
-    const v = skip(`The task finished (${now.task.rawState}) before the cancel landed.`, 'precondition', evidence);
-    return { verdict: v, effective: v, finishedFirst: true, observations };
-  }
-  const v = brokenCallVerdict(ctx, c, d.describe('cancel', taskId));
-  return { verdict: { ...v, evidence: [...evidence, ...(v.evidence ?? []).filter((e) => !evidence.some((x) => x.exchangeId === e.exchangeId))] }, effective: skip('Cancel failed (see lifecycle.cancel).', 'precondition'), observations };
 }
 
 /**

@@ -1,11 +1,14 @@
 import type { SseIgnoredLine } from '../http/client';
-import type { Evidence, Generation } from '../model/check';
-import type { CallOutcome, ProtocolError, StreamItem, StreamRun } from '../protocol/dialect';
+import type { Evidence } from '../model/check';
+import type { ProtocolError, StreamItem, StreamRun } from '../protocol/dialect';
 import { isInterrupted, isTerminal } from '../protocol/states';
 import { quantile } from '../report/series';
 import { isRecord } from '../util/json';
-import { defineCheck, ev, exchangeEvidence, fail, pass, skip, TIMEOUT_KNOB, toolLimit, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
-import { emitState, finishingCandidates, needDialect, primarySkill, rateLimited, refusedForCredentials, runningSkill, skillInput, startRunningTask } from './tasks';
+import { defineCheck, ev, exchangeEvidence, fail, pass, refusedForCredentials, skip, TIMEOUT_KNOB, toolLimit, transportVerdict, type CheckContext, type CheckDef, type Verdict } from './define';
+import { rateLimited } from './fixtures/outcomes';
+import { BUDGET_ENDS, CLOSE_GRACE_MS, streamFixture, type StreamFixture } from './fixtures/stream';
+import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, startRunningTask } from './fixtures/tasks';
+import { needDialect } from './preconditions';
 
 const STREAM = {
   legacy: 'v0.1.0 §7.2 tasks/sendSubscribe, §3.3 Streaming Transport',
@@ -13,102 +16,6 @@ const STREAM = {
   'v0.3': 'v0.3.0 §7.2 message/stream, §3.3.1 JSON-RPC Streaming',
   'v1.0': 'v1.0.1 §3.1.2 Send Streaming Message, §9.4.2 / §11.7 Streaming',
 };
-
-/** How long we wait for the stream to close after its final event before calling it endless. */
-const CLOSE_GRACE_MS = 3000;
-
-/** Stream ends that are our own budget running out, not the agent closing. */
-const BUDGET_ENDS: ReadonlySet<StreamRun['reason']> = new Set(['timeout', 'idle', 'limit', 'oversize']);
-
-export interface StreamFixture {
-  run: StreamRun;
-  /**
-   * Index in run.items of the event after which nothing may follow and the stream must close (as far as the
-   * generation requires it): v1.0 a terminal Task/status update; before v1.0 a status with final:true; any
-   * generation a Message or an error event. -1 when none arrived.
-   */
-  finalIndex: number;
-  /**
-   * Index of the event that ends the test (we stop reading CLOSE_GRACE_MS later unless the stream closes):
-   * `finalIndex`, or an earlier interrupted state (v1.0 may keep the stream open there), or before v1.0 a Task
-   * in a terminal/interrupted state or a terminal status without final:true. -1 when none arrived.
-   */
-  endIndex: number;
-  /** The stream closed by itself within the grace period after the final event. */
-  closedAfterFinal: boolean;
-  /** The stream closed by itself (at any point). */
-  closed: boolean;
-  /** When our budget ended the stream before any end event: the task as `get` saw it then. */
-  readBack?: CallOutcome;
-}
-
-/** After this event nothing may follow (see StreamFixture.finalIndex). */
-function isFinalItem(g: Generation, it: StreamItem): boolean {
-  if (it.kind === 'message' || it.kind === 'error') return true;
-  if (g === 'v1.0') return (it.kind === 'task' || it.kind === 'status') && isTerminal(it.state, g);
-  return it.kind === 'status' && it.final === true;
-}
-
-/** This event ends the test (see StreamFixture.endIndex). */
-function endsTest(g: Generation, it: StreamItem): boolean {
-  if (isFinalItem(g, it)) return true;
-  return (it.kind === 'task' || it.kind === 'status') && (isTerminal(it.state, g) || isInterrupted(it.state));
-}
-
-/** The task id a stream is about (from its first event that names one). */
-const streamTaskId = (items: StreamItem[]) => items.map((i) => i.taskId ?? i.task?.id).find(Boolean);
-
-/** Streams one task (the first skill's example) and records everything; made once per run. */
-export function streamFixture(ctx: CheckContext, key = 'stream:basic', text?: string): Promise<StreamFixture> {
-  return ctx.fixture(key, async () => {
-    const d = ctx.dialect!;
-    const g = d.generation;
-    const lane = ctx.lane('stream');
-    const stop = new AbortController();
-    let finalIndex = -1;
-    let endIndex = -1;
-    let grace: AbortController | undefined;
-    // The grace period starts at the event that ends the test and restarts at the final one, when that comes
-    // later (a task that paused, then finished).
-    const startGrace = () => {
-      grace?.abort();
-      const mine = new AbortController();
-      grace = mine;
-      ctx.http.host.sleep(CLOSE_GRACE_MS, AbortSignal.any([mine.signal, ctx.http.signal])).then(
-        () => stop.abort(),
-        () => undefined,
-      );
-    };
-    let last: string | undefined;
-    const run = await d.streamSend(
-      ctx.http,
-      { ...(text !== undefined ? { text } : skillInput(ctx, primarySkill(ctx))), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, stopSignal: stop.signal, taskId: g === 'legacy' ? ctx.uuid() : undefined },
-      (it) => {
-        if (it.taskId && it.state) {
-          emitState(ctx, lane, { source: 'stream', at: it.at, exchangeId: '', task: { id: it.taskId, state: it.state, rawState: it.rawState, raw: null, problems: [] } }, last as never);
-          last = it.state;
-        }
-        if (finalIndex < 0 && isFinalItem(g, it)) {
-          finalIndex = it.seq - 1;
-          if (endIndex < 0) endIndex = finalIndex;
-          startGrace();
-        } else if (endIndex < 0 && endsTest(g, it)) {
-          endIndex = it.seq - 1;
-          startGrace();
-        }
-      },
-    );
-    grace?.abort();
-    let readBack: CallOutcome | undefined;
-    const taskId = streamTaskId(run.items);
-    if (endIndex < 0 && BUDGET_ENDS.has(run.reason) && taskId) {
-      // Our budget ended the stream: did the task finish without the stream saying so (the agent's fault), or is
-      // it still running (ours)? Observe the effect instead of trusting silence.
-      readBack = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
-    }
-    return { run, finalIndex, endIndex, closedAfterFinal: finalIndex >= 0 && run.reason === 'closed', closed: run.reason === 'closed', readBack };
-  });
-}
 
 /** Preconditions of streaming checks: declared, callable. */
 function streamingPre(ctx: CheckContext): Verdict | undefined {
