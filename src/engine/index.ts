@@ -12,3 +12,4 @@ export * from './runner/run';
 export { DEFAULT_LIMITS, type Limits } from './http/client';
 export * from './report/build';
 export * from './report/series';
+export * from './api';

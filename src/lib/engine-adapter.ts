@@ -1,9 +1,8 @@
 /** The one place the dashboard reaches the engine runner, the engine's card discovery, the browser host and the exporters. */
 import type { ExportFormat, ExportResult } from '../exporters';
 import { checkProxyHealth as checkProxyHealthImpl, createBrowserHost, explainTarget as explainTargetImpl } from '../hosts/browser';
-import { Redactor, type Host, type Report, type RunEvent, type RunOptions, type TargetInfo } from './engine';
-import { discoverCard as engineDiscoverCard } from '../engine/card/discover';
-import { DEFAULT_LIMITS, type HttpContext } from '../engine/http/client';
+import type { Host, Report, RunEvent, RunOptions, TargetInfo } from './engine';
+import { discoverCard as engineDiscoverCard } from '../engine/api';
 
 export type TransportMode = 'proxy' | 'direct';
 
@@ -67,29 +66,13 @@ export interface CardPreview {
  * Rejects with a CardError that says what went wrong.
  */
 export async function discoverCard(host: Host, url: string, signal?: AbortSignal): Promise<CardPreview> {
-  let n = 0;
-  const ctx: HttpContext = {
-    host,
-    signal: signal ?? new AbortController().signal,
-    emit: () => undefined,
-    redactor: new Redactor(),
-    newId: (prefix) => `${prefix}preview-${++n}`,
-    limits: { ...DEFAULT_LIMITS, requestTimeoutMs: 10_000 },
-  };
-  const d = await engineDiscoverCard(ctx, url, { warmupRetries: 0, timeoutMs: 10_000 });
+  const { discovery: d, skills } = await engineDiscoverCard(host, url, { signal, warmupRetries: 0, timeoutMs: 10_000 });
   if (d.invalidUrl) throw new CardError('not-found', d.invalidUrl);
   if (d.unreachable) throw new CardError(d.unreachable.proxyCode ? 'proxy' : 'network', d.unreachable.message);
   if (!d.cardUrl || d.raw === undefined) {
     const tried = d.attempts.map((a) => `${a.url} → ${a.status ?? 'no answer'}${a.note ? ` (${a.note})` : ''}`).join('; ');
     throw new CardError('not-found', `No agent card found${d.neededCredentials ? ' without credentials' : ''}: ${tried || 'nothing answered'}.`);
   }
-  const card = d.raw as { skills?: unknown };
-  const skills = Array.isArray(card?.skills)
-    ? card.skills
-        .map((s) => s as { id?: unknown; name?: unknown })
-        .filter((s) => typeof s.id === 'string')
-        .map((s) => ({ id: String(s.id), name: typeof s.name === 'string' ? s.name : String(s.id) }))
-    : [];
   return {
     target: { role: 'agent', inputUrl: url, attempts: d.attempts, cardUrl: d.cardUrl, cardSource: d.cardSource, rawCard: d.raw, evidence: [] },
     skills,

@@ -6,8 +6,6 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore, type StoreNames } from 'idb';
 import { RegistryAgent, type MapperLogEntry } from '../engine/card/mapper';
-import { reportResults } from '../engine/report/build';
-import { timerSleep, type Host } from '../engine/ports';
 import type { CheckResult } from '../engine/model/check';
 
 export { exportCard, importCard, logEntry, MAPPER_ID, RegistryAgent, RegistryEndpoint, synthesizeId } from '../engine/card/mapper';
@@ -142,7 +140,7 @@ async function appendLog(store: LogStore, entry: RegistryLogEntry): Promise<void
 }
 
 /** The checks that judge how a card is served rather than what it says: meaningless on a card we made. */
-export const SERVING_CHECKS: readonly string[] = ['card.discovery', 'card.content-type', 'card.well-known-path', 'card.public', 'card.caching', 'card.vary'];
+export { SERVING_CHECKS } from '../engine/api';
 
 export interface CardVerdicts {
   /** Card checks that judged the card (pass, fail or tool error). */
@@ -155,31 +153,10 @@ export interface CardVerdicts {
   generation: string;
 }
 
-/**
- * Runs the engine's card checks (content only; see SERVING_CHECKS) on `card` without any network: an
- * in-memory host serves it at /.well-known/agent-card.json and answers 404 to anything else.
- */
+/** The engine's card checks (content only; see SERVING_CHECKS) on `card`, without any network (engine `judgeCard`). */
 export async function checkCard(card: Record<string, unknown>, signal?: AbortSignal): Promise<CardVerdicts> {
-  const [{ runConformance }, { cardChecks }] = await Promise.all([import('../engine/runner/run'), import('../engine/checks/card')]);
-  const body = JSON.stringify(card);
-  const base = 'https://registry-card.invalid';
-  let n = 0;
-  const host: Host = {
-    fetch: async (url, init) => {
-      if (init.signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
-      const path = new URL(url).pathname;
-      return path === '/.well-known/agent-card.json'
-        ? new Response(body, { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'max-age=300', etag: '"registry"' } })
-        : new Response('', { status: 404 });
-    },
-    now: () => Date.now(),
-    sleep: timerSleep,
-    randomUUID: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
-    transport: 'direct',
-  };
-  const only = cardChecks.map((c) => c.id).filter((id) => !SERVING_CHECKS.includes(id));
-  const report = await runConformance(host, { agentUrl: base, only, signal, timeoutMs: 5_000 }, () => undefined);
-  const results = reportResults(report).filter((r) => only.includes(r.id));
+  const { judgeCard } = await import('../engine/api');
+  const { results, generation } = await judgeCard(card, { signal });
   const judged = results.filter((r) => r.status !== 'skip');
   return {
     judged: judged.length,
@@ -188,6 +165,6 @@ export async function checkCard(card: Record<string, unknown>, signal?: AbortSig
       .filter((r) => r.status !== 'pass')
       .map(({ id, test, status, level, message, recommendation }) => ({ id, test, status, level, message, recommendation })),
     skipped: results.length - judged.length,
-    generation: report.protocol.generation ?? 'unknown',
+    generation: generation ?? 'unknown',
   };
 }

@@ -1,4 +1,6 @@
+import { decode } from '../http/body';
 import { exchange, type HttpContext, type HttpResult } from '../http/client';
+import { finish } from '../http/exchange';
 import type { DiscoveryAttempt } from '../model/events';
 import { isRecord } from '../util/json';
 
@@ -167,4 +169,43 @@ export async function discoverCard(ctx: HttpContext, input: string, opts: Discov
     result.reach = err?.blame === 'tool' || err?.source === 'abort' ? 'tool-failure' : err?.blame === 'agent' && err.source !== 'timeout' ? 'no-card' : 'unreachable';
   }
   return result;
+}
+
+/**
+ * What discovery would have found had `card` been served at `cardUrl` (200, application/json), without any
+ * request: for judging a card given as JSON (a registry entry, a pasted card). A card over `maxBodyBytes` is cut
+ * as a served one would be.
+ */
+export function servedCardDiscovery(card: unknown, cardUrl: string, maxBodyBytes: number): DiscoveryResult {
+  const text = JSON.stringify(card) ?? '';
+  const bytes = new TextEncoder().encode(text);
+  const truncated = bytes.byteLength > maxBodyBytes;
+  const read = decode(truncated ? bytes.subarray(0, maxBodyBytes) : bytes);
+  const response = finish({
+    exchangeId: 'served-card',
+    url: cardUrl,
+    responded: true,
+    status: 200,
+    headers: new Headers({ 'content-type': 'application/json' }),
+    contentType: 'application/json',
+    ...read,
+    bytes: bytes.byteLength,
+    truncated,
+    startedAt: 0,
+    endedAt: 0,
+  });
+  const source = cardCandidates(cardUrl)[0]?.source ?? 'direct';
+  const parsed = response.json();
+  const object = parsed.ok && isRecord(parsed.value);
+  const note = object ? undefined : parsed.ok ? 'JSON but not an object' : 'not JSON (application/json)';
+  return {
+    inputUrl: cardUrl,
+    attempts: [{ url: cardUrl, status: 200, ok: object, exchangeId: response.exchangeId, ...(note && { note }) }],
+    response,
+    cardUrl,
+    cardSource: source,
+    ...(parsed.ok ? { raw: parsed.value } : { parseError: truncated ? `the body exceeded the ${maxBodyBytes} byte read limit and was cut` : parsed.error }),
+    neededCredentials: false,
+    reach: 'card',
+  };
 }

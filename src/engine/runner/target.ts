@@ -1,58 +1,31 @@
-import { detectGeneration, type Detection, type InterfacePreference } from '../card/detect';
-import { discoverCard, type DiscoveryResult } from '../card/discover';
-import { normalizeCard, type NormalizedCard } from '../card/normalize';
+import type { InterfacePreference } from '../card/detect';
 import type { HttpContext } from '../http/client';
-import type { TargetInfo } from '../model/events';
 import { Dialect } from '../protocol/dialect';
-import type { Redactor } from '../redact';
-import { boundedClone, isRecord } from '../util/json';
+import { isRecord } from '../util/json';
+import { acceptedOutputModes, inspectTarget, type InspectedTarget } from './inspect';
 import type { Credentials } from './options';
 
-export interface ResolvedTarget {
-  role: 'agent' | 'peer';
-  discovery: DiscoveryResult;
-  card: NormalizedCard;
-  raw: unknown;
-  detection: Detection;
+export { acceptedOutputModes, credentialPlacement, registerSecrets } from './inspect';
+
+/** A run's target: the inspected agent and, when its binding can be tested, the dialect that speaks to it. */
+export interface ResolvedTarget extends InspectedTarget {
   dialect?: Dialect;
-  authHeaders: Record<string, string>;
-  authQuery: Record<string, string>;
-  info: TargetInfo;
 }
 
-/**
- * What we tell the agent we accept: the skill's own output modes (when given) and the card's defaults, else text
- * and JSON. A skill whose outputModes differ from the defaults (e.g. image/png only) would otherwise rightly
- * answer ContentTypeNotSupported, which also covers output "implied for an artifact".
- */
-export function acceptedOutputModes(card: NormalizedCard, skillModes?: readonly string[]): string[] {
-  const own = (skillModes ?? []).filter((m) => typeof m === 'string' && m.trim());
-  const all = [...new Set([...own.slice(0, 10), ...card.defaultOutputModes])];
-  return all.length ? all.slice(0, 20) : ['text/plain', 'application/json'];
-}
-
-/** Credential headers/query for a card: the API key goes where the card's apiKey scheme says. */
-export function credentialPlacement(creds: Credentials, card?: NormalizedCard): { headers: Record<string, string>; query: Record<string, string> } {
-  switch (creds.kind) {
-    case 'none':
-      return { headers: {}, query: {} };
-    case 'bearer':
-      return { headers: { Authorization: `Bearer ${creds.token}` }, query: {} };
-    case 'header':
-      return { headers: { [creds.name]: creds.value }, query: {} };
-    case 'api-key': {
-      const scheme = card ? Object.values(card.securitySchemes).find((s) => s.type === 'apiKey') : undefined;
-      const name = creds.name || (scheme?.type === 'apiKey' && scheme.name) || 'X-API-Key';
-      const where = creds.in ?? (scheme?.type === 'apiKey' && scheme.in === 'query' ? 'query' : 'header');
-      return where === 'query' ? { headers: {}, query: { [name]: creds.value } } : { headers: { [name]: creds.value }, query: {} };
-    }
-  }
-}
-
-export function registerSecrets(r: Redactor, creds: Credentials) {
-  if (creds.kind === 'bearer') r.addSecret(creds.token);
-  if (creds.kind === 'api-key') r.addSecret(creds.value).addHeaderName(creds.name).addQueryName(creds.name);
-  if (creds.kind === 'header') r.addSecret(creds.value).addHeaderName(creds.name);
+/** Builds the dialect of an inspected agent when its binding can be tested (not gRPC, an endpoint declared). */
+export function dialectFor(t: InspectedTarget, uuid: () => string): Dialect | undefined {
+  const { detection } = t;
+  if (!isRecord(t.raw) || !detection.endpointUrl || !detection.binding || detection.binding === 'GRPC') return undefined;
+  return new Dialect({
+    generation: detection.testedGeneration,
+    binding: detection.binding,
+    endpointUrl: detection.endpointUrl,
+    tenant: detection.tenant,
+    authHeaders: t.authHeaders,
+    authQuery: t.authQuery,
+    acceptedOutputModes: acceptedOutputModes(t.card),
+    uuid,
+  });
 }
 
 /** Discovers, normalizes and classifies one agent; builds its dialect when its binding can be tested. */
@@ -65,51 +38,6 @@ export async function resolveTarget(
   warmup = true,
   prefer: InterfacePreference = {},
 ): Promise<ResolvedTarget> {
-  const pre = credentialPlacement(creds);
-  const discovery = await discoverCard(http, url, {
-    lane: role === 'agent' ? 'discovery' : 'peer discovery',
-    credentialHeaders: pre.headers,
-    warmupRetries: warmup ? 3 : 0,
-  });
-  const raw = discovery.raw;
-  const card = normalizeCard(raw);
-  const detection = detectGeneration(raw, card, discovery.cardSource, prefer);
-  const placement = credentialPlacement(creds, card);
-  for (const s of Object.values(card.securitySchemes)) if (s.type === 'apiKey') http.redactor.addHeaderName(s.name).addQueryName(s.name);
-  let dialect: Dialect | undefined;
-  if (isRecord(raw) && detection.endpointUrl && detection.binding && detection.binding !== 'GRPC') {
-    dialect = new Dialect({
-      generation: detection.testedGeneration,
-      binding: detection.binding,
-      endpointUrl: detection.endpointUrl,
-      tenant: detection.tenant,
-      authHeaders: placement.headers,
-      authQuery: placement.query,
-      acceptedOutputModes: acceptedOutputModes(card),
-      uuid,
-    });
-  }
-  const r = discovery.response;
-  const info: TargetInfo = {
-    role,
-    inputUrl: http.redactor.url(url),
-    attempts: discovery.attempts,
-    cardUrl: discovery.cardUrl ? http.redactor.url(discovery.cardUrl) : undefined,
-    cardSource: discovery.cardSource,
-    rawCard: raw === undefined ? undefined : boundedClone(raw, { maxDepth: 24, maxNodes: 20_000, maxString: 10_000 }),
-    rawText: raw === undefined && r ? http.redactor.text(r.text.slice(0, 4000)) : undefined,
-    normalizedCard: isRecord(raw) ? boundedClone(card, { maxDepth: 24, maxNodes: 20_000, maxString: 10_000 }) : undefined,
-    generation: isRecord(raw) ? detection.generation : undefined,
-    binding: isRecord(raw) ? detection.binding : undefined,
-    endpointUrl: detection.endpointUrl ? http.redactor.url(detection.endpointUrl) : undefined,
-    tenant: detection.tenant,
-    evidence: isRecord(raw) ? detection.evidence : [],
-    vary: r?.headers.get('vary') ?? undefined,
-    cacheControl: r?.headers.get('cache-control') ?? undefined,
-    etag: r?.headers.get('etag') ?? undefined,
-    error: discovery.invalidUrl ?? discovery.unreachable?.message ?? (r ? undefined : 'No agent card found at the well-known paths.'),
-    reach: discovery.reach,
-  };
-  return { role, discovery, card, raw, detection, dialect, authHeaders: placement.headers, authQuery: placement.query, info };
+  const t = await inspectTarget(http, role, url, creds, { warmupRetries: warmup ? 3 : 0, prefer });
+  return { ...t, dialect: dialectFor(t, uuid) };
 }
-

@@ -1,0 +1,75 @@
+import type { RunEvent } from '../model/events';
+import type { Host } from '../ports';
+import { Redactor } from '../redact';
+import { DEFAULT_LIMITS, Semaphore, type Limits } from './limits';
+
+/** What the HTTP layer needs from a run. */
+export interface HttpContext {
+  host: Host;
+  /** The run's abort signal (user pressed Stop). */
+  signal: AbortSignal;
+  emit(e: RunEvent): void;
+  redactor: Redactor;
+  newId(prefix: string): string;
+  limits: Limits;
+  /** Bounds requests in flight (see Limits.maxConcurrentRequests); absent means unbounded. */
+  slots?: Semaphore;
+  /** Origins that have answered at least once in this run (an agent that never answered was never reached). */
+  answered?: Set<string>;
+}
+
+export interface HttpContextOptions {
+  /** Stops every request (default: never). */
+  signal?: AbortSignal;
+  /** Receives the `http-request` / `http-response` / `sse-event` events (default: dropped). */
+  emit?: (e: RunEvent) => void;
+  /** Masks credentials in what is emitted (default: a fresh Redactor, which masks well-known secret names only). */
+  redactor?: Redactor;
+  /** Overrides of DEFAULT_LIMITS. */
+  limits?: Partial<Limits>;
+  /**
+   * Requests in flight at once: a number bounds them (at least 1); `true` takes `limits.maxConcurrentRequests`;
+   * absent leaves them unbounded.
+   */
+  concurrency?: number | true;
+  /** Remember which origins answered, so a request to one that never did is reported as "never reached". */
+  trackAnswered?: boolean;
+  /** Put between the kind prefix and the counter of exchange ids (e.g. `preview-` gives `xpreview-1`). */
+  idPrefix?: string;
+}
+
+/** The one place an HttpContext is made (a run, a card preview, a single exchange). */
+export function createHttpContext(host: Host, o: HttpContextOptions = {}): HttpContext {
+  let seq = 0;
+  const limits = { ...DEFAULT_LIMITS, ...o.limits };
+  const tag = o.idPrefix ?? '';
+  return {
+    host,
+    signal: o.signal ?? new AbortController().signal,
+    emit: o.emit ?? (() => undefined),
+    redactor: o.redactor ?? new Redactor(),
+    newId: (prefix) => `${prefix}${tag}${++seq}`,
+    limits,
+    ...(o.concurrency !== undefined && { slots: new Semaphore(Math.max(1, o.concurrency === true ? limits.maxConcurrentRequests : o.concurrency)) }),
+    ...(o.trackAnswered && { answered: new Set<string>() }),
+  };
+}
+
+/** The origin of a URL, or the URL itself when it does not parse. */
+export const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
+
+/** Runs `fn` holding one of the context's request slots (when it bounds them). */
+export async function withSlot<T>(ctx: HttpContext, fn: () => Promise<T>): Promise<T> {
+  const release = ctx.slots ? await ctx.slots.acquire() : undefined;
+  try {
+    return await fn();
+  } finally {
+    release?.();
+  }
+}
