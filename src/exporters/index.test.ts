@@ -17,8 +17,8 @@ const SECRETS = [HOSTILE_BEARER_TOKEN, HOSTILE_API_KEY, HOSTILE_PASSWORD];
 afterEach(() => vi.restoreAllMocks());
 
 describe('FORMATS and file names', () => {
-  it('lists json, markdown, junit and html, and each export is named a2a-report-<slug>-<stamp>.<ext>', () => {
-    expect(EXPORT_FORMATS).toEqual(['json', 'markdown', 'junit', 'html']);
+  it('lists json, markdown, junit, html and sarif, and each export is named a2a-report-<slug>-<stamp>.<ext>', () => {
+    expect(EXPORT_FORMATS).toEqual(['json', 'markdown', 'junit', 'html', 'sarif']);
     for (const format of EXPORT_FORMATS) {
       const { file, fallback } = exportReport(sampleReport(), format);
       expect(fallback).toBeUndefined();

@@ -16,6 +16,7 @@ import { JSON_MIME, rawJson, toJson } from './json';
 import { JUNIT_MIME, toJunit } from './junit';
 import { describeIssues } from './load';
 import { MARKDOWN_MIME, toMarkdown } from './markdown';
+import { SARIF_MIME, toSarif } from './sarif';
 
 export type { ExportFile } from './common';
 export { exportFilename } from './common';
@@ -23,11 +24,13 @@ export { toJson, rawJson } from './json';
 export { toMarkdown, mdText } from './markdown';
 export { toJunit } from './junit';
 export { toHtml } from './html';
+export { toSarif, sarifText, SARIF_MIME, SARIF_LEVEL } from './sarif';
+export { toBadge, badgeSvg, badgeOf, BADGE_MIME, type Badge } from './badge';
 export { loadReport, MAX_REPORT_CHARS, MAX_REPORT_DEPTH, type LoadResult } from './load';
 export { reportJsonSchema, reportJsonSchemaText, REPORT_SCHEMA_PATH } from './schema';
 export { scrubForExport, ExportScrubber } from './sanitize';
 
-export type ExportFormat = 'json' | 'markdown' | 'junit' | 'html';
+export type ExportFormat = 'json' | 'markdown' | 'junit' | 'html' | 'sarif';
 
 export interface FormatInfo {
   /** For buttons: `Export ${label}`. */
@@ -43,6 +46,7 @@ export const FORMATS: Record<ExportFormat, FormatInfo> = {
   markdown: { label: 'Markdown', extension: 'md', mimeType: MARKDOWN_MIME, build: toMarkdown },
   junit: { label: 'JUnit', extension: 'xml', mimeType: JUNIT_MIME, build: toJunit },
   html: { label: 'HTML', extension: 'html', mimeType: HTML_MIME, build: toHtml },
+  sarif: { label: 'SARIF', extension: 'sarif', mimeType: SARIF_MIME, build: toSarif },
 };
 
 export const EXPORT_FORMATS = Object.keys(FORMATS) as ExportFormat[];

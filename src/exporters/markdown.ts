@@ -18,6 +18,7 @@ import {
   toolErrorResults,
   type ExportFile,
 } from './common';
+import { comparisonMarkdown } from './comparison';
 import { scrubForExport } from './sanitize';
 
 export const MARKDOWN_MIME = 'text/markdown; charset=utf-8';
@@ -75,6 +76,8 @@ export function toMarkdown(input: Report): ExportFile {
   const push = (...l: string[]) => lines.push(...l);
 
   push(`# A2A conformance report: ${mdText(report.agentName, 200)}`, '');
+  // Compared with a baseline (`--baseline`): first, so the report reads as a pull-request comment.
+  if (report.comparison) push(...comparisonMarkdown(report.comparison, mdText));
   push(
     `- **Agent:** ${mdText(report.agentName, 200)} (version ${mdText(report.agentVersion, 200)})`,
     `- **URL:** ${mdText(report.agentUrl, 500)}`,

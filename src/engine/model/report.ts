@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Binding, CheckResult, Generation } from './check';
+import { Binding, CheckResult, Generation, SkipKind } from './check';
 import { RunEvent, RunOptionsPublic, TargetInfo } from './events';
 
 /** Bump when the report shape changes, and add a migration in report/migrate.ts. */
@@ -47,6 +47,40 @@ export const Categories = z.object({
 });
 export type Categories = z.infer<typeof Categories>;
 
+/** How a check's status changed against a baseline run (the rules: src/engine/report/compare.ts). */
+export const ChangeKind = z.enum(['fixed', 'regressed', 'new-failure', 'not-applicable', 'tool-error', 'advisory', 'now-judged', 'removed']);
+export const ComparedStatus = z.enum(['pass', 'fail', 'advisory', 'skip', 'error', 'absent']);
+
+/**
+ * The report compared with a baseline report (CLI `--baseline`, fleet `--baseline-dir`): built by
+ * report/baseline.ts from report/compare.ts, the same rules as the dashboard's history. Optional: reports
+ * without a baseline (and every older report) have none.
+ */
+export const ReportComparison = z.object({
+  baseline: z.object({
+    runId: z.string(),
+    testDate: z.string(),
+    agentUrl: z.string(),
+    toolVersion: z.string(),
+    level: ConformanceLevel.nullable(),
+    notAssessed: NotAssessedReason.optional(),
+    provisional: z.boolean(),
+  }),
+  /** False when the baseline is a run of another agent (URLs differ): the comparison is shown with a warning. */
+  sameAgent: z.boolean(),
+  levelMove: z.enum(['up', 'down', 'same', 'assessed', 'unassessed', 'both-unassessed']),
+  /** `minimal → partial · 2 fixed · 0 regressed · 7 not applicable`. */
+  summary: z.string(),
+  counts: z.record(ChangeKind, z.number().int().nonnegative()),
+  /** Changed checks only, most serious first. */
+  changes: z.array(z.object({ id: z.string(), title: z.string(), before: ComparedStatus, after: ComparedStatus, kind: ChangeKind, skipKind: SkipKind.optional() })),
+  /** Why the run is worse than the baseline (a lower level, every regressed or new failure); empty: not worse. */
+  regressions: z.array(z.string()),
+  /** `regressed` when `regressions` is not empty; `improved` when the level rose or a failure was fixed; else `unchanged`. */
+  verdict: z.enum(['regressed', 'improved', 'unchanged']),
+});
+export type ReportComparison = z.infer<typeof ReportComparison>;
+
 /**
  * The conformance report: seed 001's ConformanceReport (step 5.1) plus protocol, run status,
  * provenance and, optionally, the full event log so a saved report replays in the dashboard.
@@ -82,6 +116,8 @@ export const Report = z.object({
   levelReason: z.string(),
   options: RunOptionsPublic,
   targets: z.array(TargetInfo).default([]),
+  /** Set when the run was compared with a baseline report (`--baseline`). Optional: older reports have none. */
+  comparison: ReportComparison.optional(),
   /** Every event of the run (redacted), for replay. Optional: exports may leave it out. */
   events: z.array(RunEvent).optional(),
 });

@@ -1,0 +1,233 @@
+import type { Invocation, Location, Log, Notification, ReportingDescriptor, Result } from 'sarif';
+import { CHECK_CATALOG } from '../engine/checks';
+import { GENERATIONS, type CheckInfo, type CheckResult, type Level } from '../engine/model/check';
+import type { Report } from '../engine/model/report';
+import { agentKey } from '../engine/report/compare';
+import { CHECK_SPECS, GENERATION_DOC, SPEC_DOCS, levelOf, type GenerationSpec } from '../engine/spec';
+import { truncate } from '../engine/util/json';
+import { CATEGORY_LABELS, agentSlug, cleanText, exportFilename, levelLabel, requirementLines, resultsByCategory, type ExportFile } from './common';
+import { mdText } from './markdown';
+import { scrubForExport } from './sanitize';
+
+export const SARIF_MIME = 'application/sarif+json';
+export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+
+/** Longest message text of a result; the JSON report keeps the full text. */
+const MESSAGE_MAX = 4000;
+
+/** SARIF level of a requirement: a MUST failure is an error, a SHOULD a warning, a MAY a note. */
+export const SARIF_LEVEL: Record<Level, 'error' | 'warning' | 'note'> = { MUST: 'error', SHOULD: 'warning', MAY: 'note' };
+
+/**
+ * Plain text for a SARIF message: cleaned (cleanText) and cut, with the characters of SARIF's embedded-link
+ * syntax escaped (`[text](id)`, §3.11.6), so agent text can never become a link in a viewer.
+ */
+export function sarifText(s: string, max = MESSAGE_MAX): string {
+  return cleanText(truncate(s, max)).replace(/[\\[\]]/g, (c) => `\\${c}`);
+}
+
+/** `errors.cancel-twice` -> `ErrorsCancelTwice`: SARIF's `name`, an identifier a viewer may show. */
+const ruleName = (id: string) =>
+  id
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('') || 'Check';
+
+/** The spec passages of a check, newest generation first (the newest is the rule's default). */
+function generationsOf(id: string): { generation: string; release: string; spec: GenerationSpec }[] {
+  const specs = CHECK_SPECS[id] ?? {};
+  return [...GENERATIONS].reverse().flatMap((g) => {
+    const spec = specs[g];
+    return spec ? [{ generation: g, release: SPEC_DOCS[GENERATION_DOC[g]].title, spec }] : [];
+  });
+}
+
+/** One rule per check of the catalogue: what it enforces, the fix, and the quoted sentences per generation. */
+function catalogRule(c: CheckInfo): ReportingDescriptor {
+  const gens = generationsOf(c.id);
+  const text: string[] = [c.recommendation, ''];
+  const md: string[] = [mdText(c.recommendation, 4000), ''];
+  for (const { generation, release, spec } of gens) {
+    text.push(`${generation} (${release}): ${levelOf(spec)}`);
+    md.push(`**${generation}** (${release}): ${levelOf(spec)}`, '');
+    for (const s of spec.sentences) {
+      const doc = SPEC_DOCS[s.doc];
+      text.push(`  ${doc.title} ${s.section} [${s.keyword}]: "${s.quote}"`);
+      md.push(`> [${mdText(`${doc.title} ${s.section}`, 300)}](${doc.url}) (${mdText(s.keyword, 40)}): "${mdText(s.quote, 2000)}"`, '');
+    }
+    if (spec.note) {
+      text.push(`  Note: ${spec.note}`);
+      md.push(`Note: ${mdText(spec.note, 2000)}`, '');
+    }
+  }
+  const first = gens[0]?.spec.sentences[0];
+  return {
+    id: c.id,
+    name: ruleName(c.id),
+    shortDescription: { text: c.title },
+    fullDescription: { text: `${c.title} (${CATEGORY_LABELS[c.category]}; ${gens.map((g) => `${g.generation}: ${levelOf(g.spec)}`).join(', ')})` },
+    help: { text: text.join('\n').trim(), markdown: md.join('\n').trim() },
+    ...(first ? { helpUri: SPEC_DOCS[first.doc].url } : {}),
+    defaultConfiguration: { level: SARIF_LEVEL[c.level] },
+    properties: { category: c.category, tags: ['a2a', 'conformance', c.category] },
+  };
+}
+
+/** A rule for a result whose id the catalogue does not know (an older or hand-edited report): built from the result. */
+function resultRule(r: CheckResult): ReportingDescriptor {
+  const req = requirementLines(r);
+  const rec = r.recommendation ?? '';
+  return {
+    id: cleanText(r.id),
+    name: ruleName(cleanText(r.id)),
+    shortDescription: { text: sarifText(r.test, 1000) },
+    help: {
+      text: sarifText([rec, ...req].filter(Boolean).join('\n') || r.test, 8000),
+      markdown: [mdText(rec, 4000), ...req.map((l) => `> ${mdText(l, 2000)}`)].filter(Boolean).join('\n\n') || mdText(r.test, 1000),
+    },
+    defaultConfiguration: { level: SARIF_LEVEL[r.level] },
+    properties: { category: r.category, tags: ['a2a', 'conformance', r.category] },
+  };
+}
+
+/** An http(s) URL as SARIF can carry it (`uri-reference`, percent-encoded), else undefined. */
+function httpUri(u: string | null | undefined): string | undefined {
+  if (!u) return undefined;
+  try {
+    const url = new URL(u);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** 32-bit FNV-1a as 8 hex digits: a stable fingerprint of a finding (same agent, same check). */
+function fnv1a(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+/**
+ * The report as SARIF 2.1.0 (OASIS; validated against the schema in `__schema__/` by the tests), for GitHub
+ * code scanning and other SARIF viewers:
+ * - `tool.driver.rules`: one per check of the catalogue (help = the fix and the quoted spec sentences per
+ *   generation; default level MUST = error, SHOULD = warning, MAY = note), plus one per unknown id in the report;
+ * - `results`: one per required failure (level from the requirement of the generation spoken) and one `note`
+ *   per advisory, located at the card URL (card checks) or the endpoint URL, with the JSON path of the card
+ *   as a logical location when the evidence has one;
+ * - our tool's errors and a not-assessed run are tool execution notifications, never results against the agent;
+ * - `automationDetails.id` is per agent, so uploads of several agents do not replace each other.
+ * Credentials are masked first (scrubForExport); agent text is cleaned and its link syntax escaped (`sarifText`).
+ */
+export function toSarif(input: Report): ExportFile {
+  const report = scrubForExport(input);
+  const rules: ReportingDescriptor[] = CHECK_CATALOG.map(catalogRule);
+  const index = new Map(rules.map((r, i) => [r.id, i]));
+  const all = resultsByCategory(report).flatMap(({ results }) => results);
+  for (const r of all) {
+    const id = cleanText(r.id);
+    if (!index.has(id)) {
+      index.set(id, rules.length);
+      rules.push(resultRule(r));
+    }
+  }
+
+  const cardUrl = httpUri(report.targets.find((t) => t.role === 'agent')?.cardUrl);
+  const endpointUrl = httpUri(report.protocol.endpointUrl);
+  const agentUrl = httpUri(report.agentUrl);
+  const key = agentKey(report.agentUrl);
+
+  const locationsOf = (r: CheckResult): Location[] => {
+    const uri = r.category === 'agent-card' ? (cardUrl ?? agentUrl) : (endpointUrl ?? cardUrl ?? agentUrl);
+    const paths = [...new Set(r.evidence.flatMap((e) => (e.path ? [cleanText(e.path)] : [])))].slice(0, 10);
+    if (!uri && !paths.length) return [];
+    return [
+      {
+        ...(uri ? { physicalLocation: { artifactLocation: { uri } } } : {}),
+        ...(paths.length ? { logicalLocations: paths.map((p) => ({ fullyQualifiedName: p, kind: 'property' })) } : {}),
+      },
+    ];
+  };
+
+  const results: Result[] = all
+    .filter((r) => r.status === 'fail' || r.status === 'advisory')
+    .map((r) => {
+      const id = cleanText(r.id);
+      const advisory = r.status === 'advisory';
+      const text = advisory && r.advisoryReason ? `${r.message} (advisory: ${r.advisoryReason})` : r.message;
+      return {
+        ruleId: id,
+        ruleIndex: index.get(id),
+        level: advisory ? 'note' : SARIF_LEVEL[r.level],
+        message: { text: sarifText(text || r.test) },
+        locations: locationsOf(r),
+        partialFingerprints: { 'a2aInteropFinding/v1': fnv1a(`${key}|${id}`) },
+        properties: {
+          status: r.status,
+          requirementLevel: r.level,
+          tier: r.tier,
+          category: r.category,
+          ...(r.requirement ? { release: cleanText(r.requirement.release) } : {}),
+          ...(r.evidence.length
+            ? { evidence: r.evidence.slice(0, 10).map((e) => ({ label: cleanText(truncate(e.label, 200)), value: cleanText(truncate(e.value, 1000)) })) }
+            : {}),
+        },
+      } satisfies Result;
+    });
+
+  const notifications: Notification[] = all
+    .filter((r) => r.status === 'error')
+    .map((r) => ({
+      level: 'warning',
+      message: { text: sarifText(`Not verified: our tool failed on ${r.id}: ${r.proxyError ? `${r.message} (proxy error: ${r.proxyError})` : r.message}`) },
+      descriptor: { id: cleanText(r.id), index: index.get(cleanText(r.id)) },
+    }));
+  if (report.notAssessed) {
+    notifications.unshift({
+      level: 'error',
+      message: { text: sarifText(report.notAssessed.message) },
+      descriptor: { id: `not-assessed.${report.notAssessed.reason}` },
+    });
+  }
+  const dateOf = (s: string | undefined) => (s && Number.isFinite(Date.parse(s)) ? new Date(Date.parse(s)).toISOString() : undefined);
+  const start = dateOf(report.testDate);
+  const end = dateOf(report.finishedAt);
+  const invocation: Invocation = {
+    executionSuccessful: report.runStatus !== 'errored' && report.notAssessed?.reason !== 'tool-failure',
+    ...(start ? { startTimeUtc: start } : {}),
+    ...(end ? { endTimeUtc: end } : {}),
+    ...(notifications.length ? { toolExecutionNotifications: notifications } : {}),
+  };
+
+  const log: Log = {
+    $schema: SARIF_SCHEMA_URI,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: cleanText(report.tool.name) || 'a2a-interop', version: cleanText(report.tool.version), rules } },
+        automationDetails: { id: `a2a-interop/${agentSlug(report.agentName, report.agentUrl)}/` },
+        invocations: [invocation],
+        results,
+        properties: {
+          agentName: cleanText(report.agentName),
+          agentUrl: cleanText(report.agentUrl),
+          conformanceLevel: report.conformanceLevel,
+          level: levelLabel(report),
+          provisional: report.provisional,
+          levelReason: cleanText(report.levelReason),
+          generation: report.protocol.generation,
+          binding: report.protocol.binding,
+          summary: report.summary,
+          ...(report.notAssessed ? { notAssessed: report.notAssessed.reason } : {}),
+          ...(report.comparison ? { comparison: { verdict: report.comparison.verdict, summary: cleanText(report.comparison.summary) } } : {}),
+        },
+      },
+    ],
+  };
+  return { filename: exportFilename(report, 'sarif'), mimeType: SARIF_MIME, body: `${JSON.stringify(log, null, 2)}\n` };
+}
