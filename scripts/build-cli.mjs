@@ -6,9 +6,10 @@
  *                            exporters and their libraries (zod included), Node 20 ESM, no tsx at run time.
  *                            Dynamic imports of literal paths (e.g. the `mcp` subcommand) become chunks
  *                            under dist-cli/chunks/, loaded only when that command runs.
- *   dist-cli/index.mjs       the library (`import { runConformance, exportReport } from 'a2a-interop'`),
- *                            src/package/index.ts bundled with zod left external (it is the package's one
- *                            runtime dependency: the public types are zod schemas).
+ *   dist-cli/index.mjs       the library (`import { checkAgent, exportReport } from 'a2a-interop'`),
+ *                            src/package/index.ts bundled with the package's `dependencies` left external
+ *                            (zod and eventsource-parser: the declarations import their types; the report
+ *                            model is a set of zod schemas).
  *   dist-cli/types/          its declarations (tsc with tsconfig.package.json), relative specifiers
  *                            rewritten to explicit `.js` paths so `moduleResolution: node16/nodenext` resolves them.
  *
@@ -25,6 +26,8 @@ import { parseArgs } from 'node:util';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
+/** The package's runtime dependencies: left external in the library (its declarations import their types). */
+const PACKAGE = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 /**
  * CommonJS dependencies inside an ESM bundle (xmlbuilder2 and its @oozcitak helpers) call `require('url')`;
@@ -64,7 +67,7 @@ export function rewriteDeclarationSpecifiers(dir) {
     }
   };
   walk(dir);
-  const spec = /((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\2/g;
+  const spec = /((?:from|import)\s*\(?\s*)(['"])(\.{1,2}(?:\/[^'"]*)?)\2/g;
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     const out = text.replace(spec, (whole, lead, q, s) => {
@@ -111,7 +114,7 @@ export async function buildCli({ outdir = join(root, 'dist-cli'), types = true, 
     entryPoints: { index: 'src/package/index.ts' },
     outdir,
     outExtension: { '.js': '.mjs' },
-    external: ['zod'],
+    external: Object.keys(PACKAGE.dependencies ?? {}),
     metafile: true,
   });
   // The command is what `bin` points at: executable, with a shebang (esbuild keeps main.ts's first line
@@ -147,5 +150,11 @@ export async function buildCli({ outdir = join(root, 'dist-cli'), types = true, 
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { outdir: { type: 'string' }, 'no-types': { type: 'boolean' }, quiet: { type: 'boolean' } } });
-  await buildCli({ outdir: values.outdir ? resolve(values.outdir) : undefined, types: !values['no-types'], quiet: !!values.quiet });
+  try {
+    await buildCli({ outdir: values.outdir ? resolve(values.outdir) : undefined, types: !values['no-types'], quiet: !!values.quiet });
+  } catch (e) {
+    // esbuild and tsc have printed the details already.
+    console.error(`build-cli failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    process.exitCode = 1;
+  }
 }

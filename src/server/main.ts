@@ -1,6 +1,11 @@
 /**
- * The `npm start` server: one node:http server on 127.0.0.1 serving the built dashboard (dist/), the demo
- * agents under /demo/<id>, their list at /api/demo-agents, and the local CORS proxy under /proxy.
+ * The `npm start` / `npm run serve` server: one node:http server serving the built dashboard (dist/), the
+ * demo agents under /demo/<id>, their list at /api/demo-agents, and the CORS proxy under /proxy.
+ *
+ * On 127.0.0.1 (the default) the proxy runs in local mode: any target, loopback and private included,
+ * for this origin only. For a team server (`HOST`, `PORT`, `PROXY_MODE=hosted`, `ALLOWED_ORIGINS`; see
+ * `serverOptionsFromEnv` and the README's "Self-hosting the dashboard for a team") it applies the hosted
+ * policy of the Workers proxy: public unicast targets only, configured origins, a per-client rate limit.
  *
  * @example
  * const s = await startServer({ port: 0, quiet: true });
@@ -13,6 +18,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEMO_AGENTS, type DemoAgentInfo, type MountedDemoAgent } from '../demo-agents';
 import { createNodeProxy } from '../proxy/node';
+import { addressRange, isLocalhostName, type ProxyMode } from '../proxy/policy';
 import { createStaticHandler } from './static';
 
 export type ProxyMount = ((req: IncomingMessage, res: ServerResponse) => Promise<boolean>) & { close?: () => void };
@@ -20,7 +26,7 @@ export type ProxyMount = ((req: IncomingMessage, res: ServerResponse) => Promise
 export interface StartServerOptions {
   /** Default 4173 (env PORT overrides in main); 0 picks a free port. */
   port?: number;
-  /** Default 127.0.0.1. */
+  /** Default 127.0.0.1. `0.0.0.0` or `::` listen on every interface. */
   host?: string;
   /** Built SPA directory; default <repo>/dist. */
   distDir?: string;
@@ -31,6 +37,20 @@ export interface StartServerOptions {
    * a function replaces it (tests).
    */
   proxy?: ProxyMount | false;
+  /**
+   * The built-in proxy's policy: `local` (any target; only this origin, loopback Host names and
+   * `allowedHosts`) or `hosted` (public unicast targets only, like the Workers proxy). Default: local when
+   * `host` is a loopback address or name, hosted otherwise.
+   */
+  proxyMode?: ProxyMode;
+  /** Dashboard origins allowed to use the proxy cross-origin (exact `scheme://host[:port]`). */
+  allowedOrigins?: string[];
+  /** Host names the proxy answers to (`.example.com` matches subdomains); local mode always allows loopback names. */
+  allowedHosts?: string[];
+  /** Proxy requests per client per minute; 0 turns the limit off. Default: 600 when hosted, off when local. */
+  rateLimitPerMinute?: number;
+  /** Mount the demo agents. Default: on in local mode; off in hosted mode (its proxy cannot reach loopback). */
+  demoAgents?: boolean;
   /** Demo agents' slow-task duration and step pacing (defaults 1500 / 50 ms). */
   slowTaskMs?: number;
   stepMs?: number;
@@ -49,14 +69,24 @@ export interface DemoAgentListing extends Omit<DemoAgentInfo, 'create'> {
 export interface RunningServer {
   url: string;
   agents: DemoAgentListing[];
+  /** The built-in proxy's policy (undefined when a custom proxy or none is mounted). */
+  proxyMode?: ProxyMode;
   close(): Promise<void>;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DEFAULT_DIST = resolve(here, '../../dist');
 
+/** True for loopback addresses and `localhost` names: a server only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  return isLocalhostName(h) || addressRange(h) === 'loopback';
+}
+
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
+  const proxyMode: ProxyMode = opts.proxyMode ?? (isLoopbackHost(host) ? 'local' : 'hosted');
+  const withDemos = opts.demoAgents ?? proxyMode === 'local';
   const serveStatic = createStaticHandler(opts.distDir ?? DEFAULT_DIST);
   const mounted: MountedDemoAgent[] = [];
   let listing: DemoAgentListing[] = [];
@@ -110,9 +140,11 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     });
   });
   const { port } = server.address() as AddressInfo;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // Every interface: URLs (banner, demo agents' cards) name this machine by its loopback address.
+  const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  const origin = `http://${urlHost.includes(':') ? `[${urlHost}]` : urlHost}:${port}`;
 
-  for (const info of DEMO_AGENTS) {
+  for (const info of withDemos ? DEMO_AGENTS : []) {
     const { create, ...rest } = info;
     const baseUrl = `${origin}${info.path}`;
     const agent = create({
@@ -126,25 +158,44 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   }
 
   if (opts.proxy !== false) {
+    const rate = opts.rateLimitPerMinute;
     proxy =
       opts.proxy ??
       createNodeProxy({
-        mode: 'local',
-        allowedHosts: ['127.0.0.1', 'localhost'],
-        allowedOrigins: [origin, `http://localhost:${port}`, 'http://127.0.0.1:5173', 'http://localhost:5173'],
+        mode: proxyMode,
+        allowedHosts: proxyMode === 'local' ? ['127.0.0.1', 'localhost', ...(opts.allowedHosts ?? [])] : (opts.allowedHosts ?? []),
+        // Local: this origin and the Vite dev server may use it; hosted: the same origin and the configured ones.
+        allowedOrigins:
+          proxyMode === 'local'
+            ? [origin, `http://localhost:${port}`, 'http://127.0.0.1:5173', 'http://localhost:5173', ...(opts.allowedOrigins ?? [])]
+            : (opts.allowedOrigins ?? []),
+        ...(rate === undefined ? {} : { rateLimit: rate === 0 ? false : { limit: rate, windowMs: 60_000 } }),
       });
   }
 
   if (!opts.quiet) {
+    const builtIn = opts.proxy === undefined;
     const lines = [
       '',
-      `  a2a-interop dashboard:  ${origin}/`,
+      `  a2a-interop dashboard:  ${origin}/${host !== urlHost ? `  (listening on ${host})` : ''}`,
+      ...(builtIn
+        ? [
+            `  proxy: ${proxyMode} mode${proxyMode === 'hosted' ? ' (public targets only)' : ' (any target, loopback and private included)'}${opts.allowedOrigins?.length ? `; allowed origins: ${opts.allowedOrigins.join(', ')}` : ''}`,
+          ]
+        : []),
+      ...(builtIn && proxyMode === 'local' && !isLoopbackHost(host)
+        ? ['  warning: local proxy mode on a non-loopback address lets every client of this server reach your private network']
+        : []),
       '',
-      '  Demo agents (paste a card URL into the dashboard):',
-      ...listing.map((a) => `    ${a.id.padEnd(7)} ${a.cardUrl}\n            ${a.label}; expected: ${a.expectedLevel}`),
-      '',
-      `  CLI example:  npx a2a-interop run ${listing[0]?.baseUrl ?? `${origin}/demo/v1`}`,
-      '',
+      ...(listing.length
+        ? [
+            '  Demo agents (paste a card URL into the dashboard):',
+            ...listing.map((a) => `    ${a.id.padEnd(7)} ${a.cardUrl}\n            ${a.label}; expected: ${a.expectedLevel}`),
+            '',
+            `  CLI example:  npx a2a-interop run ${listing[0]?.baseUrl ?? `${origin}/demo/v1`}`,
+            '',
+          ]
+        : []),
     ];
     console.log(lines.join('\n'));
   }
@@ -153,6 +204,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   return {
     url: origin,
     agents: listing,
+    proxyMode: opts.proxy === undefined ? proxyMode : undefined,
     close() {
       closing ??= (async () => {
         await Promise.all(mounted.map((a) => a.close().catch(() => {})));
@@ -167,14 +219,74 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   };
 }
 
+export class ServerConfigError extends Error {}
+
+const listOf = (v: string | undefined): string[] =>
+  (v ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/**
+ * The server's settings from the environment (`npm start`, `npm run serve`, a systemd unit):
+ * HOST, PORT, PROXY_MODE=local|hosted, ALLOWED_ORIGINS and ALLOWED_HOSTS (comma-separated),
+ * RATE_LIMIT_PER_MINUTE (0 = off), DEMO_AGENTS=0|1. Throws ServerConfigError on a value it cannot use.
+ */
+export function serverOptionsFromEnv(env: Record<string, string | undefined>): StartServerOptions & { port: number; host: string } {
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const port = env.PORT?.trim() ? Number(env.PORT) : 4173;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ServerConfigError(`PORT must be a port number (0-65535), got ${JSON.stringify(env.PORT)}`);
+  const mode = env.PROXY_MODE?.trim().toLowerCase();
+  if (mode && mode !== 'local' && mode !== 'hosted') throw new ServerConfigError(`PROXY_MODE must be local or hosted, got ${JSON.stringify(env.PROXY_MODE)}`);
+  const allowedOrigins = listOf(env.ALLOWED_ORIGINS);
+  for (const o of allowedOrigins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(o);
+    } catch {
+      /* reported below */
+    }
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== o) {
+      const hint = parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') ? ` (did you mean ${parsed.origin}?)` : '';
+      throw new ServerConfigError(`ALLOWED_ORIGINS entries are origins, scheme://host[:port] without a path: ${JSON.stringify(o)}${hint}`);
+    }
+  }
+  const allowedHosts = listOf(env.ALLOWED_HOSTS);
+  const badHost = allowedHosts.find((h) => !/^\.?[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/.test(h));
+  if (badHost !== undefined) throw new ServerConfigError(`ALLOWED_HOSTS entries are host names without scheme or port: ${JSON.stringify(badHost)}`);
+  let rateLimitPerMinute: number | undefined;
+  if (env.RATE_LIMIT_PER_MINUTE?.trim()) {
+    rateLimitPerMinute = Number(env.RATE_LIMIT_PER_MINUTE);
+    if (!Number.isInteger(rateLimitPerMinute) || rateLimitPerMinute < 0) throw new ServerConfigError(`RATE_LIMIT_PER_MINUTE must be a whole number (0 = no limit), got ${JSON.stringify(env.RATE_LIMIT_PER_MINUTE)}`);
+  }
+  let demoAgents: boolean | undefined;
+  const demos = env.DEMO_AGENTS?.trim().toLowerCase();
+  if (demos) {
+    if (['1', 'true', 'yes', 'on'].includes(demos)) demoAgents = true;
+    else if (['0', 'false', 'no', 'off'].includes(demos)) demoAgents = false;
+    else throw new ServerConfigError(`DEMO_AGENTS must be 1 or 0, got ${JSON.stringify(env.DEMO_AGENTS)}`);
+  }
+  return {
+    host,
+    port,
+    ...(mode ? { proxyMode: mode as ProxyMode } : {}),
+    ...(allowedOrigins.length ? { allowedOrigins } : {}),
+    ...(allowedHosts.length ? { allowedHosts } : {}),
+    ...(rateLimitPerMinute !== undefined ? { rateLimitPerMinute } : {}),
+    ...(demoAgents !== undefined ? { demoAgents } : {}),
+  };
+}
+
 /** Entry point for `npm start` / `npm run serve`. */
 async function main(): Promise<void> {
-  const port = process.env.PORT ? Number(process.env.PORT) : 4173;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`PORT must be a port number, got ${process.env.PORT}`);
+  let options: ReturnType<typeof serverOptionsFromEnv>;
+  try {
+    options = serverOptionsFromEnv(process.env);
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
     process.exit(2);
   }
-  const s = await startServer({ port });
+  const s = await startServer(options);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) process.exit(1);

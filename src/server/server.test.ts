@@ -1,10 +1,12 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Driver, pollUntil } from '../testing/defect-agent/wire-client';
-import { startServer, type DemoAgentListing, type RunningServer } from './main';
+import { ServerConfigError, isLoopbackHost, serverOptionsFromEnv, startServer, type DemoAgentListing, type RunningServer } from './main';
 
 const STEP = 10;
 const SLOW = 400;
@@ -300,4 +302,210 @@ describe('v0.3 demo agent HTTP+JSON binding: SDK 0.3.14 behaviour our tool must 
     expect(nf.status).toBe(404);
     expect(await nf.json()).toEqual({ code: -32001, message: expect.any(String) });
   });
+});
+
+/** A proxy request with exactly these headers (fetch would not let us set Host). */
+function proxyRequest(
+  serverUrl: string,
+  target: string,
+  headers: Record<string, string>,
+  method = 'GET',
+  path = `/proxy?url=${encodeURIComponent(target)}`,
+): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+  const u = new URL(serverUrl);
+  return new Promise((done, reject) => {
+    const req = request({ host: u.hostname, port: u.port, path, method, headers }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => done({ status: res.statusCode ?? 0, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('self-hosting: the settings npm run serve reads from the environment', () => {
+  it('defaults to 127.0.0.1:4173 with the mode left to the address', () => {
+    expect(serverOptionsFromEnv({})).toEqual({ host: '127.0.0.1', port: 4173 });
+    expect(serverOptionsFromEnv({ HOST: '0.0.0.0', PORT: '8080' })).toEqual({ host: '0.0.0.0', port: 8080 });
+  });
+
+  it('reads PROXY_MODE, ALLOWED_ORIGINS, ALLOWED_HOSTS, RATE_LIMIT_PER_MINUTE and DEMO_AGENTS', () => {
+    expect(
+      serverOptionsFromEnv({
+        PROXY_MODE: 'Hosted',
+        ALLOWED_ORIGINS: 'https://a2a.corp.example, http://localhost:5173',
+        ALLOWED_HOSTS: 'a2a.corp.example,.corp.example',
+        RATE_LIMIT_PER_MINUTE: '0',
+        DEMO_AGENTS: 'off',
+      }),
+    ).toEqual({
+      host: '127.0.0.1',
+      port: 4173,
+      proxyMode: 'hosted',
+      allowedOrigins: ['https://a2a.corp.example', 'http://localhost:5173'],
+      allowedHosts: ['a2a.corp.example', '.corp.example'],
+      rateLimitPerMinute: 0,
+      demoAgents: false,
+    });
+  });
+
+  it.each([
+    [{ PORT: '70000' }, /PORT must be a port number/],
+    [{ PORT: 'http' }, /PORT must be a port number/],
+    [{ PROXY_MODE: 'public' }, /PROXY_MODE must be local or hosted/],
+    [{ ALLOWED_ORIGINS: 'https://a2a.corp.example/' }, /without a path: "https:\/\/a2a\.corp\.example\/" \(did you mean https:\/\/a2a\.corp\.example\?\)/],
+    [{ ALLOWED_ORIGINS: 'a2a.corp.example' }, /ALLOWED_ORIGINS entries are origins/],
+    [{ ALLOWED_HOSTS: 'https://a2a.corp.example' }, /ALLOWED_HOSTS entries are host names/],
+    [{ RATE_LIMIT_PER_MINUTE: '-1' }, /RATE_LIMIT_PER_MINUTE must be a whole number/],
+    [{ DEMO_AGENTS: 'maybe' }, /DEMO_AGENTS must be 1 or 0/],
+  ])('refuses %o', (env, message) => {
+    expect(() => serverOptionsFromEnv(env)).toThrow(ServerConfigError);
+    expect(() => serverOptionsFromEnv(env)).toThrow(message);
+  });
+
+  it('knows which listen addresses only this machine can reach', () => {
+    for (const h of ['127.0.0.1', '127.0.0.2', '::1', '[::1]', 'localhost', 'a2a.localhost']) expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.2', 'a2a.corp.example']) expect(isLoopbackHost(h), h).toBe(false);
+  });
+});
+
+describe('self-hosting: hosted proxy mode (PROXY_MODE=hosted, ALLOWED_ORIGINS)', () => {
+  const TEAM = 'https://a2a.corp.example';
+  let hosted: RunningServer;
+  beforeAll(async () => {
+    hosted = await startServer({ ...serverOptionsFromEnv({ PROXY_MODE: 'hosted', ALLOWED_ORIGINS: TEAM }), port: 0, distDir: dist, quiet: true });
+  });
+  afterAll(() => hosted?.close());
+
+  it('says it is hosted, and serves no demo agents (its proxy could not reach them)', async () => {
+    expect(hosted.proxyMode).toBe('hosted');
+    const health = (await (await fetch(`${hosted.url}/proxy/health`)).json()) as { mode: string };
+    expect(health.mode).toBe('hosted');
+    expect(await (await fetch(`${hosted.url}/api/demo-agents`)).json()).toEqual([]);
+    expect((await fetch(`${hosted.url}/demo/v1/.well-known/agent-card.json`)).status).toBe(404);
+    const page = await fetch(`${hosted.url}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+  });
+
+  it('refuses loopback and localhost targets, for the team origin and the same origin alike', async () => {
+    for (const origin of [TEAM, hosted.url]) {
+      for (const target of [`${hosted.url}/api/demo-agents`, 'http://localhost:4173/', 'http://[::1]:8080/', 'http://10.1.2.3/']) {
+        const r = await proxyRequest(hosted.url, target, { Origin: origin, 'X-A2A-Interop': '1' });
+        expect(r.status, `${origin} -> ${target}`).toBe(403);
+        expect(r.headers['x-proxy-error'], `${origin} -> ${target}`).toBe('target_blocked');
+      }
+    }
+    const r = await proxyRequest(hosted.url, `${hosted.url}/`, { Origin: TEAM, 'X-A2A-Interop': '1' });
+    expect(r.headers['access-control-allow-origin']).toBe(TEAM);
+    expect(JSON.parse(r.body)).toMatchObject({ detail: expect.stringMatching(/public unicast/) });
+  });
+
+  it('honours ALLOWED_ORIGINS: the team origin gets CORS and preflights, any other origin or none is refused', async () => {
+    const pre = await proxyRequest(hosted.url, 'https://agent.example/', { Origin: TEAM, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-a2a-interop' }, 'OPTIONS');
+    expect(pre.status).toBe(204);
+    expect(pre.headers['access-control-allow-origin']).toBe(TEAM);
+
+    const foreign = await proxyRequest(hosted.url, 'https://agent.example/', { Origin: 'https://evil.example', 'X-A2A-Interop': '1' });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers['x-proxy-error']).toBe('origin_not_allowed');
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+    const foreignPre = await proxyRequest(hosted.url, 'https://agent.example/', { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' }, 'OPTIONS');
+    expect(foreignPre.headers['x-proxy-error']).toBe('origin_not_allowed');
+
+    const none = await proxyRequest(hosted.url, 'https://agent.example/', { 'X-A2A-Interop': '1' });
+    expect(none.status).toBe(403);
+    expect(none.headers['x-proxy-error']).toBe('origin_not_allowed');
+  });
+
+  it('rate-limits per client when RATE_LIMIT_PER_MINUTE is set', async () => {
+    const limited = await startServer({ ...serverOptionsFromEnv({ PROXY_MODE: 'hosted', RATE_LIMIT_PER_MINUTE: '2' }), port: 0, distDir: dist, quiet: true });
+    try {
+      const codes: (string | string[] | undefined)[] = [];
+      for (let i = 0; i < 4; i++) codes.push((await proxyRequest(limited.url, 'http://127.0.0.1:1/', { Origin: limited.url, 'X-A2A-Interop': '1' })).headers['x-proxy-error']);
+      expect(codes.slice(0, 2)).toEqual(['target_blocked', 'target_blocked']);
+      expect(codes.slice(2)).toEqual(['rate_limited', 'rate_limited']);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('self-hosting: local proxy mode answers only to its own names (ALLOWED_HOSTS)', () => {
+  let local: RunningServer;
+  beforeAll(async () => {
+    local = await startServer({ ...serverOptionsFromEnv({ ALLOWED_HOSTS: 'a2a.lab.example' }), port: 0, distDir: dist, quiet: true, demoAgents: false });
+  });
+  afterAll(() => local?.close());
+
+  it('reaches loopback targets for a configured Host name and refuses other names (DNS rebinding)', async () => {
+    expect(local.proxyMode).toBe('local');
+    const port = new URL(local.url).port;
+    const target = `${local.url}/api/demo-agents`;
+    const named = await proxyRequest(local.url, target, { Host: `a2a.lab.example:${port}`, 'X-A2A-Interop': '1' });
+    expect(named.status).toBe(200);
+    expect(JSON.parse(named.body)).toEqual([]);
+    const rebound = await proxyRequest(local.url, target, { Host: `attacker.example:${port}`, 'X-A2A-Interop': '1' });
+    expect(rebound.status).toBe(403);
+    expect(rebound.headers['x-proxy-error']).toBe('origin_not_allowed');
+  });
+});
+
+describe('self-hosting: npm run serve honours HOST and PORT', () => {
+  const repo = resolve(__dirname, '../..');
+  const freePort = (host: string) =>
+    new Promise<number>((done, reject) => {
+      const s = createNetServer();
+      s.once('error', reject);
+      s.listen(0, host, () => {
+        const { port } = s.address() as AddressInfo;
+        s.close(() => done(port));
+      });
+    });
+
+  function serve(env: Record<string, string>) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    const ready = new Promise<void>((done, reject) => {
+      const t = setInterval(() => {
+        if (/a2a-interop dashboard:/.test(out)) {
+          clearInterval(t);
+          done();
+        }
+      }, 25);
+      void exited.then((code) => {
+        clearInterval(t);
+        reject(new Error(`the server exited (${code}) before it was ready:\n${out}`));
+      });
+    });
+    ready.catch(() => undefined); // observed by the tests that wait for it
+    return { child, exited, ready, output: () => out };
+  }
+
+  it('listens on exactly HOST:PORT and stops cleanly on SIGTERM', async () => {
+    // 127.0.0.2 is loopback too, but a server on it is not reachable at 127.0.0.1: proof HOST is used.
+    const port = await freePort('127.0.0.2');
+    const s = serve({ HOST: '127.0.0.2', PORT: String(port), PROXY_MODE: 'hosted', ALLOWED_ORIGINS: 'https://a2a.corp.example', DEMO_AGENTS: '0' });
+    try {
+      await s.ready;
+      expect(s.output()).toContain(`http://127.0.0.2:${port}/`);
+      expect(s.output()).toMatch(/proxy: hosted mode \(public targets only\); allowed origins: https:\/\/a2a\.corp\.example/);
+      const health = (await (await fetch(`http://127.0.0.2:${port}/proxy/health`)).json()) as { mode: string };
+      expect(health.mode).toBe('hosted');
+      await expect(fetch(`http://127.0.0.1:${port}/proxy/health`)).rejects.toThrow();
+    } finally {
+      s.child.kill('SIGTERM');
+    }
+    expect(await s.exited).toBe(0);
+  }, 30_000);
+
+  it('exits 2 with the reason on a setting it cannot use', async () => {
+    const s = serve({ PORT: '99999' });
+    expect(await s.exited).toBe(2);
+    expect(s.output()).toMatch(/PORT must be a port number \(0-65535\), got "99999"/);
+  }, 30_000);
 });
