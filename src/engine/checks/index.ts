@@ -1,12 +1,17 @@
+import { authChecks } from './auth';
 import { cardChecks } from './card';
+import { cardExtended } from './card/extended';
 import type { CheckDef } from './define';
-import { authChecks, errorChecks } from './errors';
-import { interopChecks } from './interop';
+import { errorChecks } from './errors';
+import { interopChecks, peerChecks } from './interop';
 import { lifecycleChecks } from './lifecycle';
 import { streamingChecks } from './streaming';
 
-/** The suite manifest, in run order: explicit, no side-effect registration. Ids are stable forever. */
-export const ALL_CHECKS: readonly CheckDef[] = [...cardChecks, ...lifecycleChecks, ...streamingChecks, ...errorChecks, ...authChecks, ...interopChecks];
+/**
+ * The suite manifest, in run order: explicit, no side-effect registration. Ids are stable forever, and so is this
+ * order (reports, the matrix snapshots and the UI list checks in it).
+ */
+export const ALL_CHECKS: readonly CheckDef[] = [...cardChecks, ...lifecycleChecks, ...streamingChecks, ...errorChecks, ...authChecks, ...interopChecks, cardExtended, ...peerChecks];
 
 /** Static descriptions of every check (for docs, the UI's filters and the JSON Schema of ids). */
 export const CHECK_CATALOG = ALL_CHECKS.map(({ run: _run, ...info }) => info);

@@ -1,0 +1,103 @@
+/**
+ * interop.bindings: every other interface the card declares answers a basic send and get like the main one
+ * (functional equivalence).
+ */
+import { canonicalBinding } from '../../card/detect';
+import type { Evidence } from '../../model/check';
+import { Dialect, type CallOutcome } from '../../protocol/dialect';
+import { acceptedOutputModes } from '../../runner/target';
+import { defineCheck, fail, pass, skip } from '../define';
+import { brokenCallVerdict } from '../fixtures/outcomes';
+import { primarySkill, runEvidence, runTask, skillInput, skillRuns } from '../fixtures/tasks';
+import { needDialect } from '../preconditions';
+import { generationOf, restPrefix } from './interfaces';
+
+/** Our cap on one task over another interface (the per-task budget, at most this). */
+const BINDING_BUDGET_MS = 20_000;
+
+/** The interface is not served at all: 404/405, method not found, UNIMPLEMENTED. */
+const notServed = (o: CallOutcome) => o.http.status === 404 || o.http.status === 405 || (o.kind === 'error' && (o.error.code === -32601 || o.error.status === 'UNIMPLEMENTED'));
+
+/** An error's meaning across bindings (a JSON-RPC code and its HTTP+JSON mapping compare equal). */
+function errorCategory(o: CallOutcome): string {
+  if (o.kind !== 'error') return o.kind;
+  const e = o.error;
+  if (e.code === -32005 || e.reason === 'CONTENT_TYPE_NOT_SUPPORTED' || o.http.status === 415) return 'content-type';
+  if (e.code === -32602 || e.status === 'INVALID_ARGUMENT' || (e.code === undefined && o.http.status === 400 && !e.reason)) return 'invalid-params';
+  if (e.code === -32001 || e.reason === 'TASK_NOT_FOUND') return 'task-not-found';
+  if (e.code === -32004 || e.reason === 'UNSUPPORTED_OPERATION') return 'unsupported';
+  if (e.code === -32603 || o.http.status >= 500 || e.status === 'INTERNAL') return 'internal';
+  return `${e.code ?? e.reason ?? e.status ?? o.http.status}`;
+}
+
+const describeError = (o: CallOutcome) => (o.kind === 'error' ? `${o.error.code ?? o.error.reason ?? o.error.status ?? `HTTP ${o.http.status}`}${o.error.message ? ` "${o.error.message.slice(0, 80)}"` : ''}` : o.kind);
+
+export const interopBindings = defineCheck({
+  id: 'interop.bindings',
+  title: 'Every other interface the card declares answers a basic send and get',
+  category: 'interop',
+  level: 'MUST',
+  tier: 'optional',
+  phase: 'suite',
+  specRefs: {
+    'v0.3': 'v0.3.0 §5.6.2 Additional Interfaces, §3.4.1 Functional Equivalence',
+    'v1.0': 'v1.0.1 §8.3.1 (each interface MUST accurately declare its transport and URL), §5.1 Functional Equivalence',
+  },
+  recommendation: 'Serve every interface you declare, at the URL and with the binding and protocol version you declare; drop interfaces you do not serve. With @a2a-js/sdk, mount restHandler/jsonRpcHandler at exactly the declared paths, and enable legacyCompat if you list protocolVersion 0.3 interfaces.',
+  run: async (ctx) => {
+    const p0 = needDialect(ctx);
+    if (p0) return p0;
+    const sel = ctx.detection.selected;
+    const others = ctx.card.interfaces.filter((i) => {
+      if (i === sel || (sel && i.url === sel.url && i.binding === sel.binding && i.protocolVersion === sel.protocolVersion)) return false;
+      if (ctx.generation === 'v1.0' && i.source !== 'supportedInterfaces') return false;
+      const b = canonicalBinding(String(i.binding));
+      return (b === 'JSONRPC' || b === 'HTTP+JSON') && /^https?:\/\//.test(i.url);
+    });
+    if (!others.length) return skip('The card declares a single testable interface.', 'not-applicable');
+    const evidence: Evidence[] = [];
+    const problems: string[] = [];
+    const notes: string[] = [];
+    // The main interface's answer to the same input, to compare an error with (functional equivalence means the
+    // same answer, not necessarily a task).
+    const main = async () => (await skillRuns(ctx)).find((r) => r.skillId === primarySkill(ctx)) ?? (await skillRuns(ctx))[0];
+    for (const i of others.slice(0, 6)) {
+      const g = generationOf(i, ctx.generation);
+      const binding = canonicalBinding(String(i.binding))!;
+      // A v0.3 HTTP+JSON URL that already ends in /v1 (the v0.3 schema's own example) is the prefix itself.
+      const url = g === 'v0.3' && binding === 'HTTP+JSON' && !restPrefix(i.url, g) ? i.url.replace(/\/+$/, '').replace(/\/v1$/, '') : i.url;
+      const d = new Dialect({
+        generation: g,
+        binding,
+        endpointUrl: url,
+        tenant: i.tenant || undefined,
+        authHeaders: ctx.authHeaders,
+        authQuery: ctx.authQuery,
+        acceptedOutputModes: acceptedOutputModes(ctx.card),
+        uuid: ctx.uuid,
+      });
+      const label = `${i.binding} ${g} ${ctx.http.redactor.url(i.url)}`;
+      const input = skillInput(ctx, primarySkill(ctx));
+      const run = await runTask({ ...ctx, taskTimeoutMs: Math.min(ctx.taskTimeoutMs, BINDING_BUDGET_MS) }, d, { ...input, input, lane: ctx.lane(`binding ${i.binding} ${g}`) });
+      evidence.push(runEvidence(run));
+      if (run.outcome === 'timeout') notes.push(`${label} answered send; the task did not settle within our ${Math.min(ctx.taskTimeoutMs, BINDING_BUDGET_MS)} ms cap`);
+      if (run.outcome !== 'failed-call' && run.outcome !== 'no-task') continue;
+      const broken = run.brokenCall ?? run.send;
+      const v = brokenCallVerdict(ctx, broken, label);
+      if (v.status === 'skip' || v.status === 'error') return v;
+      if (broken.kind === 'error' && !notServed(broken)) {
+        const m = await main();
+        const mainBroken = m && (m.outcome === 'failed-call' || m.outcome === 'no-task') ? (m.brokenCall ?? m.send) : undefined;
+        if (mainBroken?.kind === 'error' && errorCategory(mainBroken) === errorCategory(broken)) {
+          notes.push(`${label} refused the input with ${describeError(broken)}, as the main interface did (${describeError(mainBroken)}): the same answer`);
+          continue;
+        }
+        problems.push(`${label}: ${v.message}${m ? ` The main interface ${mainBroken ? `answered ${mainBroken.kind === 'error' ? describeError(mainBroken) : mainBroken.kind}` : `ran the same input to ${m.outcome}`}.` : ''}`);
+        continue;
+      }
+      problems.push(`${label}: ${v.message}`);
+    }
+    const tail = notes.length ? ` (${notes.join('; ')})` : '';
+    return problems.length ? fail(`${problems.length} of ${others.length} other interface(s) do not work like the main one: ${problems.join(' | ')}${tail}`, evidence) : pass(`${others.length} other interface(s) answer send and get like the main one${tail}.`, evidence);
+  },
+});
