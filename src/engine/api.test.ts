@@ -17,7 +17,9 @@ const comparable = (r: CheckResult) => ({ ...r, duration_ms: 0, evidence: r.evid
 async function runOnServedCard(card: unknown) {
   const body = JSON.stringify(card);
   const { host } = fakeHost((req) =>
-    new URL(req.url).pathname === '/.well-known/agent-card.json' ? new Response(body, { status: 200, headers: { 'content-type': 'application/json' } }) : new Response('', { status: 404 }),
+    new URL(req.url).pathname === '/.well-known/agent-card.json'
+      ? new Response(body, { status: 200, headers: { 'content-type': 'application/json' } })
+      : new Response('', { status: 404 }),
   );
   const report = await runConformance(host, { agentUrl: 'https://card.invalid', only: CONTENT_IDS, timeoutMs: 5_000 }, () => undefined);
   return { results: reportResults(report).filter((r) => CONTENT_IDS.includes(r.id)), generation: report.protocol.generation ?? undefined };
@@ -28,8 +30,17 @@ const CARDS: Record<string, unknown> = {
   'valid v1.0': v1,
   'valid v0.3': sampleCard('v0.3', 'https://agent.example'),
   'valid legacy': sampleCard('legacy', 'https://agent.example'),
-  'v1.0 with broken fields': { ...v1, name: 42, defaultInputModes: ['not a media type'], supportedInterfaces: [{ url: 'ftp://x', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }], skills: [{ id: 7 }] },
-  'v1.0 card whose interfaces are all 0.3': { ...v1, supportedInterfaces: [{ url: 'https://agent.example/rpc', protocolBinding: 'JSONRPC', protocolVersion: '0.3' }] },
+  'v1.0 with broken fields': {
+    ...v1,
+    name: 42,
+    defaultInputModes: ['not a media type'],
+    supportedInterfaces: [{ url: 'ftp://x', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    skills: [{ id: 7 }],
+  },
+  'v1.0 card whose interfaces are all 0.3': {
+    ...v1,
+    supportedInterfaces: [{ url: 'https://agent.example/rpc', protocolBinding: 'JSONRPC', protocolVersion: '0.3' }],
+  },
   'an API key in the query, named in URLs': {
     ...sampleCard('v0.3', 'https://agent.example'),
     url: 'https://agent.example/rpc?api_token=s3cret',
@@ -93,7 +104,8 @@ describe('discoverCard', () => {
   });
 
   it('with judge: every card check, served ones included, as a run judges them', async () => {
-    const route = (req: Request) => (req.url.endsWith('/.well-known/agent-card.json') ? json(v1, { headers: { 'cache-control': 'max-age=60' } }) : new Response('no', { status: 404 }));
+    const route = (req: Request) =>
+      req.url.endsWith('/.well-known/agent-card.json') ? json(v1, { headers: { 'cache-control': 'max-age=60' } }) : new Response('no', { status: 404 });
     const found = await discoverCard(fakeHost(route).host, 'https://agent.example', { judge: true });
     const report = await runConformance(fakeHost(route).host, { agentUrl: 'https://agent.example', only: CARD_IDS }, () => undefined);
     expect(found.findings?.map((r) => r.id)).toEqual(CARD_IDS);
@@ -103,7 +115,9 @@ describe('discoverCard', () => {
   it('sends credentials only after a refusal, and masks them in what it returns and emits', async () => {
     const token = 'tok-very-secret-123';
     const { host, requests } = fakeHost((req) =>
-      req.headers.get('authorization') === `Bearer ${token}` ? json(v1) : new Response('{"error":"auth"}', { status: 401, headers: { 'content-type': 'application/json' } }),
+      req.headers.get('authorization') === `Bearer ${token}`
+        ? json(v1)
+        : new Response('{"error":"auth"}', { status: 401, headers: { 'content-type': 'application/json' } }),
     );
     const events: RunEvent[] = [];
     const found = await discoverCard(host, `https://agent.example/?token=${token}`, { credentials: { kind: 'bearer', token }, emit: (e) => events.push(e) });

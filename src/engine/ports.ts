@@ -6,14 +6,14 @@
  * const host: Host = {
  *   fetch: (url, init) => fetch(url, init),
  *   now: () => Date.now(),
- *   sleep: (ms, signal) => abortableSleep(ms, signal),
+ *   sleep: (ms, signal) => timerSleep(ms, signal),
  *   randomUUID: () => crypto.randomUUID(),
  * };
  */
 export interface Host {
   /**
    * Web-standard fetch to the *target* URL. A proxying host rewrites it; it must leave proxy failures
-   * visible as `X-Proxy-Error` responses (see http/proxy-errors.ts) rather than throwing.
+   * visible as `X-Proxy-Error` responses (see model/proxy.ts; decoded in http/transport-errors.ts) rather than throwing.
    */
   fetch(url: string, init: RequestInit): Promise<Response>;
   /** Wall clock in ms since the epoch. */

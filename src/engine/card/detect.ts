@@ -26,17 +26,16 @@ const LEGACY_TOP_LEVEL = ['preferredTransport', 'additionalInterfaces', 'support
 
 /** Maps the many spellings of bindings seen in cards to ours. */
 export function canonicalBinding(b: string): Binding | undefined {
-  const k = b.trim().toUpperCase().replace(/[\s_-]/g, '');
+  const k = b
+    .trim()
+    .toUpperCase()
+    .replace(/[\s_-]/g, '');
   if (k === 'JSONRPC' || k === 'JSONRPC2.0' || k === 'JSONRPC2') return 'JSONRPC';
   if (k === 'HTTP+JSON' || k === 'HTTPJSON' || k === 'REST' || k === 'HTTP') return 'HTTP+JSON';
   if (k === 'GRPC') return 'GRPC';
   return undefined;
 }
 
-/**
- * Decides the protocol generation and binding from the card, as a2a-js `isLegacyAgentCard` does
- * (REFERENCE.md §1), and explains the decision.
- */
 /** Which interface the user wants tested when the card declares several. */
 export interface InterfacePreference {
   binding?: Binding;
@@ -44,6 +43,10 @@ export interface InterfacePreference {
   protocolVersion?: string;
 }
 
+/**
+ * Decides the protocol generation and binding from the card, as a2a-js `isLegacyAgentCard` does
+ * (a v1.0 card has `supportedInterfaces`; older cards a top-level `url`, v0.3 adds `protocolVersion`), and explains the decision.
+ */
 export function detectGeneration(raw: unknown, card: NormalizedCard, cardSource?: string, prefer: InterfacePreference = {}): Detection {
   const c = isRecord(raw) ? raw : {};
   const evidence: string[] = [];
@@ -97,7 +100,7 @@ export function detectGeneration(raw: unknown, card: NormalizedCard, cardSource?
   const wantsV03 = generation === 'v1.0' && prefer.protocolVersion !== undefined && /^0\.3/.test(prefer.protocolVersion);
   if (wantsV03) {
     generation = 'v0.3';
-    evidence.push('testing the card\'s protocolVersion 0.3 interfaces, as requested');
+    evidence.push("testing the card's protocolVersion 0.3 interfaces, as requested");
   }
   // Binding: the first testable interface in preference order.
   const candidates =

@@ -19,7 +19,12 @@ export interface DiscoveryResult {
   /** The card answered only when credentials were sent. */
   neededCredentials: boolean;
   /** Every candidate failed at the transport level (nothing answered at all). */
-  unreachable?: { message: string; blame: 'agent' | 'tool' | 'unknown'; proxyCode?: string; /** The transport error's source (e.g. `timeout`: our per-request budget ended). */ source?: string };
+  unreachable?: {
+    message: string;
+    blame: 'agent' | 'tool' | 'unknown';
+    proxyCode?: string;
+    /** The transport error's source (e.g. `timeout`: our per-request budget ended). */ source?: string;
+  };
   /** Set when the input URL itself is unusable. */
   invalidUrl?: string;
   /** What discovery concluded (see TargetInfo.reach). */
@@ -166,7 +171,8 @@ export async function discoverCard(ctx: HttpContext, input: string, opts: Discov
       source: err?.source,
     };
     // The agent's own misbehaviour (a redirect loop, resets) means something answered, just no card.
-    result.reach = err?.blame === 'tool' || err?.source === 'abort' ? 'tool-failure' : err?.blame === 'agent' && err.source !== 'timeout' ? 'no-card' : 'unreachable';
+    result.reach =
+      err?.blame === 'tool' || err?.source === 'abort' ? 'tool-failure' : err?.blame === 'agent' && err.source !== 'timeout' ? 'no-card' : 'unreachable';
   }
   return result;
 }

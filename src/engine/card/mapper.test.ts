@@ -19,7 +19,9 @@ const bayArm: RegistryAgent = RegistryAgent.parse({
   capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false },
   inputModes: ['text/plain', 'application/json'],
   outputModes: ['text/plain', 'application/json'],
-  skills: [{ id: 'pick-place', name: 'Pick and place', description: 'Grasp a known object and place it at a taught pose', tags: ['manipulation', 'pick-place'] }],
+  skills: [
+    { id: 'pick-place', name: 'Pick and place', description: 'Grasp a known object and place it at a taught pose', tags: ['manipulation', 'pick-place'] },
+  ],
   local: { physical: { payloadKg: 3, reachMm: 850 } },
 });
 
@@ -54,7 +56,11 @@ describe('card mapper (seed 002)', () => {
 
   it('an exported card passes every card check of our own suite, strict lint included', async () => {
     const card = exportCard(bayArm);
-    const { host } = fakeHost((req) => (new URL(req.url).pathname === '/.well-known/agent-card.json' ? json(card, { headers: { 'cache-control': 'max-age=60', etag: '"1"' } }) : new Response('', { status: 404 })));
+    const { host } = fakeHost((req) =>
+      new URL(req.url).pathname === '/.well-known/agent-card.json'
+        ? json(card, { headers: { 'cache-control': 'max-age=60', etag: '"1"' } })
+        : new Response('', { status: 404 }),
+    );
     const report = await runConformance(host, { agentUrl: 'https://robots.example', only: cardChecks.map((c) => c.id) }, () => {});
     const bad = reportResults(report).filter((r) => r.status === 'fail' || r.status === 'error');
     expect(bad.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
@@ -85,12 +91,23 @@ describe('card mapper (seed 002)', () => {
 
   it('round trip internal -> card -> internal keeps what a card can carry', () => {
     const back = importCard(exportCard(bayArm), { existing: bayArm }).agent;
-    const strip = (a: RegistryAgent) => ({ ...a, source: undefined, endpoints: a.endpoints.map((e) => ({ url: e.url, protocol: e.protocol })).sort((x, y) => x.url.localeCompare(y.url)) });
+    const strip = (a: RegistryAgent) => ({
+      ...a,
+      source: undefined,
+      endpoints: a.endpoints.map((e) => ({ url: e.url, protocol: e.protocol })).sort((x, y) => x.url.localeCompare(y.url)),
+    });
     expect(strip(back)).toEqual({ ...strip(bayArm), provider: { organization: 'lab', url: 'https://robots.example/bay-arm' } });
   });
 
   it('imports legacy and v0.3 cards, and garbage, without throwing', () => {
-    const legacy = importCard({ name: 'Old', url: 'http://old.example/', version: '1', capabilities: { streaming: true }, skills: [{ id: 'a', name: 'A' }], authentication: { schemes: ['bearer'] } });
+    const legacy = importCard({
+      name: 'Old',
+      url: 'http://old.example/',
+      version: '1',
+      capabilities: { streaming: true },
+      skills: [{ id: 'a', name: 'A' }],
+      authentication: { schemes: ['bearer'] },
+    });
     expect(legacy.generation).toBe('legacy');
     expect(legacy.agent.capabilities.streaming).toBe(true);
     const junk = importCard('not a card');
@@ -124,6 +141,13 @@ describe('card mapper (seed 002)', () => {
 
   it('ids and log entries', () => {
     expect(synthesizeId('Geo Research!!', 'https://A2A.example:8443/x')).toBe('agent:a2a.example.geo-research');
-    expect(logEntry('export', bayArm, 'A2A v1.0', undefined, 't')).toEqual({ when: 't', dir: 'export', type: 'A2A v1.0', agent: 'agent:robot.bay.arm.v1@1.0.0', schema: MAPPER_ID, source: undefined });
+    expect(logEntry('export', bayArm, 'A2A v1.0', undefined, 't')).toEqual({
+      when: 't',
+      dir: 'export',
+      type: 'A2A v1.0',
+      agent: 'agent:robot.bay.arm.v1@1.0.0',
+      schema: MAPPER_ID,
+      source: undefined,
+    });
   });
 });

@@ -98,7 +98,8 @@ export function exportCard(agentIn: RegistryAgent): Record<string, unknown> {
       ...(s.outputModes?.length ? { outputModes: s.outputModes } : {}),
     })),
   };
-  if (agent.provider) card.provider = { organization: agent.provider.organization, url: agent.provider.url ?? agent.documentationUrl ?? endpoints[0]?.url ?? '' };
+  if (agent.provider)
+    card.provider = { organization: agent.provider.organization, url: agent.provider.url ?? agent.documentationUrl ?? endpoints[0]?.url ?? '' };
   if (agent.documentationUrl) card.documentationUrl = agent.documentationUrl;
   if (agent.iconUrl) card.iconUrl = agent.iconUrl;
   if (Object.keys(agent.securitySchemes).length) card.securitySchemes = agent.securitySchemes;
@@ -166,7 +167,12 @@ export function importCard(raw: unknown, opts: ImportOptions = {}): { agent: Reg
     if (!/^https?:\/\//i.test(i.url)) return void warnings.push(`interface ${i.url || '(no url)'} is not an absolute http(s) URL; skipped`);
     const b = String(i.binding).toUpperCase();
     const binding = b.includes('GRPC') ? 'GRPC' : b.includes('HTTP') || b === 'REST' ? 'HTTP+JSON' : 'JSONRPC';
-    const protocolVersion = i.protocolVersion && /^\d+\.\d+/.test(i.protocolVersion) ? i.protocolVersion.split('.').slice(0, 2).join('.') : det.generation === 'v1.0' ? '1.0' : undefined;
+    const protocolVersion =
+      i.protocolVersion && /^\d+\.\d+/.test(i.protocolVersion)
+        ? i.protocolVersion.split('.').slice(0, 2).join('.')
+        : det.generation === 'v1.0'
+          ? '1.0'
+          : undefined;
     // A v0.3 card repeats its main url in additionalInterfaces (the spec asks it to): one endpoint, not two.
     if (endpoints.some((e) => e.url === i.url && e.binding === binding && e.protocolVersion === protocolVersion)) return;
     endpoints.push({
@@ -194,10 +200,24 @@ export function importCard(raw: unknown, opts: ImportOptions = {}): { agent: Reg
     documentationUrl: card.documentationUrl,
     iconUrl: card.iconUrl,
     endpoints,
-    capabilities: { streaming: card.capabilities.streaming, pushNotifications: card.capabilities.pushNotifications, extendedAgentCard: card.capabilities.extendedAgentCard },
+    capabilities: {
+      streaming: card.capabilities.streaming,
+      pushNotifications: card.capabilities.pushNotifications,
+      extendedAgentCard: card.capabilities.extendedAgentCard,
+    },
     inputModes: card.defaultInputModes,
     outputModes: card.defaultOutputModes,
-    skills: card.skills.filter((s) => s.id && s.name).map((s) => ({ id: s.id, name: s.name, description: s.description, tags: s.tags, examples: s.examples.length ? s.examples : undefined, inputModes: s.inputModes, outputModes: s.outputModes })),
+    skills: card.skills
+      .filter((s) => s.id && s.name)
+      .map((s) => ({
+        id: s.id,
+        name: s.name,
+        description: s.description,
+        tags: s.tags,
+        examples: s.examples.length ? s.examples : undefined,
+        inputModes: s.inputModes,
+        outputModes: s.outputModes,
+      })),
     securitySchemes: schemes,
     security: [...new Set(card.securityRequirements.flatMap((r) => Object.keys(r)))],
     local: {},

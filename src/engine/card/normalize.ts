@@ -236,7 +236,11 @@ export function normalizeCard(raw: unknown): NormalizedCard {
       });
     });
   } else {
-    b.fix('skills', c.skills === undefined ? 'missing; treated as no skills' : `expected a list, got ${typeName(c.skills)}; treated as no skills`, 'card.required-fields');
+    b.fix(
+      'skills',
+      c.skills === undefined ? 'missing; treated as no skills' : `expected a list, got ${typeName(c.skills)}; treated as no skills`,
+      'card.required-fields',
+    );
   }
 
   // Security.
@@ -310,7 +314,8 @@ function normalizeCapabilities(b: Builder, v: unknown): NormalizedCard['capabili
         else b.fix(`${p}.uri`, `expected a string, got ${typeName(e.uri)}; ignored`, id, FROM_V02);
         let description: string | undefined;
         if (typeof e.description === 'string') description = e.description;
-        else if (e.description !== undefined && e.description !== null) b.fix(`${p}.description`, `expected a string, got ${typeName(e.description)}; ignored`, id, FROM_V02);
+        else if (e.description !== undefined && e.description !== null)
+          b.fix(`${p}.description`, `expected a string, got ${typeName(e.description)}; ignored`, id, FROM_V02);
         caps.extensions.push({ uri, required: b.bool(e.required, `${p}.required`, id, FROM_V02), description });
       });
       continue;
@@ -325,7 +330,10 @@ function normalizeCapabilities(b: Builder, v: unknown): NormalizedCard['capabili
 }
 
 /** Capability flags by their JSON name, with the generations that define them. */
-const KNOWN_CAPABILITIES: Record<string, { key: 'streaming' | 'pushNotifications' | 'stateTransitionHistory' | 'extendedAgentCard'; only?: readonly Generation[] }> = {
+const KNOWN_CAPABILITIES: Record<
+  string,
+  { key: 'streaming' | 'pushNotifications' | 'stateTransitionHistory' | 'extendedAgentCard'; only?: readonly Generation[] }
+> = {
   streaming: { key: 'streaming' },
   pushNotifications: { key: 'pushNotifications' },
   stateTransitionHistory: { key: 'stateTransitionHistory', only: UP_TO_V03 },

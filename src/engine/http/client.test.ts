@@ -28,7 +28,10 @@ const req = { method: 'POST', url: 'http://agent.test/rpc', body: '{}', lane: 't
 
 describe('exchange: 429 with Retry-After', () => {
   it('retries once after a short Retry-After and records both exchanges', async () => {
-    const { ctx, events, calls } = ctxFor([() => new Response('slow down', { status: 429, headers: { 'retry-after': '0' } }), () => new Response('{"ok":true}', { status: 200 })]);
+    const { ctx, events, calls } = ctxFor([
+      () => new Response('slow down', { status: 429, headers: { 'retry-after': '0' } }),
+      () => new Response('{"ok":true}', { status: 200 }),
+    ]);
     const r = await exchange(ctx, req);
     expect(r.status).toBe(200);
     expect(calls()).toBe(2);

@@ -189,7 +189,11 @@ export async function withPoliteRetry<T>(ctx: HttpContext, attempt: () => Promis
  * never blamed on the agent.
  */
 export function exchange(ctx: HttpContext, req: HttpRequest): Promise<HttpResult> {
-  return withPoliteRetry(ctx, () => exchangeNow(ctx, req), (r) => r);
+  return withPoliteRetry(
+    ctx,
+    () => exchangeNow(ctx, req),
+    (r) => r,
+  );
 }
 
 async function exchangeNow(ctx: HttpContext, req: HttpRequest): Promise<HttpResult> {

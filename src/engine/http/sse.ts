@@ -92,7 +92,11 @@ type OnEvent = (m: SseMessage) => 'stop' | void;
  */
 export function stream(ctx: HttpContext, req: StreamRequest, onEvent: OnEvent): Promise<StreamOutcome> {
   // As for exchanges: a rate-limited agent that says when to come back gets one polite retry; a second 429 stands.
-  return withPoliteRetry(ctx, () => streamNow(ctx, req, onEvent), (o) => (o.reason === 'not-stream' ? o.result : undefined));
+  return withPoliteRetry(
+    ctx,
+    () => streamNow(ctx, req, onEvent),
+    (o) => (o.reason === 'not-stream' ? o.result : undefined),
+  );
 }
 
 async function streamNow(ctx: HttpContext, req: StreamRequest, onEvent: OnEvent): Promise<StreamOutcome> {
@@ -197,7 +201,12 @@ async function readEvents(ctx: HttpContext, req: StreamRequest, body: ReadableSt
       out.ignoredLineCount++;
       if (out.parseErrors.length < 20) out.parseErrors.push(e.message);
       if (out.ignoredLines.length < 20 && (e.type === 'unknown-field' || e.type === 'invalid-retry')) {
-        out.ignoredLines.push({ type: e.type, field: e.field ?? (e.type === 'invalid-retry' ? 'retry' : ''), value: truncate(e.value ?? '', 200), line: truncate(e.line ?? '', 300) });
+        out.ignoredLines.push({
+          type: e.type,
+          field: e.field ?? (e.type === 'invalid-retry' ? 'retry' : ''),
+          value: truncate(e.value ?? '', 200),
+          line: truncate(e.line ?? '', 300),
+        });
       }
     },
   });

@@ -6,9 +6,7 @@
 
 /** One part of a test message, generation-neutral (the dialect renders it per generation and binding). */
 export type InputPart =
-  | { kind: 'text'; text: string }
-  | { kind: 'data'; data: Record<string, unknown> }
-  | { kind: 'file'; mediaType: string; name: string; bytes: string };
+  { kind: 'text'; text: string } | { kind: 'data'; data: Record<string, unknown> } | { kind: 'file'; mediaType: string; name: string; bytes: string };
 
 export interface MessageInput {
   /** What the message says in words (the text part, or a description of the file/data sent): for evidence. */
@@ -31,12 +29,14 @@ const SAMPLES: Record<string, { name: string; bytes: string }> = {
   'image/gif': { name: 'a2a-interop-1x1.gif', bytes: 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7' },
   'image/jpeg': {
     name: 'a2a-interop-1x1.jpg',
-    bytes: '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+    bytes:
+      '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
   },
   'audio/wav': { name: 'a2a-interop-silence.wav', bytes: 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=' },
   'application/pdf': {
     name: 'a2a-interop-blank.pdf',
-    bytes: 'JVBERi0xLjQKMSAwIG9iajw8L1R5cGUvQ2F0YWxvZy9QYWdlcyAyIDAgUj4+ZW5kb2JqCjIgMCBvYmo8PC9UeXBlL1BhZ2VzL0tpZHNbMyAwIFJdL0NvdW50IDE+PmVuZG9iagozIDAgb2JqPDwvVHlwZS9QYWdlL1BhcmVudCAyIDAgUi9NZWRpYUJveFswIDAgMyAzXT4+ZW5kb2JqCnRyYWlsZXI8PC9Sb290IDEgMCBSPj4KJSVFT0YK',
+    bytes:
+      'JVBERi0xLjQKMSAwIG9iajw8L1R5cGUvQ2F0YWxvZy9QYWdlcyAyIDAgUj4+ZW5kb2JqCjIgMCBvYmo8PC9UeXBlL1BhZ2VzL0tpZHNbMyAwIFJdL0NvdW50IDE+PmVuZG9iagozIDAgb2JqPDwvVHlwZS9QYWdlL1BhcmVudCAyIDAgUi9NZWRpYUJveFswIDAgMyAzXT4+ZW5kb2JqCnRyYWlsZXI8PC9Sb290IDEgMCBSPj4KJSVFT0YK',
   },
   'application/octet-stream': { name: 'a2a-interop.bin', bytes: 'YTJhLWludGVyb3A=' },
 };
@@ -59,7 +59,12 @@ export function buildInput(text: string, modes: readonly string[]): MessageInput
   const norm = modes.map(base);
   if (!norm.length || norm.some(isText)) return { text, parts: [{ kind: 'text', text }], mediaType: norm.find(isText) ?? 'text/plain' };
   const json = norm.find(isJson);
-  if (json) return { text: `JSON data: {"message": ${JSON.stringify(text)}}`, parts: [{ kind: 'data', data: { message: text } }], mediaType: json === 'json' || json === 'data' ? 'application/json' : json };
+  if (json)
+    return {
+      text: `JSON data: {"message": ${JSON.stringify(text)}}`,
+      parts: [{ kind: 'data', data: { message: text } }],
+      mediaType: json === 'json' || json === 'data' ? 'application/json' : json,
+    };
   for (const m of norm) {
     const wanted = ALIASES[m] ?? m;
     const exact = SAMPLES[wanted];

@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { fakeHost, json, sampleCard } from '../../testing/fake-host';
 import { reportResults } from '../report/build';
 import { runConformance } from '../runner/run';
-import { depthProblem, jsonDepth, MAX_PORTABLE_JSON_DEPTH, messageView, restErrorBody, taskView, timestampFinding, timestampProblem, v1ErrorDataProblems } from './shapes';
+import {
+  depthProblem,
+  jsonDepth,
+  MAX_PORTABLE_JSON_DEPTH,
+  messageView,
+  restErrorBody,
+  taskView,
+  timestampFinding,
+  timestampProblem,
+  v1ErrorDataProblems,
+} from './shapes';
 
 describe('JSON nesting depth', () => {
   it('measures nesting and ignores brackets inside strings', () => {
@@ -58,7 +68,11 @@ describe('HTTP+JSON error bodies (restErrorBody)', () => {
   });
 
   it('an application/problem+json body (the §6.4/§6.5 examples) is named as such, and is structured', () => {
-    const e = restErrorBody({ type: 'https://a2a-protocol.org/errors/version-not-supported', title: 'Version not supported', status: 400, detail: 'use 1.0' }, 400, true);
+    const e = restErrorBody(
+      { type: 'https://a2a-protocol.org/errors/version-not-supported', title: 'Version not supported', status: 400, detail: 'use 1.0' },
+      400,
+      true,
+    );
     expect(e.problems[0]).toMatch(/application\/problem\+json \(as in the v1\.0\.1 §6\.4\/§6\.5 examples\), but §11\.6 requires google\.rpc\.Status/);
     expect(e.structured).toBe(true);
     expect(e.message).toBe('use 1.0');
@@ -85,7 +99,8 @@ describe('v1.0 JSON-RPC error.data (v1ErrorDataProblems)', () => {
 });
 
 describe('task, message and status shapes with the strength of each finding', () => {
-  const levels = (g: Parameters<typeof taskView>[0], t: unknown, b?: Parameters<typeof taskView>[1]) => (taskView(g, b ?? 'JSONRPC', t).findings ?? []).map((f) => `${f.level}: ${f.problem}`);
+  const levels = (g: Parameters<typeof taskView>[0], t: unknown, b?: Parameters<typeof taskView>[1]) =>
+    (taskView(g, b ?? 'JSONRPC', t).findings ?? []).map((f) => `${f.level}: ${f.problem}`);
 
   it('timestamps per generation (X7): v1.0 UTC "Z" only; v0.2/v0.3 any ISO 8601 (advisory otherwise); legacy RFC 3339 (advisory otherwise)', () => {
     expect(timestampFinding('v1.0', '2025-04-02T16:59:25.331844Z', 't')).toBeUndefined();
@@ -96,7 +111,10 @@ describe('task, message and status shapes with the strength of each finding', ()
     expect(timestampFinding('v0.2', '2025-04-02T16:59:25,5+0000', 't')).toBeUndefined();
     expect(timestampFinding('v0.3', 'Wed Apr 02 2025', 't')).toMatchObject({ level: 'advisory' });
     expect(timestampFinding('legacy', '2025-04-02t16:59:25z', 't')).toBeUndefined();
-    expect(timestampFinding('legacy', '2025-04-02T16:59:25', 't')).toMatchObject({ level: 'advisory', problem: expect.stringMatching(/not an RFC 3339 date-time/) });
+    expect(timestampFinding('legacy', '2025-04-02T16:59:25', 't')).toMatchObject({
+      level: 'advisory',
+      problem: expect.stringMatching(/not an RFC 3339 date-time/),
+    });
     expect(timestampFinding('legacy', 1712076000, 't')).toMatchObject({ level: 'MUST' });
     // The text stream parsing reads keeps its wording for legacy.
     expect(timestampProblem('legacy', '2025-04-02T16:59:25', 't')).toBe('t "2025-04-02T16:59:25" is not an ISO 8601 date-time');
@@ -108,19 +126,28 @@ describe('task, message and status shapes with the strength of each finding', ()
       'advisory: task has "kind", removed in v1.0 (Appendix A.2.1)',
       'advisory: task.status.state "TASK_STATE_UNSPECIFIED" is the proto\'s zero value (unknown or indeterminate), not a state a task reports',
     ]);
-    expect(levels('v1.0', { id: 't1', status: { state: 'completed' } })).toEqual([expect.stringMatching(/^MUST: task\.status\.state "completed" is not spelled as/)]);
+    expect(levels('v1.0', { id: 't1', status: { state: 'completed' } })).toEqual([
+      expect.stringMatching(/^MUST: task\.status\.state "completed" is not spelled as/),
+    ]);
     expect(levels('v1.0', { id: 't1', status: {} })).toEqual(['MUST: task.status.state undefined is not a task state']);
   });
 
-  it('v0.2/v0.3 JSON-RPC keep the schema\'s required fields; v0.3 REST (proto JSON) has no required contextId', () => {
-    expect(levels('v0.3', { id: 't1', status: { state: 'working' } })).toEqual(['MUST: task.contextId is required', 'MUST: task.kind should be "task", got undefined']);
+  it("v0.2/v0.3 JSON-RPC keep the schema's required fields; v0.3 REST (proto JSON) has no required contextId", () => {
+    expect(levels('v0.3', { id: 't1', status: { state: 'working' } })).toEqual([
+      'MUST: task.contextId is required',
+      'MUST: task.kind should be "task", got undefined',
+    ]);
     expect(levels('v0.3', { id: 't1', status: { state: 'TASK_STATE_WORKING' } }, 'HTTP+JSON')).toEqual([]);
     const m = messageView('v0.2', 'JSONRPC', { kind: 'message', role: 'agent', parts: [{ kind: 'text', text: 'hi' }] });
     expect(m.findings).toEqual([{ level: 'MUST', problem: 'message.messageId is required' }]);
   });
 
-  it('problems keep every finding\'s text (stream parsing splits them); a status message is read', () => {
-    const v = taskView('v1.0', 'JSONRPC', { id: 't', kind: 'task', status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { messageId: 'q1', role: 'ROLE_AGENT', parts: [{ text: 'Which day?' }] } } });
+  it("problems keep every finding's text (stream parsing splits them); a status message is read", () => {
+    const v = taskView('v1.0', 'JSONRPC', {
+      id: 't',
+      kind: 'task',
+      status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { messageId: 'q1', role: 'ROLE_AGENT', parts: [{ text: 'Which day?' }] } },
+    });
     expect(v.problems).toEqual(['task has "kind", removed in v1.0 (Appendix A.2.1)']);
     expect([v.statusMessageId, v.statusText]).toEqual(['q1', 'Which day?']);
   });

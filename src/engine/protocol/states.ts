@@ -1,7 +1,7 @@
 import type { Generation } from '../model/check';
 import type { TaskState } from '../model/events';
 
-/** Task states as spelled on the wire by each generation (REFERENCE.md §4). */
+/** Task states as spelled on the wire by each generation (v0.1.0, v0.2.6 and v0.3.0 §6.3 TaskState; v1.0.1 §4.1.3 TaskState, ProtoJSON `TASK_STATE_*`). */
 export const WIRE_STATES: Record<Generation, readonly string[]> = {
   legacy: ['submitted', 'working', 'input-required', 'completed', 'canceled', 'failed', 'unknown'],
   'v0.2': ['submitted', 'working', 'input-required', 'completed', 'canceled', 'failed', 'rejected', 'auth-required', 'unknown'],
@@ -21,7 +21,11 @@ export const WIRE_STATES: Record<Generation, readonly string[]> = {
 /** Folds any spelling (`TASK_STATE_CANCELLED`, `Canceled`, `input_required`) to our TaskState; undefined if unrecognisable. */
 export function normalizeState(raw: unknown): TaskState | undefined {
   if (typeof raw !== 'string') return undefined;
-  const k = raw.trim().toLowerCase().replace(/^task_state_/, '').replace(/_/g, '-');
+  const k = raw
+    .trim()
+    .toLowerCase()
+    .replace(/^task_state_/, '')
+    .replace(/_/g, '-');
   switch (k) {
     case 'submitted':
     case 'working':
@@ -47,8 +51,7 @@ export const isWireState = (g: Generation, raw: unknown) => typeof raw === 'stri
 
 export const TERMINAL: ReadonlySet<TaskState> = new Set(['completed', 'canceled', 'failed', 'rejected']);
 export const INTERRUPTED: ReadonlySet<TaskState> = new Set(['input-required', 'auth-required']);
-export const isTerminal = (s: TaskState | undefined, g?: Generation) =>
-  s !== undefined && (TERMINAL.has(s) || (g === 'legacy' && s === 'unknown'));
+export const isTerminal = (s: TaskState | undefined, g?: Generation) => s !== undefined && (TERMINAL.has(s) || (g === 'legacy' && s === 'unknown'));
 export const isInterrupted = (s: TaskState | undefined) => s !== undefined && INTERRUPTED.has(s);
 
 /** States a task may be in right after creation (submitted/working, or already finished/paused for fast agents). */

@@ -10,8 +10,19 @@ import type { ResolvedTarget } from './target';
 function crashRequirement(g: Generation, base: Requirement | undefined): Requirement {
   const sentence =
     g === 'v1.0'
-      ? { doc: 'A2A v1.0.1', section: '§3.3.2 Error Handling', quote: 'Servers MUST return appropriate errors and SHOULD provide actionable information to help clients resolve issues.', keyword: 'MUST' }
-      : { doc: 'JSON-RPC 2.0', section: '§5 Response object', quote: 'When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.', keyword: 'MUST', url: 'https://www.jsonrpc.org/specification' };
+      ? {
+          doc: 'A2A v1.0.1',
+          section: '§3.3.2 Error Handling',
+          quote: 'Servers MUST return appropriate errors and SHOULD provide actionable information to help clients resolve issues.',
+          keyword: 'MUST',
+        }
+      : {
+          doc: 'JSON-RPC 2.0',
+          section: '§5 Response object',
+          quote: 'When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.',
+          keyword: 'MUST',
+          url: 'https://www.jsonrpc.org/specification',
+        };
   return {
     release: base?.release ?? (g === 'v1.0' ? 'A2A v1.0.1' : 'JSON-RPC 2.0'),
     sentences: [sentence, ...(base?.sentences ?? [])],

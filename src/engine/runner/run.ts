@@ -79,7 +79,15 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
       handle.peer = await resolveTarget(http, 'peer', options.peerUrl, { kind: 'none' }, () => host.randomUUID());
       record({ type: 'target-resolved', at: host.now(), target: handle.peer.info });
     }
-    const makeCtx = checkContexts(target, { http, credentials: creds, taskTimeoutMs: timeoutMs, skills: options.skills, uuid: () => host.randomUUID(), fixtures: handle.fixtures, peer: handle.peer });
+    const makeCtx = checkContexts(target, {
+      http,
+      credentials: creds,
+      taskTimeoutMs: timeoutMs,
+      skills: options.skills,
+      uuid: () => host.randomUUID(),
+      fixtures: handle.fixtures,
+      peer: handle.peer,
+    });
 
     const wanted = (d: CheckDef) => !options.only?.length || options.only.includes(d.id);
     const checks = ALL_CHECKS.filter(wanted);

@@ -1,0 +1,95 @@
+import type { Generation } from '../model/check';
+import type { InputPart } from './input';
+
+/**
+ * Request bodies: a user message and the send parameters, as each generation spells them (legacy v0.1.0 §7.1
+ * TaskSendParams; v0.2.6/v0.3.0 MessageSendParams with `kind` tags; v1.0.1 §3.2.1 SendMessageRequest in ProtoJSON;
+ * v0.3 HTTP+JSON servers in the v0.3 proto's JSON, see docs/protocol-notes.md). Pure.
+ */
+export interface MessageStyle {
+  generation: Generation;
+  /** v0.3 HTTP+JSON in the v0.3 proto's JSON (`content`, `ROLE_USER`, `{file: {fileWithBytes}}`). */
+  protoStyle: boolean;
+  /** The interface's tenant, already limited to v1.0 (sent in every request, v1.0.1 §8.3.2). */
+  tenant?: string;
+  acceptedOutputModes: string[];
+  uuid(): string;
+}
+
+/** What a message to send says (the Dialect's SendArgs without the call options). */
+export interface MessageArgs {
+  text: string;
+  /** The message parts; default one text part with `text`. */
+  parts?: InputPart[];
+  taskId?: string;
+  contextId?: string;
+  historyLength?: number;
+  /** v1.0 `returnImmediately: true`, v0.2/0.3 `blocking: false`. */
+  returnImmediately?: boolean;
+  /** v0.2/0.3: send `blocking: true` explicitly (v1.0 blocks unless returnImmediately). */
+  blocking?: boolean;
+  /** The output media types to accept for this message (default: the card's defaultOutputModes). */
+  acceptedOutputModes?: string[];
+  /** The message id to send (default: a fresh UUID), so a check can find its message in the task history. */
+  messageId?: string;
+}
+
+/** One part as the generation and payload style spell it. */
+export function renderPart(s: MessageStyle, p: InputPart): Record<string, unknown> {
+  const g = s.generation;
+  if (g === 'v1.0') {
+    if (p.kind === 'text') return { text: p.text };
+    if (p.kind === 'data') return { data: p.data, mediaType: 'application/json' };
+    return { raw: p.bytes, mediaType: p.mediaType, filename: p.name };
+  }
+  if (s.protoStyle) {
+    if (p.kind === 'text') return { text: p.text };
+    if (p.kind === 'data') return { data: { data: p.data } };
+    return { file: { fileWithBytes: p.bytes, mimeType: p.mediaType } };
+  }
+  const tag = g === 'legacy' ? 'type' : 'kind';
+  if (p.kind === 'text') return { [tag]: 'text', text: p.text };
+  if (p.kind === 'data') return { [tag]: 'data', data: p.data };
+  return { [tag]: 'file', file: { name: p.name, mimeType: p.mediaType, bytes: p.bytes } };
+}
+
+export function userMessage(
+  s: MessageStyle,
+  text: string,
+  taskId?: string,
+  contextId?: string,
+  parts?: InputPart[],
+  messageId?: string,
+): Record<string, unknown> {
+  const g = s.generation;
+  const rendered = (parts?.length ? parts : [{ kind: 'text', text } as InputPart]).map((p) => renderPart(s, p));
+  if (g === 'legacy') return { role: 'user', parts: rendered };
+  const mid = messageId ?? s.uuid();
+  if (g === 'v1.0') {
+    return { messageId: mid, role: 'ROLE_USER', parts: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }) };
+  }
+  if (s.protoStyle) {
+    return { messageId: mid, role: 'ROLE_USER', content: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }) };
+  }
+  return { kind: 'message', messageId: mid, role: 'user', parts: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }) };
+}
+
+/** The params (JSON-RPC) or body (HTTP+JSON) of a send. */
+export function sendParams(s: MessageStyle, a: MessageArgs): Record<string, unknown> {
+  const g = s.generation;
+  if (g === 'legacy') {
+    return {
+      id: a.taskId ?? s.uuid(),
+      sessionId: a.contextId ?? s.uuid(),
+      message: userMessage(s, a.text, undefined, undefined, a.parts),
+      ...(a.historyLength !== undefined && { historyLength: a.historyLength }),
+    };
+  }
+  const configuration: Record<string, unknown> = { acceptedOutputModes: a.acceptedOutputModes?.length ? a.acceptedOutputModes : s.acceptedOutputModes };
+  if (a.historyLength !== undefined) configuration.historyLength = a.historyLength;
+  if (a.returnImmediately) {
+    if (g === 'v1.0') configuration.returnImmediately = true;
+    else configuration.blocking = false;
+  } else if (a.blocking && g !== 'v1.0') configuration.blocking = true;
+  return { message: userMessage(s, a.text, a.taskId, a.contextId, a.parts, a.messageId), configuration, ...(s.tenant && { tenant: s.tenant }) };
+}
