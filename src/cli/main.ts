@@ -4,17 +4,23 @@
  *   a2a-interop run <agent-url> [options]     run the suite, write the report, exit 0/1/2
  *   a2a-interop checks [--format text|json|markdown]   list every check (id, category, levels per generation)
  *   a2a-interop explain <check-id>             what a check enforces, with the spec sentences per generation
+ *   a2a-interop run-many <file> [options]     the suite over a list of agents (sharded across CI jobs with --shard)
+ *   a2a-interop merge <dir>... --out-dir DIR  shard outputs of run-many merged into one summary
  *
  * Exit codes: 0 the conformance level meets --min-level; 1 it does not; 2 usage error or our tool failed.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CHECK_CATALOG } from '../engine/checks';
 import { catalog, catalogMarkdown, explainCheck, levelsLine, suggest } from './explain';
-import { meetsLevel, type ConformanceLevel, type Credentials, type RunEvent } from '../engine';
+import { meetsLevel, type ConformanceLevel, type Credentials, type Report, type RunEvent } from '../engine';
 import { runConformance } from '../engine/runner/run';
 import { TOOL } from '../engine/report/build';
-import { EXPORT_FORMATS, exportReport, isExportFormat, type ExportFormat } from '../exporters';
+import { loadReport, toBadge, type ExportFormat } from '../exporters';
+import { compareWithBaseline } from '../engine/report/baseline';
+import { parseShard } from './fleet-input';
+import { parseFormats, writeReportFiles } from './outputs';
 import { createNodeHost } from '../hosts/node';
 
 export const USAGE = `a2a-interop ${TOOL.version}: A2A conformance testing from the command line
@@ -23,13 +29,19 @@ Usage:
   a2a-interop run <agent-url> [options]
   a2a-interop checks [--format text|json|markdown]
   a2a-interop explain <check-id>
+  a2a-interop run-many <file> [options]
+  a2a-interop merge <dir>... [--out-dir DIR]
   a2a-interop --help | --version
 
 <agent-url> is the agent's base URL, a base URL with a path, or the card URL itself.
 
 Options for run:
-  --format json|markdown|junit|html   report format (default json)
+  --format json|markdown|junit|html|sarif   report format (default json); several, comma-separated, with --out-dir
   --out FILE                          write the report to FILE (default: stdout)
+  --out-dir DIR                       write a2a-report.<ext> per format to DIR (e.g. a2a-report.sarif, a2a-report.junit.xml)
+  --badge FILE                        also write a badge SVG of the level ("A2A | full", "A2A | not assessed: unreachable")
+  --baseline FILE                     compare with a previous JSON report: the report gains a comparison section,
+                                      and any regression, new failure or lower level exits 1
   --header "Name: value"              send this header on every request (repeatable); e.g. an API key
   --bearer TOKEN                      send Authorization: Bearer TOKEN (or set A2A_INTEROP_BEARER)
   --api-key KEY                       API key, sent where the card's apiKey scheme says (or A2A_INTEROP_API_KEY)
@@ -42,7 +54,20 @@ Options for run:
   --min-level full|partial|minimal    level needed for exit code 0 (default minimal)
   --quiet                             no progress on stderr
 
-Exit codes: 0 level meets --min-level, 1 it does not, 2 usage error or a failure of this tool.
+Options for run-many (<file>: URLs one per line with # comments, or a JSON list / registry export whose
+headers reference environment variables, e.g. {"url": "...", "headers": {"Authorization": "Bearer \${TOKEN}"}}):
+  --out-dir DIR                       where reports and the summary go (default a2a-fleet)
+  --format LIST                       formats per agent besides json (comma-separated)
+  --concurrency N                     agents at once (default 4)
+  --shard I/N                         run only shard I of N (deterministic split; combine with merge)
+  --baseline-dir DIR                  a previous run-many output: trend per agent, and exit 1 on a regression
+  --deadline SECONDS                  overall time per agent before it is stopped (default 600)
+  --timeout, --only, --min-level, --quiet   as for run (--timeout also caps request and stream waits)
+
+Options for merge: --out-dir DIR (default a2a-fleet), --quiet.
+
+Exit codes: 0 level meets --min-level (run-many: every agent, no regression), 1 it does not (or a regression
+against --baseline / --baseline-dir), 2 usage error or a failure of this tool.
 Credentials are never written to the report.`;
 
 const LEVELS: ConformanceLevel[] = ['full', 'partial', 'minimal', 'non-conformant'];
@@ -52,6 +77,8 @@ export interface CliIo {
   stderr: (s: string) => void;
   env: Record<string, string | undefined>;
   writeFile: (path: string, body: string) => void;
+  /** Reads a file (`--baseline`); default: the file system. */
+  readFile?: (path: string) => string;
   fetch?: typeof fetch;
   isTTY?: boolean;
 }
@@ -94,8 +121,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       args: argv,
       allowPositionals: true,
       options: {
-        format: { type: 'string' },
+        format: { type: 'string', multiple: true },
         out: { type: 'string' },
+        'out-dir': { type: 'string' },
+        badge: { type: 'string' },
+        baseline: { type: 'string' },
+        'baseline-dir': { type: 'string' },
+        concurrency: { type: 'string' },
+        shard: { type: 'string' },
+        deadline: { type: 'string' },
         header: { type: 'string', multiple: true },
         bearer: { type: 'string' },
         'api-key': { type: 'string' },
@@ -126,7 +160,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const [command, target, ...extra] = positionals;
   if (command === 'checks') {
-    const f = v.format ?? 'text';
+    const f = v.format?.at(-1) ?? 'text';
     if (f === 'json') io.stdout(`${JSON.stringify(catalog(), null, 2)}\n`);
     else if (f === 'markdown') io.stdout(catalogMarkdown());
     else if (f === 'text') {
@@ -152,6 +186,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout(text);
     return 0;
   }
+  if (command === 'run-many' || command === 'merge') {
+    try {
+      return await fleetCommand(command, positionals.slice(1), v, io);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      io.stderr(`${e.message}\n\nRun "a2a-interop --help" for usage.\n`);
+      return 2;
+    }
+  }
   if (command !== 'run') {
     io.stderr(`${command ? `Unknown command "${command}".` : 'No command given.'}\n\n${USAGE}\n`);
     return 2;
@@ -166,12 +209,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       throw new UsageError(`Not a URL: ${JSON.stringify(target)} (give an absolute http(s) URL)`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`Only http and https URLs are supported, got ${url.protocol}`);
-    const format = (v.format ?? 'json') as string;
-    if (!isExportFormat(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
-    const minLevel = (v['min-level'] ?? 'minimal') as ConformanceLevel;
-    if (!LEVELS.includes(minLevel) || minLevel === 'non-conformant') throw new UsageError('--min-level must be full, partial or minimal');
-    const timeoutS = v.timeout === undefined ? 60 : Number(v.timeout);
-    if (!Number.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 3600) throw new UsageError('--timeout must be a number of seconds between 0 and 3600');
+    const formats = parseFormats(v.format, 'json');
+    if (typeof formats === 'string') throw new UsageError(formats);
+    if (formats.length > 1 && !v['out-dir']) throw new UsageError('Several formats need --out-dir DIR (one file per format)');
+    if (v.out && v['out-dir']) throw new UsageError('Give --out FILE or --out-dir DIR, not both');
+    const minLevel = minLevelOf(v['min-level']);
+    const timeoutS = secondsOf(v.timeout, 60, '--timeout');
+    const baseline = v.baseline === undefined ? undefined : readBaseline(v.baseline, io);
     if (v.peer) {
       try {
         new URL(v.peer);
@@ -180,12 +224,29 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       }
     }
     const credentials = credentialsFrom(v, io.env);
-    const binding = v.binding === undefined ? undefined : ({ jsonrpc: 'JSONRPC', 'http+json': 'HTTP+JSON', rest: 'HTTP+JSON' } as const)[v.binding.toLowerCase() as 'jsonrpc'];
+    const binding =
+      v.binding === undefined
+        ? undefined
+        : ({ jsonrpc: 'JSONRPC', 'http+json': 'HTTP+JSON', rest: 'HTTP+JSON' } as const)[v.binding.toLowerCase() as 'jsonrpc'];
     if (v.binding !== undefined && !binding) throw new UsageError('--binding must be jsonrpc or http+json');
     const pv = v['protocol-version'];
     if (pv !== undefined && !/^\d+\.\d+$/.test(pv)) throw new UsageError('--protocol-version must be Major.Minor, e.g. 1.0 or 0.3');
     return await run(io, {
-      prefer: binding || pv ? { binding, protocolVersion: pv } : undefined, url: url.toString(), format, out: v.out, minLevel, timeoutMs: Math.round(timeoutS * 1000), credentials, peer: v.peer, skills: v.skill, only: v.only, quiet: !!v.quiet });
+      prefer: binding || pv ? { binding, protocolVersion: pv } : undefined,
+      url: url.toString(),
+      formats,
+      out: v.out,
+      outDir: v['out-dir'],
+      badge: v.badge,
+      baseline,
+      minLevel,
+      timeoutMs: Math.round(timeoutS * 1000),
+      credentials,
+      peer: v.peer,
+      skills: v.skill,
+      only: v.only,
+      quiet: !!v.quiet,
+    });
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr(`${e.message}\n\nRun "a2a-interop --help" for usage.\n`);
@@ -199,8 +260,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 interface RunArgs {
   prefer?: { binding?: 'JSONRPC' | 'HTTP+JSON'; protocolVersion?: string };
   url: string;
-  format: ExportFormat;
+  formats: ExportFormat[];
   out?: string;
+  outDir?: string;
+  badge?: string;
+  baseline?: { path: string; report: Report };
   minLevel: ConformanceLevel;
   timeoutMs: number;
   credentials: Credentials;
@@ -224,32 +288,143 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
   const controller = new AbortController();
   const onSignal = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);
-  let report;
+  let report: Report;
   try {
     report = await runConformance(
       createNodeHost({ fetch: io.fetch }),
-      { agentUrl: a.url, peerUrl: a.peer, credentials: a.credentials, timeoutMs: a.timeoutMs, skills: a.skills, only: a.only, signal: controller.signal, transport: 'direct', prefer: a.prefer },
+      {
+        agentUrl: a.url,
+        peerUrl: a.peer,
+        credentials: a.credentials,
+        timeoutMs: a.timeoutMs,
+        skills: a.skills,
+        only: a.only,
+        signal: controller.signal,
+        transport: 'direct',
+        prefer: a.prefer,
+      },
       onEvent,
     );
   } finally {
     process.removeListener('SIGINT', onSignal);
   }
-  const { file, fallback } = exportReport(report, a.format);
-  if (fallback) io.stderr(`warning: ${fallback.reason}\n`);
-  if (a.out) io.writeFile(a.out, file.body);
-  else io.stdout(file.body.endsWith('\n') ? file.body : `${file.body}\n`);
+  if (a.baseline) report = { ...report, comparison: compareWithBaseline(a.baseline.report, report) };
+  const written: string[] = [];
+  if (a.outDir) {
+    const { files, warnings } = writeReportFiles(report, a.formats, join(a.outDir, 'a2a-report'), io.writeFile);
+    for (const w of warnings) io.stderr(`warning: ${w}\n`);
+    written.push(...Object.values(files));
+  } else {
+    const { files, warnings } = writeReportFiles(report, a.formats, 'stdout', (_p, body) => {
+      if (a.out) io.writeFile(a.out, body);
+      else io.stdout(body.endsWith('\n') ? body : `${body}\n`);
+    });
+    for (const w of warnings) io.stderr(`warning: ${w}\n`);
+    if (a.out && files[a.formats[0]!]) written.push(a.out);
+  }
+  if (a.badge) {
+    io.writeFile(a.badge, toBadge(report).body);
+    written.push(a.badge);
+  }
   const s = report.summary;
   const ok = meetsLevel(report.conformanceLevel, a.minLevel);
   if (!a.quiet) {
     io.stderr(
-      `\nConformance level: ${report.conformanceLevel ?? 'not assessed'}${report.provisional ? ' (provisional)' : ''} — ${s.passed} passed, ${s.failed} required failure(s), ${s.advisories} advisor${s.advisories === 1 ? 'y' : 'ies'}, ${s.skipped} skipped, ${s.errors} tool error(s)\n${report.levelReason}\n${a.out ? `Report (${file.mimeType}) written to ${a.out}\n` : ''}`,
+      `\nConformance level: ${report.conformanceLevel ?? 'not assessed'}${report.provisional ? ' (provisional)' : ''} — ${s.passed} passed, ${s.failed} required failure(s), ${s.advisories} advisor${s.advisories === 1 ? 'y' : 'ies'}, ${s.skipped} skipped, ${s.errors} tool error(s)\n${report.levelReason}\n${written.length ? `Written: ${written.join(', ')}\n` : ''}`,
     );
+    const c = report.comparison;
+    if (c) {
+      io.stderr(
+        `\nCompared with ${a.baseline?.path}: ${c.verdict} · ${c.summary}\n${c.sameAgent ? '' : `warning: the baseline is a run of another agent (${c.baseline.agentUrl})\n`}`,
+      );
+      for (const r of c.regressions) io.stderr(`  ${r}\n`);
+    }
   }
   // Our own failure is exit 2; an agent that could not be assessed (unreachable, no card, credentials) is exit 1.
   if (report.runStatus === 'errored' || report.notAssessed?.reason === 'tool-failure') return 2;
   if (report.notAssessed) return 1;
   if (s.errors > 0) return 2;
+  // The baseline gate: any regression, new failure or lower level fails, whatever --min-level says.
+  if (report.comparison?.verdict === 'regressed') return 1;
   return ok ? 0 : 1;
+}
+
+function minLevelOf(s: string | undefined): ConformanceLevel {
+  const minLevel = (s ?? 'minimal') as ConformanceLevel;
+  if (!LEVELS.includes(minLevel) || minLevel === 'non-conformant') throw new UsageError('--min-level must be full, partial or minimal');
+  return minLevel;
+}
+
+function secondsOf(s: string | undefined, fallback: number, flag: string, max = 3600): number {
+  const n = s === undefined ? fallback : Number(s);
+  if (!Number.isFinite(n) || n <= 0 || n > max) throw new UsageError(`${flag} must be a number of seconds between 0 and ${max}`);
+  return n;
+}
+
+/** The `--baseline` report: read, migrated and validated, or a usage error saying what is wrong. */
+function readBaseline(path: string, io: CliIo): { path: string; report: Report } {
+  let text: string;
+  try {
+    text = (io.readFile ?? ((p: string) => readFileSync(p, 'utf8')))(path);
+  } catch (e) {
+    throw new UsageError(`--baseline: cannot read ${path} (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const loaded = loadReport(text);
+  if (!loaded.ok) throw new UsageError(`--baseline: ${path} is not a report this tool reads: ${loaded.error}`);
+  return { path, report: loaded.report };
+}
+
+type ParsedValues = Parameters<typeof credentialsFrom>[0] & {
+  format?: string[];
+  'out-dir'?: string;
+  'baseline-dir'?: string;
+  concurrency?: string;
+  shard?: string;
+  deadline?: string;
+  timeout?: string;
+  only?: string[];
+  'min-level'?: string;
+  quiet?: boolean;
+};
+
+/** `run-many` and `merge` (loaded on demand: the other commands start faster without them). */
+async function fleetCommand(command: 'run-many' | 'merge', args: string[], v: ParsedValues, io: CliIo): Promise<number> {
+  const fleet = await import('./fleet');
+  const outDir = v['out-dir'] ?? 'a2a-fleet';
+  const quiet = !!v.quiet;
+  if (command === 'merge') {
+    if (!args.length) throw new UsageError('merge needs the output directories of run-many --shard, e.g. a2a-interop merge shard-1 shard-2 --out-dir fleet');
+    return fleet.mergeShards(args, outDir, { ...io, quiet });
+  }
+  const [file, ...extra] = args;
+  if (!file) throw new UsageError('run-many needs a file: URLs one per line, or a JSON list / registry export');
+  if (extra.length) throw new UsageError(`Unexpected argument(s): ${extra.join(' ')}`);
+  if (v.header?.length || v.bearer || v['api-key'])
+    throw new UsageError(
+      'run-many takes credentials per agent from the file (headers referencing environment variables), not from --header/--bearer/--api-key',
+    );
+  const formats = parseFormats(v.format, 'json');
+  if (typeof formats === 'string') throw new UsageError(formats);
+  const concurrency = v.concurrency === undefined ? 4 : Number(v.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) throw new UsageError('--concurrency must be a whole number from 1 to 256');
+  const shard = v.shard === undefined ? undefined : parseShard(v.shard);
+  if (v.shard !== undefined && !shard) throw new UsageError('--shard must be I/N with 1 <= I <= N, e.g. 2/3');
+  return fleet.runMany(
+    {
+      file,
+      outDir,
+      concurrency,
+      formats,
+      minLevel: minLevelOf(v['min-level']),
+      timeoutMs: Math.round(secondsOf(v.timeout, 60, '--timeout') * 1000),
+      deadlineMs: Math.round(secondsOf(v.deadline, 600, '--deadline', 86_400) * 1000),
+      only: v.only,
+      shard,
+      baselineDir: v['baseline-dir'],
+      quiet,
+    },
+    io,
+  );
 }
 
 const isEntry = typeof process !== 'undefined' && process.argv[1] && /(?:^|[\\/])(?:main\.ts|bin\.mjs|a2a-interop)$/.test(process.argv[1]);
@@ -258,7 +433,10 @@ if (isEntry) {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
     env: process.env,
-    writeFile: (p, b) => writeFileSync(p, b),
+    writeFile: (p, b) => {
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, b);
+    },
     isTTY: process.stderr.isTTY,
   }).then(
     (code) => {
