@@ -31,6 +31,7 @@ Usage:
   a2a-interop explain <check-id>
   a2a-interop run-many <file> [options]
   a2a-interop merge <dir>... [--out-dir DIR]
+  a2a-interop mcp                       MCP server on stdio, for AI assistants (see README)
   a2a-interop --help | --version
 
 <agent-url> is the agent's base URL, a base URL with a path, or the card URL itself.
@@ -186,6 +187,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout(text);
     return 0;
   }
+  if (command === 'mcp') return (await import('../mcp/server')).serveStdio({ quiet: !!v.quiet });
   if (command === 'run-many' || command === 'merge') {
     try {
       return await fleetCommand(command, positionals.slice(1), v, io);

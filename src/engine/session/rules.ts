@@ -54,7 +54,13 @@ const OP_CHECK: Record<SessionOperation, string> = {
   list: 'lifecycle.list',
 };
 
-function shapeFindings(g: Generation, fs: readonly ShapeFinding[] | undefined, texts: readonly string[], o: FindingOpts, checkId = 'lifecycle.shape'): SessionFinding[] {
+function shapeFindings(
+  g: Generation,
+  fs: readonly ShapeFinding[] | undefined,
+  texts: readonly string[],
+  o: FindingOpts,
+  checkId = 'lifecycle.shape',
+): SessionFinding[] {
   const all = fs ?? texts.map((problem) => ({ problem, level: 'MUST' as const }));
   return defined(all.map((f) => finding(g, checkId, 'shape', f.problem, { ...o, level: f.level })));
 }
@@ -64,8 +70,18 @@ export function encodingFindings(g: Generation, h: HttpResult): SessionFinding[]
   const v1 = g === 'v1.0';
   const level = v1 ? 'MUST' : 'advisory';
   return defined([
-    h.invalidUtf8 ? finding(g, 'lifecycle.shape', 'shape', `the response body is not valid UTF-8${v1 ? ' (v1.0.1 §14.1.1: UTF-8 MUST be used)' : ''}`, { level, exchangeId: h.exchangeId }) : undefined,
-    h.bom ? finding(g, 'lifecycle.shape', 'shape', `the response body starts with a UTF-8 byte order mark${v1 ? ' (RFC 8259 §8.1: MUST NOT be added)' : ''}`, { level, exchangeId: h.exchangeId }) : undefined,
+    h.invalidUtf8
+      ? finding(g, 'lifecycle.shape', 'shape', `the response body is not valid UTF-8${v1 ? ' (v1.0.1 §14.1.1: UTF-8 MUST be used)' : ''}`, {
+          level,
+          exchangeId: h.exchangeId,
+        })
+      : undefined,
+    h.bom
+      ? finding(g, 'lifecycle.shape', 'shape', `the response body starts with a UTF-8 byte order mark${v1 ? ' (RFC 8259 §8.1: MUST NOT be added)' : ''}`, {
+          level,
+          exchangeId: h.exchangeId,
+        })
+      : undefined,
   ]);
 }
 
@@ -96,14 +112,23 @@ export function outcomeFindings(g: Generation, op: SessionOperation, o: CallOutc
   for (const p of o.envelopeProblems) push(finding(g, 'lifecycle.shape', 'envelope', p, { ...x, level: envelopeLevel(p) }));
   switch (o.kind) {
     case 'invalid':
-      push(finding(g, OP_CHECK[op], 'answer', `${o.http.status >= 500 ? `The agent failed with HTTP ${o.http.status}: ` : 'The answer is not what the operation returns: '}${o.reason}`, { ...x, level: 'MUST' }));
+      push(
+        finding(
+          g,
+          OP_CHECK[op],
+          'answer',
+          `${o.http.status >= 500 ? `The agent failed with HTTP ${o.http.status}: ` : 'The answer is not what the operation returns: '}${o.reason}`,
+          { ...x, level: 'MUST' },
+        ),
+      );
       break;
     case 'error':
       out.push(...defined(o.error.problems.map((p) => finding(g, 'errors.shape', 'error-shape', p, { ...x, level: 'MUST' }))));
       break;
     case 'message':
       out.push(...shapeFindings(g, o.message.findings, o.message.problems, x));
-      if (op === 'send' && g === 'legacy') push(finding(g, 'lifecycle.send', 'answer', 'tasks/send returned a Message; the legacy protocol always returns a Task.', x));
+      if (op === 'send' && g === 'legacy')
+        push(finding(g, 'lifecycle.send', 'answer', 'tasks/send returned a Message; the legacy protocol always returns a Task.', x));
       break;
     case 'task': {
       const t = o.task;
@@ -114,7 +139,12 @@ export function outcomeFindings(g: Generation, op: SessionOperation, o: CallOutc
       if (op === 'send' && expect.clientTaskId && t.id !== undefined && t.id !== expect.clientTaskId) {
         push(finding(g, 'lifecycle.send', 'ids', `tasks/send returned task id "${t.id}", not the id the client chose ("${expect.clientTaskId}")`, x));
       } else if (op === 'send' && expect.taskId && t.id !== undefined && t.id !== expect.taskId) {
-        push(finding(g, 'lifecycle.multi-turn', 'ids', `the message named task ${expect.taskId} and was answered with task ${t.id} (no sentence forbids it)`, { ...x, level: 'advisory' }));
+        push(
+          finding(g, 'lifecycle.multi-turn', 'ids', `the message named task ${expect.taskId} and was answered with task ${t.id} (no sentence forbids it)`, {
+            ...x,
+            level: 'advisory',
+          }),
+        );
       }
       if (op === 'send' && expect.blocking && t.state && !isTerminal(t.state, g) && !isInterrupted(t.state)) {
         push(
@@ -209,10 +239,24 @@ export function judgeStream(g: Generation, run: StreamRun, f: StreamFacts): Stre
     if (fd) stream.push(fd);
   };
   const items = run.items;
-  if (run.result.invalidUtf8) whole(finding(g, 'streaming.framing', 'framing', 'The stream is not valid UTF-8 (SSE streams MUST be UTF-8; clients replace or reject the bytes)', { level: 'MUST', exchangeId: x }));
+  if (run.result.invalidUtf8)
+    whole(
+      finding(g, 'streaming.framing', 'framing', 'The stream is not valid UTF-8 (SSE streams MUST be UTF-8; clients replace or reject the bytes)', {
+        level: 'MUST',
+        exchangeId: x,
+      }),
+    );
   const lost = run.ignoredLines.filter(lostData);
   if (lost.length) {
-    whole(finding(g, 'streaming.framing', 'framing', `${lost.length} line(s) are not SSE fields (e.g. ${JSON.stringify(lost[0]!.line)}): clients ignore such lines, so their content is lost`, { level: 'MUST', exchangeId: x }));
+    whole(
+      finding(
+        g,
+        'streaming.framing',
+        'framing',
+        `${lost.length} line(s) are not SSE fields (e.g. ${JSON.stringify(lost[0]!.line)}): clients ignore such lines, so their content is lost`,
+        { level: 'MUST', exchangeId: x },
+      ),
+    );
   }
 
   // First event: v1.0 a task stream starts with the Task (§3.1.2; SubscribeToTask §3.1.6).
@@ -221,8 +265,20 @@ export function judgeStream(g: Generation, run: StreamRun, f: StreamFacts): Stre
     at(
       first.seq,
       f.op === 'stream'
-        ? finding(g, 'streaming.first-event', 'event-order', `The first event is a ${first.kind === 'status' ? 'status update' : 'artifact update'}, but a v1.0 task stream MUST begin with the Task object (§3.1.2).`, { frame: first.seq, exchangeId: x })
-        : finding(g, 'streaming.resubscribe', 'event-order', `SubscribeToTask sent a ${first.kind} first; v1.0 §3.1.6: the operation MUST return a Task object as the first event.`, { frame: first.seq, exchangeId: x }),
+        ? finding(
+            g,
+            'streaming.first-event',
+            'event-order',
+            `The first event is a ${first.kind === 'status' ? 'status update' : 'artifact update'}, but a v1.0 task stream MUST begin with the Task object (§3.1.2).`,
+            { frame: first.seq, exchangeId: x },
+          )
+        : finding(
+            g,
+            'streaming.resubscribe',
+            'event-order',
+            `SubscribeToTask sent a ${first.kind} first; v1.0 §3.1.6: the operation MUST return a Task object as the first event.`,
+            { frame: first.seq, exchangeId: x },
+          ),
     );
   }
 
@@ -235,7 +291,15 @@ export function judgeStream(g: Generation, run: StreamRun, f: StreamFacts): Stre
     const t = taskOf(it);
     const c = ctxOf(it);
     if (t && firstTask && t !== firstTask) {
-      at(it.seq, f.op === 'subscribe' ? finding(g, 'streaming.resubscribe', 'ids', `The subscription to task ${firstTask} carried an event of another task (${t}).`, { frame: it.seq, exchangeId: x }) : finding(g, 'streaming.consistency', 'ids', `This event is about task ${t}, the stream about ${firstTask}.`, { frame: it.seq, exchangeId: x }));
+      at(
+        it.seq,
+        f.op === 'subscribe'
+          ? finding(g, 'streaming.resubscribe', 'ids', `The subscription to task ${firstTask} carried an event of another task (${t}).`, {
+              frame: it.seq,
+              exchangeId: x,
+            })
+          : finding(g, 'streaming.consistency', 'ids', `This event is about task ${t}, the stream about ${firstTask}.`, { frame: it.seq, exchangeId: x }),
+      );
     } else if (c && firstCtx && c !== firstCtx) {
       at(it.seq, finding(g, 'streaming.consistency', 'ids', `This event is in context ${c}, the stream in ${firstCtx}.`, { frame: it.seq, exchangeId: x }));
     }
@@ -248,7 +312,16 @@ export function judgeStream(g: Generation, run: StreamRun, f: StreamFacts): Stre
     const key = taskOf(it) ?? '?';
     const prev = lastState.get(key);
     if (prev?.state && prev.state !== it.state && isTerminal(prev.state, g)) {
-      at(it.seq, finding(g, 'lifecycle.transitions', 'transition', `Task ${key} went from ${prev.rawState} (event ${prev.seq}) to ${it.rawState}: a terminal state does not change.`, { frame: it.seq, exchangeId: x }));
+      at(
+        it.seq,
+        finding(
+          g,
+          'lifecycle.transitions',
+          'transition',
+          `Task ${key} went from ${prev.rawState} (event ${prev.seq}) to ${it.rawState}: a terminal state does not change.`,
+          { frame: it.seq, exchangeId: x },
+        ),
+      );
     }
     lastState.set(key, it);
   }
@@ -259,7 +332,16 @@ export function judgeStream(g: Generation, run: StreamRun, f: StreamFacts): Stre
     let after = items.slice(f.finalIndex + 1);
     if (g === 'v1.0' && final.kind !== 'message' && after[0]?.kind === 'task' && isTerminal(after[0].state, g)) after = after.slice(1);
     for (const it of after) {
-      at(it.seq, finding(g, 'streaming.after-final', 'event-order', `This event arrived after the final one (${final.kind}${final.rawState ? ` ${final.rawState}` : ''}${final.final ? ', final: true' : ''}, event ${final.seq}).`, { frame: it.seq, exchangeId: x }));
+      at(
+        it.seq,
+        finding(
+          g,
+          'streaming.after-final',
+          'event-order',
+          `This event arrived after the final one (${final.kind}${final.rawState ? ` ${final.rawState}` : ''}${final.final ? ', final: true' : ''}, event ${final.seq}).`,
+          { frame: it.seq, exchangeId: x },
+        ),
+      );
     }
   }
 
@@ -279,8 +361,16 @@ export function judgeStream(g: Generation, run: StreamRun, f: StreamFacts): Stre
     const key = it.artifact?.id ?? String(it.artifact?.index ?? 0);
     const cur = seen.get(key);
     if (it.artifact?.append) {
-      if (!cur) at(it.seq, finding(g, 'streaming.artifacts', 'event-order', `This chunk appends to artifact ${key}, which was never started.`, { frame: it.seq, exchangeId: x }));
-      else if (cur.closed) at(it.seq, finding(g, 'streaming.artifacts', 'event-order', `This chunk appends to artifact ${key} after its lastChunk.`, { frame: it.seq, exchangeId: x }));
+      if (!cur)
+        at(
+          it.seq,
+          finding(g, 'streaming.artifacts', 'event-order', `This chunk appends to artifact ${key}, which was never started.`, { frame: it.seq, exchangeId: x }),
+        );
+      else if (cur.closed)
+        at(
+          it.seq,
+          finding(g, 'streaming.artifacts', 'event-order', `This chunk appends to artifact ${key} after its lastChunk.`, { frame: it.seq, exchangeId: x }),
+        );
     } else seen.set(key, { closed: false });
     if (it.artifact?.lastChunk) seen.set(key, { closed: true });
   }
@@ -301,37 +391,93 @@ function endOfStream(g: Generation, run: StreamRun, f: StreamFacts): SessionFind
     if (run.reason === 'error') {
       const e = run.result.error;
       if (e && (e.blame === 'tool' || e.source === 'abort')) return undefined;
-      return finding(g, 'streaming.terminal', 'end-of-stream', `The stream broke off before the task ended (${e?.message ?? 'transport error'}; last state ${lastState}).`, x);
+      return finding(
+        g,
+        'streaming.terminal',
+        'end-of-stream',
+        `The stream broke off before the task ended (${e?.message ?? 'transport error'}; last state ${lastState}).`,
+        x,
+      );
     }
     if (BUDGET_ENDS.has(run.reason) || run.reason === 'stopped') {
       const rb = f.readBack;
       if (rb?.kind === 'task' && isTerminal(rb.task.state, g)) {
-        return finding(g, 'streaming.terminal', 'end-of-stream', `The task reached ${rb.task.rawState} (read back), but the stream neither delivered that nor closed (last streamed state ${lastState}).`, x);
+        return finding(
+          g,
+          'streaming.terminal',
+          'end-of-stream',
+          `The task reached ${rb.task.rawState} (read back), but the stream neither delivered that nor closed (last streamed state ${lastState}).`,
+          x,
+        );
       }
       return undefined; // still running when our budget ended: not judged
     }
     if (run.reason !== 'closed') return undefined;
-    if (!items.length) return finding(g, 'streaming.framing', 'end-of-stream', 'The stream ended without any event: a task stream carries at least the task.', { ...x, level: 'MUST' });
-    if (g === 'v1.0') return finding(g, 'streaming.terminal', 'end-of-stream', `The stream closed without reaching a terminal or interrupted state (last state ${lastState}): a v1.0 task stream ends at a terminal state (§3.1.2).`, x);
+    if (!items.length)
+      return finding(g, 'streaming.framing', 'end-of-stream', 'The stream ended without any event: a task stream carries at least the task.', {
+        ...x,
+        level: 'MUST',
+      });
+    if (g === 'v1.0')
+      return finding(
+        g,
+        'streaming.terminal',
+        'end-of-stream',
+        `The stream closed without reaching a terminal or interrupted state (last state ${lastState}): a v1.0 task stream ends at a terminal state (§3.1.2).`,
+        x,
+      );
     return finding(g, 'streaming.terminal', 'end-of-stream', `The stream closed (last state ${lastState}) and no status update had "final": true.`, x);
   }
   const ended = f.closed || run.reason === 'error';
   if (end.kind === 'message') {
-    if (g === 'v1.0' && !ended) return finding(g, 'streaming.terminal', 'end-of-stream', `The stream carried a Message but did not close within ${f.closeGraceMs} ms (§3.1.2: exactly one Message, then close).`, { ...x, frame: end.seq });
+    if (g === 'v1.0' && !ended)
+      return finding(
+        g,
+        'streaming.terminal',
+        'end-of-stream',
+        `The stream carried a Message but did not close within ${f.closeGraceMs} ms (§3.1.2: exactly one Message, then close).`,
+        { ...x, frame: end.seq },
+      );
     return undefined;
   }
   if (g === 'v1.0') {
     if (final) {
-      return ended ? undefined : finding(g, 'streaming.terminal', 'end-of-stream', `The stream reached ${final.rawState} but did not close within ${f.closeGraceMs} ms; v1.0 §3.1.2: the stream MUST close when the task reaches a terminal state.`, { ...x, frame: final.seq });
+      return ended
+        ? undefined
+        : finding(
+            g,
+            'streaming.terminal',
+            'end-of-stream',
+            `The stream reached ${final.rawState} but did not close within ${f.closeGraceMs} ms; v1.0 §3.1.2: the stream MUST close when the task reaches a terminal state.`,
+            { ...x, frame: final.seq },
+          );
     }
     if (ended || end.state === 'auth-required') return undefined;
-    return finding(g, 'streaming.terminal', 'end-of-stream', `The stream reached ${end.rawState} and stayed open; v1.0 requires closing at terminal states only (§3.1.2, §3.1.6), §11.7 describes closing here too.`, { ...x, frame: end.seq, level: 'advisory' });
+    return finding(
+      g,
+      'streaming.terminal',
+      'end-of-stream',
+      `The stream reached ${end.rawState} and stayed open; v1.0 requires closing at terminal states only (§3.1.2, §3.1.6), §11.7 describes closing here too.`,
+      { ...x, frame: end.seq, level: 'advisory' },
+    );
   }
   if (final) {
-    return f.closed ? undefined : finding(g, 'streaming.closes', 'end-of-stream', `The stream was still open ${f.closeGraceMs} ms after the final event.`, { ...x, frame: final.seq });
+    return f.closed
+      ? undefined
+      : finding(g, 'streaming.closes', 'end-of-stream', `The stream was still open ${f.closeGraceMs} ms after the final event.`, { ...x, frame: final.seq });
   }
   if (end.kind === 'task') return undefined; // a Task in a terminal or interrupted state ends the stream for SDK clients
-  if (isTerminal(end.state, g)) return finding(g, 'streaming.terminal', 'end-of-stream', `A terminal status (${end.rawState}) arrived but no event had "final": true.`, { ...x, frame: end.seq });
+  if (isTerminal(end.state, g))
+    return finding(g, 'streaming.terminal', 'end-of-stream', `A terminal status (${end.rawState}) arrived but no event had "final": true.`, {
+      ...x,
+      frame: end.seq,
+    });
   if (!f.closed) return undefined; // paused and open: nothing before v1.0 requires closing there
-  return finding(g, 'streaming.terminal', 'end-of-stream', `The stream closed at ${end.rawState} without any event having "final": true (no sentence says when an interrupted state must carry it).`, { ...x, frame: end.seq, level: 'advisory' });
+  return finding(
+    g,
+    'streaming.terminal',
+    'end-of-stream',
+    `The stream closed at ${end.rawState} without any event having "final": true (no sentence says when an interrupted state must carry it).`,
+    { ...x, frame: end.seq, level: 'advisory' },
+  );
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeHost } from '../../hosts/node';
 import { startDefectAgent, type Binding, type DefectName, type Generation, type RunningDefectAgent } from '../../testing/defect-agent';
-import { openSession, Session, SessionInputError, TaskMemory, type SessionResult } from '.';
+import { openSession, type Session, SessionInputError, type TaskMemory, type SessionResult } from '.';
 
 const host = createNodeHost();
 const agents: RunningDefectAgent[] = [];
@@ -150,7 +150,7 @@ describe('findings of the suite rules, inline per frame', () => {
     expect(sub.findings).toEqual([]);
   });
 
-  it('rejects a skill the card does not declare, and ListTasks before v1.0, as the caller\'s mistakes', async () => {
+  it("rejects a skill the card does not declare, and ListTasks before v1.0, as the caller's mistakes", async () => {
     const a = await agent('v0.3', 'JSONRPC');
     const s = await session(a.url);
     await expect(s.send({ text: 'x', skill: 'nope' })).rejects.toThrow(SessionInputError);

@@ -11,11 +11,11 @@
  *   for (const f of r.frames) console.log(f.seq, f.kind, f.rawState, f.findings.map((x) => x.message));
  * }
  */
-import { acceptedOutputModes, credentialPlacement, registerSecrets } from '../runner/target';
+import { acceptedOutputModes, credentialPlacement, registerSecrets } from '../runner/inspect';
 import { detectGeneration } from '../card/detect';
 import { discoverCard, type DiscoveryResult } from '../card/discover';
 import { normalizeCard, type NormalizedCard } from '../card/normalize';
-import { DEFAULT_LIMITS, Semaphore, type HttpContext } from '../http/client';
+import { createHttpContext, type HttpContext } from '../http/client';
 import type { Binding, Generation } from '../model/check';
 import type { RunEvent } from '../model/events';
 import type { Host } from '../ports';
@@ -64,19 +64,15 @@ export async function openSession(host: Host, opts: SessionOptions): Promise<Ses
   registerSecrets(redactor, creds);
   const extra = opts.headers ?? {};
   for (const [name, value] of Object.entries(extra)) redactor.addSecret(value).addHeaderName(name);
-  const limits = { ...DEFAULT_LIMITS, ...opts.limits };
-  let seq = 0;
   const events: RunEvent[] = [];
-  const base: HttpContext = {
-    host,
-    signal: opts.signal ?? new AbortController().signal,
+  const base = createHttpContext(host, {
+    signal: opts.signal,
     emit: (e) => events.push(e),
     redactor,
-    newId: (prefix) => `${prefix}${++seq}`,
-    limits,
-    answered: new Set(),
-    slots: new Semaphore(Math.max(1, limits.maxConcurrentRequests)),
-  };
+    limits: opts.limits,
+    concurrency: true,
+    trackAnswered: true,
+  });
   const discovery = await discoverCard(base, opts.agentUrl, {
     lane: 'discovery',
     credentialHeaders: { ...credentialPlacement(creds).headers, ...extra },
@@ -138,7 +134,7 @@ export async function openSession(host: Host, opts: SessionOptions): Promise<Ses
     acceptedOutputModes: acceptedOutputModes(card),
     uuid: () => host.randomUUID(),
   });
-  const session = new Session(base, dialect, card, target, binding, detection.tenant, opts.memory ?? new TaskMemory(detection.testedGeneration));
+  const session = new Session(base, dialect, card, target, binding, opts.memory ?? new TaskMemory(detection.testedGeneration));
   return { ok: true, session, target, exchanges: exchangesOf(events), events: [...events] };
 }
 
@@ -154,11 +150,20 @@ function discoveryProblem(d: DiscoveryResult, url: string, r: Redactor): Session
     case 'invalid-url':
       return { reason: 'invalid-url', message: `${JSON.stringify(url)} is not a usable agent URL: ${d.invalidUrl ?? 'give an absolute http(s) URL'}.` };
     case 'unreachable':
-      return { reason: 'unreachable', message: `Nothing answered at ${url}: ${r.text(d.unreachable?.message ?? 'no answer')} Is the agent running, and is the URL right?` };
+      return {
+        reason: 'unreachable',
+        message: `Nothing answered at ${url}: ${r.text(d.unreachable?.message ?? 'no answer')} Is the agent running, and is the URL right?`,
+      };
     case 'tool-failure':
-      return { reason: 'tool-failure', message: `The card could not be fetched because of our side, not the agent: ${r.text(d.unreachable?.message ?? 'the request was stopped')}` };
+      return {
+        reason: 'tool-failure',
+        message: `The card could not be fetched because of our side, not the agent: ${r.text(d.unreachable?.message ?? 'the request was stopped')}`,
+      };
     case 'credentials-required':
-      return { reason: 'credentials-required', message: `The agent at ${url} refused to serve its card without credentials (401/403). Give them as headers (e.g. {"Authorization": "Bearer …"}).` };
+      return {
+        reason: 'credentials-required',
+        message: `The agent at ${url} refused to serve its card without credentials (401/403). Give them as headers (e.g. {"Authorization": "Bearer …"}).`,
+      };
     case 'credentials-rejected':
       return { reason: 'credentials-rejected', message: `The agent at ${url} refused the credentials given (401/403 with them too).` };
     case 'no-card':
@@ -208,7 +213,6 @@ export class Session {
     private readonly card: NormalizedCard,
     readonly target: SessionTarget,
     readonly binding: Binding,
-    private readonly tenant: string | undefined,
     readonly memory: TaskMemoryLike,
   ) {
     this.generation = dialect.generation;
@@ -255,7 +259,13 @@ export class Session {
   /** Subscribes to a task's updates (resubscribe; v1.0 SubscribeToTask) and reads them until the task ends. */
   async subscribe(o: CallOptions & { taskId: string }): Promise<SessionResult> {
     const s = this.scope(o);
-    return this.readStream(s, 'subscribe', o, (stopSignal, onItem) => this.dialect.subscribe(s.ctx, { id: o.taskId, lane: s.lane, timeoutMs: s.timeoutMs, stopSignal }, onItem), o.taskId);
+    return this.readStream(
+      s,
+      'subscribe',
+      o,
+      (stopSignal, onItem) => this.dialect.subscribe(s.ctx, { id: o.taskId, lane: s.lane, timeoutMs: s.timeoutMs, stopSignal }, onItem),
+      o.taskId,
+    );
   }
 
   /** Lists tasks (v1.0 ListTasks), optionally of one context, one page. */
@@ -263,19 +273,7 @@ export class Session {
     if (this.generation !== 'v1.0') throw new SessionInputError(`Listing tasks exists in A2A v1.0 only; this agent speaks ${this.generation}.`);
     const s = this.scope(o);
     const d = this.dialect;
-    let res: CallOutcome;
-    if (d.isRest) {
-      const q = new URLSearchParams();
-      if (o.contextId) q.set('contextId', o.contextId);
-      if (o.pageSize !== undefined) q.set('pageSize', String(o.pageSize));
-      if (o.pageToken) q.set('pageToken', o.pageToken);
-      const query = q.toString();
-      res = d.parseRest(await d.rawRest(s.ctx, 'GET', `/tasks${query ? `?${query}` : ''}`, undefined, { lane: s.lane, timeoutMs: s.timeoutMs }), 'list');
-    } else {
-      const params = { ...(o.contextId && { contextId: o.contextId }), ...(o.pageSize !== undefined && { pageSize: o.pageSize }), ...(o.pageToken && { pageToken: o.pageToken }), ...(this.tenant && { tenant: this.tenant }) };
-      const { http, id } = await d.rpc(s.ctx, 'list', params, { lane: s.lane, timeoutMs: s.timeoutMs });
-      res = d.parseRpc(http, id, 'list');
-    }
+    const res = await d.list(s.ctx, { contextId: o.contextId, pageSize: o.pageSize, pageToken: o.pageToken, lane: s.lane, timeoutMs: s.timeoutMs });
     const findings = outcomeFindings(this.generation, 'list', res);
     if (res.kind === 'ok' && isRecord(res.value) && Array.isArray(res.value.tasks)) {
       res.value.tasks.slice(0, 50).forEach((t, i) => {
@@ -319,7 +317,9 @@ export class Session {
     const skill = o.skill === undefined ? undefined : this.card.skills.find((k) => k.id === o.skill);
     if (o.skill !== undefined && !skill) {
       const ids = this.card.skills.map((k) => k.id).slice(0, 20);
-      throw new SessionInputError(`The card declares no skill ${JSON.stringify(o.skill)}${ids.length ? `; its skills are ${ids.join(', ')}` : ' (it lists no skills)'}.`);
+      throw new SessionInputError(
+        `The card declares no skill ${JSON.stringify(o.skill)}${ids.length ? `; its skills are ${ids.join(', ')}` : ' (it lists no skills)'}.`,
+      );
     }
     // Legacy: the client picks the task id (TaskSendParams.id), and the answer must echo it.
     const clientTaskId = g === 'legacy' ? (o.taskId ?? this.base.host.randomUUID()) : undefined;
@@ -394,10 +394,20 @@ export class Session {
       const d = this.dialect;
       const body = r.json();
       const bodyId = body.ok && isRecord(body.value) ? body.value.id : undefined;
-      const answer: CallOutcome = !r.responded ? { kind: 'transport', http: r, envelopeProblems: [] } : d.isRest ? d.parseRest(r, 'send') : d.parseRpc(r, typeof bodyId === 'string' ? bodyId : String(bodyId ?? ''), 'send');
+      const answer: CallOutcome = !r.responded
+        ? { kind: 'transport', http: r, envelopeProblems: [] }
+        : d.isRest
+          ? d.parseRest(r, 'send')
+          : d.parseRpc(r, typeof bodyId === 'string' ? bodyId : String(bodyId ?? ''), 'send');
       const findings = answer.kind === 'transport' ? outcomeFindings(g, op, answer) : outcomeFindings(g, op, answer).filter((f) => f.rule !== 'answer');
       if (answer.kind !== 'error' && answer.kind !== 'transport') {
-        const fd = finding(g, op === 'stream' ? 'streaming.content-type' : 'streaming.resubscribe', 'framing', `The ${op === 'stream' ? 'streaming method' : 'subscription'} answered HTTP ${r.status} with ${r.contentType ? `Content-Type ${r.contentType}` : 'no Content-Type'}, not an event stream (HTTP 200, text/event-stream).`, { exchangeId: r.exchangeId, level: 'MUST' });
+        const fd = finding(
+          g,
+          op === 'stream' ? 'streaming.content-type' : 'streaming.resubscribe',
+          'framing',
+          `The ${op === 'stream' ? 'streaming method' : 'subscription'} answered HTTP ${r.status} with ${r.contentType ? `Content-Type ${r.contentType}` : 'no Content-Type'}, not an event stream (HTTP 200, text/event-stream).`,
+          { exchangeId: r.exchangeId, level: 'MUST' },
+        );
         if (fd) findings.push(fd);
       }
       const result = this.finish(s, op, method, answer, findings);
@@ -405,7 +415,15 @@ export class Session {
       result.stream = { end: 'not-stream', events: 0 };
       return result;
     }
-    const judged = judgeStream(g, run, { op, finalIndex, endIndex, closed: run.reason === 'closed', readBack, taskId: subscribedTaskId, closeGraceMs: CLOSE_GRACE_MS });
+    const judged = judgeStream(g, run, {
+      op,
+      finalIndex,
+      endIndex,
+      closed: run.reason === 'closed',
+      readBack,
+      taskId: subscribedTaskId,
+      closeGraceMs: CLOSE_GRACE_MS,
+    });
     for (const f of frames) f.findings.push(...(judged.byFrame.get(f.seq) ?? []));
     for (const f of judged.stream) f.message = this.base.redactor.text(f.message);
     for (const f of frames) for (const fd of f.findings) fd.message = this.base.redactor.text(fd.message);
@@ -518,10 +536,23 @@ export class Session {
   }
 
   /** Records a task state; a finding when a terminal state seen earlier changed (lifecycle.transitions). */
-  private observe(taskId: string, state: NonNullable<TaskView['state']>, rawState: string, source: string, exchangeId: string, frame?: number): SessionFinding | undefined {
+  private observe(
+    taskId: string,
+    state: NonNullable<TaskView['state']>,
+    rawState: string,
+    source: string,
+    exchangeId: string,
+    frame?: number,
+  ): SessionFinding | undefined {
     const moved = this.memory.observe(taskId, state, rawState, source);
     if (!moved) return undefined;
-    return finding(this.generation, 'lifecycle.transitions', 'transition', `Task ${taskId} was ${moved.from.rawState} (${moved.from.source}) and is now ${rawState} (${source}): a terminal state does not change.`, { exchangeId, frame });
+    return finding(
+      this.generation,
+      'lifecycle.transitions',
+      'transition',
+      `Task ${taskId} was ${moved.from.rawState} (${moved.from.source}) and is now ${rawState} (${source}): a terminal state does not change.`,
+      { exchangeId, frame },
+    );
   }
 
   private frameOf(it: StreamItem, t0: number, exchangeId: string | undefined): SessionFrame {
@@ -577,7 +608,10 @@ export class Session {
     if (!taskId) return undefined;
     const r = this.base.redactor;
     const lastTask = [...items].reverse().find((i) => i.kind === 'task' && i.task)?.task;
-    const summary: TaskSummary = lastTask ? this.taskSummary(lastTask) : { id: taskId, artifacts: [], raw: null };
+    // The Task event's raw body is one moment of the stream (its first state, usually): the frames carry them all.
+    const summary: TaskSummary = lastTask
+      ? { ...this.taskSummary(lastTask), raw: undefined, historyLength: undefined }
+      : { id: taskId, artifacts: [], raw: undefined };
     const stated = [...items].reverse().find((i) => (i.kind === 'task' || i.kind === 'status') && i.state);
     if (stated) {
       summary.state = stated.state;
@@ -631,7 +665,11 @@ function redactDeep(v: unknown, r: Redactor): unknown {
   return v;
 }
 
-const errorText = (e: ProtocolError | undefined) => (e ? `${[e.code, e.status, e.reason].filter((x) => x !== undefined && x !== '').join(' ')}${e.message ? ` "${truncate(e.message, 200)}"` : ''}`.trim() || 'no details' : 'no details');
+const errorText = (e: ProtocolError | undefined) =>
+  e
+    ? `${[e.code, e.status, e.reason].filter((x) => x !== undefined && x !== '').join(' ')}${e.message ? ` "${truncate(e.message, 200)}"` : ''}`.trim() ||
+      'no details'
+    : 'no details';
 
 function countText(findings: readonly SessionFinding[]): string {
   if (!findings.length) return 'no findings';

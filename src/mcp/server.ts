@@ -1,0 +1,57 @@
+/**
+ * `a2a-interop mcp`: the engine as a Model Context Protocol server on stdio, so AI assistants (Claude Desktop,
+ * Claude Code, VS Code, Cursor, …) can discover A2A agents, run the conformance suite and talk to an agent one
+ * judged exchange at a time. stdout carries the protocol only; diagnostics go to stderr.
+ *
+ * @example
+ * // .mcp.json (Claude Code) / claude_desktop_config.json:
+ * // { "mcpServers": { "a2a-interop": { "command": "npx", "args": ["a2a-interop", "mcp"] } } }
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { TOOL } from '../engine/report/build';
+import { createNodeHost } from '../hosts/node';
+import { registerTools, type ToolDeps } from './tools';
+
+const INSTRUCTIONS = `Tools to check Agent2Agent (A2A) agents against the protocol (legacy, v0.2/v0.3, v1.0; JSON-RPC and HTTP+JSON).
+Start with discover_a2a_agent (card, generation, binding, card findings). run_a2a_conformance runs the whole suite (or only some checks) and gives a conformance level with every failure, its spec sentence and a fix. send_a2a_message, get_a2a_task and cancel_a2a_task talk to the agent one exchange at a time and judge each answer (and each SSE event of a stream) with the suite's rules. Credentials go in "headers" and are masked in everything returned.`;
+
+/** An MCP server with the a2a-interop tools (not connected). */
+export function createMcpServer(deps: Partial<ToolDeps> = {}): McpServer {
+  const server = new McpServer(
+    { name: 'a2a-interop', title: 'A2A interop (conformance)', version: TOOL.version },
+    { instructions: INSTRUCTIONS, capabilities: { tools: {} } },
+  );
+  const f = deps.fetch ?? globalThis.fetch;
+  registerTools(server, {
+    fetch: f,
+    host: deps.host ?? ((fetch) => createNodeHost({ fetch })),
+    log: deps.log ?? ((line) => process.stderr.write(`a2a-interop mcp: ${line}\n`)),
+  });
+  return server;
+}
+
+/**
+ * Serves on stdin/stdout until the client closes stdin. Anything the process would print with console.log goes
+ * to stderr, so stdout carries only MCP messages. Resolves with the exit code.
+ */
+export async function serveStdio(opts: { quiet?: boolean } = {}): Promise<number> {
+  for (const k of ['log', 'info', 'debug'] as const) console[k] = (...a: unknown[]) => console.error(...a);
+  const server = createMcpServer();
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+    process.stdin.once('close', () => resolve());
+  });
+  await server.connect(transport);
+  if (!opts.quiet)
+    process.stderr.write(
+      `a2a-interop ${TOOL.version} MCP server on stdio (tools: discover_a2a_agent, run_a2a_conformance, send_a2a_message, get_a2a_task, cancel_a2a_task)\n`,
+    );
+  await closed;
+  await server.close().catch(() => undefined);
+  // A call still in flight (an open stream) must not keep a server whose client left alive.
+  setTimeout(() => process.exit(0), 1_000).unref();
+  return 0;
+}

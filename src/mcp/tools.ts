@@ -1,0 +1,360 @@
+/**
+ * The MCP tools: discover an agent, run the conformance suite, and single exchanges (send, get, cancel) judged
+ * with the suite's rules. Every failure comes back as a tool error (isError) with a sentence saying what to do;
+ * every call is bounded in time.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { z } from 'zod';
+import { computeLevel, discoverCard, reportResults, runConformance, type CheckResult, type Host, type Report, type RunEvent, type TargetInfo } from '../engine';
+import { isRecord } from '../engine/util/json';
+import { ALL_CHECKS } from '../engine/checks';
+import { openSession, SessionInputError, TaskMemory, type Session, type SessionResult } from '../engine/session';
+import { EXPORT_FORMATS, exportReport, type ExportFormat } from '../exporters';
+import { agentUrl, exchangeView, fetchWithHeaders, headers, outputRedactor, sessionView, splitHeaders, toolError, toolResult } from './format';
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+type Fetch = typeof globalThis.fetch;
+
+export interface ToolDeps {
+  /** The engine's host for a call; `f` already adds the caller's extra headers. */
+  host(f: Fetch): Host;
+  fetch: Fetch;
+  /** Diagnostics (stderr): never stdout, which carries the protocol. */
+  log(line: string): void;
+}
+
+const CHECK_IDS = new Set(ALL_CHECKS.map((c) => c.id));
+const FORMATS = EXPORT_FORMATS as [ExportFormat, ...ExportFormat[]];
+
+/** Task states seen per agent, so a terminal state that changes between two calls is a finding. */
+const MAX_AGENTS = 50;
+
+/** Registers the tools on `server`. */
+export function registerTools(server: McpServer, deps: ToolDeps): void {
+  const memories = new Map<string, TaskMemory>();
+  const memoryFor = (url: string) => {
+    const key = url.replace(/\/+$/, '');
+    let m = memories.get(key);
+    if (!m) {
+      m = new TaskMemory();
+      memories.set(key, m);
+      if (memories.size > MAX_AGENTS) memories.delete(memories.keys().next().value ?? key);
+    }
+    return m;
+  };
+
+  server.registerTool(
+    'discover_a2a_agent',
+    {
+      title: 'Discover an A2A agent',
+      description:
+        "Finds an A2A agent's card (/.well-known/agent-card.json, then the legacy /.well-known/agent.json, under the path and at the root), and returns the card as received, the normalized card, the protocol generation (legacy, v0.2, v0.3, v1.0) and binding (JSON-RPC, HTTP+JSON) detected with the evidence, its skills, and the card checks' results (what is wrong with the card, with the spec sentence and a fix). Tolerant of card variants (capabilities as an array or object, legacy paths, string flags): every repair is reported as a finding.",
+      inputSchema: { agent_url: agentUrl, headers },
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    (args, extra) => guarded(deps, 'discover_a2a_agent', 120_000, extra, (signal) => discover(deps, args, signal)),
+  );
+
+  server.registerTool(
+    'run_a2a_conformance',
+    {
+      title: 'Run the A2A conformance suite',
+      description:
+        'Runs the conformance suite against an A2A agent (card, task lifecycle, streaming, error handling, auth, interop checks) and returns the conformance level (full / partial / minimal / non-conformant, or why it could not be assessed), the summary, every failure with the spec sentences behind it and a recommendation, and the full report in the chosen format as a second text block. Sends progress notifications when the request carries a progressToken. A full run takes seconds to minutes; use `only` for a few checks.',
+      inputSchema: {
+        agent_url: agentUrl,
+        headers,
+        skills: z.array(z.string().min(1).max(200)).max(50).optional().describe('Skill ids to exercise (default: every skill of the card).'),
+        only: z.array(z.string().min(1).max(100)).max(100).optional().describe('Run only these check ids (e.g. ["lifecycle.send", "streaming.terminal"]).'),
+        timeout_seconds: z.number().positive().max(3600).optional().describe('Budget per test task, in seconds (default 60).'),
+        format: z.enum(FORMATS).optional().describe('Format of the full report (default markdown; json leaves out the event log).'),
+      },
+      annotations: { readOnlyHint: false, openWorldHint: true },
+    },
+    (args, extra) => guarded(deps, 'run_a2a_conformance', 30 * 60_000, extra, (signal) => conformance(deps, args, extra, signal)),
+  );
+
+  const timeout = z.number().positive().max(600).optional().describe('Budget for the call in seconds (a stream: until it ends). Default 30.');
+  const sessionTool = (
+    name: string,
+    budget: number | undefined,
+    extra: Extra,
+    args: { agent_url: string; headers?: Record<string, string> },
+    call: (s: Session, timeoutMs: number, signal: AbortSignal) => Promise<SessionResult>,
+  ) => {
+    const timeoutMs = Math.round((budget ?? 30) * 1000);
+    return guarded(deps, name, timeoutMs + 90_000, extra, async (signal) => {
+      const r = outputRedactor(args.headers);
+      const open = await openSession(deps.host(deps.fetch), {
+        agentUrl: args.agent_url,
+        headers: args.headers,
+        memory: memoryFor(args.agent_url),
+        signal,
+        warmupRetries: 0,
+        limits: { requestTimeoutMs: Math.min(timeoutMs, 15_000) },
+      });
+      if (!open.ok)
+        return toolError(r, open.unavailable.message, { reason: open.unavailable.reason, exchanges: open.exchanges.map((x) => exchangeView(x, 1_000)) });
+      try {
+        const res = await call(open.session, timeoutMs, signal);
+        return toolResult(r, sessionView(res, open.target), !res.ok);
+      } catch (e) {
+        if (e instanceof SessionInputError) return toolError(r, e.message, { skills: open.target.skills.map((s) => s.id) });
+        throw e;
+      }
+    });
+  };
+
+  server.registerTool(
+    'send_a2a_message',
+    {
+      title: 'Send a message to an A2A agent',
+      description:
+        'Sends one text message to an A2A agent (blocking, or on the streaming method with stream: true) and returns the exchange, the task or message it answered with, and the findings of the conformance rules (shapes, ids, states and transitions, event order, end of stream), per SSE event for streams. Continue a task (e.g. answer input-required) with task_id and context_id.',
+      inputSchema: {
+        agent_url: agentUrl,
+        text: z.string().min(1).max(100_000).describe('The message text.'),
+        skill: z
+          .string()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe('A skill id from the card: its output modes are the ones accepted (A2A has no skill selection; the text decides).'),
+        task_id: z.string().min(1).max(500).optional().describe('Continue this task (e.g. answer an input-required question).'),
+        context_id: z.string().min(1).max(500).optional().describe('The conversation (context) to continue.'),
+        stream: z.boolean().optional().describe('Use the streaming method and read the stream to its end (default false: a blocking send).'),
+        headers,
+        timeout_seconds: timeout,
+      },
+      annotations: { readOnlyHint: false, openWorldHint: true },
+    },
+    (args, extra) =>
+      sessionTool('send_a2a_message', args.timeout_seconds, extra, args, (s, timeoutMs, signal) => {
+        const o = { text: args.text, skill: args.skill, taskId: args.task_id, contextId: args.context_id, timeoutMs, signal };
+        return args.stream ? s.stream(o) : s.send(o);
+      }),
+  );
+
+  server.registerTool(
+    'get_a2a_task',
+    {
+      title: 'Get an A2A task',
+      description:
+        'Gets a task from an A2A agent (tasks/get, GetTask) and returns it with the exchange and the findings of the conformance rules (same id, legal state, shape, a terminal state that changed since an earlier call).',
+      inputSchema: {
+        agent_url: agentUrl,
+        task_id: z.string().min(1).max(500).describe('The task id.'),
+        history_length: z.number().int().min(0).max(1000).optional().describe('How many history messages to ask for.'),
+        headers,
+        timeout_seconds: timeout,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    (args, extra) =>
+      sessionTool('get_a2a_task', args.timeout_seconds, extra, args, (s, timeoutMs, signal) =>
+        s.get({ taskId: args.task_id, historyLength: args.history_length, timeoutMs, signal }),
+      ),
+  );
+
+  server.registerTool(
+    'cancel_a2a_task',
+    {
+      title: 'Cancel an A2A task',
+      description:
+        'Cancels a task on an A2A agent (tasks/cancel, CancelTask) and returns the answer (the task, or an error such as TaskNotCancelable) with the exchange and the findings of the conformance rules.',
+      inputSchema: { agent_url: agentUrl, task_id: z.string().min(1).max(500).describe('The task id.'), headers, timeout_seconds: timeout },
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+    },
+    (args, extra) =>
+      sessionTool('cancel_a2a_task', args.timeout_seconds, extra, args, (s, timeoutMs, signal) => s.cancel({ taskId: args.task_id, timeoutMs, signal })),
+  );
+}
+
+/**
+ * Runs a tool body with a hard deadline and the client's cancellation: it always answers, and a failure of ours
+ * is said to be ours, never the agent's.
+ */
+async function guarded(
+  deps: ToolDeps,
+  name: string,
+  limitMs: number,
+  extra: Extra,
+  body: (signal: AbortSignal) => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  const ctl = new AbortController();
+  const onCancel = () => ctl.abort(new Error('canceled by the client'));
+  if (extra.signal.aborted) onCancel();
+  else extra.signal.addEventListener('abort', onCancel, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<CallToolResult>((resolve) => {
+    timer = setTimeout(() => {
+      ctl.abort(new Error('deadline'));
+      resolve(
+        toolError(
+          outputRedactor(),
+          `${name} gave up after ${Math.round(limitMs / 1000)} s (our hard limit for one call); the agent may still be working. Try a smaller scope or a shorter timeout_seconds.`,
+        ),
+      );
+    }, limitMs);
+  });
+  try {
+    return await Promise.race([body(ctl.signal), deadline]);
+  } catch (e) {
+    deps.log(`${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    return toolError(
+      outputRedactor(),
+      `${name} failed inside a2a-interop (a bug of this tool, not a verdict on the agent): ${e instanceof Error ? e.message : String(e)}`,
+    );
+  } finally {
+    clearTimeout(timer);
+    extra.signal.removeEventListener('abort', onCancel);
+  }
+}
+
+/** A result as an assistant reads it: what failed, why (the spec sentences), and how to fix it. */
+function resultView(r: CheckResult) {
+  return {
+    check: r.id,
+    title: r.test,
+    category: r.category,
+    status: r.status,
+    level: r.level,
+    message: r.message,
+    ...(r.recommendation && { recommendation: r.recommendation }),
+    ...(r.advisoryReason && { why_advisory: r.advisoryReason }),
+    ...(r.skipKind && { skip: r.skipKind }),
+    ...(r.specRef && { spec_ref: r.specRef }),
+    ...(r.requirement?.sentences.length && { spec: r.requirement.sentences.slice(0, 4).map((s) => `${s.doc} ${s.section} (${s.keyword}): "${s.quote}"`) }),
+    ...(r.evidence.length && {
+      evidence: r.evidence.slice(0, 4).map((e) => ({ label: e.label, value: e.value.length > 1_500 ? `${e.value.slice(0, 1_500)}…` : e.value })),
+    }),
+  };
+}
+
+const agentView = (t: TargetInfo | undefined, name: string) =>
+  t ? { name, url: t.inputUrl, card_url: t.cardUrl, generation: t.generation, binding: t.binding, endpoint_url: t.endpointUrl } : undefined;
+
+async function discover(deps: ToolDeps, args: { agent_url: string; headers?: Record<string, string> }, signal: AbortSignal): Promise<CallToolResult> {
+  const r = outputRedactor(args.headers);
+  const { credentials, extra } = splitHeaders(args.headers);
+  const found = await discoverCard(deps.host(fetchWithHeaders(deps.fetch, extra)), args.agent_url, {
+    credentials,
+    judge: true,
+    signal,
+    warmupRetries: 1,
+    timeoutMs: 15_000,
+  });
+  const t = found.info;
+  if (t.reach !== 'card') {
+    // The run's own words for an agent that was never reached (level.ts).
+    const v = computeLevel([], { agent: t, runComplete: true, credentialsGiven: credentials.kind !== 'none' });
+    return toolError(r, v.notAssessed?.message ?? t.error ?? 'No agent card was found.', { reason: v.notAssessed?.reason ?? t.reach, attempts: t.attempts });
+  }
+  const results = found.findings ?? [];
+  const count = (st: CheckResult['status']) => results.filter((x) => x.status === st).length;
+  const invalid = results.filter((x) => x.status === 'fail' && x.tier === 'card');
+  const untestable = isRecord(found.raw) ? found.detection.untestable : undefined;
+  const summary = `Found ${t.generation ? `a ${t.generation} agent card` : 'an agent card'} at ${t.cardUrl ?? args.agent_url}${t.binding ? ` (${t.binding} at ${t.endpointUrl ?? '?'})` : ''}: ${invalid.length ? `invalid (${invalid.length} card MUST failure(s))` : 'valid'}; card checks: ${count('pass')} passed, ${count('fail')} failed, ${count('advisory')} advisory, ${count('skip')} skipped${count('error') ? `, ${count('error')} tool error(s)` : ''}.${untestable ? ` ${untestable}` : ''}`;
+  return toolResult(
+    r,
+    {
+      summary,
+      agent: agentView(t, found.card.name || '(unnamed)'),
+      card_source: t.cardSource,
+      card_valid: invalid.length === 0,
+      detection_evidence: t.evidence,
+      skills: found.card.skills.map((k) => ({ id: k.id, name: k.name, examples: k.examples, input_modes: k.inputModes, output_modes: k.outputModes })),
+      capabilities: found.card.capabilities,
+      findings: results.filter((x) => x.status === 'fail' || x.status === 'error').map(resultView),
+      advisories: results.filter((x) => x.status === 'advisory').map(resultView),
+      passed: results.filter((x) => x.status === 'pass').map((x) => x.id),
+      skipped: results.filter((x) => x.status === 'skip').map((x) => ({ check: x.id, why: x.message })),
+      card_as_received: t.rawCard ?? (t.rawText !== undefined ? { not_json: t.rawText } : undefined),
+      normalized_card: t.normalizedCard,
+      discovery_attempts: t.attempts,
+    },
+    false,
+  );
+}
+
+async function conformance(
+  deps: ToolDeps,
+  args: { agent_url: string; headers?: Record<string, string>; skills?: string[]; only?: string[]; timeout_seconds?: number; format?: ExportFormat },
+  extra: Extra,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
+  const r = outputRedactor(args.headers);
+  const unknown = (args.only ?? []).filter((id) => !CHECK_IDS.has(id));
+  if (unknown.length) {
+    return toolError(r, `Unknown check id(s): ${unknown.join(', ')}. Check ids look like lifecycle.send or streaming.terminal.`, { check_ids: [...CHECK_IDS] });
+  }
+  const { credentials, extra: more } = splitHeaders(args.headers);
+  const format = args.format ?? 'markdown';
+  const total = args.only?.length ? ALL_CHECKS.filter((c) => args.only!.includes(c.id)).length : ALL_CHECKS.length;
+  const token = extra._meta?.progressToken;
+  let done = 0;
+  const progress = (message: string) => {
+    if (token === undefined) return;
+    extra
+      .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, total, message: r.text(message) } })
+      .catch(() => undefined);
+  };
+  const onEvent = (e: RunEvent) => {
+    if (e.type === 'target-resolved' && e.target.role === 'agent')
+      progress(e.target.generation ? `card found: ${e.target.generation} ${e.target.binding ?? ''}`.trim() : (e.target.error ?? 'no card'));
+    else if (e.type === 'check-finished') {
+      done++;
+      progress(`${e.result.id}: ${e.result.status}`);
+    }
+  };
+  const report = await runConformance(
+    deps.host(fetchWithHeaders(deps.fetch, more)),
+    {
+      agentUrl: args.agent_url,
+      credentials,
+      skills: args.skills,
+      only: args.only,
+      timeoutMs: Math.round((args.timeout_seconds ?? 60) * 1000),
+      signal,
+      transport: 'direct',
+    },
+    onEvent,
+  );
+  const { file, fallback } = exportReport({ ...report, events: undefined } satisfies Report, format);
+  const results = reportResults(report);
+  const s = report.summary;
+  const t = report.targets.find((x) => x.role === 'agent');
+  const cardSkills = ((t?.normalizedCard as { skills?: { id: string }[] } | undefined)?.skills ?? []).map((k) => k.id);
+  const unknownSkills = t?.normalizedCard ? (args.skills ?? []).filter((id) => !cardSkills.includes(id)) : [];
+  const level = report.conformanceLevel;
+  const head = report.notAssessed
+    ? `Not assessed (${report.notAssessed.reason}): ${report.notAssessed.message}`
+    : `Conformance level: ${level}${report.provisional ? ' (provisional)' : ''}: ${s.passed} passed, ${s.failed} required failure(s), ${s.advisories} advisor${s.advisories === 1 ? 'y' : 'ies'}, ${s.skipped} skipped, ${s.errors} tool error(s).`;
+  const value = {
+    summary: head,
+    level,
+    ...(report.notAssessed && { not_assessed: report.notAssessed }),
+    provisional: report.provisional,
+    level_reason: report.levelReason,
+    agent: agentView(t, report.agentName),
+    counts: s,
+    failures: results.filter((x) => x.status === 'fail' || x.status === 'error').map(resultView),
+    advisories: results.filter((x) => x.status === 'advisory').map((x) => ({ check: x.id, message: x.message })),
+    ...(unknownSkills.length && { unknown_skills: unknownSkills, card_skills: cardSkills }),
+    run_status: report.runStatus,
+    duration_ms: report.durationMs,
+    report: {
+      format: fallback ? 'json' : format,
+      filename: file.filename,
+      mime_type: file.mimeType,
+      chars: file.body.length,
+      note: 'The full report is the next text block.',
+      ...(fallback && { fallback: fallback.reason }),
+    },
+  };
+  const failed = !!report.notAssessed || report.runStatus === 'errored';
+  return toolResult(r, value, failed, [file.body]);
+}
