@@ -2,10 +2,12 @@
 /**
  * Builds what `npm pack` ships besides README, LICENSE and the report schema (see package.json `files`):
  *
- *   dist-cli/bin.mjs         the `a2a-interop` command: src/cli/main.ts bundled with the engine, the
- *                            exporters and their libraries (zod included), Node 20 ESM, no tsx at run time.
- *                            Dynamic imports of literal paths (e.g. the `mcp` subcommand) become chunks
- *                            under dist-cli/chunks/, loaded only when that command runs.
+ *   dist-cli/bin.mjs         the `a2a-interop` command: a few lines that check the Node version, turn on
+ *                            Node's compile cache where there is one (22.1+) and import cli.mjs.
+ *   dist-cli/cli.mjs         src/cli/main.ts bundled with the engine, the exporters and their libraries
+ *                            (zod included), Node 20 ESM, minified, no tsx at run time. Dynamic imports of
+ *                            literal paths (`mcp`, `run-many`, ...) become chunks under dist-cli/chunks/,
+ *                            loaded only when that command runs.
  *   dist-cli/index.mjs       the library (`import { checkAgent, exportReport } from 'a2a-interop'`),
  *                            src/package/index.ts bundled with the package's `dependencies` left external
  *                            (zod and eventsource-parser: the declarations import their types; the report
@@ -82,6 +84,25 @@ export function rewriteDeclarationSpecifiers(dir) {
   return files.length;
 }
 
+/** dist-cli/bin.mjs. main.ts starts itself when process.argv[1] is the command (bin.mjs or the `a2a-interop` link). */
+const BIN = `#!/usr/bin/env node
+// The a2a-interop command (written by scripts/build-cli.mjs; the CLI itself is ./cli.mjs).
+import module from 'node:module';
+
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  process.stderr.write(\`a2a-interop needs Node.js 20.19 or newer; this is \${process.version}.\\n\`);
+  process.exit(2);
+}
+// Node 22.1+ keeps compiled code between runs (NODE_DISABLE_COMPILE_CACHE=1 turns it off); older Nodes compile each time.
+try {
+  module.enableCompileCache?.();
+} catch {
+  /* a read-only or missing cache directory only costs speed */
+}
+await import('./cli.mjs');
+`;
+
 export async function buildCli({ outdir = join(root, 'dist-cli'), types = true, quiet = false } = {}) {
   const started = performance.now();
   rmSync(outdir, { recursive: true, force: true });
@@ -101,7 +122,7 @@ export async function buildCli({ outdir = join(root, 'dist-cli'), types = true, 
   };
   const cli = await build({
     ...common,
-    entryPoints: { bin: 'src/cli/main.ts' },
+    entryPoints: { cli: 'src/cli/main.ts' },
     outdir,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
@@ -117,11 +138,8 @@ export async function buildCli({ outdir = join(root, 'dist-cli'), types = true, 
     external: Object.keys(PACKAGE.dependencies ?? {}),
     metafile: true,
   });
-  // The command is what `bin` points at: executable, with a shebang (esbuild keeps main.ts's first line
-  // only when it has one, so it is added here).
   const binPath = join(outdir, 'bin.mjs');
-  const bin = readFileSync(binPath, 'utf8');
-  if (!bin.startsWith('#!')) writeFileSync(binPath, `#!/usr/bin/env node\n${bin}`);
+  writeFileSync(binPath, BIN);
   chmodSync(binPath, 0o755);
 
   let declarations = 0;
@@ -142,7 +160,7 @@ export async function buildCli({ outdir = join(root, 'dist-cli'), types = true, 
   };
   if (!quiet) {
     console.log(
-      `dist-cli: bin.mjs + ${summary.cliFiles - 1} chunk(s) ${(summary.cliBytes / 1024).toFixed(0)} KB, index.mjs ${(summary.libBytes / 1024).toFixed(0)} KB, ${declarations} declaration files, ${summary.ms} ms -> ${relative(process.cwd(), outdir) || '.'}`,
+      `dist-cli: cli.mjs + ${summary.cliFiles - 1} chunk(s) ${(summary.cliBytes / 1024).toFixed(0)} KB, index.mjs ${(summary.libBytes / 1024).toFixed(0)} KB, ${declarations} declaration files, ${summary.ms} ms -> ${relative(process.cwd(), outdir) || '.'}`,
     );
   }
   return summary;

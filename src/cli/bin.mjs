@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The package's `a2a-interop` command. Runs the TypeScript CLI through tsx (a dependency), so the
-// installed command and the source never drift apart.
+// Development entry of the `a2a-interop` command: runs the TypeScript source through tsx (a dev
+// dependency), so tests and `node src/cli/bin.mjs ...` in a checkout need no build. The package's
+// command is dist-cli/bin.mjs, the esbuild bundle from scripts/build-cli.mjs (`npm run build`, `npm pack`).
 import { tsImport } from 'tsx/esm/api';
 
 await tsImport('./main.ts', import.meta.url);

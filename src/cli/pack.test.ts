@@ -111,11 +111,16 @@ describe.skipIf(!haveNpm)('npm pack of a2a-interop', () => {
     const installed = readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')).sort();
     expect(installed).toEqual(['a2a-interop', ...Object.keys(pkg.dependencies ?? {})].sort());
     expect(existsSync(join(app, 'node_modules/tsx'))).toBe(false);
-    // Nothing in the installed bundle points back into this checkout.
-    const bin = readFileSync(join(app, 'node_modules/a2a-interop', pkg.bin['a2a-interop']!), 'utf8');
-    expect(bin.startsWith('#!/usr/bin/env node\n')).toBe(true);
-    expect(bin).not.toContain(repo);
-    expect(bin).not.toMatch(/from\s*["']tsx/);
+    const pkgDir = join(app, 'node_modules/a2a-interop');
+    expect(readFileSync(join(pkgDir, pkg.bin['a2a-interop']!), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    // Nothing in the installed code points back into this checkout or needs tsx.
+    const code = packedFiles.filter((f) => f.endsWith('.mjs'));
+    expect(code.length).toBeGreaterThanOrEqual(3);
+    for (const f of code) {
+      const text = readFileSync(join(pkgDir, f), 'utf8');
+      expect(text.includes(repo), f).toBe(false);
+      expect(text, f).not.toMatch(/(?:from|import)\s*\(?\s*["']tsx/);
+    }
   });
 
   it('a2a-interop --version and checks run from the installed bin', async () => {
@@ -166,12 +171,29 @@ describe.skipIf(!haveNpm)('npm pack of a2a-interop', () => {
     expect(out.ids).toContain('card.discovery');
     expect(out.ids.length).toBeLessThan(out.checks);
 
-    // Types: a strict NodeNext consumer compiles; a wrong call does not (the declarations are not `any`).
+    // Types: the declarations import only relative files that exist, the package's dependencies and Node's
+    // modules (an unresolved import would quietly turn a type into `any` for consumers that skip lib checks).
+    const deps = new Set(Object.keys(pkg.dependencies ?? {}));
+    const declarations = packedFiles.filter((f) => f.endsWith('.d.ts'));
+    expect(declarations.length).toBeGreaterThan(10);
+    const unresolved: string[] = [];
+    for (const f of declarations) {
+      const code = readFileSync(join(app, 'node_modules/a2a-interop', f), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+      const specs = [...code.matchAll(/\bfrom\s*(['"])([^'"]+)\1|\bimport\s*\(\s*(['"])([^'"]+)\3\s*\)|^\s*import\s*(['"])([^'"]+)\5/gm)].map((m) => (m[2] ?? m[4] ?? m[6])!);
+      for (const sp of specs) {
+        if (sp.startsWith('.')) {
+          if (!/\.js$/.test(sp) || !existsSync(join(app, 'node_modules/a2a-interop', dirname(f), sp.replace(/\.js$/, '.d.ts')))) unresolved.push(`${f}: ${sp}`);
+        } else if (!deps.has(sp.startsWith('@') ? sp.split('/').slice(0, 2).join('/') : sp.split('/')[0]!) && !sp.startsWith('node:')) unresolved.push(`${f}: ${sp}`);
+      }
+    }
+    expect(unresolved).toEqual([]);
+
+    // A strict NodeNext consumer compiles; a wrong call does not (the declarations are not `any`).
     // One compiler run for both files: every error must be the wrong call's.
     writeFileSync(
       join(app, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2023', 'dom'], types: [], noEmit: true, skipLibCheck: false },
+        compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2023', 'dom'], types: [], noEmit: true, skipLibCheck: true },
         files: ['typed.ts', 'wrong.ts'],
       }),
     );
@@ -183,6 +205,16 @@ describe.skipIf(!haveNpm)('npm pack of a2a-interop', () => {
         'export async function level(url: string, format: ExportFormat): Promise<[ConformanceLevel | null, string, number]> {',
         '  const report: Report = await checkAgent({ agentUrl: url, credentials: { kind: "bearer", token: "t" }, onEvent: (e) => void e.type });',
         '  return [report.conformanceLevel, exportReport(report, format).file.body, CHECK_CATALOG.length];',
+        '}',
+        '// Precise types, not `any`: each assignment below must be an error.',
+        'export function precise(report: Report): unknown[] {',
+        '  // @ts-expect-error the level is a union of strings',
+        '  const level: number = report.conformanceLevel;',
+        '  // @ts-expect-error a check id is a string',
+        '  const id: number = CHECK_CATALOG[0]!.id;',
+        '  // @ts-expect-error the export body is a string',
+        '  const body: number = exportReport(report, "json").file.body;',
+        '  return [level, id, body];',
         '}',
       ].join('\n'),
     );

@@ -192,7 +192,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
             '  Demo agents (paste a card URL into the dashboard):',
             ...listing.map((a) => `    ${a.id.padEnd(7)} ${a.cardUrl}\n            ${a.label}; expected: ${a.expectedLevel}`),
             '',
-            `  CLI example:  npx a2a-interop run ${listing[0]?.baseUrl ?? `${origin}/demo/v1`}`,
+            `  CLI example:  npm run cli -- run ${listing[0]?.baseUrl ?? `${origin}/demo/v1`}`,
             '',
           ]
         : []),
