@@ -82,6 +82,29 @@ describe('results views', () => {
     expect(table.textContent).toContain('v0.3.0 §3.1');
     expect(table.textContent).toContain('HTTP 405, no access-control-allow-origin');
   });
+
+  it("the inspector's link back to a check clears a filter that hides it, opens its row and focuses it, once per request", () => {
+    // jsdom does no layout.
+    Element.prototype.scrollIntoView ??= () => undefined;
+    const { element, handle } = withRun(syntheticRun({ flawed: true }), <ResultsTable />);
+    render(element);
+    const table = screen.getByRole('table', { name: 'Results' });
+    fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'fail' } });
+    const state = handle.store.getState().run;
+    const passing = state.checkOrder.find((c) => state.checks[c]?.status === 'pass')!;
+    expect(table.querySelector(`tr[data-check="${passing}"]`)).toBeNull();
+    act(() => handle.showCheck(passing));
+    expect((screen.getByLabelText('Status') as HTMLSelectElement).value).toBe('all');
+    const toggle = table.querySelector<HTMLElement>(`tr[data-check="${passing}"] .row-toggle`)!;
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(document.activeElement).toBe(toggle);
+    // Later renders do not re-apply the request: the user may filter again and close the row.
+    fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'fail' } });
+    expect(table.querySelector(`tr[data-check="${passing}"]`)).toBeNull();
+    // A new request for the same check applies again.
+    act(() => handle.showCheck(passing));
+    expect(table.querySelector(`tr[data-check="${passing}"]`)).not.toBeNull();
+  });
 });
 
 describe('card view', () => {

@@ -1,4 +1,4 @@
-import { startTransition, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { startTransition, useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode, type RefObject } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { checkDurations, exchangeLatencies, quantile, resultsPerCategory, streamTimings, type RunState } from '../../lib/engine';
 import { CATEGORY_LABEL, fmtMs } from '../../lib/format';
@@ -29,19 +29,29 @@ function useThrottledRun(visible: boolean, intervalMs = 1000): RunState {
   return useDeferredValue(shown);
 }
 
-function useInView(ref: RefObject<Element | null>): boolean {
-  const [inView, setInView] = useState(false);
+/**
+ * Whether the element is near the viewport now (`inView`) and whether it ever was (`seen`). Both come from the
+ * observer's callback; without IntersectionObserver (tests, old browsers) everything counts as on screen.
+ */
+function useInView(ref: RefObject<Element | null>): { inView: boolean; seen: boolean } {
+  const [state, setState] = useState(() => {
+    const always = typeof IntersectionObserver === 'undefined';
+    return { inView: always, seen: always };
+  });
   useEffect(() => {
     const el = ref.current;
-    if (!el || typeof IntersectionObserver === 'undefined') {
-      setInView(true);
-      return undefined;
-    }
-    const io = new IntersectionObserver((entries) => setInView(entries.some((e) => e.isIntersecting)), { rootMargin: '200px' });
+    if (!el || typeof IntersectionObserver === 'undefined') return undefined;
+    const io = new IntersectionObserver(
+      (entries) => {
+        const inView = entries.some((e) => e.isIntersecting);
+        setState((s) => (s.inView === inView ? s : { inView, seen: s.seen || inView }));
+      },
+      { rootMargin: '200px' },
+    );
     io.observe(el);
     return () => io.disconnect();
   }, [ref]);
-  return inView;
+  return state;
 }
 
 function ChartCard({ title, table, children }: { title: string; table: ReactNode; children: ReactNode }) {
@@ -75,12 +85,24 @@ function DataTable({ label, head, rows }: { label: string; head: string[]; rows:
         <tbody>
           {rows.slice(0, MAX_TABLE_ROWS).map((r, i) => (
             <tr key={i}>
-              {r.map((c, j) => (j === 0 ? <th key={j} scope="row">{c}</th> : <td key={j}>{c}</td>))}
+              {r.map((c, j) =>
+                j === 0 ? (
+                  <th key={j} scope="row">
+                    {c}
+                  </th>
+                ) : (
+                  <td key={j}>{c}</td>
+                ),
+              )}
             </tr>
           ))}
         </tbody>
       </table>
-      {rows.length > MAX_TABLE_ROWS ? <p>First {MAX_TABLE_ROWS} of {rows.length} rows.</p> : null}
+      {rows.length > MAX_TABLE_ROWS ? (
+        <p>
+          First {MAX_TABLE_ROWS} of {rows.length} rows.
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -89,17 +111,21 @@ const axis = { fill: 'var(--fg)', fontSize: 12 };
 const BAR_ROW = 30;
 
 /** Narrow screens get narrower label columns and smaller ticks, so the bars stay readable on a phone. */
+const NARROW = '(max-width: 700px)';
+const canMatchMedia = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function';
+function subscribeNarrow(onChange: () => void): () => void {
+  if (!canMatchMedia()) return () => undefined;
+  const m = window.matchMedia(NARROW);
+  m.addEventListener('change', onChange);
+  return () => m.removeEventListener('change', onChange);
+}
+/** Phone width, read from the media query as an external store (no copy in state). */
 function useNarrow(): boolean {
-  const q = '(max-width: 700px)';
-  const [narrow, setNarrow] = useState(() => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(q).matches);
-  useEffect(() => {
-    if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return undefined;
-    const m = window.matchMedia(q);
-    const on = () => setNarrow(m.matches);
-    m.addEventListener('change', on);
-    return () => m.removeEventListener('change', on);
-  }, []);
-  return narrow;
+  return useSyncExternalStore(
+    subscribeNarrow,
+    () => canMatchMedia() && window.matchMedia(NARROW).matches,
+    () => false,
+  );
 }
 
 export interface OperationStats {
@@ -157,15 +183,11 @@ export function firstEventByOperation(run: RunState): FirstEventStats[] {
 /** Charts of the run (recharts; this module is loaded lazily). Each chart has a table view. */
 export default function ChartsPanel() {
   const ref = useRef<HTMLElement>(null);
-  const inView = useInView(ref);
+  // recharts is mounted only once the section has been on screen (`seen`): during a run it usually is not.
+  const { inView, seen } = useInView(ref);
   const run = useThrottledRun(inView);
   const narrow = useNarrow();
   const labelWidth = narrow ? 112 : 200;
-  // recharts is mounted only once the section has been on screen: during a run it usually is not.
-  const [seen, setSeen] = useState(false);
-  useEffect(() => {
-    if (inView) setSeen(true);
-  }, [inView]);
   const data = useMemo(() => {
     const streams = streamTimings(run);
     const lat = exchangeLatencies(run);
@@ -176,8 +198,14 @@ export default function ChartsPanel() {
       firstEvents: firstEventByOperation(run),
       streams,
       exchanges: lat.length,
-      p50: quantile(lat.map((l) => l.totalMs ?? 0), 0.5),
-      p95: quantile(lat.map((l) => l.totalMs ?? 0), 0.95),
+      p50: quantile(
+        lat.map((l) => l.totalMs ?? 0),
+        0.5,
+      ),
+      p95: quantile(
+        lat.map((l) => l.totalMs ?? 0),
+        0.95,
+      ),
     };
   }, [run]);
   // From the live store, not the throttled copy: a hidden section never comes into view to catch up.
@@ -198,71 +226,49 @@ export default function ChartsPanel() {
     <section ref={ref} className="charts" aria-labelledby="charts-heading" hidden={empty}>
       <h2 id="charts-heading">Charts</h2>
       {seen && !run.checkOrder.length && !run.exchangeOrder.length ? <p className="chart-note">Drawing charts…</p> : null}
-      {seen && (run.checkOrder.length || run.exchangeOrder.length) ? <div className="chart-grid">
-        <ChartCard
-          title="Results per category"
-          table={
-            <DataTable
-              label="Results per category"
-              head={['Category', 'Pass', 'Fail', 'Advisory', 'Skipped', 'Tool error']}
-              rows={data.categories.map((c) => [c.label, c.pass, c.fail, c.advisory, c.skip, c.error])}
-            />
-          }
-        >
-          <ResponsiveContainer width="100%" height={data.categories.length * 36 + 70}>
-            <BarChart data={data.categories} layout="vertical" margin={{ left: 4, right: 12 }}>
-              <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-              <XAxis type="number" allowDecimals={false} tick={axis} />
-              <YAxis type="category" dataKey="label" width={narrow ? 96 : 120} tick={axis} interval={0} />
-              <Tooltip />
-              <Legend />
-              <Bar dataKey="pass" name="pass" stackId="a" fill="var(--ok)" isAnimationActive={false} />
-              <Bar dataKey="fail" name="fail" stackId="a" fill="var(--bad)" isAnimationActive={false} />
-              <Bar dataKey="advisory" name="advisory" stackId="a" fill="var(--accent)" isAnimationActive={false} />
-              <Bar dataKey="skip" name="skipped" stackId="a" fill="var(--skip)" isAnimationActive={false} />
-              <Bar dataKey="error" name="tool error" stackId="a" fill="var(--tool)" isAnimationActive={false} />
-            </BarChart>
-          </ResponsiveContainer>
-        </ChartCard>
-        <ChartCard
-          title="Latency per operation"
-          table={
-            <DataTable
-              label="Latency per operation"
-              head={['Operation', 'Calls', 'Median', 'Slowest', 'Median time to headers']}
-              rows={data.operations.map((o) => [o.operation, o.count, fmtMs(o.p50), fmtMs(o.max), fmtMs(o.ttfbP50)])}
-            />
-          }
-        >
-          <p className="chart-note">
-            all {data.exchanges} exchanges: p50 {fmtMs(data.p50)} · p95 {fmtMs(data.p95)}
-            {data.operations.length > MAX_BARS ? ` · slowest ${MAX_BARS} of ${data.operations.length} operations drawn` : ''}
-          </p>
-          <ResponsiveContainer width="100%" height={Math.min(MAX_BARS, data.operations.length) * BAR_ROW + 70}>
-            <BarChart data={data.operations.slice(0, MAX_BARS)} layout="vertical" margin={{ left: 4, right: 12 }}>
-              <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-              <XAxis type="number" unit=" ms" tick={axis} />
-              <YAxis type="category" dataKey="operation" width={labelWidth} tick={axis} interval={0} tickFormatter={shortLabel} />
-              <Tooltip />
-              <Legend />
-              <Bar dataKey="p50" name="median (ms)" fill="var(--accent)" isAnimationActive={false} />
-              <Bar dataKey="max" name="slowest (ms)" fill="var(--accent-2)" isAnimationActive={false} />
-            </BarChart>
-          </ResponsiveContainer>
-        </ChartCard>
-        <ChartCard
-          title="Time to first SSE event"
-          table={
-            <DataTable
-              label="Time to first SSE event"
-              head={['Operation', 'Stream', 'Events', 'First event', 'Median gap', 'Largest gap']}
-              rows={data.streams.map((s) => [opOf(s.exchangeId), s.exchangeId, s.events, fmtMs(s.firstEventMs), fmtMs(quantile(s.gapsMs, 0.5)), fmtMs(s.maxGapMs)])}
-            />
-          }
-        >
-          {data.firstEvents.length ? (
-            <ResponsiveContainer width="100%" height={Math.min(MAX_BARS, data.firstEvents.length) * BAR_ROW + 70}>
-              <BarChart data={data.firstEvents.slice(0, MAX_BARS)} layout="vertical" margin={{ left: 4, right: 12 }}>
+      {seen && (run.checkOrder.length || run.exchangeOrder.length) ? (
+        <div className="chart-grid">
+          <ChartCard
+            title="Results per category"
+            table={
+              <DataTable
+                label="Results per category"
+                head={['Category', 'Pass', 'Fail', 'Advisory', 'Skipped', 'Tool error']}
+                rows={data.categories.map((c) => [c.label, c.pass, c.fail, c.advisory, c.skip, c.error])}
+              />
+            }
+          >
+            <ResponsiveContainer width="100%" height={data.categories.length * 36 + 70}>
+              <BarChart data={data.categories} layout="vertical" margin={{ left: 4, right: 12 }}>
+                <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
+                <XAxis type="number" allowDecimals={false} tick={axis} />
+                <YAxis type="category" dataKey="label" width={narrow ? 96 : 120} tick={axis} interval={0} />
+                <Tooltip />
+                <Legend />
+                <Bar dataKey="pass" name="pass" stackId="a" fill="var(--ok)" isAnimationActive={false} />
+                <Bar dataKey="fail" name="fail" stackId="a" fill="var(--bad)" isAnimationActive={false} />
+                <Bar dataKey="advisory" name="advisory" stackId="a" fill="var(--accent)" isAnimationActive={false} />
+                <Bar dataKey="skip" name="skipped" stackId="a" fill="var(--skip)" isAnimationActive={false} />
+                <Bar dataKey="error" name="tool error" stackId="a" fill="var(--tool)" isAnimationActive={false} />
+              </BarChart>
+            </ResponsiveContainer>
+          </ChartCard>
+          <ChartCard
+            title="Latency per operation"
+            table={
+              <DataTable
+                label="Latency per operation"
+                head={['Operation', 'Calls', 'Median', 'Slowest', 'Median time to headers']}
+                rows={data.operations.map((o) => [o.operation, o.count, fmtMs(o.p50), fmtMs(o.max), fmtMs(o.ttfbP50)])}
+              />
+            }
+          >
+            <p className="chart-note">
+              all {data.exchanges} exchanges: p50 {fmtMs(data.p50)} · p95 {fmtMs(data.p95)}
+              {data.operations.length > MAX_BARS ? ` · slowest ${MAX_BARS} of ${data.operations.length} operations drawn` : ''}
+            </p>
+            <ResponsiveContainer width="100%" height={Math.min(MAX_BARS, data.operations.length) * BAR_ROW + 70}>
+              <BarChart data={data.operations.slice(0, MAX_BARS)} layout="vertical" margin={{ left: 4, right: 12 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
                 <XAxis type="number" unit=" ms" tick={axis} />
                 <YAxis type="category" dataKey="operation" width={labelWidth} tick={axis} interval={0} tickFormatter={shortLabel} />
@@ -272,25 +278,56 @@ export default function ChartsPanel() {
                 <Bar dataKey="max" name="slowest (ms)" fill="var(--accent-2)" isAnimationActive={false} />
               </BarChart>
             </ResponsiveContainer>
-          ) : (
-            <p>No SSE streams in this run.</p>
-          )}
-        </ChartCard>
-        <ChartCard
-          title="Slowest checks"
-          table={<DataTable label="Check durations" head={['Check', 'Status', 'Duration']} rows={data.durations.map((d) => [d.id, d.status, fmtMs(d.ms)])} />}
-        >
-          <ResponsiveContainer width="100%" height={Math.min(12, data.durations.length) * BAR_ROW + 50}>
-            <BarChart data={data.durations.slice(0, 12)} layout="vertical" margin={{ left: 4, right: 12 }}>
-              <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-              <XAxis type="number" unit=" ms" tick={axis} />
-              <YAxis type="category" dataKey="id" width={labelWidth} tick={axis} interval={0} tickFormatter={shortLabel} />
-              <Tooltip />
-              <Bar dataKey="ms" name="duration (ms)" fill="var(--accent)" isAnimationActive={false} />
-            </BarChart>
-          </ResponsiveContainer>
-        </ChartCard>
-      </div> : null}
+          </ChartCard>
+          <ChartCard
+            title="Time to first SSE event"
+            table={
+              <DataTable
+                label="Time to first SSE event"
+                head={['Operation', 'Stream', 'Events', 'First event', 'Median gap', 'Largest gap']}
+                rows={data.streams.map((s) => [
+                  opOf(s.exchangeId),
+                  s.exchangeId,
+                  s.events,
+                  fmtMs(s.firstEventMs),
+                  fmtMs(quantile(s.gapsMs, 0.5)),
+                  fmtMs(s.maxGapMs),
+                ])}
+              />
+            }
+          >
+            {data.firstEvents.length ? (
+              <ResponsiveContainer width="100%" height={Math.min(MAX_BARS, data.firstEvents.length) * BAR_ROW + 70}>
+                <BarChart data={data.firstEvents.slice(0, MAX_BARS)} layout="vertical" margin={{ left: 4, right: 12 }}>
+                  <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
+                  <XAxis type="number" unit=" ms" tick={axis} />
+                  <YAxis type="category" dataKey="operation" width={labelWidth} tick={axis} interval={0} tickFormatter={shortLabel} />
+                  <Tooltip />
+                  <Legend />
+                  <Bar dataKey="p50" name="median (ms)" fill="var(--accent)" isAnimationActive={false} />
+                  <Bar dataKey="max" name="slowest (ms)" fill="var(--accent-2)" isAnimationActive={false} />
+                </BarChart>
+              </ResponsiveContainer>
+            ) : (
+              <p>No SSE streams in this run.</p>
+            )}
+          </ChartCard>
+          <ChartCard
+            title="Slowest checks"
+            table={<DataTable label="Check durations" head={['Check', 'Status', 'Duration']} rows={data.durations.map((d) => [d.id, d.status, fmtMs(d.ms)])} />}
+          >
+            <ResponsiveContainer width="100%" height={Math.min(12, data.durations.length) * BAR_ROW + 50}>
+              <BarChart data={data.durations.slice(0, 12)} layout="vertical" margin={{ left: 4, right: 12 }}>
+                <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
+                <XAxis type="number" unit=" ms" tick={axis} />
+                <YAxis type="category" dataKey="id" width={labelWidth} tick={axis} interval={0} tickFormatter={shortLabel} />
+                <Tooltip />
+                <Bar dataKey="ms" name="duration (ms)" fill="var(--accent)" isAnimationActive={false} />
+              </BarChart>
+            </ResponsiveContainer>
+          </ChartCard>
+        </div>
+      ) : null}
       {!seen ? <p className="chart-note">Charts are drawn when this section is on screen.</p> : null}
     </section>
   );

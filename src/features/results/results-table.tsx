@@ -37,22 +37,22 @@ export function ResultsTable() {
   const groups = useMemo(() => groupChecks(checks, filter), [checks, filter]);
   const tableRef = useRef<HTMLTableElement>(null);
   // The inspector's link back to a check: show its row (filters cleared if they hide it), opened and focused.
+  // Each request (a new `seq`) is applied once, while rendering: `checks` and `filter` are read as they are then.
   const focus = useRunSelector((s) => s.checkFocus);
-  const pendingFocus = useRef<string | null>(null);
-  useEffect(() => {
-    if (!focus) return;
+  const [applied, setApplied] = useState<{ seq: number; id: string | null } | null>(null);
+  if (focus && focus.seq !== applied?.seq) {
     const c = checks.find((x) => x.id === focus.id);
-    if (!c) return;
-    if (!matches(c, filter)) setFilter(NO_FILTER);
-    setOpen((prev) => new Set(prev).add(focus.id));
-    pendingFocus.current = focus.id;
-  }, [focus?.seq]); // once per request: `checks` and `filter` are read as they are then
+    setApplied({ seq: focus.seq, id: c ? focus.id : null });
+    if (c && !matches(c, filter)) setFilter(NO_FILTER);
+    if (c) setOpen((prev) => new Set(prev).add(focus.id));
+  }
+  // Moving focus is DOM work: after the row is rendered, once per request.
+  const focusedSeq = useRef<number | null>(null);
   useEffect(() => {
-    const id = pendingFocus.current;
-    if (!id) return;
-    const btn = tableRef.current?.querySelector<HTMLElement>(`tr[data-check="${id.replace(/["\\]/g, '\\$&')}"] .row-toggle`);
+    if (!applied?.id || focusedSeq.current === applied.seq) return;
+    const btn = tableRef.current?.querySelector<HTMLElement>(`tr[data-check="${applied.id.replace(/["\\]/g, '\\$&')}"] .row-toggle`);
     if (btn) {
-      pendingFocus.current = null;
+      focusedSeq.current = applied.seq;
       btn.scrollIntoView({ block: 'center' });
       btn.focus({ preventScroll: true });
     }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Notice } from '../../components/notice';
 import { buildRunLink, parseRunLink } from '../../lib/deep-link';
 import { CardError, explainTarget } from '../../lib/engine-adapter';
@@ -52,14 +52,14 @@ export function RunForm({ children }: { children?: ReactNode }) {
   const autoStarted = useRef(false);
   // A run on screen collapses the form; a link that names an agent (without run=1) opens it for editing.
   const [editing, setEditing] = useState(() => liveStatus === 'idle' || (!!link.agent && !link.run));
-  const fields = {
-    agent: useRef<HTMLInputElement>(null),
-    peer: useRef<HTMLInputElement>(null),
-    credentials: useRef<HTMLSelectElement>(null),
-    timeout: useRef<HTMLInputElement>(null),
+  const agentRef = useRef<HTMLInputElement>(null);
+  const peerRef = useRef<HTMLInputElement>(null);
+  const credentialsRef = useRef<HTMLSelectElement>(null);
+  const timeoutRef = useRef<HTMLInputElement>(null);
+  const focusField = (key: FieldKey) => {
+    const field = { agent: agentRef, peer: peerRef, credentials: credentialsRef, timeout: timeoutRef }[key];
+    field.current?.focus();
   };
-  const editRef = useRef<HTMLButtonElement>(null);
-  const firstFieldRef = fields.agent;
 
   const urlCheck = checkAgentUrl(agentUrl);
   const debouncedUrl = useDebounced(urlCheck.ok ? urlCheck.url : null, 500);
@@ -69,12 +69,14 @@ export function RunForm({ children }: { children?: ReactNode }) {
   const skills = card.data?.skills ?? [];
   const running = phase !== 'idle';
 
-  useEffect(() => {
+  // Typing a credential is what remembers it (when Settings says so): an event, not an effect of rendering.
+  const editDraft = (next: CredentialDraft) => {
+    setDraft(next);
     if (remember) {
-      const c = credentialsOf(draft);
+      const c = credentialsOf(next);
       settingsStore.getState().setCredentials(c.ok ? c.value : undefined);
     }
-  }, [draft, remember]);
+  };
 
   const start = () => {
     // Field problems are shown once, under their field, and focus goes to the first; the rest in one alert.
@@ -99,7 +101,7 @@ export function RunForm({ children }: { children?: ReactNode }) {
     if (firstBad || problems.length || !agent.ok || !creds.ok) {
       // The previous agent's verdict must not stay on screen next to a URL it was not made for.
       if (!running) live.reset();
-      if (firstBad) fields[firstBad].current?.focus();
+      if (firstBad) focusField(firstBad);
       return;
     }
     setEditing(false);
@@ -114,14 +116,15 @@ export function RunForm({ children }: { children?: ReactNode }) {
   };
 
   // Deep link: ?agent=&peer=&run=1 fills the form and starts once; run=1 is then dropped from the
-  // address so a reload does not start another run.
+  // address so a reload does not start another run. The start reads the form as it is at that moment.
+  const startFromLink = useEffectEvent(() => start());
   useEffect(() => {
     if (!link.run || autoStarted.current || !link.agent) return;
     autoStarted.current = true;
     const u = new URL(window.location.href);
     u.searchParams.delete('run');
     navigate(`${u.pathname}${u.search}`, { replace: true });
-    start();
+    startFromLink();
   }, [link]);
 
   const onSubmit = (e: FormEvent) => {
@@ -145,9 +148,9 @@ export function RunForm({ children }: { children?: ReactNode }) {
   const wasCollapsed = useRef(collapsed);
   useEffect(() => {
     // Edit moves focus into the form; collapsing after Run keeps it on the bar.
-    if (wasCollapsed.current && !collapsed) firstFieldRef.current?.focus();
+    if (wasCollapsed.current && !collapsed) agentRef.current?.focus();
     wasCollapsed.current = collapsed;
-  }, [collapsed, firstFieldRef]);
+  }, [collapsed]);
 
   if (collapsed) {
     return (
@@ -160,7 +163,7 @@ export function RunForm({ children }: { children?: ReactNode }) {
           <span className="run-bar-url">{liveAgent ?? agentUrl}</span>
         </p>
         <div className="run-bar-actions">
-          <button ref={editRef} type="button" onClick={() => setEditing(true)} aria-label="Edit the run setup">
+          <button type="button" onClick={() => setEditing(true)} aria-label="Edit the run setup">
             Edit
           </button>
           <button type="button" onClick={() => session.stop()} disabled={phase !== 'running'}>
@@ -185,7 +188,7 @@ export function RunForm({ children }: { children?: ReactNode }) {
           <div className="field">
             <label htmlFor={`${id}-agent`}>Agent URL</label>
             <input
-              ref={fields.agent}
+              ref={agentRef}
               id={`${id}-agent`}
               type="url"
               inputMode="url"
@@ -207,7 +210,7 @@ export function RunForm({ children }: { children?: ReactNode }) {
           <div className="field">
             <label htmlFor={`${id}-peer`}>Peer agent URL (optional)</label>
             <input
-              ref={fields.peer}
+              ref={peerRef}
               id={`${id}-peer`}
               type="url"
               inputMode="url"
@@ -228,12 +231,12 @@ export function RunForm({ children }: { children?: ReactNode }) {
             <div className="field">
               <label htmlFor={`${id}-ckind`}>Credential type</label>
               <select
-                ref={fields.credentials}
+                ref={credentialsRef}
                 id={`${id}-ckind`}
                 value={draft.kind}
                 aria-invalid={!!fieldErrors.credentials}
                 aria-describedby={`${id}-cred-help`}
-                onChange={(e) => setDraft({ ...draft, kind: e.target.value as CredentialKind })}
+                onChange={(e) => editDraft({ ...draft, kind: e.target.value as CredentialKind })}
               >
                 {CREDENTIAL_OPTIONS.map((o) => (
                   <option key={o.value} value={o.value}>
@@ -245,18 +248,35 @@ export function RunForm({ children }: { children?: ReactNode }) {
             {draft.kind === 'bearer' ? (
               <div className="field">
                 <label htmlFor={`${id}-token`}>Bearer token</label>
-                <input id={`${id}-token`} type="password" autoComplete="off" value={draft.token} onChange={(e) => setDraft({ ...draft, token: e.target.value })} />
+                <input
+                  id={`${id}-token`}
+                  type="password"
+                  autoComplete="off"
+                  value={draft.token}
+                  onChange={(e) => editDraft({ ...draft, token: e.target.value })}
+                />
               </div>
             ) : null}
             {draft.kind === 'api-key' ? (
               <>
                 <div className="field">
                   <label htmlFor={`${id}-apikey`}>API key</label>
-                  <input id={`${id}-apikey`} type="password" autoComplete="off" value={draft.apiKey} onChange={(e) => setDraft({ ...draft, apiKey: e.target.value })} />
+                  <input
+                    id={`${id}-apikey`}
+                    type="password"
+                    autoComplete="off"
+                    value={draft.apiKey}
+                    onChange={(e) => editDraft({ ...draft, apiKey: e.target.value })}
+                  />
                 </div>
                 <div className="field">
                   <label htmlFor={`${id}-apikeyh`}>API key header (optional)</label>
-                  <input id={`${id}-apikeyh`} placeholder="from the card, else X-API-Key" value={draft.apiKeyHeader} onChange={(e) => setDraft({ ...draft, apiKeyHeader: e.target.value })} />
+                  <input
+                    id={`${id}-apikeyh`}
+                    placeholder="from the card, else X-API-Key"
+                    value={draft.apiKeyHeader}
+                    onChange={(e) => editDraft({ ...draft, apiKeyHeader: e.target.value })}
+                  />
                 </div>
               </>
             ) : null}
@@ -264,22 +284,29 @@ export function RunForm({ children }: { children?: ReactNode }) {
               <>
                 <div className="field">
                   <label htmlFor={`${id}-hname`}>Header name</label>
-                  <input id={`${id}-hname`} value={draft.headerName} onChange={(e) => setDraft({ ...draft, headerName: e.target.value })} />
+                  <input id={`${id}-hname`} value={draft.headerName} onChange={(e) => editDraft({ ...draft, headerName: e.target.value })} />
                 </div>
                 <div className="field">
                   <label htmlFor={`${id}-hvalue`}>Header value</label>
-                  <input id={`${id}-hvalue`} type="password" autoComplete="off" value={draft.headerValue} onChange={(e) => setDraft({ ...draft, headerValue: e.target.value })} />
+                  <input
+                    id={`${id}-hvalue`}
+                    type="password"
+                    autoComplete="off"
+                    value={draft.headerValue}
+                    onChange={(e) => editDraft({ ...draft, headerValue: e.target.value })}
+                  />
                 </div>
               </>
             ) : null}
             <p id={`${id}-cred-help`} className={fieldErrors.credentials ? 'help field-error' : 'help'}>
-              {fieldErrors.credentials ?? (remember ? 'Remembered in this browser (see Settings).' : 'Kept in memory only; never saved with runs, reports or links.')}
+              {fieldErrors.credentials ??
+                (remember ? 'Remembered in this browser (see Settings).' : 'Kept in memory only; never saved with runs, reports or links.')}
             </p>
           </fieldset>
           <div className="field">
             <label htmlFor={`${id}-timeout`}>Per-task timeout (seconds)</label>
             <input
-              ref={fields.timeout}
+              ref={timeoutRef}
               id={`${id}-timeout`}
               type="number"
               min={1}
@@ -320,9 +347,7 @@ export function RunForm({ children }: { children?: ReactNode }) {
           </div>
           {copied ? <p className="help">{copied}</p> : null}
         </form>
-        {Object.values(fieldErrors).some(Boolean) ? (
-          <p className="help form-summary">Cannot start the run: fix the field marked above.</p>
-        ) : null}
+        {Object.values(fieldErrors).some(Boolean) ? <p className="help form-summary">Cannot start the run: fix the field marked above.</p> : null}
         {errors.length ? (
           <Notice kind="error" title="Cannot start the run.">
             <ul>
@@ -339,7 +364,11 @@ export function RunForm({ children }: { children?: ReactNode }) {
             Start the dashboard with <code>npm start</code>, set a working Proxy URL in Settings, or switch to direct mode.
           </Notice>
         ) : null}
-        {cardProblem ? <Notice kind="warn" title="Card preview:">{cardProblem}</Notice> : null}
+        {cardProblem ? (
+          <Notice kind="warn" title="Card preview:">
+            {cardProblem}
+          </Notice>
+        ) : null}
         {card.data ? (
           <p className="help">
             Card found at {card.data.target.cardUrl}: {skills.length} skill(s).

@@ -99,6 +99,9 @@ export function Timeline({ initialHeight = 420 }: { initialHeight?: number }) {
   const rowsRef = useRef(model.rows);
   rowsRef.current = model.rows;
   const getItemKey = useCallback((i: number) => rowsRef.current[i]?.key ?? i, []);
+  // The React Compiler (not used in this build) would skip this component because of TanStack Virtual; the hooks
+  // rules still check it. `rowsRef` is written while rendering on purpose: the virtualizer asks for keys during render.
+  // eslint-disable-next-line react-hooks/incompatible-library -- see above
   const v = useVirtualizer({
     count: model.rows.length,
     getScrollElement: () => scrollRef.current,

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Exchange, HeaderMap, SseRecord } from '../../lib/engine';
 import { fmtBytes, fmtMs, prettyBody } from '../../lib/format';
@@ -24,10 +24,12 @@ export function WireInspector() {
   const revealedFrom = useRunSelector((s) => s.revealedFrom);
   const handle = useRunStoreHandle();
   const headingRef = useRef<HTMLHeadingElement>(null);
+  // Who opened the inspector gets focus back on close: read before any effect of this commit moves focus.
   const opener = useRef<Element | null>(null);
-  const wasOpen = useRef(false);
-  if (selected && !wasOpen.current && typeof document !== 'undefined') opener.current = document.activeElement;
-  wasOpen.current = !!selected;
+  const open = !!selected;
+  useLayoutEffect(() => {
+    if (open) opener.current = document.activeElement;
+  }, [open]);
   useEffect(() => {
     if (revealSeq === 0 || !headingRef.current) return;
     // Beside the timeline (wide): bring the timeline's row of the page to the top, so the inspector shows at
@@ -48,19 +50,18 @@ export function WireInspector() {
     if (back instanceof HTMLElement && back.isConnected) back.focus();
   };
   // As a side pane over the page (narrower screens), Escape closes it wherever focus is.
-  const closeRef = useRef(close);
-  closeRef.current = close;
+  const closeOnEscape = useEffectEvent(close);
   useEffect(() => {
-    if (!selected) return undefined;
+    if (!open) return undefined;
     const onKey = (e: globalThis.KeyboardEvent) => {
       if (e.key === 'Escape' && !e.defaultPrevented && overlayMode()) {
         e.preventDefault();
-        closeRef.current();
+        closeOnEscape();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [selected]);
+  }, [open]);
   if (!selected) {
     return (
       <section className="inspector inspector-empty" aria-label="Wire inspector">
