@@ -1,0 +1,269 @@
+/**
+ * Error checks on capabilities the card does not declare: push config calls without push, stream and subscribe
+ * without streaming, and a subscription to a finished task.
+ */
+import type { Evidence } from '../../model/check';
+import type { StreamItem, StreamRun } from '../../protocol/dialect';
+import { isTerminal } from '../../protocol/states';
+import { truncate } from '../../util/json';
+import type { CheckContext } from '../context';
+import { defineCheck, ev, exchangeEvidence, fail, pass, refusedForCredentials, skip, type Verdict } from '../define';
+import { unknownTaskId, type ProbeId } from '../fixtures/probe-ids';
+import { answered, crashVerdict, expectRest, expectRpcCode, isClientError, only, probeLane, readProbe, sendProbe, type Probe, type RestExpect } from '../fixtures/probes';
+import { completedRun, noFinishedTask, ownFinishedRun, primarySkill, skillInput, skillRuns } from '../fixtures/tasks';
+import { needDialect } from '../preconditions';
+import { d, isRefusal, isSuccess, probeTaskNotFound } from './shared';
+
+type StreamAnswer =
+  | { kind: 'crash'; verdict: Verdict }
+  /** An error: as a JSON answer (any status), or as the first event of a stream. */
+  | { kind: 'refused'; code?: number; reason?: string; status: number; how: string }
+  /** An event stream that did not start with an error. */
+  | { kind: 'stream'; items: StreamItem[] }
+  /** A JSON answer that is not an error. */
+  | { kind: 'accepted'; how: string };
+
+function readStream(ctx: CheckContext, run: StreamRun, name: string, what: string): StreamAnswer {
+  const r = run.result;
+  if (run.reason === 'not-stream' || !r.responded || (r.error && !run.items.length)) {
+    const p = readProbe(ctx, name, r, null);
+    const crash = crashVerdict(ctx, p, what);
+    if (crash) return { kind: 'crash', verdict: crash };
+    if (d(ctx).isRest) return r.status >= 400 ? { kind: 'refused', reason: p.rest?.reason, status: r.status, how: answered(p) } : { kind: 'accepted', how: answered(p) };
+    const code = p.rpc?.error?.code;
+    if (p.rpc?.hasError) return { kind: 'refused', code: typeof code === 'number' ? code : undefined, status: r.status, how: answered(p) };
+    if (r.status >= 400) return { kind: 'refused', status: r.status, how: answered(p) };
+    return { kind: 'accepted', how: answered(p) };
+  }
+  const first = run.items[0];
+  if (first?.kind === 'error' && first.error) {
+    const e = first.error;
+    return {
+      kind: 'refused',
+      code: e.code,
+      reason: e.reason,
+      status: d(ctx).isRest ? e.httpStatus : r.status,
+      how: `an event stream whose first event is the error ${e.code ?? e.httpStatus}${e.reason ? ` ${e.reason}` : ''} "${truncate(e.message, 120)}"`,
+    };
+  }
+  return { kind: 'stream', items: run.items };
+}
+
+const streamEvidence = (run: StreamRun, label: string): Evidence[] => [
+  exchangeEvidence(run.result, label),
+  ...run.items.slice(0, 3).map((it) => ev(`${label}: event ${it.seq} (${it.kind}${it.rawState ? ` ${it.rawState}` : ''})`, it.data)),
+];
+
+const describeStream = (items: StreamItem[]) =>
+  items.length ? `${items.length} event(s), the first a ${items[0]!.kind}${items[0]!.rawState ? ` (${items[0]!.rawState})` : ''}` : 'no event within our wait';
+
+/** A short budget for probes that open streams: a refusal comes at once. */
+const streamBudget = (ctx: CheckContext) => Math.min(ctx.taskTimeoutMs, 10_000);
+
+/** The worst of several verdicts: a failure, then an advisory failure, then a skip, then a pass (messages joined). */
+function worst(vs: Verdict[]): Verdict {
+  const rank = (v: Verdict) => (v.status === 'fail' && !v.advisory ? 4 : v.status === 'fail' ? 3 : v.status === 'error' ? 5 : v.status === 'skip' ? 2 : 1);
+  const sorted = [...vs].sort((a, b) => rank(b) - rank(a));
+  const top = sorted[0]!;
+  if (vs.length === 1) return top;
+  return { ...top, message: sorted.map((v) => v.message).join(' '), evidence: vs.flatMap((v) => v.evidence ?? []) };
+}
+
+export const errorsPushNotSupported = defineCheck({
+  id: 'errors.push-not-supported',
+  title: 'Push config calls on an agent without push give PushNotificationNotSupported (-32003)',
+  category: 'error-handling',
+  level: 'MUST',
+  phase: 'suite',
+  specRefs: { legacy: 'v0.1.0 §8.2 (-32003)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §8.2', 'v1.0': 'v1.0.1 §3.3.4 Capability Validation' },
+  recommendation:
+    'When capabilities.pushNotifications is false or absent, answer every push config method (set/create, get, list, delete) with PushNotificationNotSupportedError -32003 (HTTP+JSON 400) instead of storing the config, 404, -32004 or 500.',
+  run: async (ctx) => {
+    const p0 = needDialect(ctx);
+    if (p0) return p0;
+    if (ctx.card.capabilities.pushNotifications) return skip('The card declares push notifications (see lifecycle.push-config).', 'not-applicable');
+    const runs = await skillRuns(ctx);
+    const real = runs.find((r) => r.final?.id)?.final?.id;
+    const taskId: ProbeId = real ? { id: real, shaped: true } : await unknownTaskId(ctx);
+    const g = ctx.generation;
+    const url = 'https://webhook.a2a-interop.invalid/push';
+    const enc = encodeURIComponent(taskId.id);
+    // Create/set names a webhook URL (which URL validation may refuse first); list/get names none.
+    const set = await sendProbe(ctx, 'push-not-supported', () =>
+      d(ctx).isRest
+        ? { kind: 'rest', method: 'POST', path: `/tasks/${enc}/pushNotificationConfigs`, body: JSON.stringify(g === 'v1.0' ? { url } : { pushNotificationConfig: { url } }), taskId }
+        : { kind: 'rpc', method: d(ctx).method('pushSet'), params: g === 'legacy' ? { id: taskId.id, pushNotificationConfig: { url } } : g === 'v1.0' ? { taskId: taskId.id, url } : { taskId: taskId.id, pushNotificationConfig: { url } }, taskId },
+    );
+    const skipped = refusedForCredentials(ctx, set.http);
+    if (skipped) return skipped;
+    const list = await sendProbe(ctx, 'push-not-supported-list', () =>
+      d(ctx).isRest
+        ? { kind: 'rest', method: 'GET', path: `/tasks/${enc}/pushNotificationConfigs`, taskId }
+        : g === 'legacy'
+          ? { kind: 'rpc', method: 'tasks/pushNotification/get', params: { id: taskId.id }, taskId }
+          : g === 'v1.0'
+            ? { kind: 'rpc', method: 'ListTaskPushNotificationConfigs', params: { taskId: taskId.id }, taskId }
+            : { kind: 'rpc', method: 'tasks/pushNotificationConfig/list', params: { id: taskId.id }, taskId },
+    );
+    const crash = crashVerdict(ctx, set, 'Setting a push config') ?? crashVerdict(ctx, list, 'Listing push configs');
+    if (crash) return crash;
+    const evidence = [exchangeEvidence(set.http, 'set'), exchangeEvidence(list.http, g === 'legacy' ? 'get' : 'list')];
+    // Observed: a refused config must not have been stored.
+    if (isSuccess(ctx, list) && list.http.text.includes(url)) {
+      return fail(`The push config was ${isRefusal(ctx, set) ? 'refused' : 'accepted'} (${answered(set)}), yet listing the task's push configs shows it stored, although the card declares no push notifications.`, evidence);
+    }
+    const rest: RestExpect =
+      g === 'v1.0'
+        ? { pass: only(400), expected: 'HTTP 400 PUSH_NOTIFICATION_NOT_SUPPORTED', reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED' }
+        : {
+            pass: only(400, 501),
+            expected: 'HTTP 400 or 501',
+            advisory: (s) => (isClientError(s) && s !== 404 && s !== 405 ? `v0.x has no HTTP mapping table: HTTP ${s} refuses the call, though 400 (or 501) is what servers send.` : undefined),
+          };
+    const judge = (p: Probe, what: string): Verdict => {
+      if (d(ctx).isRest) {
+        const v = expectRest(ctx, p, what, rest);
+        // v1.0: the reason tells PushNotificationNotSupported from other 400s.
+        return v.status === 'pass' && g === 'v1.0' && p.rest?.reason && p.rest.reason !== 'PUSH_NOTIFICATION_NOT_SUPPORTED' ? fail(v.message, v.evidence) : v;
+      }
+      return expectRpcCode(ctx, p, what, { codes: [-32003], names: 'PushNotificationNotSupported' });
+    };
+    const vs = [judge(set, 'Setting a push config'), judge(list, g === 'legacy' ? 'Getting the push config' : 'Listing push configs')];
+    const passed = vs.find((v) => v.status === 'pass');
+    if (passed) return pass(`${passed.message}${vs.every((v) => v.status === 'pass') ? ' (both the set and the read refused)' : ''}`, evidence);
+    if (!real && (probeTaskNotFound(ctx, set) || probeTaskNotFound(ctx, list))) {
+      return skip(
+        `No task of this run could be named, and the agent answered TaskNotFound for the invented id ${taskId.id}: it checks the task before the capability (the order is unspecified), so PushNotificationNotSupported could not be observed.`,
+        'precondition',
+        evidence,
+      );
+    }
+    const unsupported = [set, list].some((p) => p.rpc?.error?.code === -32004 || p.rest?.reason === 'UNSUPPORTED_OPERATION' || (d(ctx).isRest && g !== 'v1.0' && p.http.status === 501));
+    const hint = unsupported
+      ? " a2a-python's request handlers answer UnsupportedOperationError (-32004) here (its validate decorator, or no push store configured); the specification names PushNotificationNotSupportedError (-32003)."
+      : '';
+    const adv = vs.find((v) => v.advisory);
+    const message = `Neither push config call gave PushNotificationNotSupported: set → ${answered(set)}; ${g === 'legacy' ? 'get' : 'list'} → ${answered(list)}.${hint}`;
+    return adv ? { ...fail(message, evidence), advisory: adv.advisory } : fail(message, evidence);
+  },
+});
+
+export const errorsStreamingUnsupported = defineCheck({
+  id: 'errors.streaming-unsupported',
+  title: 'Without declared streaming, the stream and subscribe methods give UnsupportedOperation (-32004)',
+  category: 'error-handling',
+  level: 'MUST',
+  phase: 'suite',
+  specRefs: { legacy: 'v0.1.0 §8.2 (-32006, document only), §7.2', 'v0.2': 'v0.2.6 §8.2, §7.2', 'v0.3': 'v0.3.0 §8.2, §7.2', 'v1.0': 'v1.0.1 §3.3.4 Capability Validation' },
+  recommendation:
+    'When capabilities.streaming is false or absent, answer SendStreamingMessage / message/stream and SubscribeToTask / tasks/resubscribe with UnsupportedOperationError -32004 (HTTP+JSON 400 UNSUPPORTED_OPERATION; before v1.0 -32601 is accepted too). If you do serve streams, declare capabilities.streaming: true.',
+  run: async (ctx) => {
+    const p0 = needDialect(ctx);
+    if (p0) return p0;
+    if (ctx.card.capabilities.streaming) return skip('The card declares streaming (see the streaming checks and errors.subscribe-terminal).', 'not-applicable');
+    const g = ctx.generation;
+    const rest = d(ctx).isRest;
+    const budget = streamBudget(ctx);
+    const judge = (ans: StreamAnswer, what: string, evidence: Evidence[], terminalTask: boolean): Verdict => {
+      if (ans.kind === 'crash') return ans.verdict;
+      if (ans.kind === 'stream' || ans.kind === 'accepted') {
+        const served = ans.kind === 'stream' ? `served as an event stream (${describeStream(ans.items)})` : `answered with a result (${ans.how})`;
+        const message = `${what} was ${served} although the card does not declare streaming.`;
+        if (g === 'v1.0') return fail(`${message} v1.0.1 §3.3.4: it MUST return UnsupportedOperationError.`, evidence);
+        return { ...fail(message, evidence), advisory: 'Before v1.0 no keyworded sentence forbids serving a stream the card does not declare: the card is inaccurate (declare capabilities.streaming: true).' };
+      }
+      const got = ans.how;
+      if (g === 'v1.0') {
+        const ok = rest ? ans.reason === 'UNSUPPORTED_OPERATION' || (ans.status === 400 && ans.reason === undefined) : ans.code === -32004;
+        return ok ? pass(`${what}: refused with UnsupportedOperation (${got}).`, evidence) : fail(`${what}: expected UnsupportedOperation (-32004; HTTP 400 UNSUPPORTED_OPERATION), got ${got}.`, evidence);
+      }
+      if (g === 'legacy') return pass(`${what}: refused (${got}).`, evidence);
+      const ok = rest ? isClientError(ans.status) || ans.status === 501 : ans.code === -32004 || ans.code === -32601;
+      if (ok) return pass(`${what}: refused (${got}).`, evidence);
+      const message = `${what}: expected UnsupportedOperation (-32004) or MethodNotFound (-32601), got ${got}.`;
+      // A subscription to a finished task may be refused for the terminal state first (the order is unspecified).
+      return terminalTask ? { ...fail(message, evidence), advisory: 'The task subscribed to is terminal: the agent may have refused it for that before looking at the capability.' } : fail(message, evidence);
+    };
+    const input = skillInput(ctx, primarySkill(ctx));
+    const sendRun = await d(ctx).streamSend(
+      ctx.http,
+      { ...input, lane: probeLane(ctx), checkId: ctx.checkId, timeoutMs: budget, taskId: g === 'legacy' ? ctx.uuid() : undefined },
+      () => 'stop',
+    );
+    const sendWhat = `${d(ctx).describe('stream')}`;
+    const blocked = refusedForCredentials(ctx, sendRun.result);
+    if (blocked) return blocked;
+    const sendAns = readStream(ctx, sendRun, 'streaming-unsupported', sendWhat);
+    if (sendAns.kind === 'crash' && sendAns.verdict.status !== 'fail') return sendAns.verdict;
+    const verdicts = [judge(sendAns, sendWhat, streamEvidence(sendRun, sendWhat), false)];
+    const done = await completedRun(ctx);
+    if (done?.final?.id) {
+      const id = done.final.id;
+      const subRun = await d(ctx).subscribe(ctx.http, { id, lane: probeLane(ctx), checkId: ctx.checkId, timeoutMs: budget }, () => 'stop');
+      const subWhat = `${d(ctx).describe('subscribe', id)} (a ${done.final.rawState} task)`;
+      verdicts.push(judge(readStream(ctx, subRun, 'streaming-unsupported-subscribe', subWhat), subWhat, streamEvidence(subRun, subWhat), true));
+    }
+    return worst(verdicts);
+  },
+});
+
+export const errorsSubscribeTerminal = defineCheck({
+  id: 'errors.subscribe-terminal',
+  title: 'Subscribing to a finished task gives UnsupportedOperation (-32004, v1.0)',
+  category: 'error-handling',
+  level: 'MUST',
+  phase: 'suite',
+  specRefs: { legacy: 'v0.1.0 §7.7 tasks/resubscribe', 'v0.2': 'v0.2.6 §7.9', 'v0.3': 'v0.3.0 §7.9', 'v1.0': 'v1.0.1 §3.1.6, §9.4.6 SubscribeToTask' },
+  recommendation:
+    'Answer SubscribeToTask on a task in a terminal state with UnsupportedOperationError -32004 (HTTP+JSON 400 UNSUPPORTED_OPERATION) instead of opening a stream that replays the task. Before v1.0: refuse it, or deliver the final state and close the stream at once.',
+  run: async (ctx) => {
+    const p0 = needDialect(ctx);
+    if (p0) return p0;
+    if (!ctx.card.capabilities.streaming) return skip('The card does not declare streaming (see errors.streaming-unsupported).', 'not-applicable');
+    const r = await ownFinishedRun(ctx, 'subscribe-terminal');
+    if (!r?.final?.id) return noFinishedTask(ctx, 'terminal task to subscribe to');
+    const id = r.final.id;
+    const g = ctx.generation;
+    const what = `${d(ctx).describe('subscribe', id)} on ${r.final.rawState} task ${id}`;
+    const grace = 2000;
+    const stop = new AbortController();
+    const quit = new AbortController();
+    let endSeen: string | undefined;
+    const final = (it: StreamItem) => isTerminal(it.state, g) || it.final === true || (it.kind === 'task' && isTerminal(it.task?.state, g));
+    const run = await d(ctx).subscribe(ctx.http, { id, lane: probeLane(ctx), checkId: ctx.checkId, timeoutMs: streamBudget(ctx), stopSignal: stop.signal }, (it) => {
+      if (it.kind === 'error' || g === 'v1.0') return 'stop';
+      if (!endSeen && final(it)) {
+        endSeen = it.rawState ?? it.task?.rawState ?? 'final';
+        void ctx.http.host.sleep(grace, quit.signal).then(
+          () => stop.abort(),
+          () => undefined,
+        );
+      }
+      return undefined;
+    });
+    quit.abort();
+    const blocked = refusedForCredentials(ctx, run.result);
+    if (blocked) return blocked;
+    const evidence = streamEvidence(run, what);
+    const ans = readStream(ctx, run, 'subscribe-terminal', what);
+    if (ans.kind === 'crash') return ans.verdict;
+    if (g === 'v1.0') {
+      if (ans.kind === 'refused') {
+        const ok = d(ctx).isRest ? ans.reason === 'UNSUPPORTED_OPERATION' || (ans.status === 400 && ans.reason === undefined) : ans.code === -32004;
+        if (ok) return pass(`${what}: refused with UnsupportedOperation (${ans.how}).`, evidence);
+        const hint = ans.code === -32602 ? " a2a-python's on_subscribe_to_task answers InvalidParams here." : '';
+        return fail(`${what}: expected UnsupportedOperation (-32004; HTTP 400 UNSUPPORTED_OPERATION), got ${ans.how}.${hint}`, evidence);
+      }
+      if (ans.kind === 'stream') {
+        return fail(`${what}: served as an event stream (${describeStream(ans.items)}) instead of UnsupportedOperationError (v1.0.1 §3.1.6, §9.4.6); a final Task snapshot belongs to live streams only.`, evidence);
+      }
+      return fail(`${what}: answered with a result (${ans.how}) instead of UnsupportedOperationError.`, evidence);
+    }
+    // Before v1.0 nothing fixes the answer: an error, or the final state delivered on a stream that then closes.
+    if (ans.kind === 'refused') return pass(`${what}: refused (${ans.how}).`, evidence);
+    if (ans.kind === 'accepted') return fail(`${what}: answered with a result (${ans.how}), neither an error nor an event stream.`, evidence);
+    if (endSeen && run.reason === 'closed') return pass(`${what}: the stream delivered the final state (${endSeen}) and closed.`, evidence);
+    if (endSeen) return fail(`${what}: the stream delivered the final state (${endSeen}) but was still open ${run.reason === 'stopped' ? `${grace} ms later` : `when our wait ended (${run.reason})`}.`, evidence);
+    return fail(`${what}: the stream ${run.reason === 'closed' ? 'closed' : `was still open when our wait ended (${run.reason})`} without delivering the final state (${describeStream(ans.items)}).`, evidence);
+  },
+});

@@ -1,0 +1,151 @@
+/**
+ * Error checks on malformed requests: an unknown method, a body that is not JSON, JSON that is not a JSON-RPC
+ * request, malformed params, and a JSON-RPC notification.
+ */
+import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip } from '../define';
+import { unknownTaskId } from '../fixtures/probe-ids';
+import { answered, crashVerdict, expectRest, expectRpcCode, isClientError, sendProbe, validationStatuses } from '../fixtures/probes';
+import { needDialect } from '../preconditions';
+import { d, ERRORS, PROBES } from './shared';
+
+export const errorsUnknownMethod = defineCheck({
+  id: 'errors.unknown-method',
+  title: 'An unknown method is answered with MethodNotFound (-32601)',
+  category: 'error-handling',
+  level: 'MUST',
+  phase: 'suite',
+  specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §3.3.2, §9.5 (JSON-RPC 2.0 -32601); HTTP+JSON: a 4xx' },
+  recommendation:
+    'Answer unknown JSON-RPC methods with {"error":{"code":-32601,"message":"Method not found"}} and the request id; on HTTP+JSON answer unknown routes with a 4xx (404 or 405). Frameworks often return 404 HTML or 500 for these by default.',
+  run: async (ctx) => {
+    const p0 = needDialect(ctx);
+    if (p0) return p0;
+    const p = await PROBES['unknown-method'](ctx);
+    const skipped = refusedForCredentials(ctx, p.http);
+    if (skipped) return skipped;
+    if (d(ctx).isRest) return expectRest(ctx, p, 'Unknown operation', { pass: (s) => isClientError(s) || s === 501, expected: 'a 4xx status (404 or 405 by HTTP semantics) or 501' });
+    return expectRpcCode(ctx, p, 'Unknown method', {
+      codes: [-32601],
+      names: 'MethodNotFound',
+      hints: { [-32600]: 'JSON-RPC 2.0 §5.1 reserves -32601 for a method that does not exist; -32600 is for a body that is not a Request object (servers that validate the method name against a schema, e.g. with pydantic, answer -32600 here).' },
+    });
+  },
+});
+
+export const errorsInvalidJson = defineCheck({
+  id: 'errors.invalid-json',
+  title: 'A body that is not JSON is answered with a parse error (-32700)',
+  category: 'error-handling',
+  level: 'MUST',
+  phase: 'suite',
+  specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §9.5 (-32700), §3.3.2 (HTTP 400 as the example)' },
+  recommendation:
+    'Catch JSON parse failures before dispatch and answer {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}} (HTTP+JSON: 400 with an error body), not a 500 or an HTML error page.',
+  run: async (ctx) => {
+    const p0 = needDialect(ctx);
+    if (p0) return p0;
+    const p = await PROBES['invalid-json'](ctx);
+    const skipped = refusedForCredentials(ctx, p.http);
+    if (skipped) return skipped;
+    if (d(ctx).isRest) return expectRest(ctx, p, 'Malformed JSON', validationStatuses(ctx));
+    return expectRpcCode(ctx, p, 'Malformed JSON', {
+      codes: [-32700],
+      names: 'JSONParseError',
+      hints: { [-32602]: '@a2a-js/sdk 1.x answers a parse error with -32602 (its RequestMalformedError maps to INVALID_PARAMS); JSON-RPC 2.0 §5.1 and the A2A tables say -32700.' },
+    });
+  },
+});
+
+export const errorsInvalidRequest = defineCheck({
+  id: 'errors.invalid-request',
+  title: 'JSON that is not a JSON-RPC request is answered with InvalidRequest (-32600)',
+  category: 'error-handling',
+  level: 'MUST',
+  phase: 'suite',
+  specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §9.5 (-32600)' },
+  recommendation: 'Validate the JSON-RPC envelope (jsonrpc "2.0", a string method, an id) and answer violations with -32600 Invalid Request and id null.',
+  run: async (ctx) => {
+    const p0 = needDialect(ctx);
+    if (p0) return p0;
+    if (d(ctx).isRest) return skip('JSON-RPC envelopes do not exist on the HTTP+JSON binding.', 'not-applicable');
+    const p = await PROBES['invalid-request'](ctx);
+    return (
+      refusedForCredentials(ctx, p.http) ??
+      expectRpcCode(ctx, p, 'JSON without a JSON-RPC envelope', {
+        codes: [-32600],
+        names: 'InvalidRequest',
+        hints: {
+          [-32602]:
+            '@a2a-js/sdk 1.x answers -32602 here (isRequestValid → RequestMalformedError); JSON-RPC 2.0 §5.1 and every A2A error table give -32600 for a body that is not a Request object (the §3.3.2 validation example concerns params, not the envelope).',
+        },
+      })
+    );
+  },
+});
+
+export const errorsInvalidParams = defineCheck({
+  id: 'errors.invalid-params',
+  title: 'A send with malformed params is answered with InvalidParams (-32602)',
+  category: 'error-handling',
+  level: 'MUST',
+  phase: 'suite',
+  specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §3.3.2 (validation: -32602 / HTTP 400)' },
+  recommendation:
+    'Validate params against the schema of the method (message must be a Message object) and answer -32602 Invalid params (HTTP+JSON: 400 INVALID_ARGUMENT) instead of crashing on the missing fields.',
+  run: async (ctx) => {
+    const p0 = needDialect(ctx);
+    if (p0) return p0;
+    const p = await PROBES['invalid-params'](ctx);
+    const skipped = refusedForCredentials(ctx, p.http);
+    if (skipped) return skipped;
+    if (d(ctx).isRest) return expectRest(ctx, p, 'A message that is a number', validationStatuses(ctx));
+    return expectRpcCode(ctx, p, 'A message that is a number', {
+      codes: [-32602],
+      names: 'InvalidParams',
+      advisory: {
+        [-32600]:
+          'The schemas name InvalidRequestError "Request payload validation error", which servers (e.g. the Google legacy samples) read as covering schema-invalid params: -32600 is a defensible reading, though JSON-RPC 2.0 gives -32602.',
+      },
+    });
+  },
+});
+
+export const errorsNotification = defineCheck({
+  id: 'errors.notification',
+  title: 'A JSON-RPC notification (no "id") gets no JSON-RPC response',
+  category: 'error-handling',
+  level: 'MAY',
+  phase: 'suite',
+  specRefs: { legacy: 'v0.1.0 §6.11.1; JSON-RPC 2.0 §4.1', 'v0.2': 'v0.2.6 §6.11.1; JSON-RPC 2.0 §4.1', 'v0.3': 'v0.3.0 §6.11.1; JSON-RPC 2.0 §4.1', 'v1.0': 'v1.0.1 §9.3; JSON-RPC 2.0 §4.1' },
+  recommendation:
+    'A JSON-RPC request without "id" is a notification: do not process it as a request and do not reply with a JSON-RPC Response (answer HTTP 204 or 202 with an empty body), or reject it as an invalid A2A request (-32600 with id null), since the A2A schemas require an id.',
+  run: async (ctx) => {
+    const p0 = needDialect(ctx);
+    if (p0) return p0;
+    if (d(ctx).isRest) return skip('Notifications exist only on the JSON-RPC binding.', 'not-applicable');
+    const taskId = await unknownTaskId(ctx);
+    // A get, never a send: a server that processes the notification creates nothing.
+    const body = JSON.stringify({ jsonrpc: '2.0', method: d(ctx).method('get'), params: { id: taskId.id } });
+    const p = await sendProbe(ctx, 'notification', () => ({ kind: 'raw', body, expectedId: null, taskId }));
+    const skipped = refusedForCredentials(ctx, p.http);
+    if (skipped) return skipped;
+    const what = `A ${d(ctx).method('get')} notification (no "id" member)`;
+    const crash = crashVerdict(ctx, p, what);
+    if (crash) return crash;
+    const evidence = [exchangeEvidence(p.http)];
+    const s = p.http.status;
+    if (p.http.text.trim() === '') {
+      return s >= 200 && s < 300 ? pass(`${what}: HTTP ${s} with an empty body (no JSON-RPC response), as JSON-RPC 2.0 §4.1 requires.`, evidence) : fail(`${what}: HTTP ${s} with an empty body.`, evidence);
+    }
+    const code = p.rpc?.error?.code;
+    const idNull = p.rpc?.id === null || p.rpc?.id === undefined;
+    if ((code === -32600 || code === -32602) && idNull) {
+      return pass(`${what}: rejected as an invalid request (${code}, id null): the A2A schemas require an id on every method request.`, evidence);
+    }
+    if (p.rpc?.hasResult) return fail(`${what}: processed and answered with a result (id ${JSON.stringify(p.rpc.id)}); JSON-RPC 2.0 §4.1: the server MUST NOT reply to a notification.`, evidence);
+    if (typeof code === 'number') {
+      return fail(`${what}: answered with error ${code} (id ${JSON.stringify(p.rpc?.id)})${code === -32001 ? ': TaskNotFound means it was processed as a request' : ''}; JSON-RPC 2.0 §4.1: the server MUST NOT reply to a notification.`, evidence);
+    }
+    return fail(`${what}: answered ${answered(p)}.`, evidence);
+  },
+});

@@ -1,0 +1,85 @@
+/** What the error-handling check files share: the probes errors.shape judges too, and reading answers of the binding. */
+import type { Evidence } from '../../model/check';
+import type { TaskState } from '../../model/events';
+import type { CallOutcome } from '../../protocol/dialect';
+import { normalizeState } from '../../protocol/states';
+import { isRecord } from '../../util/json';
+import type { CheckContext } from '../context';
+import { exchangeEvidence } from '../verdict';
+import { unknownTaskId } from '../fixtures/probe-ids';
+import { probeLane, sendProbe, type Probe } from '../fixtures/probes';
+
+export const ERRORS = {
+  legacy: 'v0.1.0 §8 Error Handling',
+  'v0.2': 'v0.2.6 §8 Error Handling',
+  'v0.3': 'v0.3.0 §8 Error Handling',
+  'v1.0': 'v1.0.1 §5.4 Error Code Mappings, §9.5 / §11.6 Error Handling',
+};
+
+export const BROKEN_JSON = '{"jsonrpc": "2.0", "id": "a2a-interop-parse", "method": ';
+export const PARSE_PROBE_ID = 'a2a-interop-parse';
+
+/** The deliberately wrong requests judged by errors.shape too, memoized per run. */
+export const PROBES = {
+  'unknown-method': (ctx: CheckContext) =>
+    sendProbe(ctx, 'unknown-method', () =>
+      ctx.dialect!.isRest ? { kind: 'rest', method: 'GET', path: '/a2a-interop-no-such-operation' } : { kind: 'rpc', method: 'a2a-interop/no-such-method', params: {} },
+    ),
+  'invalid-json': (ctx: CheckContext) =>
+    sendProbe(ctx, 'invalid-json', () => (ctx.dialect!.isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: BROKEN_JSON } : { kind: 'raw', body: BROKEN_JSON, expectedId: null })),
+  'invalid-request': (ctx: CheckContext) => sendProbe(ctx, 'invalid-request', () => ({ kind: 'raw', body: '{"not": "valid jsonrpc"}', expectedId: null })),
+  'invalid-params': (ctx: CheckContext) =>
+    sendProbe(ctx, 'invalid-params', () =>
+      ctx.dialect!.isRest
+        ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify({ message: 42 }) }
+        : { kind: 'rpc', method: ctx.dialect!.method('send'), params: ctx.generation === 'legacy' ? { id: 42, message: 42 } : { message: 42 } },
+    ),
+  'task-not-found': (ctx: CheckContext) =>
+    sendProbe(ctx, 'task-not-found', async () => {
+      const taskId = await unknownTaskId(ctx);
+      return ctx.dialect!.isRest
+        ? { kind: 'rest', method: 'GET', path: `/tasks/${encodeURIComponent(taskId.id)}`, taskId }
+        : { kind: 'rpc', method: ctx.dialect!.method('get'), params: { id: taskId.id }, taskId };
+    }),
+} as const;
+
+export const d = (ctx: CheckContext) => ctx.dialect!;
+
+/** TaskNotFound on either binding: -32001; HTTP 404 (reason TASK_NOT_FOUND when given). */
+export function probeTaskNotFound(ctx: CheckContext, p: Probe): boolean {
+  if (d(ctx).isRest) return p.http.status === 404 && (p.rest?.reason === undefined || p.rest.reason === 'TASK_NOT_FOUND');
+  return p.rpc?.error?.code === -32001;
+}
+
+export const outcomeNotFound = (o: CallOutcome | undefined) => o?.kind === 'error' && (o.error.code === -32001 || o.http.status === 404);
+
+/**
+ * The answer is a success of the binding. On JSON-RPC a `"result": null` beside a real error object is the error
+ * (errors.shape reports the envelope): only a non-null result with no error is a success.
+ */
+export const isSuccess = (ctx: CheckContext, p: Probe) =>
+  d(ctx).isRest ? p.http.responded && !p.http.error && p.http.status >= 200 && p.http.status < 300 : !!p.rpc?.hasResult && p.rpc.result != null && !(p.rpc.hasError && p.rpc.error);
+
+/** The answer is an error of the binding (a JSON-RPC error at any status; on HTTP+JSON a 4xx/5xx). */
+export const isRefusal = (ctx: CheckContext, p: Probe) => (d(ctx).isRest ? p.http.status >= 400 : !!p.rpc?.hasError);
+
+/** The state of the Task a successful answer carries (JSON-RPC result, REST body; v1.0 send wraps it in `task`). */
+export function answeredState(ctx: CheckContext, p: Probe): { state?: TaskState; raw?: string } | undefined {
+  if (!isSuccess(ctx, p)) return undefined;
+  let v: unknown = d(ctx).isRest ? (() => {
+    const j = p.http.json();
+    return j.ok ? j.value : undefined;
+  })() : p.rpc?.result;
+  if (isRecord(v) && isRecord(v.task)) v = v.task;
+  if (!isRecord(v) || !isRecord(v.status)) return {};
+  const raw = v.status.state;
+  return { state: normalizeState(raw), raw: typeof raw === 'string' ? raw : JSON.stringify(raw) };
+}
+
+/** Reads a task back after a probe (observe, do not trust the answer). */
+export const readBack = (ctx: CheckContext, id: string): Promise<CallOutcome> => d(ctx).get(ctx.http, { id, lane: probeLane(ctx), checkId: ctx.checkId });
+
+export const readBackEvidence = (o: CallOutcome | undefined, label: string): Evidence[] => (o ? [exchangeEvidence(o.http, label)] : []);
+
+export const V1_UNSUPPORTED = (ctx: CheckContext, p: Probe) =>
+  d(ctx).isRest ? p.http.status === 400 && (p.rest?.reason === undefined || p.rest.reason === 'UNSUPPORTED_OPERATION') : p.rpc?.error?.code === -32004;

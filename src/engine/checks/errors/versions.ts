@@ -1,0 +1,106 @@
+/**
+ * Error checks on A2A-Version (v1.0): an unsupported version is refused, and a request without the header is
+ * treated as 0.3.
+ */
+import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials } from '../define';
+import { unknownTaskId } from '../fixtures/probe-ids';
+import { answered, crashVerdict, expectRest, expectRpcCode, only, sendProbe } from '../fixtures/probes';
+import { needDialect } from '../preconditions';
+import { d, probeTaskNotFound } from './shared';
+
+export const errorsVersionUnsupported = defineCheck({
+  id: 'errors.version-unsupported',
+  title: 'An unsupported A2A-Version is refused with VersionNotSupported (-32009)',
+  category: 'error-handling',
+  level: 'MUST',
+  phase: 'suite',
+  specRefs: { 'v1.0': 'v1.0.1 §3.6.2 Server Responsibilities, §5.4 (-32009 / HTTP 400)' },
+  recommendation:
+    'Read A2A-Version on every request; when you cannot apply the requested version answer VersionNotSupportedError -32009 (HTTP+JSON 400 with reason VERSION_NOT_SUPPORTED) instead of silently applying another version.',
+  run: async (ctx) => {
+    const p0 = needDialect(ctx);
+    if (p0) return p0;
+    const h = { 'A2A-Version': '99.0' };
+    const p = await sendProbe(ctx, 'version-unsupported', async () => {
+      const taskId = await unknownTaskId(ctx);
+      return d(ctx).isRest
+        ? { kind: 'rest', method: 'GET', path: `/tasks/${encodeURIComponent(taskId.id)}`, headers: h, taskId }
+        : { kind: 'rpc', method: d(ctx).method('get'), params: { id: taskId.id }, headers: h, taskId };
+    });
+    const skipped = refusedForCredentials(ctx, p.http);
+    if (skipped) return skipped;
+    const processed = probeTaskNotFound(ctx, p) ? ' The request was processed (TaskNotFound for our probe id): the header was ignored.' : '';
+    const v = d(ctx).isRest
+      ? expectRest(ctx, p, 'A2A-Version: 99.0', { pass: only(400), expected: 'HTTP 400 VERSION_NOT_SUPPORTED', reason: 'VERSION_NOT_SUPPORTED' })
+      : expectRpcCode(ctx, p, 'A2A-Version: 99.0', { codes: [-32009], names: 'VersionNotSupported' });
+    return v.status === 'fail' && processed ? { ...v, message: `${v.message}${processed}` } : v;
+  },
+});
+
+export const errorsVersionMissing = defineCheck({
+  id: 'errors.version-missing',
+  title: 'A request without A2A-Version is treated as 0.3: refused by a 1.0-only interface, served as 0.3 where 0.3 is declared',
+  category: 'error-handling',
+  level: 'MUST',
+  phase: 'suite',
+  specRefs: { 'v1.0': 'v1.0.1 §3.6.2 (Agents MUST interpret empty value as 0.3 version)' },
+  recommendation:
+    'Treat a request without A2A-Version as a 0.3 request: where the card declares a 0.3 interface at the same URL, serve it through the v0.3 compatibility layer (e.g. @a2a-js/sdk legacyCompat); otherwise answer VersionNotSupportedError -32009 (HTTP+JSON 400 VERSION_NOT_SUPPORTED). Answering it with v1.0 semantics hides version bugs in clients.',
+  run: async (ctx) => {
+    const p0 = needDialect(ctx);
+    if (p0) return p0;
+    const omit = ['A2A-Version'];
+    const norm = (u: string | undefined) => (u ?? '').replace(/\/+$/, '');
+    const iface03 = ctx.card.interfaces.find(
+      (i) => norm(i.url) === norm(ctx.endpointUrl) && /^0\.3(\.|$)/.test(i.protocolVersion ?? '') && String(i.binding).toUpperCase() === String(ctx.binding ?? '').toUpperCase(),
+    );
+    const taskId = await unknownTaskId(ctx);
+    const enc = encodeURIComponent(taskId.id);
+    if (iface03) {
+      // A 0.3 interface at this URL: the header-less request is a 0.3 request, judged by 0.3 semantics.
+      const p = await sendProbe(ctx, 'version-missing', () =>
+        d(ctx).isRest ? { kind: 'rest', method: 'GET', path: `/v1/tasks/${enc}`, omit, taskId } : { kind: 'rpc', method: 'tasks/get', params: { id: taskId.id }, omit, taskId },
+      );
+      const skipped = refusedForCredentials(ctx, p.http);
+      if (skipped) return skipped;
+      const what = `A 0.3 ${d(ctx).isRest ? `GET /v1/tasks/{id}` : 'tasks/get'} without A2A-Version (the card declares a 0.3 interface at this URL)`;
+      const crash = crashVerdict(ctx, p, what);
+      if (crash) return crash;
+      const evidence = [exchangeEvidence(p.http)];
+      if (!d(ctx).isRest) {
+        const code = p.rpc?.error?.code;
+        if (code === -32001) return pass(`${what}: served as 0.3 (TaskNotFound -32001 for our unknown id).`, evidence);
+        if (code === -32601) return fail(`${what}: -32601 Method not found, i.e. routed as 1.0; v1.0.1 §3.6.2 requires a missing header to mean 0.3, and the card promises 0.3 here.`, evidence);
+        return fail(`${what}: expected the 0.3 answer (TaskNotFound -32001), got ${answered(p)}.`, evidence);
+      }
+      if (p.http.status === 404 && p.rest?.reason !== undefined && p.rest.reason !== 'TASK_NOT_FOUND') return fail(`${what}: ${answered(p)}, not a 0.3 TaskNotFound.`, evidence);
+      if (p.http.status === 404) {
+        return /task/i.test(p.http.text)
+          ? pass(`${what}: served as 0.3 (HTTP 404 naming the task).`, evidence)
+          : { ...fail(`${what}: HTTP 404 without a body that names the task: a missing 0.3 route and a 0.3 TaskNotFound look alike.`, evidence), advisory: 'An HTTP 404 cannot tell a 0.3 TaskNotFound from a route the 1.0 router lacks.' };
+      }
+      return fail(`${what}: expected the 0.3 answer (HTTP 404 for our unknown task), got ${answered(p)}.`, evidence);
+    }
+    const p = await sendProbe(ctx, 'version-missing', () =>
+      d(ctx).isRest ? { kind: 'rest', method: 'GET', path: `/tasks/${enc}`, omit, taskId } : { kind: 'rpc', method: d(ctx).method('get'), params: { id: taskId.id }, omit, taskId },
+    );
+    const skipped = refusedForCredentials(ctx, p.http);
+    if (skipped) return skipped;
+    const what = `A ${d(ctx).describe('get')} without A2A-Version (the card declares only 1.0 at this URL)`;
+    const crash = crashVerdict(ctx, p, what);
+    if (crash) return crash;
+    const evidence = [exchangeEvidence(p.http)];
+    const code = p.rpc?.error?.code;
+    if (code === -32009 || p.rest?.reason === 'VERSION_NOT_SUPPORTED') return pass(`${what}: refused with VersionNotSupported.`, evidence);
+    if (d(ctx).isRest && p.http.status === 400 && p.rest?.reason === undefined) return pass(`${what}: refused with HTTP 400 (a v1.0 task lookup would have answered 404).`, evidence);
+    const treatedAsOld =
+      code === -32601 ? 'treated as a 0.3 request (GetTask is not a 0.3 method: -32601)' : d(ctx).isRest && p.http.status === 404 && p.rest?.reason !== 'TASK_NOT_FOUND' ? 'treated as a non-1.0 request (HTTP 404 without TASK_NOT_FOUND)' : undefined;
+    if (treatedAsOld) {
+      return {
+        ...fail(`${what}: ${treatedAsOld}, but not refused with VersionNotSupportedError as v1.0.1 §3.6.2 requires of an interface that does not support 0.3.`, evidence),
+        advisory: 'The request was not served with 1.0 semantics (the MUST at stake); only the error type differs.',
+      };
+    }
+    return fail(`${what}: answered with v1.0 semantics (${answered(p)}): the missing header was not treated as 0.3.`, evidence);
+  },
+});

@@ -1,0 +1,40 @@
+/**
+ * Cancel: the answer to a cancel, and whether the task really stopped (both read from the cancel fixture).
+ */
+import { defineCheck } from '../define';
+import { cancelFixture } from '../fixtures/cancel';
+import { needDialect } from '../preconditions';
+import { CANCEL } from './shared';
+
+export const lifecycleCancel = defineCheck({
+  id: 'lifecycle.cancel',
+  title: 'Cancel answers with the task (in whatever state the attempt left it), or TaskNotCancelable / TaskNotFound',
+  category: 'lifecycle',
+  level: 'MUST',
+  phase: 'suite',
+  specRefs: CANCEL,
+  recommendation:
+    'On cancel, stop the work and return the Task in state canceled (or return TaskNotCancelable, -32002, when it cannot be stopped). In @a2a-js/sdk implement AgentExecutor.cancelTask and publish a canceled status; never answer with an internal error.',
+  run: async (ctx) => {
+    const pre = needDialect(ctx);
+    if (pre) return pre;
+    const c = await cancelFixture(ctx);
+    return c.verdict;
+  },
+});
+
+export const lifecycleCancelEffective = defineCheck({
+  id: 'lifecycle.cancel.effective',
+  title: 'A running task can be canceled, and stays canceled (read back)',
+  category: 'lifecycle',
+  level: 'SHOULD',
+  phase: 'suite',
+  specRefs: CANCEL,
+  recommendation: 'Support cancellation of running work: check for cancellation between steps of the executor, and publish a final canceled status (seed procedure step 2.3).',
+  run: async (ctx) => {
+    const pre = needDialect(ctx);
+    if (pre) return pre;
+    const c = await cancelFixture(ctx);
+    return c.effective;
+  },
+});

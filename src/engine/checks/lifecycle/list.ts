@@ -1,0 +1,109 @@
+/**
+ * lifecycle.list: ListTasks (v1.0) lists the tasks of a context, newest first, with a nextPageToken.
+ */
+import type { Evidence } from '../../model/check';
+import type { CallOutcome } from '../../protocol/dialect';
+import { isRecord } from '../../util/json';
+import { defineCheck, exchangeEvidence, fail } from '../define';
+import { brokenCallVerdict } from '../fixtures/outcomes';
+import { graded, listTasks, withTaskRuns, type ListParams } from './shared';
+
+/** Method not found: -32601, or REST 404/405/501 (a route that does not exist). */
+function notImplemented(o: CallOutcome): boolean {
+  if (o.kind !== 'error') return false;
+  return o.error.code === -32601 || ((o.http.status === 404 || o.http.status === 405 || o.http.status === 501) && o.error.code === undefined && o.error.reason !== 'TASK_NOT_FOUND');
+}
+
+/** One ListTasks page judged against v1.0.1 §3.1.4 and the proto (X5: MUST findings vs advisories). */
+function judgeListPage(v: unknown, contextId: string | undefined): { hard: string[]; weak: string[]; ids?: string[]; nextPageToken?: string } {
+  const hard: string[] = [];
+  const weak: string[] = [];
+  if (!isRecord(v)) return { hard: [`the result is not an object (${JSON.stringify(v)?.slice(0, 60)})`], weak };
+  let tasks: unknown[] = [];
+  if (v.tasks === undefined) weak.push('"tasks" is absent (ProtoJSON omits an empty list; REQUIRED in the proto)');
+  else if (!Array.isArray(v.tasks)) hard.push('"tasks" is not a list');
+  else tasks = v.tasks;
+  if (v.nextPageToken === undefined) hard.push('"nextPageToken" is missing (§3.1.4: MUST always be present, "" on the last page)');
+  else if (typeof v.nextPageToken !== 'string') hard.push('"nextPageToken" is not a string');
+  for (const k of ['pageSize', 'totalSize'] as const) {
+    if (v[k] === undefined) (tasks.length ? hard : weak).push(`"${k}" is absent${tasks.length ? ' (REQUIRED in the proto)' : ' (ProtoJSON omits a zero; REQUIRED in the proto)'}`);
+    else if (typeof v[k] !== 'number' && !(typeof v[k] === 'string' && /^\d+$/.test(String(v[k])))) hard.push(`"${k}" is not a number`);
+  }
+  const ids: string[] = [];
+  let prev: number | undefined;
+  let unordered = false;
+  const withArtifacts: string[] = [];
+  const foreign: string[] = [];
+  for (const t of tasks.slice(0, 200)) {
+    if (!isRecord(t)) {
+      hard.push('a listed task is not an object');
+      continue;
+    }
+    const id = typeof t.id === 'string' ? t.id : '?';
+    ids.push(id);
+    if (t.artifacts !== undefined) withArtifacts.push(id);
+    if (contextId && typeof t.contextId === 'string' && t.contextId !== contextId) foreign.push(`${id} (context ${t.contextId})`);
+    const ts = isRecord(t.status) && typeof t.status.timestamp === 'string' ? Date.parse(t.status.timestamp) : NaN;
+    if (!Number.isNaN(ts)) {
+      if (prev !== undefined && ts > prev) unordered = true;
+      prev = ts;
+    }
+  }
+  if (withArtifacts.length) hard.push(`task(s) ${withArtifacts.slice(0, 3).join(', ')} carry "artifacts" although includeArtifacts was not set (§3.1.4: MUST be omitted entirely)`);
+  if (unordered) hard.push('the tasks are not sorted by status timestamp, newest first (§3.1.4 MUST)');
+  if (foreign.length) hard.push(`the contextId filter returned tasks of other contexts: ${foreign.slice(0, 3).join(', ')}`);
+  return { hard, weak, ids, nextPageToken: typeof v.nextPageToken === 'string' && v.nextPageToken ? v.nextPageToken : undefined };
+}
+
+export const lifecycleList = defineCheck({
+  id: 'lifecycle.list',
+  title: 'ListTasks lists the tasks of a context, newest first, with a nextPageToken',
+  category: 'lifecycle',
+  level: 'SHOULD',
+  phase: 'suite',
+  specRefs: { 'v1.0': 'v1.0.1 §3.1.4 List Tasks' },
+  recommendation: 'Implement ListTasks: filter by contextId, return visible tasks newest first (by status timestamp), always include nextPageToken ("" on the last page), and omit artifacts unless includeArtifacts is set.',
+  run: (ctx) =>
+    withTaskRuns(ctx, async (runs) => {
+      const lane = ctx.lane('list');
+      const ours = runs.map((r) => r.observations[0]!.task).find((t) => t.id && t.contextId) ?? runs[0]!.observations[0]!.task;
+      const hard: string[] = [];
+      const weak: string[] = [];
+      const evidence: Evidence[] = [];
+      const calls: { params: ListParams; label: string }[] = ours.contextId ? [{ params: { contextId: ours.contextId, pageSize: 10 }, label: `contextId ${ours.contextId}` }] : [];
+      calls.push({ params: { pageSize: 100 }, label: 'unfiltered' });
+      let pages = 0;
+      for (const call of calls) {
+        let token: string | undefined;
+        for (let page = 1; page <= (call.params.contextId ? 1 : 3); page++) {
+          const res = await listTasks(ctx, lane, { ...call.params, ...(token && { pageToken: token }) });
+          evidence.push(exchangeEvidence(res.http, `ListTasks ${call.label}${page > 1 ? ` page ${page}` : ''}`));
+          if (res.kind !== 'ok') {
+            if (pages === 0 && notImplemented(res)) {
+              return {
+                ...fail('ListTasks is not implemented (method not found).', evidence),
+                advisory: 'Only the lowercase "must support" of v1.0.1 §3.1 asks for ListTasks, a sentence that also lists capability-gated operations; the a2a-tck has no requirement to implement it either.',
+              };
+            }
+            return brokenCallVerdict(ctx, res, `ListTasks (${call.label})`);
+          }
+          pages++;
+          const p = judgeListPage(res.value, call.params.contextId);
+          hard.push(...p.hard.map((x) => `${call.label}: ${x}`));
+          weak.push(...p.weak.map((x) => `${call.label}: ${x}`));
+          if (call.params.contextId && ours.id && p.ids && !p.ids.includes(ours.id) && !p.nextPageToken) {
+            hard.push(`${call.label}: our task ${ours.id}, created in that context with the same credentials, is not listed`);
+          }
+          token = p.nextPageToken;
+          if (!token) break;
+        }
+      }
+      return graded(
+        hard,
+        weak,
+        evidence,
+        `ListTasks answered ${pages} page(s): filtered by context and unfiltered, newest first, with nextPageToken.`,
+        'Stock ProtoJSON omits empty lists and zero numbers, which the REQUIRED marking of tasks, pageSize and totalSize contradicts (§5.7 also says required arrays must not be empty).',
+      );
+    }),
+});

@@ -1,0 +1,108 @@
+/** What the lifecycle check files share: spec references, graded verdicts, task helpers and ListTasks. */
+import type { Evidence, Generation } from '../../model/check';
+import type { CallOutcome } from '../../protocol/dialect';
+import type { TaskView } from '../../protocol/shapes';
+import { isRecord } from '../../util/json';
+import type { CheckContext } from '../context';
+import { fail, pass, refusedForCredentials, skip, TIMEOUT_KNOB, toolLimit, type Verdict } from '../verdict';
+import { rateLimited } from '../fixtures/outcomes';
+import { runEvidence, skillRuns, type TaskRun } from '../fixtures/tasks';
+import { needDialect } from '../preconditions';
+
+export const SEND = {
+  legacy: 'v0.1.0 §7.1 tasks/send',
+  'v0.2': 'v0.2.6 §7.1 message/send',
+  'v0.3': 'v0.3.0 §7.1 message/send',
+  'v1.0': 'v1.0.1 §3.1.1 SendMessage',
+};
+export const GET = { legacy: 'v0.1.0 §7.3 tasks/get', 'v0.2': 'v0.2.6 §7.3 tasks/get', 'v0.3': 'v0.3.0 §7.3 tasks/get', 'v1.0': 'v1.0.1 §3.1.3 GetTask' };
+export const CANCEL = { legacy: 'v0.1.0 §7.4 tasks/cancel', 'v0.2': 'v0.2.6 §7.4 tasks/cancel', 'v0.3': 'v0.3.0 §7.4 tasks/cancel', 'v1.0': 'v1.0.1 §3.1.5 CancelTask' };
+export const STATES = { legacy: 'v0.1.0 §6.3 TaskState', 'v0.2': 'v0.2.6 §6.3 TaskState', 'v0.3': 'v0.3.0 §6.3 TaskState', 'v1.0': 'v1.0.1 §4.1.3 TaskState' };
+
+/**
+ * A verdict from findings of two strengths: fails on the MUST/SHOULD ones (`hard`), an advisory when only weaker
+ * ones remain (`weak`), else `ok`. The message says which is which.
+ */
+export function graded(hard: string[], weak: string[], evidence: Evidence[], ok: string, why: string, recommendation?: string): Verdict {
+  if (hard.length) {
+    const also = weak.length ? ` Also (not required): ${weak.slice(0, 3).join('; ')}.` : '';
+    return fail(`${hard.slice(0, 4).join('; ')}.${also}`, evidence, recommendation);
+  }
+  if (weak.length) return { ...fail(`${weak.slice(0, 4).join('; ')}.`, evidence, recommendation), advisory: why };
+  return pass(ok, evidence);
+}
+
+export const DECLARED_WHY =
+  'Input modes describe what a skill accepts ("Supported media types for input"); no sentence obliges an agent to accept every declared type, and A2A has no skill selection.';
+export const UNKNOWN_WHY = 'A state of the generation\'s enum: no sentence forbids it as a first state.';
+
+/** Skips when the agent answers with Messages only: checks that need a task cannot run. */
+export async function withTaskRuns(ctx: CheckContext, body: (runs: TaskRun[]) => Verdict | Promise<Verdict>): Promise<Verdict> {
+  const pre = needDialect(ctx);
+  if (pre) return pre;
+  const runs = await skillRuns(ctx);
+  const blocked = runs.map((r) => refusedForCredentials(ctx, r.send.http)).find(Boolean);
+  if (blocked) return blocked;
+  const withTask = runs.filter((r) => r.observations.length > 0);
+  if (!withTask.length) {
+    if (runs.some((r) => r.outcome === 'message')) {
+      return skip('The agent replied with a Message instead of a Task (a message-only agent), so there is no task to check.', 'not-applicable', runs.map(runEvidence));
+    }
+    const limited = runs.map((r) => rateLimited(r.send, 'Creating a test task')).find(Boolean);
+    if (limited) return limited;
+    if (runs.length && runs.every((r) => r.outcome === 'timeout')) {
+      return toolLimit(`No test task answered within our ${ctx.taskTimeoutMs} ms budget, so there is no task to check. To judge it, ${TIMEOUT_KNOB}.`, runs.map(runEvidence));
+    }
+    return skip('No test task could be created (see lifecycle.send).', 'precondition', runs.map(runEvidence));
+  }
+  return body(withTask);
+}
+
+/** Whether a state is one a task may be in right after creation, per generation (X6); `unknown` is an advisory. */
+export function initialStateNote(t: TaskView, g: Generation): string | undefined {
+  if (t.state !== 'unknown') return undefined;
+  return g === 'v1.0'
+    ? `the initial state ${t.rawState} is the proto's zero value ("unknown or indeterminate"): it says nothing about the task`
+    : `the initial state ${t.rawState} is in the ${g} state enum but says nothing about the task`;
+}
+
+/** The ids of messages in a task's history (to see whether our answer was recorded). */
+export const historyMessageIds = (t: TaskView): string[] =>
+  (t.history ?? []).map((m) => (isRecord(m) && typeof m.messageId === 'string' ? m.messageId : undefined)).filter((x): x is string => !!x);
+
+/** The artifacts of a task, counted (absent = 0). */
+export const artifactCount = (t: TaskView) => t.artifacts?.length ?? 0;
+
+/**
+ * The context of a task: its contextId, else (v1.0 does not require Task.contextId) the contextId its status
+ * message or its history messages carry.
+ */
+export function contextOfTask(t: TaskView): string | undefined {
+  if (t.contextId) return t.contextId;
+  const raw = t.raw;
+  if (!isRecord(raw)) return undefined;
+  const fromMessage = (m: unknown) => (isRecord(m) && typeof m.contextId === 'string' && m.contextId ? m.contextId : undefined);
+  const status = isRecord(raw.status) ? raw.status : undefined;
+  return fromMessage(status?.message) ?? (Array.isArray(raw.history) ? raw.history.map(fromMessage).find(Boolean) : undefined);
+}
+
+export interface ListParams {
+  contextId?: string;
+  pageSize?: number;
+  pageToken?: string;
+}
+
+/** ListTasks over the binding in use (JSON-RPC params, or the REST query), with the interface's tenant (§8.3.2). */
+export async function listTasks(ctx: CheckContext, lane: string, p: ListParams): Promise<CallOutcome> {
+  const d = ctx.dialect!;
+  if (d.isRest) {
+    const q = new URLSearchParams();
+    if (p.contextId) q.set('contextId', p.contextId);
+    if (p.pageSize !== undefined) q.set('pageSize', String(p.pageSize));
+    if (p.pageToken) q.set('pageToken', p.pageToken);
+    return d.parseRest(await d.rawRest(ctx.http, 'GET', `/tasks?${q.toString()}`, undefined, { lane, checkId: ctx.checkId }), 'list');
+  }
+  const tenant = ctx.detection.tenant;
+  const { http, id } = await d.rpc(ctx.http, 'list', { ...p, ...(tenant && { tenant }) }, { lane, checkId: ctx.checkId });
+  return d.parseRpc(http, id, 'list');
+}

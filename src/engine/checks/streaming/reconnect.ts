@@ -1,0 +1,219 @@
+/**
+ * Streaming checks that leave and rejoin a task: closing the stream mid-task leaves the task and the server well,
+ * and resubscribing to a running task streams its updates.
+ */
+import type { Evidence } from '../../model/check';
+import type { StreamRun } from '../../protocol/dialect';
+import { isInterrupted, isTerminal } from '../../protocol/states';
+import { isRecord } from '../../util/json';
+import type { CheckContext } from '../context';
+import { defineCheck, exchangeEvidence, fail, pass, skip, toolLimit, transportVerdict, type Verdict } from '../define';
+import { BUDGET_ENDS, CLOSE_GRACE_MS } from '../fixtures/stream';
+import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, startRunningTask } from '../fixtures/tasks';
+import { brokeOff, budgetKnob, errorText, itemEvidence, streamEnd, streamingPre } from './shared';
+
+export const streamingDisconnect = defineCheck({
+  id: 'streaming.disconnect',
+  title: 'Closing the stream mid-task leaves the task retrievable and the server healthy',
+  category: 'streaming',
+  level: 'SHOULD',
+  phase: 'suite',
+  specRefs: { legacy: 'v0.1.0 §7.2', 'v0.2': 'v0.2.6 §7.2', 'v0.3': 'v0.3.0 §7.2 (seed procedure 3.5)', 'v1.0': 'v1.0.1 §3.5.2, §3.1.6' },
+  recommendation: 'Do not tie the task to the client connection: when the SSE client goes away, keep the task running (or cancel it cleanly) and keep it in the task store; never crash the handler on a closed socket.',
+  run: async (ctx) => {
+    const pre = streamingPre(ctx);
+    if (pre) return pre;
+    const d = ctx.dialect!;
+    const skillId = await runningSkill(ctx);
+    const lane = ctx.lane('disconnect');
+    let taskId: string | undefined;
+    const run = await d.streamSend(ctx.http, { ...skillInput(ctx, skillId), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined }, (it) => {
+      taskId ??= it.taskId ?? it.task?.id;
+      return taskId ? 'stop' : undefined;
+    });
+    if (!run.result.responded) return transportVerdict(run.result, 'opening the stream');
+    if (!taskId) return skip('No event with a task id arrived before the stream ended, so there was nothing to disconnect from.', 'precondition', [exchangeEvidence(run.result)]);
+    await ctx.http.host.sleep(200, ctx.http.signal).catch(() => undefined);
+    // Health first: a crash is the finding that matters most; then whether the task survived.
+    const newMessage = () => d.send(ctx.http, { ...skillInput(ctx, primarySkill(ctx)), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined });
+    let health = await newMessage();
+    if (health.kind !== 'task' && health.kind !== 'message') {
+      // An agent that restarts a worker may refuse one request: ask again once before calling it a crash.
+      await ctx.http.host.sleep(1000, ctx.http.signal).catch(() => undefined);
+      health = await newMessage();
+    }
+    if (health.kind !== 'task' && health.kind !== 'message') {
+      const crash = health.kind === 'transport' || health.http.status >= 500;
+      return {
+        status: 'fail',
+        critical: crash,
+        message: `After we closed the stream, the agent no longer answers a new message (twice, 1 s apart${health.http.responded ? `; HTTP ${health.http.status}` : ''})${crash ? ': it may have crashed' : ''}.`,
+        evidence: [exchangeEvidence(health.http)],
+      };
+    }
+    const g = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
+    if (g.kind !== 'task') {
+      const gone = g.kind === 'error' && (g.error.code === -32001 || g.error.reason === 'TASK_NOT_FOUND' || g.http.status === 404);
+      return {
+        status: 'fail',
+        critical: g.http.status >= 500 || g.kind === 'transport',
+        message: gone
+          ? `After we closed the stream, task ${taskId} is gone (${errorText(g.kind === 'error' ? g.error : undefined)}): the agent dropped the task of a client that left. The spec describes the task as outliving its stream but does not require it.`
+          : `After we closed the stream, get of task ${taskId} failed (${g.kind === 'error' ? `${g.error.code ?? g.http.status} ${g.error.message}` : g.kind}).`,
+        evidence: [exchangeEvidence(g.http)],
+      };
+    }
+    emitState(ctx, lane, { source: 'get', at: ctx.http.host.now(), task: g.task, exchangeId: g.http.exchangeId });
+    return pass(`Task ${taskId} is still retrievable (${g.task.rawState}) and the agent answers new messages.`, [exchangeEvidence(g.http)]);
+  },
+});
+
+export const streamingResubscribe = defineCheck({
+  id: 'streaming.resubscribe',
+  title: 'Resubscribing to a running task streams its updates (v1.0: the Task first)',
+  category: 'streaming',
+  level: 'SHOULD',
+  phase: 'suite',
+  specRefs: {
+    legacy: 'v0.1.0 §7.7 tasks/resubscribe',
+    'v0.2': 'v0.2.6 §7.9 tasks/resubscribe',
+    'v0.3': 'v0.3.0 §7.9 tasks/resubscribe',
+    'v1.0': 'v1.0.1 §3.1.6 Subscribe to Task',
+  },
+  recommendation: 'Implement resubscribe (SubscribeToTask in v1.0) for tasks that are still running: send the current Task first (v1.0) and then the remaining updates, closing at the terminal state.',
+  run: async (ctx) => {
+    const pre = streamingPre(ctx);
+    if (pre) return pre;
+    const d = ctx.dialect!;
+    const g = ctx.generation;
+    const lane = ctx.lane('resubscribe');
+    let from = 0;
+    let lastSkip: Verdict = skip('No task could be started to resubscribe to.', 'precondition');
+    // Prefer tasks that finish (a paused one tests something else); a quick task may finish before the
+    // subscription lands: then try the next skill (at most 4).
+    const candidates = await finishingCandidates(ctx);
+    for (;;) {
+      const started = await startRunningTask(ctx, 'resubscribe', from, lane, candidates);
+      if (!started) return lastSkip;
+      const { send } = started;
+      from = started.index + 1;
+      if (send.kind !== 'task' || !send.task.id) return skip('Could not start a task to resubscribe to.', 'precondition', [exchangeEvidence(send.http)]);
+      if (!started.running) {
+        lastSkip = skip(`The tasks finished (${send.task.rawState}) before we could resubscribe.`, 'precondition');
+        continue;
+      }
+      const taskId = send.task.id;
+      // Read until the stream ends by itself. After the end of the task (a terminal state; before v1.0 also
+      // final:true) allow a grace period to close; an interrupted state ends the test too, without requiring a
+      // close (v1.0 §3.1.6 lists terminal states only). A watchdog polls the task: finished but not delivered
+      // is a hanging stream.
+      const stop = new AbortController();
+      const quit = new AbortController();
+      let endSeenAs: string | undefined;
+      let mustClose = false;
+      let finishedAs: string | undefined;
+      let finishedTerminal = false;
+      let grace: AbortController | undefined;
+      // (Re)starts the grace period: a later end (a pause, then the terminal state) gets its own full period.
+      const stopAfterGrace = () => {
+        grace?.abort();
+        const mine = new AbortController();
+        grace = mine;
+        return ctx.http.host.sleep(CLOSE_GRACE_MS, AbortSignal.any([mine.signal, quit.signal])).then(
+          () => stop.abort(),
+          () => undefined,
+        );
+      };
+      const watchdog = (async () => {
+        for (;;) {
+          const ok = await ctx.http.host.sleep(1000, quit.signal).then(
+            () => true,
+            () => false,
+          );
+          if (!ok || finishedAs || endSeenAs) return;
+          const got = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
+          if (got.kind === 'task' && (isTerminal(got.task.state, g) || isInterrupted(got.task.state))) {
+            finishedAs = got.task.rawState;
+            finishedTerminal = isTerminal(got.task.state, g);
+            if (!endSeenAs) await stopAfterGrace();
+            return;
+          }
+        }
+      })();
+      const run = await d.subscribe(ctx.http, { id: taskId, lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, stopSignal: stop.signal }, (it) => {
+        const terminal = isTerminal(it.state, g) || (g !== 'v1.0' && it.final === true) || it.kind === 'message' || it.kind === 'error';
+        if (!mustClose && terminal) {
+          mustClose = true;
+          endSeenAs = it.rawState ?? (it.final ? 'final' : it.kind);
+          void stopAfterGrace();
+        } else if (!endSeenAs && isInterrupted(it.state)) {
+          endSeenAs = it.rawState;
+          void stopAfterGrace();
+        }
+      });
+      quit.abort();
+      await watchdog;
+      const evd = [exchangeEvidence(run.result, `${d.describe('subscribe', taskId)} response`), ...itemEvidence(run.items, 5)];
+      const openAtEnd = run.reason === 'stopped' || BUDGET_ENDS.has(run.reason);
+      if (openAtEnd && mustClose) {
+        return fail(
+          `The resubscribed stream delivered ${endSeenAs} but was still open ${run.reason === 'stopped' ? `${CLOSE_GRACE_MS} ms later` : 'when our budget ran out'}${g === 'v1.0' ? ' (v1.0 §3.1.6: the stream MUST terminate when the task reaches a terminal state)' : ''}.`,
+          evd,
+          'Close the subscription stream right after sending the terminal status; clients otherwise hold a connection open for nothing.',
+        );
+      }
+      if (openAtEnd && finishedAs && finishedTerminal && !endSeenAs) {
+        return fail(
+          `The task reached ${finishedAs} but the resubscribed stream neither delivered that nor closed (${run.items.length} event(s), still open ${run.reason === 'stopped' ? `${CLOSE_GRACE_MS} ms later` : `when our budget ended: it ${streamEnd(ctx, run)}`}).`,
+          evd,
+          'When a subscription starts, send the current Task and then every later update; if the task finishes between the snapshot and the subscription, send the terminal status and close. Subscribe to the event bus before taking the snapshot so no transition falls in between.',
+        );
+      }
+      if (!run.result.responded) return transportVerdict(run.result, 'resubscribing');
+      if (run.reason === 'error') return brokeOff(ctx, run, 'while resubscribed');
+      if (run.reason === 'not-stream') {
+        const body = run.result.json();
+        const isErrorAnswer = run.result.status >= 400 || (body.ok && isRecord(body.value) && body.value.error !== undefined);
+        if (!isErrorAnswer) return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType || ''} with a result, not an event stream.`, evd);
+        // A task that finished before the subscription may be refused legitimately (v1.0: UnsupportedOperation).
+        const now = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
+        if (now.kind === 'task' && isTerminal(now.task.state, g)) {
+          lastSkip = skip(`The task finished (${now.task.rawState}) before the subscription, so resubscribing to a running task could not be exercised.`, 'precondition', evd);
+          continue;
+        }
+        const code = body.ok ? (body.value as { error?: { code?: unknown } })?.error?.code : undefined;
+        if (code === -32601 || run.result.status === 404 || run.result.status === 405) return fail('Resubscribe is not implemented (method not found).', evd);
+        if (code === -32004) return fail('The agent declares streaming but answers resubscribe with UnsupportedOperation.', evd);
+        return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType}, not an event stream.`, evd);
+      }
+      if (run.items[0]?.kind === 'error') {
+        // The same refusal, delivered as the first event of a stream: judged like the JSON answer above.
+        const now = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
+        if (now.kind === 'task' && isTerminal(now.task.state, g)) {
+          lastSkip = skip(`The task finished (${now.task.rawState}) before the subscription, and the agent refused it with an error event, so resubscribing to a running task could not be exercised.`, 'precondition', evd);
+          continue;
+        }
+        const e = run.items[0].error;
+        if (e?.code === -32601 || e?.httpStatus === 404) return fail('Resubscribe is not implemented (method not found, as the first event).', evd);
+        return fail(`Resubscribe to running task ${taskId} was refused with an error event (${e?.code ?? e?.httpStatus ?? ''} ${e?.message ?? ''}).`, evd);
+      }
+      return judgeResubscribe(ctx, run, taskId, evd, endSeenAs, finishedAs);
+    }
+  },
+});
+
+function judgeResubscribe(ctx: CheckContext, run: StreamRun, taskId: string, evd: Evidence[], endSeenAs: string | undefined, finishedAs: string | undefined): Verdict {
+  if (!run.items.length) {
+    if (BUDGET_ENDS.has(run.reason)) return toolLimit(`The resubscribed stream carried no event before our budget ended (it ${streamEnd(ctx, run)}). ${budgetKnob(ctx, run)}`, evd);
+    return fail('The resubscribed stream carried no event.', evd);
+  }
+  if (ctx.generation === 'v1.0' && run.items[0]!.kind !== 'task') return fail(`SubscribeToTask sent a ${run.items[0]!.kind} first; v1.0 §3.1.6: the operation MUST return a Task object as the first event.`, evd);
+  const foreign = run.items.filter((i) => i.taskId && i.taskId !== taskId);
+  if (foreign.length) return fail(`The resubscribed stream carried events of another task (${foreign[0]!.taskId}).`, evd);
+  const paused = endSeenAs ?? finishedAs;
+  if ((run.reason === 'stopped' || BUDGET_ENDS.has(run.reason)) && paused) {
+    return pass(`Resubscribed to task ${taskId}: ${run.items.length} event(s); the task paused at ${paused} and the stream stayed open, which is allowed (only terminal states end a subscription).`, evd);
+  }
+  if (BUDGET_ENDS.has(run.reason)) return toolLimit(`Resubscribed to task ${taskId} (${run.items.length} event(s)), but the task was still running when our budget ended: the stream ${streamEnd(ctx, run)}. ${budgetKnob(ctx, run)}`, evd);
+  return pass(`Resubscribed to task ${taskId}: ${run.items.length} event(s), ended ${run.reason}.`, evd);
+}
