@@ -43,7 +43,8 @@ export function AgentEditor({
   const errorOf = (field: string) => errors.find((e) => e.field === field)?.message;
   const fid = (field: string) => `${uid}-${field.replace(/\W/g, '-')}`;
   const patch = (p: Partial<AgentDraft>) => setDraft((d) => ({ ...d, ...p }));
-  const setEndpoint = (i: number, p: Partial<EndpointDraft>) => setDraft((d) => ({ ...d, endpoints: d.endpoints.map((e, j) => (j === i ? { ...e, ...p } : e)) }));
+  const setEndpoint = (i: number, p: Partial<EndpointDraft>) =>
+    setDraft((d) => ({ ...d, endpoints: d.endpoints.map((e, j) => (j === i ? { ...e, ...p } : e)) }));
   const setSkill = (i: number, p: Partial<SkillDraft>) => setDraft((d) => ({ ...d, skills: d.skills.map((s, j) => (j === i ? { ...s, ...p } : s)) }));
 
   const submit = (e: FormEvent) => {
@@ -55,7 +56,12 @@ export function AgentEditor({
   };
 
   /** A labelled input with its error (aria-invalid + aria-describedby). */
-  const field = (key: string, label: string, input: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ReactNode, help?: string) => {
+  const field = (
+    key: string,
+    label: string,
+    input: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ReactNode,
+    help?: string,
+  ) => {
     const err = errorOf(key);
     const id = fid(key);
     return (
@@ -91,11 +97,22 @@ export function AgentEditor({
             Id <span className="check-id">{agent.id}</span> (fixed: it is the registry key). Provider, security schemes and source are kept as they are.
           </p>
         ) : (
-          field('id', 'Id (optional)', (p) => <input {...p} value={draft.id} onChange={(e) => patch({ id: e.target.value })} placeholder="agent:host.name" />, 'Left empty, it is made from the first endpoint host and the name.')
+          field(
+            'id',
+            'Id (optional)',
+            (p) => <input {...p} value={draft.id} onChange={(e) => patch({ id: e.target.value })} placeholder="agent:host.name" />,
+            'Left empty, it is made from the first endpoint host and the name.',
+          )
         )}
-        {field('name', 'Name', (p) => <input {...p} value={draft.name} onChange={(e) => patch({ name: e.target.value })} required />)}
-        {field('version', 'Version', (p) => <input {...p} value={draft.version} onChange={(e) => patch({ version: e.target.value })} required />)}
-        {field('description', 'Description', (p) => <textarea {...p} rows={3} value={draft.description} onChange={(e) => patch({ description: e.target.value })} />)}
+        {field('name', 'Name', (p) => (
+          <input {...p} value={draft.name} onChange={(e) => patch({ name: e.target.value })} required />
+        ))}
+        {field('version', 'Version', (p) => (
+          <input {...p} value={draft.version} onChange={(e) => patch({ version: e.target.value })} required />
+        ))}
+        {field('description', 'Description', (p) => (
+          <textarea {...p} rows={3} value={draft.description} onChange={(e) => patch({ description: e.target.value })} />
+        ))}
 
         <fieldset>
           <legend>Endpoints</legend>
@@ -112,14 +129,20 @@ export function AgentEditor({
                   ))}
                 </select>
               ))}
-              {field(`endpoints.${i}.url`, `Endpoint ${i + 1} URL`, (p) => <input {...p} type="url" value={ep.url} onChange={(e) => setEndpoint(i, { url: e.target.value })} />)}
-              {field(`endpoints.${i}.priority`, `Endpoint ${i + 1} priority`, (p) => <input {...p} type="number" step={1} value={ep.priority} onChange={(e) => setEndpoint(i, { priority: e.target.value })} />)}
+              {field(`endpoints.${i}.url`, `Endpoint ${i + 1} URL`, (p) => (
+                <input {...p} type="url" value={ep.url} onChange={(e) => setEndpoint(i, { url: e.target.value })} />
+              ))}
+              {field(`endpoints.${i}.priority`, `Endpoint ${i + 1} priority`, (p) => (
+                <input {...p} type="number" step={1} value={ep.priority} onChange={(e) => setEndpoint(i, { priority: e.target.value })} />
+              ))}
               <button type="button" onClick={() => patch({ endpoints: draft.endpoints.filter((_, j) => j !== i) })}>
                 Remove endpoint {i + 1}
               </button>
             </fieldset>
           ))}
-          {draft.endpoints.length > MAX_ENDPOINT_ROWS ? <p className="help">{draft.endpoints.length - MAX_ENDPOINT_ROWS} more endpoints are kept unchanged.</p> : null}
+          {draft.endpoints.length > MAX_ENDPOINT_ROWS ? (
+            <p className="help">{draft.endpoints.length - MAX_ENDPOINT_ROWS} more endpoints are kept unchanged.</p>
+          ) : null}
           <button type="button" onClick={() => patch({ endpoints: [...draft.endpoints, emptyEndpoint()] })}>
             Add endpoint
           </button>
@@ -140,18 +163,45 @@ export function AgentEditor({
           ))}
         </fieldset>
 
-        {field('inputModes', 'Input modes', (p) => <input {...p} value={draft.inputModes} onChange={(e) => patch({ inputModes: e.target.value })} />, 'Media types, comma-separated, e.g. text/plain, application/json.')}
-        {field('outputModes', 'Output modes', (p) => <input {...p} value={draft.outputModes} onChange={(e) => patch({ outputModes: e.target.value })} />, 'Media types, comma-separated.')}
+        {field(
+          'inputModes',
+          'Input modes',
+          (p) => (
+            <input {...p} value={draft.inputModes} onChange={(e) => patch({ inputModes: e.target.value })} />
+          ),
+          'Media types, comma-separated, e.g. text/plain, application/json.',
+        )}
+        {field(
+          'outputModes',
+          'Output modes',
+          (p) => (
+            <input {...p} value={draft.outputModes} onChange={(e) => patch({ outputModes: e.target.value })} />
+          ),
+          'Media types, comma-separated.',
+        )}
 
         <fieldset>
           <legend>Skills</legend>
           {draft.skills.slice(0, MAX_SKILL_ROWS).map((s, i) => (
             <fieldset key={i} className="registry-row">
               <legend>Skill {i + 1}</legend>
-              {field(`skills.${i}.id`, `Skill ${i + 1} id`, (p) => <input {...p} value={s.id} onChange={(e) => setSkill(i, { id: e.target.value })} />)}
-              {field(`skills.${i}.name`, `Skill ${i + 1} name`, (p) => <input {...p} value={s.name} onChange={(e) => setSkill(i, { name: e.target.value })} />)}
-              {field(`skills.${i}.description`, `Skill ${i + 1} description`, (p) => <input {...p} value={s.description} onChange={(e) => setSkill(i, { description: e.target.value })} />)}
-              {field(`skills.${i}.tags`, `Skill ${i + 1} tags`, (p) => <input {...p} value={s.tags} onChange={(e) => setSkill(i, { tags: e.target.value })} />, 'Comma-separated.')}
+              {field(`skills.${i}.id`, `Skill ${i + 1} id`, (p) => (
+                <input {...p} value={s.id} onChange={(e) => setSkill(i, { id: e.target.value })} />
+              ))}
+              {field(`skills.${i}.name`, `Skill ${i + 1} name`, (p) => (
+                <input {...p} value={s.name} onChange={(e) => setSkill(i, { name: e.target.value })} />
+              ))}
+              {field(`skills.${i}.description`, `Skill ${i + 1} description`, (p) => (
+                <input {...p} value={s.description} onChange={(e) => setSkill(i, { description: e.target.value })} />
+              ))}
+              {field(
+                `skills.${i}.tags`,
+                `Skill ${i + 1} tags`,
+                (p) => (
+                  <input {...p} value={s.tags} onChange={(e) => setSkill(i, { tags: e.target.value })} />
+                ),
+                'Comma-separated.',
+              )}
               <button type="button" onClick={() => patch({ skills: draft.skills.filter((_, j) => j !== i) })}>
                 Remove skill {i + 1}
               </button>
@@ -166,7 +216,9 @@ export function AgentEditor({
         {field(
           'local',
           'Local fields',
-          (p) => <textarea {...p} className="registry-json" rows={8} spellCheck={false} value={draft.local} onChange={(e) => patch({ local: e.target.value })} />,
+          (p) => (
+            <textarea {...p} className="registry-json" rows={8} spellCheck={false} value={draft.local} onChange={(e) => patch({ local: e.target.value })} />
+          ),
           'Platform-native fields as a JSON object. Never exported; kept when the agent is re-imported unless you overwrite.',
         )}
 

@@ -57,7 +57,15 @@ describe('agent edit form model', () => {
     const r = agentFromDraft(d, bayArm);
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.errors.map((e) => e.field).sort()).toEqual(['endpoints.0.priority', 'endpoints.0.url', 'local', 'name', 'skills.1.id', 'skills.1.name', 'version']);
+    expect(r.errors.map((e) => e.field).sort()).toEqual([
+      'endpoints.0.priority',
+      'endpoints.0.url',
+      'local',
+      'name',
+      'skills.1.id',
+      'skills.1.name',
+      'version',
+    ]);
     expect(r.errors.find((e) => e.field === 'local')!.message).toContain('must be a JSON object');
     d.name = 'ok';
     d.version = '2';

@@ -111,7 +111,10 @@ export function parseLocal(text: string): { ok: true; value: Record<string, unkn
     return { ok: false, error: `Local fields are not valid JSON (${e instanceof Error ? e.message : String(e)}). Enter a JSON object, e.g. {"team": "ops"}.` };
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    return { ok: false, error: `Local fields must be a JSON object, e.g. {"team": "ops"}; got ${Array.isArray(v) ? 'an array' : v === null ? 'null' : `a ${typeof v}`}.` };
+    return {
+      ok: false,
+      error: `Local fields must be a JSON object, e.g. {"team": "ops"}; got ${Array.isArray(v) ? 'an array' : v === null ? 'null' : `a ${typeof v}`}.`,
+    };
   }
   return { ok: true, value: v as Record<string, unknown> };
 }
@@ -140,8 +143,10 @@ export function agentFromDraft(d: AgentDraft, base?: RegistryAgent, takenIds: re
   d.endpoints.forEach((e, i) => {
     const url = e.url.trim();
     const priority = Number(e.priority.trim() || '0');
-    if (!isHttp(url)) errors.push({ field: `endpoints.${i}.url`, message: `Endpoint ${i + 1}: the URL must be an absolute http(s) URL, e.g. https://agent.example.com/a2a.` });
-    if (!Number.isInteger(priority)) errors.push({ field: `endpoints.${i}.priority`, message: `Endpoint ${i + 1}: the priority must be a whole number (lower comes first).` });
+    if (!isHttp(url))
+      errors.push({ field: `endpoints.${i}.url`, message: `Endpoint ${i + 1}: the URL must be an absolute http(s) URL, e.g. https://agent.example.com/a2a.` });
+    if (!Number.isInteger(priority))
+      errors.push({ field: `endpoints.${i}.priority`, message: `Endpoint ${i + 1}: the priority must be a whole number (lower comes first).` });
     const kept = e.kept && e.kept.protocol === e.protocol ? e.kept : undefined;
     endpoints.push({
       protocol: e.protocol,
@@ -160,14 +165,23 @@ export function agentFromDraft(d: AgentDraft, base?: RegistryAgent, takenIds: re
     else if (skillIds.has(id)) errors.push({ field: `skills.${i}.id`, message: `Skill ${i + 1}: the id "${id}" is used by another skill.` });
     skillIds.add(id);
     if (!sname) errors.push({ field: `skills.${i}.name`, message: `Skill ${i + 1}: the name is required.` });
-    return { id, name: sname, description: s.description.trim(), tags: list(s.tags), ...(s.kept?.examples ? { examples: s.kept.examples } : {}), ...(s.kept?.inputModes ? { inputModes: s.kept.inputModes } : {}), ...(s.kept?.outputModes ? { outputModes: s.kept.outputModes } : {}) };
+    return {
+      id,
+      name: sname,
+      description: s.description.trim(),
+      tags: list(s.tags),
+      ...(s.kept?.examples ? { examples: s.kept.examples } : {}),
+      ...(s.kept?.inputModes ? { inputModes: s.kept.inputModes } : {}),
+      ...(s.kept?.outputModes ? { outputModes: s.kept.outputModes } : {}),
+    };
   });
   const local = parseLocal(d.local);
   if (!local.ok) errors.push({ field: 'local', message: local.error });
   let id = base?.id ?? d.id.trim();
   if (!base) {
     if (!id && name) id = synthesizeId(name, endpoints.find((e) => isHttp(e.url))?.url);
-    if (id && takenIds.includes(id)) errors.push({ field: 'id', message: `An agent with id ${id} is already registered; edit it instead, or choose another id.` });
+    if (id && takenIds.includes(id))
+      errors.push({ field: 'id', message: `An agent with id ${id} is already registered; edit it instead, or choose another id.` });
   }
   if (errors.length) return { ok: false, errors };
   const parsed = RegistryAgent.safeParse({
@@ -183,6 +197,10 @@ export function agentFromDraft(d: AgentDraft, base?: RegistryAgent, takenIds: re
     skills,
     local: local.ok ? local.value : {},
   });
-  if (!parsed.success) return { ok: false, errors: parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'agent', message: `${i.path.join('.') || 'Agent'}: ${i.message}` })) };
+  if (!parsed.success)
+    return {
+      ok: false,
+      errors: parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'agent', message: `${i.path.join('.') || 'Agent'}: ${i.message}` })),
+    };
   return { ok: true, agent: parsed.data };
 }

@@ -13,7 +13,10 @@ describe('v0.3 card export', () => {
         { url: 'https://x.example/rpc', transport: 'JSONRPC' },
         { url: 'https://x.example/rest', transport: 'HTTP+JSON' },
       ],
-      securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Ask ops.' }, bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: {
+        key: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Ask ops.' },
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      },
       security: [{ key: [] }],
       provider: { organization: 'Example Org', url: 'https://example.com' },
     };
@@ -27,7 +30,10 @@ describe('v0.3 card export', () => {
         { url: 'https://x.example/rpc', transport: 'JSONRPC' },
         { url: 'https://x.example/rest', transport: 'HTTP+JSON' },
       ],
-      securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Ask ops.' }, bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: {
+        key: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Ask ops.' },
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      },
       security: [{ key: [] }],
       provider: { organization: 'Example Org', url: 'https://example.com' },
       capabilities: { streaming: true, pushNotifications: false },

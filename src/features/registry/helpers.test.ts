@@ -21,7 +21,10 @@ describe('registry helpers', () => {
   });
 
   it("finds an agent's last run by any of its URLs (card URL, endpoints), ignoring card paths and trailing slashes", () => {
-    const a = agent({ endpoints: [{ protocol: 'a2a', url: 'https://x.example/rpc', priority: 0 }], source: { url: 'https://x.example/.well-known/agent-card.json' } });
+    const a = agent({
+      endpoints: [{ protocol: 'a2a', url: 'https://x.example/rpc', priority: 0 }],
+      source: { url: 'https://x.example/.well-known/agent-card.json' },
+    });
     const runs = [
       { runId: 'r1', agentUrl: 'https://x.example', startedAt: 1 },
       { runId: 'r2', agentUrl: 'https://x.example/rpc/', startedAt: 3 },
@@ -40,9 +43,13 @@ describe('registry helpers', () => {
       { protocol: 'a2a' as const, url: 'https://x.example/rpc', priority: 5 },
     ];
     expect(runTargetOf(agent({ endpoints: eps }))).toBe('https://x.example/rpc');
-    expect(runTargetOf(agent({ endpoints: eps, source: { url: 'https://x.example/.well-known/agent-card.json' } }))).toBe('https://x.example/.well-known/agent-card.json');
+    expect(runTargetOf(agent({ endpoints: eps, source: { url: 'https://x.example/.well-known/agent-card.json' } }))).toBe(
+      'https://x.example/.well-known/agent-card.json',
+    );
     expect(runTargetOf(agent({ endpoints: [], source: { url: 'pasted' } }))).toBeUndefined();
-    expect(runLink('http://127.0.0.1:4179/demo/v03/.well-known/agent-card.json')).toBe('/?agent=http%3A%2F%2F127.0.0.1%3A4179%2Fdemo%2Fv03%2F.well-known%2Fagent-card.json');
+    expect(runLink('http://127.0.0.1:4179/demo/v03/.well-known/agent-card.json')).toBe(
+      '/?agent=http%3A%2F%2F127.0.0.1%3A4179%2Fdemo%2Fv03%2F.well-known%2Fagent-card.json',
+    );
   });
 
   it('accepts a card only as a JSON object and says what is wrong otherwise', () => {

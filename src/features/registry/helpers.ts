@@ -27,15 +27,19 @@ const httpOf = (u: string | undefined): string | undefined => {
 const ORDER = { a2a: 0, http: 1, grpc: 2 } as const;
 
 /** The agent's endpoints in the order its exported card lists them (a2a, then http, then grpc; by priority). */
-export const orderedEndpoints = (agent: RegistryAgent) =>
-  [...agent.endpoints].sort((a, b) => ORDER[a.protocol] - ORDER[b.protocol] || a.priority - b.priority);
+export const orderedEndpoints = (agent: RegistryAgent) => [...agent.endpoints].sort((a, b) => ORDER[a.protocol] - ORDER[b.protocol] || a.priority - b.priority);
 
 /**
  * Where "Run conformance" points the Run view: the card URL the agent was imported from (discovery then
  * finds the card again), else the agent's first http(s) endpoint. Undefined when it has neither.
  */
 export function runTargetOf(agent: RegistryAgent): string | undefined {
-  return httpOf(agent.source?.url) ?? orderedEndpoints(agent).map((e) => httpOf(e.url)).find(Boolean);
+  return (
+    httpOf(agent.source?.url) ??
+    orderedEndpoints(agent)
+      .map((e) => httpOf(e.url))
+      .find(Boolean)
+  );
 }
 
 /** The Run view's deep link: `/?agent=<url>` fills the form; with `start`, `&run=1` also starts the run. */
@@ -84,7 +88,8 @@ export function explainAddError(e: unknown, mode: 'proxy' | 'direct', proxyDown?
     return `The proxy is unreachable (${proxyDown}). Start the dashboard with npm start, set a working Proxy URL in Settings, or switch to direct mode.`;
   }
   if (e instanceof CardError && e.kind === 'not-found') return `${e.message} Check the URL; if the card lives elsewhere, enter the card's own URL.`;
-  if (e instanceof CardError && e.kind === 'proxy') return `The proxy could not reach the agent: ${e.message} Check that the agent is running and the URL is right.`;
+  if (e instanceof CardError && e.kind === 'proxy')
+    return `The proxy could not reach the agent: ${e.message} Check that the agent is running and the URL is right.`;
   const msg = e instanceof Error ? e.message : String(e);
   if (mode === 'direct') {
     return `The browser could not fetch the card (${msg}). In direct mode this is usually CORS: the agent does not allow this page's origin. Use the proxy (Settings) or enable CORS on the agent.`;

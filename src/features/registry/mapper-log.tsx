@@ -38,7 +38,10 @@ export function MapperLog({ entries, error }: { entries: RegistryLogEntry[] | un
   return (
     <section className="registry-log" aria-labelledby="registry-log-h">
       <h2 id="registry-log-h">Mapper log</h2>
-      <p className="help">Direction, agent id + version, source URL, mapper a2a-mapper.v1, and how it went (failed adds, mapper warnings, card check failures of an export). Kept in this browser.</p>
+      <p className="help">
+        Direction, agent id + version, source URL, mapper a2a-mapper.v1, and how it went (failed adds, mapper warnings, card check failures of an export). Kept
+        in this browser.
+      </p>
       {error ? <p role="alert">Could not read the mapper log: {String(error)}</p> : null}
       {/* Focusable so a keyboard can scroll it sideways on a narrow screen (its rows have nothing else to focus). */}
       <div className="table-scroll-x" tabIndex={0} role="group" aria-label="Mapper log (scrolls sideways on narrow screens)">

@@ -42,8 +42,16 @@ function setup(over: Partial<RegistryDeps> = {}) {
 }
 
 const agentsTable = () => screen.getByRole('table', { name: 'Registered agents' });
-const logRows = () => within(screen.getByRole('table', { name: 'Mapper log' })).getAllByRole('row').slice(1);
-const logCells = () => logRows().map((r) => within(r).getAllByRole('cell').map((c) => c.textContent));
+const logRows = () =>
+  within(screen.getByRole('table', { name: 'Mapper log' }))
+    .getAllByRole('row')
+    .slice(1);
+const logCells = () =>
+  logRows().map((r) =>
+    within(r)
+      .getAllByRole('cell')
+      .map((c) => c.textContent),
+  );
 const region = () => screen.getByRole('region', { name: 'Registry' });
 
 async function addByUrl(url: string) {
@@ -64,8 +72,16 @@ describe('registry page', () => {
     expect(within(row).getAllByRole('cell')[1]!.textContent).toBe('v0.3');
     expect(within(row).getByRole('link', { name: 'http://127.0.0.1:4179/demo/v03/rpc' })).toBeTruthy();
     // Run now starts the run (run=1); Set up run only fills the form.
-    expect(within(row).getByRole('link', { name: /^Run now on / }).getAttribute('href')).toBe(`/?agent=${encodeURIComponent(V03_CARD_URL)}&run=1`);
-    expect(within(row).getByRole('link', { name: /^Set up run for / }).getAttribute('href')).toBe(`/?agent=${encodeURIComponent(V03_CARD_URL)}`);
+    expect(
+      within(row)
+        .getByRole('link', { name: /^Run now on / })
+        .getAttribute('href'),
+    ).toBe(`/?agent=${encodeURIComponent(V03_CARD_URL)}&run=1`);
+    expect(
+      within(row)
+        .getByRole('link', { name: /^Set up run for / })
+        .getAttribute('href'),
+    ).toBe(`/?agent=${encodeURIComponent(V03_CARD_URL)}`);
     expect(screen.getByRole('status', { name: 'Registry status' }).textContent).toContain('Imported Demo agent (v0.3 SDK)');
 
     // Its interfaces all serve 0.3: the v1.0 card would be read as a v0.3 card and fail the card checks. Nothing is downloaded yet.
@@ -81,14 +97,21 @@ describe('registry page', () => {
     await waitFor(() => expect(downloads).toHaveLength(1));
     expect(downloads[0]!.filename).toBe('agent-127-0-0-1-demo-agent-v0-3-sdk.v0.3.agent-card.json');
     const v03 = JSON.parse(downloads[0]!.body) as Record<string, unknown>;
-    expect(v03).toMatchObject({ protocolVersion: '0.3.0', url: 'http://127.0.0.1:4179/demo/v03/rpc', preferredTransport: 'JSONRPC', name: 'Demo agent (v0.3 SDK)' });
+    expect(v03).toMatchObject({
+      protocolVersion: '0.3.0',
+      url: 'http://127.0.0.1:4179/demo/v03/rpc',
+      preferredTransport: 'JSONRPC',
+      name: 'Demo agent (v0.3 SDK)',
+    });
     expect(v03).not.toHaveProperty('supportedInterfaces');
     await waitFor(() => expect(logRows()).toHaveLength(2));
     expect(screen.queryByRole('region', { name: /would fail our card checks$/ })).toBeNull();
 
     // The v1.0 card anyway: downloaded, and the log says which checks it fails.
     fireEvent.click(within(row).getByRole('button', { name: /^Export card of / }));
-    fireEvent.click(await within(await screen.findByRole('region', { name: /would fail our card checks$/ })).findByRole('button', { name: 'Export v1.0 card anyway' }));
+    fireEvent.click(
+      await within(await screen.findByRole('region', { name: /would fail our card checks$/ })).findByRole('button', { name: 'Export v1.0 card anyway' }),
+    );
     await waitFor(() => expect(downloads).toHaveLength(2));
     expect(downloads[1]!.filename).toBe('agent-127-0-0-1-demo-agent-v0-3-sdk.agent-card.json');
     const card = JSON.parse(downloads[1]!.body) as Record<string, unknown>;
@@ -102,7 +125,9 @@ describe('registry page', () => {
     expect(exp03!.slice(1)).toEqual(['export', 'A2A v0.3', `${id}@1.0.0`, 'a2a-mapper.v1', 'http://127.0.0.1:4179/demo/v03/rpc', 'ok']);
     expect(imp!.slice(1)).toEqual(['import', 'A2A v0.3', `${id}@1.0.0`, 'a2a-mapper.v1', V03_CARD_URL, 'ok']);
     expect((await db.log()).length).toBe(3); // persisted
-    expect(screen.getByRole('status', { name: 'Registry status' }).textContent).toMatch(/Exported Demo agent \(v0\.3 SDK\) as .* \(A2A v1\.0\), with \d+ card check findings?\./);
+    expect(screen.getByRole('status', { name: 'Registry status' }).textContent).toMatch(
+      /Exported Demo agent \(v0\.3 SDK\) as .* \(A2A v1\.0\), with \d+ card check findings?\./,
+    );
   });
 
   it('exports a v1.0 agent whose card passes the checks at once, without asking', async () => {
@@ -142,7 +167,11 @@ describe('registry page', () => {
     await addByUrl(V03_URL);
     const v03 = await within(agentsTable()).findByRole('row', { name: /Demo agent/ });
     await waitFor(() => expect(within(v03).getByText('partial (provisional)').className).toBe('level-chip level-chip-partial'));
-    expect(within(v03).getByRole('link', { name: /^Open the last run of Demo agent/ }).getAttribute('href')).toBe('/runs/new');
+    expect(
+      within(v03)
+        .getByRole('link', { name: /^Open the last run of Demo agent/ })
+        .getAttribute('href'),
+    ).toBe('/runs/new');
     fireEvent.change(screen.getByLabelText('Card JSON'), { target: { value: JSON.stringify(sampleCard('v1.0', 'https://v1.example')) } });
     fireEvent.click(screen.getByRole('button', { name: 'Import pasted JSON' }));
     const v1 = await within(agentsTable()).findByRole('row', { name: /V1/ });
@@ -153,7 +182,7 @@ describe('registry page', () => {
     expect(within(never).getAllByRole('cell')[3]!.textContent).toBe('Never run here');
   });
 
-  it('placeholders name the page\'s own origin, not a fixed port', () => {
+  it("placeholders name the page's own origin, not a fixed port", () => {
     setup();
     expect(screen.getByLabelText('Agent or card URL').getAttribute('placeholder')).toBe(`${window.location.origin}/demo/v03`);
     expect(screen.getByLabelText('Agent or card URL').getAttribute('placeholder')).not.toContain('4173');
@@ -272,11 +301,13 @@ describe('registry page', () => {
     const legacy = await within(agentsTable()).findByRole('row', { name: /Legacy/ });
     expect(within(legacy).getAllByRole('cell')[1]!.textContent).toBe('legacy');
     // Failed imports are logged too, newest first.
-    await waitFor(() => expect(logCells().map((c) => [c[1], c[5], c[6]?.slice(0, 29)])).toEqual([
-      ['import', 'file legacy-card.json', 'ok'],
-      ['import', 'pasted JSON', 'ok'],
-      ['import', 'pasted JSON', 'failed: The card is not valid'],
-    ]));
+    await waitFor(() =>
+      expect(logCells().map((c) => [c[1], c[5], c[6]?.slice(0, 29)])).toEqual([
+        ['import', 'file legacy-card.json', 'ok'],
+        ['import', 'pasted JSON', 'ok'],
+        ['import', 'pasted JSON', 'failed: The card is not valid'],
+      ]),
+    );
 
     await addByUrl('localhost:3000');
     await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/must start with http:\/\/ or https:\/\//));
