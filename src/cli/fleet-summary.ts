@@ -227,7 +227,8 @@ export function rowOf(
   const deadline = extra.deadline !== undefined;
   return {
     key,
-    name: report.agentName !== '(unknown)' ? report.agentName : (extra.name ?? report.agentName),
+    // The name the list gives (the registry's), else the card's.
+    name: extra.name ?? (report.agentName !== '(unknown)' ? report.agentName : report.agentUrl),
     url: report.agentUrl,
     outcome: deadline ? 'deadline' : report.conformanceLevel ? 'assessed' : 'not-assessed',
     level: report.conformanceLevel,

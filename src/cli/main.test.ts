@@ -115,7 +115,24 @@ describe('a2a-interop CLI', () => {
 
   it.each(['json', 'markdown', 'junit', 'html'] as const)('--format %s --out writes that format to the file', async (format) => {
     const t = io();
-    const code = await main(['run', base(clean), '--quiet', '--format', format, '--out', `report.${format}`, '--only', 'card.required-fields', '--only', 'lifecycle.send', '--only', 'lifecycle.get'], t.cli);
+    const code = await main(
+      [
+        'run',
+        base(clean),
+        '--quiet',
+        '--format',
+        format,
+        '--out',
+        `report.${format}`,
+        '--only',
+        'card.required-fields',
+        '--only',
+        'lifecycle.send',
+        '--only',
+        'lifecycle.get',
+      ],
+      t.cli,
+    );
     expect(code).toBe(0);
     expect(t.out()).toBe('');
     const body = t.files[`report.${format}`]!;
@@ -181,7 +198,12 @@ describe('a2a-interop CLI', () => {
   it('checks lists every check id once', async () => {
     const t = io();
     expect(await main(['checks'], t.cli)).toBe(0);
-    const ids = t.out().trim().split('\n').slice(1).map((l) => l.split(/\s+/)[0]);
+    const ids = t
+      .out()
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(/\s+/)[0]);
     expect(t.out()).toMatch(/^id +category +legacy\/v0\.2\/v0\.3\/v1\.0 +title/);
     expect(ids.length).toBeGreaterThan(50);
     expect(new Set(ids).size).toBe(ids.length);
@@ -194,7 +216,9 @@ describe('a2a-interop CLI', () => {
       expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
       const out = join(dir, 'junit.xml');
       // Only one card check runs, so no basic send/get passes: non-conformant, exit code 1 (and the file is written).
-      const err = await exec('node', ['src/cli/bin.mjs', 'run', base(clean), '--format', 'junit', '--out', out, '--quiet', '--only', 'card.discovery']).catch((e: { code?: number }) => e);
+      const err = await exec('node', ['src/cli/bin.mjs', 'run', base(clean), '--format', 'junit', '--out', out, '--quiet', '--only', 'card.discovery']).catch(
+        (e: { code?: number }) => e,
+      );
       expect((err as { code?: number }).code).toBe(1);
       expect(readFileSync(out, 'utf8')).toMatch(/<testcase[^>]+card\.discovery/);
     } finally {
