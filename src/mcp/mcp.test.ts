@@ -18,6 +18,8 @@ let client: Client;
 let html: Server;
 let htmlUrl = '';
 let closedUrl = '';
+let silent: Server;
+let silentUrl = '';
 const stderr: string[] = [];
 const demoUrl = (id: string) => `${demo.url.replace(/\/$/, '')}/demo/${id}`;
 
@@ -26,6 +28,10 @@ beforeAll(async () => {
   html = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><h1>Welcome to my blog</h1>'));
   await new Promise<void>((r) => html.listen(0, '127.0.0.1', r));
   htmlUrl = `http://127.0.0.1:${(html.address() as AddressInfo).port}/`;
+  // Accepts connections and never answers.
+  silent = createServer(() => undefined);
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`;
   // A port nobody listens on: bind one, then close it.
   const tmp = createServer();
   await new Promise<void>((r) => tmp.listen(0, '127.0.0.1', r));
@@ -42,6 +48,8 @@ afterAll(async () => {
   await client?.close();
   await demo?.close();
   await new Promise<void>((r) => html?.close(() => r()));
+  silent?.closeAllConnections();
+  await new Promise<void>((r) => silent?.close(() => r()));
 });
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -118,6 +126,11 @@ describe('MCP server over stdio', () => {
     expect(g.isError, g.texts[0]).toBe(false);
     expect(g.data.task.id).toBe(s.data.task.id);
     expect(g.data.operation).toBe('GetTask');
+    // The task is finished: the SDK refuses to cancel it (TaskNotCancelable), a tool error with the A2A error.
+    const c = await call('cancel_a2a_task', { agent_url: demoUrl('v1'), task_id: s.data.task.id });
+    expect(c.isError).toBe(true);
+    expect(c.data.error.code).toBe(-32002);
+    expect(c.data.findings).toEqual([]);
   });
 
   it('send_a2a_message to the v0.3 SDK agent answers an input-required question in the same task', async () => {
@@ -162,6 +175,9 @@ describe('MCP server over stdio', () => {
     const page = await call('get_a2a_task', { agent_url: htmlUrl, task_id: 'x' });
     expect(page.isError).toBe(true);
     expect(page.texts[0]).toMatch(/no A2A agent card/);
+    const hung = await call('get_a2a_task', { agent_url: silentUrl, task_id: 'x', timeout_seconds: 1 });
+    expect(hung.isError).toBe(true);
+    expect(hung.texts[0]).toMatch(/did not answer within the time budget/);
     const down = await call('discover_a2a_agent', { agent_url: closedUrl });
     expect(down.isError).toBe(true);
     expect(down.data.reason).toBe('unreachable');

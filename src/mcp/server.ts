@@ -37,6 +37,11 @@ export function createMcpServer(deps: Partial<ToolDeps> = {}): McpServer {
  */
 export async function serveStdio(opts: { quiet?: boolean } = {}): Promise<number> {
   for (const k of ['log', 'info', 'debug'] as const) console[k] = (...a: unknown[]) => console.error(...a);
+  // A long-lived server: a stray failure is logged, never a crash that drops the assistant's session.
+  const report = (what: string) => (e: unknown) =>
+    process.stderr.write(`a2a-interop mcp: ${what}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.on('unhandledRejection', report('unhandled rejection'));
+  process.on('uncaughtException', report('uncaught exception'));
   const server = createMcpServer();
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

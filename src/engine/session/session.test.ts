@@ -67,7 +67,10 @@ describe('findings of the suite rules, inline per frame', () => {
   it('an event after the final one is flagged on that frame (streaming.after-final)', async () => {
     const a = await agent('v0.3', 'JSONRPC', ['sse-events-after-final']);
     const s = await session(a.url);
-    const r = await s.stream({ text: 'Write a haiku' });
+    const live: number[] = [];
+    const r = await s.stream({ text: 'Write a haiku', onFrame: (f) => live.push(f.seq) });
+    // Frames are handed over as they arrive (a console shows them live), then judged as a sequence.
+    expect(live).toEqual(r.frames.map((f) => f.seq));
     const late = r.frames.filter((f) => f.findings.some((x) => x.checkId === 'streaming.after-final'));
     expect(late).toHaveLength(1);
     expect(late[0]!.seq).toBe(r.stream!.finalFrame! + 1);
