@@ -27,6 +27,20 @@ const RegistryRoute = lazy(() =>
   ),
 );
 
+// The console (single exchanges judged frame by frame) loads on first visit, like the registry.
+const ConsoleRoute = lazy(() =>
+  import('./routes/console-route').then(
+    (m) => ({ default: m.ConsoleRoute }),
+    (e: unknown) => ({
+      default: () => (
+        <Notice kind="error" title="The console could not be loaded.">
+          {String(e)} Reload the page.
+        </Notice>
+      ),
+    }),
+  ),
+);
+
 export interface AppDeps {
   queryClient: QueryClient;
   archive: RunArchive;
@@ -39,6 +53,13 @@ function Routes() {
   if (pathname === '/' || pathname === '/index.html') return <RunRoute />;
   if (pathname === '/history') return <HistoryRoute />;
   if (pathname === '/settings') return <SettingsRoute />;
+  if (pathname === '/console') {
+    return (
+      <Suspense fallback={<p>Loading the console…</p>}>
+        <ConsoleRoute />
+      </Suspense>
+    );
+  }
   if (pathname === '/registry') {
     return (
       <Suspense fallback={<p>Loading the registry…</p>}>
@@ -71,6 +92,7 @@ function Nav() {
     <nav aria-label="Main">
       <ul>
         {item('/', 'Run')}
+        {item('/console', 'Console')}
         {item('/history', 'History')}
         {item('/registry', 'Registry')}
         {item('/settings', 'Settings')}

@@ -1,4 +1,7 @@
+import { ConsoleProvider } from '../../features/console/console-context';
+import { SessionsList } from '../../features/console/sessions-list';
 import { HistoryPage } from '../../features/history';
+import { consoleArchive } from '../../lib/console-db';
 import { OpenReport } from '../../features/reports';
 
 export function HistoryRoute() {
@@ -6,6 +9,9 @@ export function HistoryRoute() {
     <>
       <HistoryPage />
       <OpenReport />
+      <ConsoleProvider archive={consoleArchive()}>
+        <SessionsList compact />
+      </ConsoleProvider>
     </>
   );
 }

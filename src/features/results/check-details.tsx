@@ -1,4 +1,5 @@
 import type { CheckResult, CheckRunState } from '../../lib/engine';
+import { openInConsole } from '../../lib/console-link';
 import { STATUS_LABEL, toolErrorText } from '../../lib/format';
 import { useRunSession, useSessionState } from '../../lib/run-session';
 import { useRunSelector, useRunStoreHandle, type RerunOutcome } from '../../lib/run-store';
@@ -60,9 +61,12 @@ export function CheckDetails({ check, showMessage = true, showRecommendation = t
                   ) : null}
                   : <code className="ev-value">{ev.value}</code>{' '}
                   {ev.exchangeId ? (
-                    <button type="button" className="linklike" onClick={() => handle.reveal(ev.exchangeId!, check.id)}>
-                      Open exchange {ev.exchangeId} in the wire inspector
-                    </button>
+                    <>
+                      <button type="button" className="linklike" onClick={() => handle.reveal(ev.exchangeId!, check.id)}>
+                        Open exchange {ev.exchangeId} in the wire inspector
+                      </button>{' '}
+                      <OpenInConsoleButton exchangeId={ev.exchangeId} checkId={check.id} />
+                    </>
                   ) : null}
                 </li>
               ))}
@@ -77,6 +81,21 @@ export function CheckDetails({ check, showMessage = true, showRecommendation = t
         </>
       ) : null}
     </dl>
+  );
+}
+
+/** Loads the exchange's request into the console, editable and ready to send again (with this run's credentials). */
+function OpenInConsoleButton({ exchangeId, checkId }: { exchangeId: string; checkId: string }) {
+  const session = useRunSession();
+  const x = useRunSelector((s) => s.run.exchanges[exchangeId]);
+  const agentUrl = useRunSelector((s) => s.run.agentUrl);
+  const runId = useRunSelector((s) => s.run.runId);
+  if (!x) return null;
+  const credentials = session.input && session.input.agentUrl === agentUrl ? session.input.credentials : undefined;
+  return (
+    <button type="button" className="linklike" onClick={() => openInConsole({ exchange: x, agentUrl, runId, checkId, credentials })}>
+      Open in console: exchange {exchangeId}
+    </button>
   );
 }
 

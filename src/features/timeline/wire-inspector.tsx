@@ -1,6 +1,7 @@
 import { useEffect, useEffectEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Exchange, HeaderMap, SseRecord } from '../../lib/engine';
+import { openInConsole } from '../../lib/console-link';
 import { fmtBytes, fmtMs, prettyBody } from '../../lib/format';
 import { useRunSession } from '../../lib/run-session';
 import { useRunSelector, useRunStoreHandle, type RunStoreState } from '../../lib/run-store';
@@ -155,6 +156,7 @@ function CopyButtons({ x, events }: { x: Exchange; events: SseRecord[] }) {
   const id = useId();
   const session = useRunSession();
   const agentUrl = useRunSelector((s) => s.run.agentUrl);
+  const runId = useRunSelector((s) => s.run.runId);
   const creds = session.input && session.input.agentUrl === agentUrl && session.input.credentials.kind !== 'none' ? session.input.credentials : undefined;
   const [withCreds, setWithCreds] = useState(false);
   const [note, setNote] = useState<{ text: string; fallback?: string } | null>(null);
@@ -173,6 +175,9 @@ function CopyButtons({ x, events }: { x: Exchange; events: SseRecord[] }) {
       </button>
       <button type="button" onClick={() => void copy('JSON', exchangeJson(x, events))}>
         Copy JSON
+      </button>
+      <button type="button" onClick={() => openInConsole({ exchange: x, agentUrl, runId, checkId: x.checkId, credentials: creds })}>
+        Open in console
       </button>
       {creds ? (
         <label className="field-inline" htmlFor={`${id}-creds`}>

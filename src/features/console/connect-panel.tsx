@@ -1,0 +1,252 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Notice } from '../../components/notice';
+import { credentialsOf, draftFrom, type CredentialDraft, type CredentialKind } from '../../lib/credentials';
+import type { Credentials } from '../../lib/engine';
+import { useDemoAgents } from '../../lib/queries';
+import { useRunSession } from '../../lib/run-session';
+import { useSettings } from '../../lib/settings-store';
+import { checkAgentUrl } from '../../lib/url';
+import { useConsole, useConsoleState } from './console-context';
+
+const CREDENTIAL_OPTIONS: { value: CredentialKind; label: string }[] = [
+  { value: 'none', label: 'No credentials' },
+  { value: 'bearer', label: 'Bearer token' },
+  { value: 'api-key', label: 'API key' },
+  { value: 'header', label: 'Custom header' },
+];
+
+export type InterfaceChoice = { binding?: 'JSONRPC' | 'HTTP+JSON'; protocolVersion?: string };
+
+/** Choices of interface before the card is known; once it is, the interfaces the card declares (see ConnectPanel). */
+const BINDINGS: { value: string; label: string }[] = [
+  { value: '', label: "The card's preferred binding" },
+  { value: 'JSONRPC', label: 'JSON-RPC' },
+  { value: 'HTTP+JSON', label: 'HTTP+JSON (REST)' },
+];
+const VERSIONS: { value: string; label: string }[] = [
+  { value: '', label: "The card's version" },
+  { value: '1.0', label: '1.0' },
+  { value: '0.3', label: '0.3 (a v1.0 card’s compatibility interfaces)' },
+];
+
+/** The agent to talk to: URL, interface, credentials (in memory only); what discovery found once connected. */
+export function ConnectPanel() {
+  const ctl = useConsole();
+  const id = useId();
+  const runSession = useRunSession();
+  const remembered = useSettings((s) => s.credentials);
+  const phase = useConsoleState((s) => s.phase);
+  const agentUrl = useConsoleState((s) => s.agentUrl);
+  const target = useConsoleState((s) => s.target);
+  const unavailable = useConsoleState((s) => s.unavailable);
+  const sessionId = useConsoleState((s) => s.sessionId);
+  const [url, setUrl] = useState(agentUrl);
+  const [binding, setBinding] = useState('');
+  const [version, setVersion] = useState('');
+  const initialCredentials = (): Credentials | undefined =>
+    ctl.sessionCredentials.kind !== 'none'
+      ? ctl.sessionCredentials
+      : runSession.input && runSession.input.agentUrl === agentUrl
+        ? runSession.input.credentials
+        : remembered;
+  const [draft, setDraft] = useState<CredentialDraft>(() => draftFrom(initialCredentials()));
+  // A session opened elsewhere (Open in console, a saved session): show its agent and the credentials it uses.
+  const [shownSession, setShownSession] = useState(sessionId);
+  if (shownSession !== sessionId) {
+    setShownSession(sessionId);
+    if (agentUrl) setUrl(agentUrl);
+    if (ctl.sessionCredentials.kind !== 'none') setDraft(draftFrom(ctl.sessionCredentials));
+  }
+  const [urlError, setUrlError] = useState<string | null>(null);
+  const [credError, setCredError] = useState<string | null>(null);
+  const demo = useDemoAgents();
+  const connect = (e?: FormEvent, to = url) => {
+    e?.preventDefault();
+    const u = checkAgentUrl(to);
+    const c = credentialsOf(draft);
+    setUrlError(u.ok ? null : u.error);
+    setCredError(c.ok ? null : c.error);
+    if (!u.ok) return document.getElementById(`${id}-url`)?.focus();
+    if (!c.ok) return document.getElementById(`${id}-ckind`)?.focus();
+    const prefer =
+      binding || version ? { ...(binding && { binding: binding as 'JSONRPC' | 'HTTP+JSON' }), ...(version && { protocolVersion: version }) } : undefined;
+    void ctl.connect({ agentUrl: to.trim(), credentials: c.value, prefer });
+  };
+  const connected = phase === 'open';
+  const generation = target?.testedGeneration ?? target?.generation;
+  return (
+    <section className="connect" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Agent</h2>
+      <form onSubmit={connect} noValidate aria-label="Connect to an agent">
+        <div className="field">
+          <label htmlFor={`${id}-url`}>Agent URL</label>
+          <input
+            id={`${id}-url`}
+            type="url"
+            value={url}
+            placeholder="https://agent.example.com"
+            aria-invalid={!!urlError}
+            aria-describedby={urlError ? `${id}-url-err` : undefined}
+            onChange={(e) => setUrl(e.target.value)}
+          />
+          {urlError ? (
+            <p id={`${id}-url-err`} className="help field-error">
+              {urlError}
+            </p>
+          ) : null}
+        </div>
+        {demo.data?.length ? (
+          <div className="demo-picks" role="group" aria-label="Demo agents">
+            <span className="help">Demo agents:</span>
+            {demo.data.map((d) => (
+              <button key={d.id} type="button" onClick={() => setUrl(d.baseUrl ?? d.url)} aria-label={`Use demo agent ${d.label}`}>
+                {d.id}
+              </button>
+            ))}
+          </div>
+        ) : null}
+        <fieldset className="interface">
+          <legend>Interface</legend>
+          <span className="field-inline">
+            <label htmlFor={`${id}-binding`}>Binding</label>
+            <select id={`${id}-binding`} value={binding} onChange={(e) => setBinding(e.target.value)}>
+              {BINDINGS.map((b) => (
+                <option key={b.value} value={b.value}>
+                  {b.label}
+                </option>
+              ))}
+            </select>
+          </span>
+          <span className="field-inline">
+            <label htmlFor={`${id}-version`}>Protocol version</label>
+            <select id={`${id}-version`} value={version} onChange={(e) => setVersion(e.target.value)}>
+              {VERSIONS.map((b) => (
+                <option key={b.value} value={b.value}>
+                  {b.label}
+                </option>
+              ))}
+            </select>
+          </span>
+        </fieldset>
+        <fieldset className="credentials">
+          <legend>Credentials</legend>
+          <span className="field-inline">
+            <label htmlFor={`${id}-ckind`}>Credential type</label>
+            <select
+              id={`${id}-ckind`}
+              value={draft.kind}
+              aria-invalid={!!credError}
+              aria-describedby={`${id}-cred-help`}
+              onChange={(e) => setDraft({ ...draft, kind: e.target.value as CredentialKind })}
+            >
+              {CREDENTIAL_OPTIONS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </span>
+          {draft.kind === 'bearer' ? (
+            <span className="field-inline">
+              <label htmlFor={`${id}-token`}>Bearer token</label>
+              <input
+                id={`${id}-token`}
+                type="password"
+                autoComplete="off"
+                value={draft.token}
+                onChange={(e) => setDraft({ ...draft, token: e.target.value })}
+              />
+            </span>
+          ) : null}
+          {draft.kind === 'api-key' ? (
+            <>
+              <span className="field-inline">
+                <label htmlFor={`${id}-apikey`}>API key</label>
+                <input
+                  id={`${id}-apikey`}
+                  type="password"
+                  autoComplete="off"
+                  value={draft.apiKey}
+                  onChange={(e) => setDraft({ ...draft, apiKey: e.target.value })}
+                />
+              </span>
+              <span className="field-inline">
+                <label htmlFor={`${id}-apikeyh`}>Header name (empty: the card's)</label>
+                <input id={`${id}-apikeyh`} value={draft.apiKeyHeader} onChange={(e) => setDraft({ ...draft, apiKeyHeader: e.target.value })} />
+              </span>
+            </>
+          ) : null}
+          {draft.kind === 'header' ? (
+            <>
+              <span className="field-inline">
+                <label htmlFor={`${id}-hname`}>Header name</label>
+                <input id={`${id}-hname`} value={draft.headerName} onChange={(e) => setDraft({ ...draft, headerName: e.target.value })} />
+              </span>
+              <span className="field-inline">
+                <label htmlFor={`${id}-hvalue`}>Header value</label>
+                <input
+                  id={`${id}-hvalue`}
+                  type="password"
+                  autoComplete="off"
+                  value={draft.headerValue}
+                  onChange={(e) => setDraft({ ...draft, headerValue: e.target.value })}
+                />
+              </span>
+            </>
+          ) : null}
+          <p id={`${id}-cred-help`} className={credError ? 'help field-error' : 'help'}>
+            {credError ?? 'Kept in memory only; masked in everything shown, saved and exported.'}
+          </p>
+        </fieldset>
+        <div className="actions">
+          <button type="submit" className="primary" disabled={phase === 'connecting'}>
+            {phase === 'connecting' ? 'Connecting…' : connected && agentUrl === url.trim() ? 'Reconnect' : 'Connect'}
+          </button>
+          {connected ? (
+            <button type="button" onClick={() => ctl.disconnect()}>
+              Disconnect
+            </button>
+          ) : null}
+          {phase !== 'idle' ? (
+            <button type="button" onClick={() => ctl.reset()}>
+              New session
+            </button>
+          ) : null}
+        </div>
+      </form>
+      <div role="status" className="connect-status">
+        {phase === 'connecting' ? <p>Reading the agent card…</p> : null}
+        {connected && target ? (
+          <p>
+            Connected to <strong className="untrusted-text">{target.agentName ?? agentUrl}</strong>: A2A {generation} over {target.binding}
+            {target.endpointUrl ? (
+              <>
+                {' '}
+                at <code className="untrusted-text">{target.endpointUrl}</code>
+              </>
+            ) : null}
+            {target.streaming === false ? ' (no streaming declared)' : ''}.
+          </p>
+        ) : null}
+        {phase === 'saved' ? <p>A saved session: connect to send more.</p> : null}
+      </div>
+      {unavailable ? (
+        <Notice kind="error" title="No session could be opened.">
+          <span className="untrusted-text">{unavailable.message}</span>
+        </Notice>
+      ) : null}
+      {connected && target?.evidence.length ? (
+        <details className="evidence">
+          <summary>Why this interface</summary>
+          <ul>
+            {target.evidence.map((e, i) => (
+              <li key={i} className="untrusted-text">
+                {e}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </section>
+  );
+}

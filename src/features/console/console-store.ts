@@ -1,0 +1,588 @@
+/**
+ * The console's state and what changes it: one session with one agent at a time, the calls made on it (each with
+ * its frames as they arrive and its judged result), the tasks seen, and the engine's events fed to a run store so
+ * the timeline and wire inspector of a run show the session too. Framework-free (zustand vanilla): the page reads
+ * it with selectors, tests drive it with a fake session.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type {
+  ConsoleOpen,
+  ConsoleOpenInput,
+  ConsoleSession,
+  RawRequest,
+  SessionFinding,
+  SessionFrame,
+  SessionResult,
+  SessionTarget,
+  SessionUnavailable,
+} from '../../lib/console-adapter';
+import { isSessionInputError } from '../../lib/console-adapter';
+import type { ConsoleRecord } from '../../lib/console-db';
+import type { Credentials, RunEvent, TaskState } from '../../lib/engine';
+import type { RunStoreHandle } from '../../lib/run-store';
+import { EMPTY_DRAFT, type ComposeDraft, type SendRequest } from './compose';
+import { answerContent, foldStreamArtifacts, frameContent, type ArtifactView, type PartView } from './parts';
+
+export type CallOp = 'send' | 'stream' | 'get' | 'cancel' | 'subscribe' | 'list' | 'push-set' | 'push-get' | 'push-list' | 'push-delete' | 'raw';
+
+/** A result as kept and saved: everything but the engine events (those live in the timeline's store). */
+export type StoredResult = Omit<SessionResult, 'events'>;
+
+export interface ConsoleCall {
+  id: string;
+  op: CallOp;
+  /** One line: the operation and what was asked. */
+  title: string;
+  /** What was asked (never credentials), for the log, exports and "Edit again". */
+  input: Record<string, unknown>;
+  startedAt: number;
+  status: 'running' | 'done' | 'error';
+  /** The stream's frames as they arrive; replaced by the judged frames at the end. */
+  frames: SessionFrame[];
+  result?: StoredResult;
+  /** Our side's failure (not the agent's): a refused input, a crash. */
+  error?: string;
+  /** The user stopped reading. */
+  stopped?: boolean;
+}
+
+export interface ConsoleTask {
+  id: string;
+  contextId?: string;
+  state?: TaskState;
+  rawState?: string;
+  statusText?: string;
+  artifacts: ArtifactView[];
+  /** The parts of the task's status message (what an input-required task asks). */
+  statusParts: PartView[];
+  lastCallId: string;
+  updatedAt: number;
+}
+
+export type ConsolePhase = 'idle' | 'connecting' | 'open' | 'unavailable' | 'saved';
+
+export interface ConsoleState {
+  phase: ConsolePhase;
+  /** The session being shown (live, or saved and opened from history). */
+  sessionId: string | null;
+  agentUrl: string;
+  startedAt: number | null;
+  target: SessionTarget | null;
+  unavailable: SessionUnavailable | null;
+  calls: ConsoleCall[];
+  tasks: Record<string, ConsoleTask>;
+  /** Task ids, most recently updated first. */
+  taskOrder: string[];
+  /** The latest Message answer (a reply without a task). */
+  lastMessage: { callId: string; parts: PartView[]; text: string } | null;
+  /** Our own error (never the agent's): shown as an alert. */
+  error: string | null;
+  draft: ComposeDraft;
+  /** A request loaded from a run's exchange (Open in console), editable and re-sendable. */
+  editor: RawDraft | null;
+  /** Bumped when the composer should take focus (Answer, Edit again). */
+  composeFocus: number;
+}
+
+export interface RawDraft {
+  /** Where it came from, e.g. "exchange x12 of check lifecycle.get". */
+  source: string;
+  method: string;
+  url: string;
+  /** One `Name: value` per line. */
+  headers: string;
+  body: string;
+}
+
+export interface ConsoleDeps {
+  open(input: ConsoleOpenInput): Promise<ConsoleOpen>;
+  /** The run store the console's timeline and wire inspector read. */
+  timeline: RunStoreHandle;
+  save?(record: ConsoleRecord<ConsoleCall>): Promise<void>;
+  now?: () => number;
+  newId?: () => string;
+  /** Budget of one call (a stream: until it ends), ms. */
+  callTimeoutMs?: number;
+}
+
+/** Calls, frames per call and engine events kept per session (and saved): a session can run for hours. */
+export const MAX_CALLS = 200;
+export const MAX_FRAMES = 500;
+export const MAX_EVENTS = 20_000;
+
+const initial = (): ConsoleState => ({
+  phase: 'idle',
+  sessionId: null,
+  agentUrl: '',
+  startedAt: null,
+  target: null,
+  unavailable: null,
+  calls: [],
+  tasks: {},
+  taskOrder: [],
+  lastMessage: null,
+  error: null,
+  draft: EMPTY_DRAFT,
+  editor: null,
+  composeFocus: 0,
+});
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const quote = (s: string, max = 60) => JSON.stringify(s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+const SOURCE: Partial<Record<CallOp, 'send' | 'get' | 'cancel' | 'stream' | 'subscribe'>> = {
+  send: 'send',
+  stream: 'stream',
+  get: 'get',
+  cancel: 'cancel',
+  subscribe: 'subscribe',
+  raw: 'send',
+};
+
+/** Drives one console: see the file comment. */
+export class ConsoleController {
+  readonly store: StoreApi<ConsoleState> = createStore<ConsoleState>()(initial);
+  private session: ConsoleSession | null = null;
+  private credentials: Credentials = { kind: 'none' };
+  private readonly inflight = new Map<string, AbortController>();
+  private connectAbort: AbortController | null = null;
+  private callSeq = 0;
+  private events: RunEvent[] = [];
+  private readonly now: () => number;
+  private readonly newId: () => string;
+
+  constructor(private readonly deps: ConsoleDeps) {
+    this.now = deps.now ?? Date.now;
+    this.newId = deps.newId ?? (() => crypto.randomUUID());
+  }
+
+  get state(): ConsoleState {
+    return this.store.getState();
+  }
+
+  /** The credentials of the open session (in memory only), for Copy as cURL with credentials. */
+  get sessionCredentials(): Credentials {
+    return this.credentials;
+  }
+
+  get hasSession(): boolean {
+    return this.session !== null;
+  }
+
+  /** What this build of the engine offers beyond send/get/cancel/subscribe/list. */
+  get supports(): { push: boolean; raw: boolean } {
+    return { push: typeof this.session?.pushSet === 'function', raw: typeof this.session?.raw === 'function' };
+  }
+
+  setDraft(patch: Partial<ComposeDraft>): void {
+    this.store.setState((s) => ({ draft: { ...s.draft, ...patch } }));
+  }
+
+  setEditor(editor: RawDraft | null): void {
+    this.store.setState({ editor });
+  }
+
+  dismissError(): void {
+    this.store.setState({ error: null });
+  }
+
+  /** Opens a session on the agent (discovery as in a run). A new session: the previous one's calls go to history. */
+  async connect(input: { agentUrl: string; credentials: Credentials; prefer?: ConsoleOpenInput['prefer'] }): Promise<boolean> {
+    this.closeSession();
+    const abort = new AbortController();
+    this.connectAbort = abort;
+    const id = this.newId();
+    const startedAt = this.now();
+    this.credentials = input.credentials;
+    this.events = [];
+    this.store.setState({
+      ...initial(),
+      draft: this.state.draft,
+      editor: this.state.editor,
+      phase: 'connecting',
+      sessionId: id,
+      agentUrl: input.agentUrl,
+      startedAt,
+    });
+    const t = this.deps.timeline;
+    t.reset();
+    this.timeline([
+      {
+        type: 'run-started',
+        at: startedAt,
+        runId: id,
+        agentUrl: input.agentUrl,
+        options: { timeoutMs: this.deps.callTimeoutMs ?? 30_000, credentials: input.credentials.kind, ...(input.prefer && { prefer: input.prefer }) },
+        tool: { name: 'a2a-interop console', version: '1' },
+      },
+    ]);
+    let open: ConsoleOpen;
+    try {
+      open = await this.deps.open({ agentUrl: input.agentUrl, credentials: input.credentials, prefer: input.prefer, signal: abort.signal });
+    } catch (e) {
+      if (this.connectAbort !== abort) return false;
+      this.store.setState({ phase: 'idle', error: `The console could not open a session: ${message(e)}` });
+      return false;
+    }
+    if (this.connectAbort !== abort) return false;
+    this.connectAbort = null;
+    this.timeline(open.events);
+    if (!open.ok) {
+      this.store.setState({ phase: 'unavailable', target: open.target, unavailable: open.unavailable });
+      return false;
+    }
+    this.session = open.session;
+    this.store.setState({ phase: 'open', target: open.target, unavailable: null });
+    await this.persist();
+    return true;
+  }
+
+  /** Ends the session (stops what is still reading). The calls stay shown and saved. */
+  disconnect(): void {
+    this.closeSession();
+    if (this.state.phase === 'open' || this.state.phase === 'connecting') this.store.setState({ phase: this.state.calls.length ? 'saved' : 'idle' });
+  }
+
+  private closeSession() {
+    this.connectAbort?.abort();
+    this.connectAbort = null;
+    for (const a of this.inflight.values()) a.abort();
+    this.inflight.clear();
+    this.session = null;
+  }
+
+  /** Stops reading a call's answer (a stream that goes on): our side only, the task is not canceled. */
+  stop(callId: string): void {
+    const a = this.inflight.get(callId);
+    if (!a) return;
+    this.patchCall(callId, { stopped: true });
+    a.abort();
+  }
+
+  // ---------------------------------------------------------------- operations
+
+  send(req: SendRequest): Promise<ConsoleCall | undefined> {
+    const op: CallOp = req.stream ? 'stream' : 'send';
+    const what = req.text;
+    const mode = req.stream ? 'streaming' : req.blocking ? 'blocking' : 'non-blocking';
+    const title = `${req.taskId ? `Answer task ${req.taskId}` : req.contextId ? `Continue context ${req.contextId}` : 'Send'} (${mode}): ${quote(what)}`;
+    const input: Record<string, unknown> = { ...req };
+    return this.call(op, title, input, (s, o) => {
+      const args = {
+        ...o,
+        text: req.text,
+        parts: req.parts,
+        skill: req.skill,
+        taskId: req.taskId,
+        contextId: req.contextId,
+        historyLength: req.historyLength,
+        blocking: req.blocking,
+        acceptedOutputModes: req.acceptedOutputModes,
+        metadata: req.metadata,
+      };
+      return req.stream ? s.stream(args) : s.send(args);
+    });
+  }
+
+  get(taskId: string, historyLength?: number) {
+    return this.call('get', `Get task ${taskId}${historyLength !== undefined ? ` (historyLength ${historyLength})` : ''}`, { taskId, historyLength }, (s, o) =>
+      s.get({ ...o, taskId, historyLength }),
+    );
+  }
+
+  cancel(taskId: string) {
+    return this.call('cancel', `Cancel task ${taskId}`, { taskId }, (s, o) => s.cancel({ ...o, taskId }));
+  }
+
+  subscribe(taskId: string) {
+    return this.call('subscribe', `Subscribe to task ${taskId}`, { taskId }, (s, o) => s.subscribe({ ...o, taskId }));
+  }
+
+  list(q: { contextId?: string; pageSize?: number; pageToken?: string } = {}) {
+    const bits = [q.contextId && `context ${q.contextId}`, q.pageSize !== undefined && `${q.pageSize} per page`, q.pageToken && 'next page'].filter(Boolean);
+    return this.call('list', `List tasks${bits.length ? ` (${bits.join(', ')})` : ''}`, { ...q }, (s, o) => s.list({ ...o, ...q }));
+  }
+
+  push(
+    op: 'push-set' | 'push-get' | 'push-list' | 'push-delete',
+    a: { taskId: string; url?: string; token?: string; configId?: string },
+  ): Promise<ConsoleCall | undefined> {
+    const titles = { 'push-set': 'Set push config', 'push-get': 'Get push config', 'push-list': 'List push configs', 'push-delete': 'Delete push config' };
+    // The token is a secret the agent echoes back: it is masked in what is kept (the engine redacts it on the wire).
+    const input = { taskId: a.taskId, ...(a.url && { url: a.url }), ...(a.token && { token: '[REDACTED]' }), ...(a.configId && { configId: a.configId }) };
+    return this.call(op, `${titles[op]} of task ${a.taskId}${a.configId ? ` (${a.configId})` : ''}`, input, (s, o) => {
+      const missing = () => Promise.reject(new Error('This build of the engine has no push-config calls in sessions.'));
+      switch (op) {
+        case 'push-set':
+          return s.pushSet ? s.pushSet({ ...o, taskId: a.taskId, url: a.url ?? '', token: a.token }) : missing();
+        case 'push-get':
+          return s.pushGet ? s.pushGet({ ...o, taskId: a.taskId, configId: a.configId }) : missing();
+        case 'push-list':
+          return s.pushList ? s.pushList({ ...o, taskId: a.taskId }) : missing();
+        case 'push-delete':
+          return s.pushDelete ? s.pushDelete({ ...o, taskId: a.taskId, configId: a.configId ?? '' }) : missing();
+      }
+    });
+  }
+
+  /** Re-sends a request (loaded from a run's exchange, edited). */
+  raw(req: RawRequest, source: string) {
+    return this.call('raw', `Re-send ${req.method} ${shortUrl(req.url)} (${source})`, { method: req.method, url: req.url, body: req.body, source }, (s, o) =>
+      s.raw ? s.raw({ ...o, ...req }) : Promise.reject(new Error('This build of the engine cannot re-send raw requests.')),
+    );
+  }
+
+  /** Prepares the composer to answer a task (input-required): same task and context. */
+  answer(taskId: string): void {
+    const t = this.state.tasks[taskId];
+    this.store.setState((s) => ({
+      draft: { ...s.draft, target: 'continue', taskId, contextId: t?.contextId ?? '', text: '' },
+      composeFocus: s.composeFocus + 1,
+    }));
+  }
+
+  /** Loads an earlier send back into the composer. */
+  editAgain(callId: string): void {
+    const c = this.state.calls.find((x) => x.id === callId);
+    if (!c || (c.op !== 'send' && c.op !== 'stream')) return;
+    const i = c.input as Partial<SendRequest>;
+    const text = (i.parts ?? [])
+      .filter((p) => p.kind === 'text')
+      .map((p) => (p.kind === 'text' ? p.text : ''))
+      .join('\n');
+    const data = (i.parts ?? []).find((p) => p.kind === 'data');
+    this.store.setState((s) => ({
+      draft: {
+        ...EMPTY_DRAFT,
+        text,
+        dataJson: data && data.kind === 'data' ? JSON.stringify(data.data, null, 2) : '',
+        skill: i.skill ?? '',
+        mode: i.stream ? 'streaming' : i.blocking === false ? 'non-blocking' : 'blocking',
+        historyLength: i.historyLength !== undefined ? String(i.historyLength) : '',
+        outputModes: (i.acceptedOutputModes ?? []).join(', '),
+        metadataJson: i.metadata ? JSON.stringify(i.metadata, null, 2) : '',
+        target: i.taskId || i.contextId ? 'continue' : 'new',
+        taskId: i.taskId ?? '',
+        contextId: i.contextId ?? '',
+      },
+      composeFocus: s.composeFocus + 1,
+    }));
+  }
+
+  /** Shows a saved session (from history): its calls, tasks and timeline; calls need a new connection. */
+  loadSaved(r: ConsoleRecord<ConsoleCall>): void {
+    this.closeSession();
+    this.events = [...r.events];
+    this.deps.timeline.load(r.events, 'history');
+    const base: ConsoleState = {
+      ...initial(),
+      draft: this.state.draft,
+      phase: 'saved',
+      sessionId: r.id,
+      agentUrl: r.agentUrl,
+      startedAt: r.startedAt,
+      target: r.target,
+      calls: r.calls,
+    };
+    this.store.setState(base);
+    for (const c of r.calls) if (c.result) this.absorb(c.id, c.result, c.startedAt);
+  }
+
+  /** Clears the page for a new session (the current one stays in history). */
+  reset(): void {
+    this.closeSession();
+    this.events = [];
+    this.deps.timeline.reset();
+    this.store.setState({ ...initial(), draft: this.state.draft });
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private async call(
+    op: CallOp,
+    title: string,
+    input: Record<string, unknown>,
+    run: (
+      s: ConsoleSession,
+      o: { signal: AbortSignal; timeoutMs?: number; onFrame: (f: SessionFrame) => void; onEvent: (e: RunEvent) => void },
+    ) => Promise<SessionResult>,
+  ): Promise<ConsoleCall | undefined> {
+    const s = this.session;
+    if (!s) {
+      this.store.setState({ error: 'Connect to an agent first.' });
+      return undefined;
+    }
+    const id = `c${++this.callSeq}`;
+    const startedAt = this.now();
+    const call: ConsoleCall = { id, op, title, input, startedAt, status: 'running', frames: [] };
+    this.store.setState((st) => ({ calls: [...st.calls, call].slice(-MAX_CALLS), error: null }));
+    const abort = new AbortController();
+    this.inflight.set(id, abort);
+    let live = false;
+    const onEvent = (e: RunEvent) => {
+      live = true;
+      this.timeline([e]);
+    };
+    const onFrame = (f: SessionFrame) => {
+      if (this.session !== s) return;
+      this.store.setState((st) => ({ calls: st.calls.map((c) => (c.id === id && c.frames.length < MAX_FRAMES ? { ...c, frames: [...c.frames, f] } : c)) }));
+    };
+    try {
+      const result = await run(s, { signal: abort.signal, timeoutMs: this.deps.callTimeoutMs, onFrame, onEvent });
+      if (!live) this.timeline(result.events);
+      this.timeline(taskStateEvents(result, op, startedAt));
+      const { events: _events, ...stored } = result;
+      const kept: StoredResult = { ...stored, frames: stored.frames.slice(0, MAX_FRAMES) };
+      if (this.session === s || this.state.sessionId !== null) {
+        this.patchCall(id, { status: 'done', result: kept, frames: kept.frames });
+        this.absorb(id, kept, startedAt);
+      }
+    } catch (e) {
+      const text = isSessionInputError(e) ? message(e) : `The console failed on its side (not the agent's fault): ${message(e)}`;
+      this.patchCall(id, { status: 'error', error: text });
+    } finally {
+      this.inflight.delete(id);
+    }
+    await this.persist();
+    return this.state.calls.find((c) => c.id === id);
+  }
+
+  private patchCall(id: string, patch: Partial<ConsoleCall>) {
+    this.store.setState((st) => ({ calls: st.calls.map((c) => (c.id === id ? { ...c, ...patch } : c)) }));
+  }
+
+  /** Folds what a result says about tasks (state, artifacts, status message) and messages into the state. */
+  private absorb(callId: string, r: StoredResult, at: number) {
+    const st = this.state;
+    const tasks = { ...st.tasks };
+    let order = st.taskOrder;
+    let lastMessage = st.lastMessage;
+    const touch = (id: string, patch: Partial<ConsoleTask>) => {
+      const prev = tasks[id];
+      tasks[id] = { id, artifacts: [], statusParts: [], ...prev, ...patch, lastCallId: callId, updatedAt: at };
+      order = [id, ...order.filter((x) => x !== id)];
+    };
+    const lastBody = [...r.exchanges].reverse().find((x) => x.response?.body !== undefined)?.response?.body;
+    if (r.operation === 'list' && isPage(r.value)) {
+      for (const t of r.value.tasks.slice(0, 50)) {
+        const id = typeof t.id === 'string' ? t.id : undefined;
+        if (!id) continue;
+        const status = typeof t.status === 'object' && t.status !== null ? (t.status as Record<string, unknown>) : {};
+        const rawState = typeof status.state === 'string' ? status.state : undefined;
+        touch(id, { contextId: typeof t.contextId === 'string' ? t.contextId : tasks[id]?.contextId, ...(rawState && { rawState }) });
+      }
+    }
+    if (r.frames.length && r.task?.id) {
+      const streamed = foldStreamArtifacts(r.frames);
+      const lastMsgFrame = [...r.frames].reverse().find((f) => f.kind === 'status' || f.kind === 'task');
+      const statusParts = lastMsgFrame ? statusPartsOfFrame(lastMsgFrame.data) : [];
+      touch(r.task.id, {
+        contextId: r.task.contextId ?? tasks[r.task.id]?.contextId,
+        state: r.task.state,
+        rawState: r.task.rawState,
+        statusText: r.task.statusText,
+        artifacts: streamed.length ? streamed : (tasks[r.task.id]?.artifacts ?? []),
+        statusParts,
+      });
+    } else if (r.task?.id) {
+      const content = answerContent(lastBody);
+      touch(r.task.id, {
+        contextId: r.task.contextId,
+        state: r.task.state,
+        rawState: r.task.rawState,
+        statusText: r.task.statusText,
+        ...(content && { artifacts: content.artifacts, statusParts: content.messageParts }),
+      });
+    }
+    if (r.message) {
+      const fromFrames = r.frames.length ? [...r.frames].reverse().find((f) => f.kind === 'message') : undefined;
+      const parts = fromFrames ? (frameContent(fromFrames.data).messageParts ?? []) : (answerContent(lastBody)?.messageParts ?? []);
+      lastMessage = { callId, parts, text: r.message.text };
+      if (r.message.taskId && tasks[r.message.taskId]) touch(r.message.taskId, {});
+    }
+    this.store.setState({ tasks, taskOrder: order, lastMessage });
+  }
+
+  private timeline(events: readonly RunEvent[]) {
+    if (!events.length) return;
+    const room = MAX_EVENTS - this.events.length;
+    if (room <= 0) return;
+    const kept = events.slice(0, room);
+    this.events.push(...kept);
+    this.deps.timeline.enqueueMany(kept);
+  }
+
+  /** Saves the session (calls without engine events, the events apart, bounded). Failures cost only the history. */
+  private async persist() {
+    const st = this.state;
+    if (!this.deps.save || !st.sessionId || st.phase === 'saved' || !st.startedAt) return;
+    const record: ConsoleRecord<ConsoleCall> = {
+      id: st.sessionId,
+      agentUrl: st.agentUrl,
+      agentName: st.target?.agentName,
+      generation: st.target?.testedGeneration ?? st.target?.generation,
+      binding: st.target?.binding,
+      startedAt: st.startedAt,
+      updatedAt: this.now(),
+      target: st.target,
+      calls: st.calls.filter((c) => c.status !== 'running'),
+      events: this.events,
+      findings: st.calls.reduce((n, c) => n + (c.result?.findings.filter((f) => f.level !== 'advisory').length ?? 0), 0),
+    };
+    try {
+      await this.deps.save(record);
+    } catch (e) {
+      this.store.setState({ error: `Saving the session to this browser's history failed: ${message(e)}` });
+    }
+  }
+}
+
+function isPage(v: unknown): v is { tasks: Record<string, unknown>[] } {
+  return typeof v === 'object' && v !== null && Array.isArray((v as { tasks?: unknown }).tasks);
+}
+
+function statusPartsOfFrame(data: string): PartView[] {
+  const c = answerContent(data);
+  return c?.messageParts ?? [];
+}
+
+const shortUrl = (u: string) => {
+  try {
+    const x = new URL(u);
+    return `${x.pathname}${x.search}`.slice(0, 80);
+  } catch {
+    return u.slice(0, 80);
+  }
+};
+
+/** Task-state markers for the timeline: every state a frame or an answer showed, on the call's lane. */
+export function taskStateEvents(r: SessionResult, op: CallOp, startedAt: number): RunEvent[] {
+  const source = SOURCE[op];
+  if (!source) return [];
+  const lane = laneOf(r);
+  const out: RunEvent[] = [];
+  for (const f of r.frames) {
+    if (f.taskId && f.state && f.rawState !== undefined)
+      out.push({ type: 'task-state', at: startedAt + f.ms, lane, taskId: f.taskId, state: f.state, rawState: f.rawState, source });
+  }
+  if (!r.frames.length && r.task?.id && r.task.state) {
+    out.push({
+      type: 'task-state',
+      at: startedAt + r.durationMs,
+      lane,
+      taskId: r.task.id,
+      state: r.task.state,
+      rawState: r.task.rawState ?? r.task.state,
+      source,
+    });
+  }
+  return out;
+}
+
+function laneOf(r: SessionResult): string {
+  const req = r.events.find((e) => e.type === 'http-request');
+  return req && req.type === 'http-request' ? req.lane : 'console';
+}
+
+/** Findings of a call that are violations (MUST/SHOULD), not advisories. */
+export const violations = (fs: readonly SessionFinding[]) => fs.filter((f) => f.level !== 'advisory');
