@@ -49,7 +49,13 @@ export async function run(): Promise<BenchSection> {
     const variants: Variant[] = [
       { name: 'node -e 0', args: ['-e', '0'], note: 'the floor', wall: [], cpu: [] },
       { name: 'a2a-interop checks (bundle)', args: [bin, 'checks'], note: `dist-cli/bin.mjs, ${(statSync(bin).size / 1024).toFixed(0)} KB`, wall: [], cpu: [] },
-      { name: 'a2a-interop checks (tsx, before)', args: [join(repo, 'src/cli/bin.mjs'), 'checks'], note: 'src/cli/bin.mjs: TypeScript through tsx', wall: [], cpu: [] },
+      {
+        name: 'a2a-interop checks (tsx, before)',
+        args: [join(repo, 'src/cli/bin.mjs'), 'checks'],
+        note: 'src/cli/bin.mjs: TypeScript through tsx',
+        wall: [],
+        cpu: [],
+      },
     ];
     const once = (v: Variant) => {
       const cpu0 = childrenCpuMs();

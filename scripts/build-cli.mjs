@@ -146,7 +146,10 @@ export async function buildCli({ outdir = join(root, 'dist-cli'), types = true, 
   if (types) {
     const tsc = require.resolve('typescript/bin/tsc');
     // --noCheck: declarations only; `npm run typecheck` is where the types are checked.
-    execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.package.json'), '--noCheck', '--outDir', join(outdir, 'types')], { cwd: root, stdio: 'inherit' });
+    execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.package.json'), '--noCheck', '--outDir', join(outdir, 'types')], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     declarations = rewriteDeclarationSpecifiers(join(outdir, 'types'));
   }
   const size = (meta) => Object.values(meta.outputs).reduce((n, o) => n + o.bytes, 0);

@@ -15,13 +15,16 @@ import { parseArgs } from 'node:util';
 import { CHECK_CATALOG } from '../engine/checks';
 import { catalog, catalogMarkdown, explainCheck, levelsLine, suggest } from './explain';
 import { meetsLevel, type ConformanceLevel, type Credentials, type Report, type RunEvent } from '../engine';
-import { runConformance } from '../engine/runner/run';
 import { TOOL } from '../engine/report/build';
-import { loadReport, toBadge, type ExportFormat } from '../exporters';
-import { compareWithBaseline } from '../engine/report/baseline';
-import { parseShard } from './fleet-input';
-import { parseFormats, writeReportFiles } from './outputs';
-import { createNodeHost } from '../hosts/node';
+import type { ExportFormat } from '../exporters';
+import type * as RunDeps from './run-deps';
+
+// The runner, the exporters and the rest of what `run`, `run-many` and `merge` need, loaded on demand
+// (loadRunDeps) so `checks`, `explain` and `--help` start fast.
+let { runConformance, createNodeHost, loadReport, toBadge, compareWithBaseline, parseShard, parseFormats, writeReportFiles } = {} as typeof RunDeps;
+async function loadRunDeps(): Promise<void> {
+  ({ runConformance, createNodeHost, loadReport, toBadge, compareWithBaseline, parseShard, parseFormats, writeReportFiles } = await import('./run-deps'));
+}
 
 export const USAGE = `a2a-interop ${TOOL.version}: A2A conformance testing from the command line
 
@@ -188,6 +191,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (command === 'mcp') return (await import('../mcp/server')).serveStdio({ quiet: !!v.quiet });
+  await loadRunDeps();
   if (command === 'run-many' || command === 'merge') {
     try {
       return await fleetCommand(command, positionals.slice(1), v, io);

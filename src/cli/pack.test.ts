@@ -30,7 +30,12 @@ if (!haveNpm) console.warn('pack.test.ts skipped: npm is not on PATH (needed to 
 const userEnv = (() => {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || /^npm_/i.test(k) || ['INIT_CWD', 'NODE_PATH', 'NODE_OPTIONS', 'VITEST', 'VITEST_WORKER_ID', 'VITEST_POOL_ID', 'TEST', 'NODE_ENV'].includes(k)) continue;
+    if (
+      v === undefined ||
+      /^npm_/i.test(k) ||
+      ['INIT_CWD', 'NODE_PATH', 'NODE_OPTIONS', 'VITEST', 'VITEST_WORKER_ID', 'VITEST_POOL_ID', 'TEST', 'NODE_ENV'].includes(k)
+    )
+      continue;
     env[k] = v;
   }
   env.npm_config_update_notifier = 'false';
@@ -108,7 +113,9 @@ describe.skipIf(!haveNpm)('npm pack of a2a-interop', () => {
   });
 
   it('installs into an empty folder with only its runtime dependencies (no tsx, no dashboard stack)', () => {
-    const installed = readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')).sort();
+    const installed = readdirSync(join(app, 'node_modules'))
+      .filter((n) => !n.startsWith('.'))
+      .sort();
     expect(installed).toEqual(['a2a-interop', ...Object.keys(pkg.dependencies ?? {})].sort());
     expect(existsSync(join(app, 'node_modules/tsx'))).toBe(false);
     const pkgDir = join(app, 'node_modules/a2a-interop');
@@ -178,12 +185,17 @@ describe.skipIf(!haveNpm)('npm pack of a2a-interop', () => {
     expect(declarations.length).toBeGreaterThan(10);
     const unresolved: string[] = [];
     for (const f of declarations) {
-      const code = readFileSync(join(app, 'node_modules/a2a-interop', f), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-      const specs = [...code.matchAll(/\bfrom\s*(['"])([^'"]+)\1|\bimport\s*\(\s*(['"])([^'"]+)\3\s*\)|^\s*import\s*(['"])([^'"]+)\5/gm)].map((m) => (m[2] ?? m[4] ?? m[6])!);
+      const code = readFileSync(join(app, 'node_modules/a2a-interop', f), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
+      const specs = [...code.matchAll(/\bfrom\s*(['"])([^'"]+)\1|\bimport\s*\(\s*(['"])([^'"]+)\3\s*\)|^\s*import\s*(['"])([^'"]+)\5/gm)].map(
+        (m) => (m[2] ?? m[4] ?? m[6])!,
+      );
       for (const sp of specs) {
         if (sp.startsWith('.')) {
           if (!/\.js$/.test(sp) || !existsSync(join(app, 'node_modules/a2a-interop', dirname(f), sp.replace(/\.js$/, '.d.ts')))) unresolved.push(`${f}: ${sp}`);
-        } else if (!deps.has(sp.startsWith('@') ? sp.split('/').slice(0, 2).join('/') : sp.split('/')[0]!) && !sp.startsWith('node:')) unresolved.push(`${f}: ${sp}`);
+        } else if (!deps.has(sp.startsWith('@') ? sp.split('/').slice(0, 2).join('/') : sp.split('/')[0]!) && !sp.startsWith('node:'))
+          unresolved.push(`${f}: ${sp}`);
       }
     }
     expect(unresolved).toEqual([]);
@@ -193,7 +205,16 @@ describe.skipIf(!haveNpm)('npm pack of a2a-interop', () => {
     writeFileSync(
       join(app, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2023', 'dom'], types: [], noEmit: true, skipLibCheck: true },
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          lib: ['es2023', 'dom'],
+          types: [],
+          noEmit: true,
+          skipLibCheck: true,
+        },
         files: ['typed.ts', 'wrong.ts'],
       }),
     );
@@ -223,7 +244,10 @@ describe.skipIf(!haveNpm)('npm pack of a2a-interop', () => {
     const errors = tsc.stdout.split('\n').filter((l) => /error TS/.test(l));
     expect(tsc.code).not.toBe(0);
     expect(errors.length, tsc.stdout).toBeGreaterThan(0);
-    expect(errors.filter((l) => !l.startsWith('wrong.ts(2,')), tsc.stdout).toEqual([]);
+    expect(
+      errors.filter((l) => !l.startsWith('wrong.ts(2,')),
+      tsc.stdout,
+    ).toEqual([]);
     expect(errors.join('\n')).toMatch(/TS2322.*number.*string/);
   }, 60_000);
 

@@ -89,7 +89,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const withDemos = opts.demoAgents ?? proxyMode === 'local';
   const serveStatic = createStaticHandler(opts.distDir ?? DEFAULT_DIST);
   const mounted: MountedDemoAgent[] = [];
-  let listing: DemoAgentListing[] = [];
+  const listing: DemoAgentListing[] = [];
   let proxy: ProxyMount | undefined;
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -257,7 +257,8 @@ export function serverOptionsFromEnv(env: Record<string, string | undefined>): S
   let rateLimitPerMinute: number | undefined;
   if (env.RATE_LIMIT_PER_MINUTE?.trim()) {
     rateLimitPerMinute = Number(env.RATE_LIMIT_PER_MINUTE);
-    if (!Number.isInteger(rateLimitPerMinute) || rateLimitPerMinute < 0) throw new ServerConfigError(`RATE_LIMIT_PER_MINUTE must be a whole number (0 = no limit), got ${JSON.stringify(env.RATE_LIMIT_PER_MINUTE)}`);
+    if (!Number.isInteger(rateLimitPerMinute) || rateLimitPerMinute < 0)
+      throw new ServerConfigError(`RATE_LIMIT_PER_MINUTE must be a whole number (0 = no limit), got ${JSON.stringify(env.RATE_LIMIT_PER_MINUTE)}`);
   }
   let demoAgents: boolean | undefined;
   const demos = env.DEMO_AGENTS?.trim().toLowerCase();

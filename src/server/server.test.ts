@@ -150,7 +150,7 @@ describe.each([
     const r = await d.send('Write a haiku about interoperability');
     expect(r.error).toBeUndefined();
     expect(d.stateOf(r.task)).toBe('completed');
-    const text = r.task.artifacts[0].parts.map((p: any) => p.text).join('');
+    const text = r.task.artifacts[0].parts.map((p: { text?: string }) => p.text).join('');
     expect(text).toContain('Two agents exchange');
     expect(text).toContain('tasks complete in spring');
     const g = await d.get(r.task.id);
@@ -403,7 +403,12 @@ describe('self-hosting: hosted proxy mode (PROXY_MODE=hosted, ALLOWED_ORIGINS)',
   });
 
   it('honours ALLOWED_ORIGINS: the team origin gets CORS and preflights, any other origin or none is refused', async () => {
-    const pre = await proxyRequest(hosted.url, 'https://agent.example/', { Origin: TEAM, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-a2a-interop' }, 'OPTIONS');
+    const pre = await proxyRequest(
+      hosted.url,
+      'https://agent.example/',
+      { Origin: TEAM, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-a2a-interop' },
+      'OPTIONS',
+    );
     expect(pre.status).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe(TEAM);
 
@@ -411,7 +416,12 @@ describe('self-hosting: hosted proxy mode (PROXY_MODE=hosted, ALLOWED_ORIGINS)',
     expect(foreign.status).toBe(403);
     expect(foreign.headers['x-proxy-error']).toBe('origin_not_allowed');
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
-    const foreignPre = await proxyRequest(hosted.url, 'https://agent.example/', { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' }, 'OPTIONS');
+    const foreignPre = await proxyRequest(
+      hosted.url,
+      'https://agent.example/',
+      { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+      'OPTIONS',
+    );
     expect(foreignPre.headers['x-proxy-error']).toBe('origin_not_allowed');
 
     const none = await proxyRequest(hosted.url, 'https://agent.example/', { 'X-A2A-Interop': '1' });
@@ -423,7 +433,8 @@ describe('self-hosting: hosted proxy mode (PROXY_MODE=hosted, ALLOWED_ORIGINS)',
     const limited = await startServer({ ...serverOptionsFromEnv({ PROXY_MODE: 'hosted', RATE_LIMIT_PER_MINUTE: '2' }), port: 0, distDir: dist, quiet: true });
     try {
       const codes: (string | string[] | undefined)[] = [];
-      for (let i = 0; i < 4; i++) codes.push((await proxyRequest(limited.url, 'http://127.0.0.1:1/', { Origin: limited.url, 'X-A2A-Interop': '1' })).headers['x-proxy-error']);
+      for (let i = 0; i < 4; i++)
+        codes.push((await proxyRequest(limited.url, 'http://127.0.0.1:1/', { Origin: limited.url, 'X-A2A-Interop': '1' })).headers['x-proxy-error']);
       expect(codes.slice(0, 2)).toEqual(['target_blocked', 'target_blocked']);
       expect(codes.slice(2)).toEqual(['rate_limited', 'rate_limited']);
     } finally {
@@ -465,7 +476,11 @@ describe('self-hosting: npm run serve honours HOST and PORT', () => {
     });
 
   function serve(env: Record<string, string>) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      cwd: repo,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
