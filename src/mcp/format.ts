@@ -135,8 +135,13 @@ export function targetView(t: SessionTarget) {
 
 /** A session result for an assistant: what happened first, then the task or message, findings, frames, exchanges. */
 export function sessionView(r: SessionResult, target: SessionTarget) {
+  const note =
+    r.operation === 'stream' && target.streaming === false
+      ? 'The card does not declare streaming (capabilities.streaming is not true): an agent may refuse the streaming method, and that is no defect.'
+      : undefined;
   return {
     summary: r.summary,
+    ...(note && { note }),
     ok: r.ok,
     outcome: r.outcome,
     operation: r.method,
