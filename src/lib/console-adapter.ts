@@ -4,19 +4,10 @@
  */
 import type { Credentials, RunEvent } from './engine';
 import { createHost, type HostSettings } from './engine-adapter';
-import type {
-  CallOptions,
-  SendOptions,
-  SessionFinding,
-  SessionFrame,
-  SessionOperation,
-  SessionOptions,
-  SessionResult,
-  SessionTarget,
-  SessionUnavailable,
-} from '../engine/session';
+import type { CallOptions, RawRequest, SendOptions, SessionOptions, SessionResult, SessionTarget, SessionUnavailable } from '../engine/session';
 
 export type {
+  RawRequest,
   SessionExchange,
   SessionFinding,
   SessionFrame,
@@ -27,16 +18,8 @@ export type {
   TaskSummary,
 } from '../engine/session';
 
-/** Every call the console makes can watch the engine's events live. */
-export type ConsoleCallOptions = CallOptions & { onEvent?: (e: RunEvent) => void };
-
-/** A raw request to re-send (Open in console): as recorded, edited by the user. */
-export interface RawRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-}
+/** Every call the console makes watches the engine's events live (`onEvent`) and its stream frames (`onFrame`). */
+export type ConsoleCallOptions = CallOptions;
 
 /** What the console needs of a session (src/engine/session `Session`); optional members depend on the engine build. */
 export interface ConsoleSession {
@@ -88,5 +71,3 @@ export async function openConsoleSession(settings: HostSettings, input: ConsoleO
 
 /** A caller's mistake the engine refused (a skill the card lacks, an operation the generation lacks). */
 export const isSessionInputError = (e: unknown): e is Error => e instanceof Error && e.name === 'SessionInputError';
-
-export type { SessionOperation as ConsoleOperation, SessionFinding as ConsoleFinding, SessionFrame as ConsoleFrame };

@@ -6,7 +6,11 @@
 
 /** One part of a test message, generation-neutral (the dialect renders it per generation and binding). */
 export type InputPart =
-  { kind: 'text'; text: string } | { kind: 'data'; data: Record<string, unknown> } | { kind: 'file'; mediaType: string; name: string; bytes: string };
+  | { kind: 'text'; text: string }
+  | { kind: 'data'; data: Record<string, unknown> }
+  | { kind: 'file'; mediaType: string; name: string; bytes: string }
+  /** A file by reference (the console's "file by URI"). */
+  | { kind: 'file'; mediaType: string; name: string; uri: string };
 
 export interface MessageInput {
   /** What the message says in words (the text part, or a description of the file/data sent): for evidence. */

@@ -32,6 +32,8 @@ export interface MessageArgs {
   acceptedOutputModes?: string[];
   /** The message id to send (default: a fresh UUID), so a check can find its message in the task history. */
   messageId?: string;
+  /** The message's `metadata` (every generation's Message has one). */
+  metadata?: Record<string, unknown>;
 }
 
 /** One part as the generation and payload style spell it. */
@@ -40,16 +42,19 @@ export function renderPart(s: MessageStyle, p: InputPart): Record<string, unknow
   if (g === 'v1.0') {
     if (p.kind === 'text') return { text: p.text };
     if (p.kind === 'data') return { data: p.data, mediaType: 'application/json' };
+    if ('uri' in p) return { url: p.uri, mediaType: p.mediaType, filename: p.name };
     return { raw: p.bytes, mediaType: p.mediaType, filename: p.name };
   }
   if (s.protoStyle) {
     if (p.kind === 'text') return { text: p.text };
     if (p.kind === 'data') return { data: { data: p.data } };
+    if ('uri' in p) return { file: { fileWithUri: p.uri, mimeType: p.mediaType } };
     return { file: { fileWithBytes: p.bytes, mimeType: p.mediaType } };
   }
   const tag = g === 'legacy' ? 'type' : 'kind';
   if (p.kind === 'text') return { [tag]: 'text', text: p.text };
   if (p.kind === 'data') return { [tag]: 'data', data: p.data };
+  if ('uri' in p) return { [tag]: 'file', file: { name: p.name, mimeType: p.mediaType, uri: p.uri } };
   return { [tag]: 'file', file: { name: p.name, mimeType: p.mediaType, bytes: p.bytes } };
 }
 
@@ -60,18 +65,20 @@ export function userMessage(
   contextId?: string,
   parts?: InputPart[],
   messageId?: string,
+  metadata?: Record<string, unknown>,
 ): Record<string, unknown> {
   const g = s.generation;
   const rendered = (parts?.length ? parts : [{ kind: 'text', text } as InputPart]).map((p) => renderPart(s, p));
-  if (g === 'legacy') return { role: 'user', parts: rendered };
+  const meta = metadata ? { metadata } : {};
+  if (g === 'legacy') return { role: 'user', parts: rendered, ...meta };
   const mid = messageId ?? s.uuid();
   if (g === 'v1.0') {
-    return { messageId: mid, role: 'ROLE_USER', parts: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }) };
+    return { messageId: mid, role: 'ROLE_USER', parts: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }), ...meta };
   }
   if (s.protoStyle) {
-    return { messageId: mid, role: 'ROLE_USER', content: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }) };
+    return { messageId: mid, role: 'ROLE_USER', content: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }), ...meta };
   }
-  return { kind: 'message', messageId: mid, role: 'user', parts: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }) };
+  return { kind: 'message', messageId: mid, role: 'user', parts: rendered, ...(taskId && { taskId }), ...(contextId && { contextId }), ...meta };
 }
 
 /** The params (JSON-RPC) or body (HTTP+JSON) of a send. */
@@ -81,7 +88,7 @@ export function sendParams(s: MessageStyle, a: MessageArgs): Record<string, unkn
     return {
       id: a.taskId ?? s.uuid(),
       sessionId: a.contextId ?? s.uuid(),
-      message: userMessage(s, a.text, undefined, undefined, a.parts),
+      message: userMessage(s, a.text, undefined, undefined, a.parts, undefined, a.metadata),
       ...(a.historyLength !== undefined && { historyLength: a.historyLength }),
     };
   }
@@ -91,5 +98,5 @@ export function sendParams(s: MessageStyle, a: MessageArgs): Record<string, unkn
     if (g === 'v1.0') configuration.returnImmediately = true;
     else configuration.blocking = false;
   } else if (a.blocking && g !== 'v1.0') configuration.blocking = true;
-  return { message: userMessage(s, a.text, a.taskId, a.contextId, a.parts, a.messageId), configuration, ...(s.tenant && { tenant: s.tenant }) };
+  return { message: userMessage(s, a.text, a.taskId, a.contextId, a.parts, a.messageId, a.metadata), configuration, ...(s.tenant && { tenant: s.tenant }) };
 }

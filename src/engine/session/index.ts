@@ -6,3 +6,4 @@ export { openSession, Session, SessionInputError, exchangesOf, CLOSE_GRACE_MS, D
 export { TaskMemory } from './memory';
 export { finding, outcomeFindings, judgeStream, frameFindings, isFinalItem, endsWait, type StreamFacts, type StreamJudgement } from './rules';
 export type * from './types';
+export { inferOperation, fillCredentials, fillQueryCredentials, type RawRequest, type RawOperation } from './raw';

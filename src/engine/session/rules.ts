@@ -52,6 +52,11 @@ const OP_CHECK: Record<SessionOperation, string> = {
   cancel: 'lifecycle.cancel',
   subscribe: 'streaming.resubscribe',
   list: 'lifecycle.list',
+  'push-set': 'lifecycle.push-config',
+  'push-get': 'lifecycle.push-config',
+  'push-list': 'lifecycle.push-config',
+  'push-delete': 'lifecycle.push-config',
+  raw: 'lifecycle.shape',
 };
 
 function shapeFindings(

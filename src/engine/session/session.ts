@@ -15,16 +15,18 @@ import { acceptedOutputModes, credentialPlacement, registerSecrets } from '../ru
 import { detectGeneration } from '../card/detect';
 import { discoverCard, type DiscoveryResult } from '../card/discover';
 import { normalizeCard, type NormalizedCard } from '../card/normalize';
-import { createHttpContext, type HttpContext } from '../http/client';
+import { createHttpContext, exchange, type HttpContext } from '../http/client';
 import type { Binding, Generation } from '../model/check';
 import type { RunEvent } from '../model/events';
 import type { Host } from '../ports';
+import type { Operation } from '../protocol/operations';
 import { Dialect, type CallOutcome, type ProtocolError, type StreamItem, type StreamRun } from '../protocol/dialect';
 import { taskView, type MessageView, type TaskView } from '../protocol/shapes';
 import { Redactor } from '../redact';
 import type { Credentials } from '../runner/options';
 import { boundedClone, isRecord, truncate } from '../util/json';
 import { TaskMemory } from './memory';
+import { fillCredentials, fillQueryCredentials, inferOperation, rawStream, type RawRequest } from './raw';
 import { endsWait, finding, frameFindings, isFinalItem, judgeStream, outcomeFindings, type OutcomeExpectation } from './rules';
 import type {
   CallOptions,
@@ -117,6 +119,7 @@ export async function openSession(host: Host, opts: SessionOptions): Promise<Ses
       inputModes: s.inputModes,
       outputModes: s.outputModes,
     })),
+    interfaces: card.interfaces.slice(0, 20).map((i) => ({ url: redactor.url(i.url), binding: String(i.binding), protocolVersion: i.protocolVersion })),
   } satisfies Partial<SessionTarget>);
   const binding = detection.binding;
   if (!detection.endpointUrl || !binding || binding === 'GRPC') {
@@ -134,7 +137,10 @@ export async function openSession(host: Host, opts: SessionOptions): Promise<Ses
     acceptedOutputModes: acceptedOutputModes(card),
     uuid: () => host.randomUUID(),
   });
-  const session = new Session(base, dialect, card, target, binding, opts.memory ?? new TaskMemory(detection.testedGeneration));
+  const session = new Session(base, dialect, card, target, binding, opts.memory ?? new TaskMemory(detection.testedGeneration), {
+    headers: { ...placement.headers, ...extra },
+    query: placement.query,
+  });
   return { ok: true, session, target, exchanges: exchangesOf(events), events: [...events] };
 }
 
@@ -192,6 +198,21 @@ export function exchangesOf(events: readonly RunEvent[]): SessionExchange[] {
 
 const BUDGET_ENDS: ReadonlySet<StreamRun['reason']> = new Set(['timeout', 'idle', 'limit', 'oversize']);
 
+/** The protocol operation of each session operation (`raw` is none). */
+const WIRE_OP: Record<Exclude<SessionOperation, 'raw'>, Operation> = {
+  send: 'send',
+  stream: 'stream',
+  get: 'get',
+  cancel: 'cancel',
+  subscribe: 'subscribe',
+  list: 'list',
+  'push-set': 'pushSet',
+  'push-get': 'pushGet',
+  'push-list': 'pushList',
+  'push-delete': 'pushDelete',
+};
+const SESSION_OP: Partial<Record<Operation, SessionOperation>> = Object.fromEntries(Object.entries(WIRE_OP).map(([k, v]) => [v, k as SessionOperation]));
+
 interface CallScope {
   ctx: HttpContext;
   events: RunEvent[];
@@ -214,13 +235,15 @@ export class Session {
     readonly target: SessionTarget,
     readonly binding: Binding,
     readonly memory: TaskMemoryLike,
+    /** The credential headers and query parameters (to fill in masked values of a re-sent request). */
+    private readonly auth: { headers: Record<string, string>; query: Record<string, string> } = { headers: {}, query: {} },
   ) {
     this.generation = dialect.generation;
   }
 
   /** The operation as spelled on the wire (`SendMessage`, `POST /v1/message:send`, …). */
-  describe(op: SessionOperation, id?: string): string {
-    return this.dialect.describe(op, id);
+  describe(op: SessionOperation, id?: string, configId?: string): string {
+    return op === 'raw' ? 'request' : this.dialect.describe(WIRE_OP[op], id, configId);
   }
 
   /** Sends one message and waits for the answer (blocking by default). */
@@ -287,6 +310,89 @@ export class Session {
     return this.finish(s, 'list', this.describe('list'), res, findings);
   }
 
+  /** Creates a push notification config for a task (the token is masked in everything returned). */
+  async pushSet(o: CallOptions & { taskId: string; url: string; token?: string }): Promise<SessionResult> {
+    if (o.token) this.base.redactor.addSecret(o.token);
+    const s = this.scope(o);
+    const res = await this.dialect.pushSet(s.ctx, { taskId: o.taskId, url: o.url, token: o.token, lane: s.lane, timeoutMs: s.timeoutMs });
+    return this.finish(s, 'push-set', this.describe('push-set', o.taskId), res, outcomeFindings(this.generation, 'push-set', res));
+  }
+
+  /** Reads a push notification config of a task back (`configId`: v0.2+; legacy tasks have one). */
+  async pushGet(o: CallOptions & { taskId: string; configId?: string }): Promise<SessionResult> {
+    const s = this.scope(o);
+    const res = await this.dialect.pushGet(s.ctx, { taskId: o.taskId, configId: o.configId, lane: s.lane, timeoutMs: s.timeoutMs });
+    return this.finish(s, 'push-get', this.describe('push-get', o.taskId, o.configId), res, outcomeFindings(this.generation, 'push-get', res));
+  }
+
+  /** Lists a task's push notification configs (v0.2+). */
+  async pushList(o: CallOptions & { taskId: string }): Promise<SessionResult> {
+    if (this.generation === 'legacy') throw new SessionInputError('The legacy protocol has no push notification config list (one config per task: get it).');
+    const s = this.scope(o);
+    const res = await this.dialect.pushList(s.ctx, { taskId: o.taskId, lane: s.lane, timeoutMs: s.timeoutMs });
+    return this.finish(s, 'push-list', this.describe('push-list', o.taskId), res, outcomeFindings(this.generation, 'push-list', res));
+  }
+
+  /** Deletes a push notification config (v0.2+). */
+  async pushDelete(o: CallOptions & { taskId: string; configId: string }): Promise<SessionResult> {
+    if (this.generation === 'legacy') throw new SessionInputError('The legacy protocol cannot delete push notification configs.');
+    const s = this.scope(o);
+    const res = await this.dialect.pushDelete(s.ctx, { taskId: o.taskId, configId: o.configId, lane: s.lane, timeoutMs: s.timeoutMs });
+    return this.finish(s, 'push-delete', this.describe('push-delete', o.taskId, o.configId), res, outcomeFindings(this.generation, 'push-delete', res));
+  }
+
+  /**
+   * Sends a request as given (a run's exchange, edited): to this agent's endpoint origin only, masked credentials
+   * filled in from the session's. The answer is judged as the operation the request performs (its JSON-RPC method
+   * or REST route; a streaming one is read as a stream); a request that is no known operation (a probe) has its
+   * answer judged for envelope and error shape only.
+   */
+  async raw(o: CallOptions & RawRequest): Promise<SessionResult> {
+    const d = this.dialect;
+    let url: URL;
+    try {
+      url = new URL(o.url);
+    } catch {
+      throw new SessionInputError(`${JSON.stringify(o.url.slice(0, 200))} is not an absolute URL.`);
+    }
+    const endpoint = new URL(d.endpointUrl);
+    if (url.origin !== endpoint.origin) {
+      throw new SessionInputError(`This session talks to ${endpoint.origin}; the request goes to ${url.origin}. Connect to that agent to send it.`);
+    }
+    const req: RawRequest = {
+      method: o.method.toUpperCase(),
+      url: fillQueryCredentials(url.toString(), this.auth.query),
+      headers: fillCredentials(o.headers, this.auth.headers),
+      body: o.body,
+    };
+    const restBaseUrl = d.operationUrl('send').slice(0, -'/message:send'.length);
+    const inferred = inferOperation(this.generation, this.binding, restBaseUrl, req);
+    const op = inferred.op;
+    const s = this.scope(o);
+    // The envelope compares ids strictly; a request may use a number (JSON-RPC allows both).
+    const rpcId = inferred.rpcId === undefined || inferred.rpcId === null ? undefined : (inferred.rpcId as string);
+    if (op === 'stream' || op === 'subscribe') {
+      return this.readStream(
+        s,
+        op,
+        o,
+        (stop, onItem) => rawStream(s.ctx, d, req, { rpcId, lane: s.lane, timeoutMs: s.timeoutMs, stopSignal: stop }, onItem),
+        op === 'subscribe' ? inferred.taskId : undefined,
+      );
+    }
+    const http = await exchange(s.ctx, { ...req, lane: s.lane, timeoutMs: s.timeoutMs });
+    const parseAs: Operation = op ?? 'get';
+    const res: CallOutcome = this.binding === 'HTTP+JSON' ? d.parseRest(http, parseAs) : d.parseRpc(http, rpcId as string, parseAs);
+    const sessionOp: SessionOperation = op ? (SESSION_OP[op] ?? 'raw') : 'raw';
+    const all = outcomeFindings(this.generation, sessionOp, res, { taskId: inferred.taskId });
+    // No known operation: what the answer should be is unknown, so only its envelope and error shape are judged.
+    const findings = op && SESSION_OP[op] ? all : all.filter((f) => f.rule === 'envelope' || f.rule === 'error-shape' || f.rule === 'transport');
+    const result = this.finish(s, sessionOp, `${req.method} ${url.pathname}${op ? ` (${d.describe(op, inferred.taskId)})` : ''}`, res, findings);
+    if (!op && res.kind === 'invalid')
+      result.summary = this.base.redactor.text(`${result.method}: HTTP ${http.status}; ${findings.length ? `${findings.length} finding(s)` : 'no findings'}.`);
+    return result;
+  }
+
   // ---------------------------------------------------------------- internals
 
   private scope(o: CallOptions): CallScope {
@@ -300,6 +406,11 @@ export class Session {
       emit: (e) => {
         if (e.type === 'http-request') last = e.exchangeId;
         if (events.length < 5_000 || e.type === 'http-response') events.push(e);
+        try {
+          o.onEvent?.(e);
+        } catch {
+          /* a failing consumer must not break the call */
+        }
       },
     };
     return {
@@ -334,6 +445,8 @@ export class Session {
         contextId: o.contextId,
         historyLength: o.historyLength,
         acceptedOutputModes: accepted,
+        parts: o.parts,
+        metadata: o.metadata,
       },
     };
   }

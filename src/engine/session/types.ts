@@ -3,10 +3,11 @@ import type { Limits } from '../http/client';
 import type { Binding, Generation } from '../model/check';
 import type { DiscoveryAttempt, HttpRequestInfo, HttpResponseInfo, RunEvent, TaskState, Timings, TransportError } from '../model/events';
 import type { ProtocolError } from '../protocol/dialect';
+import type { InputPart } from '../protocol/input';
 import type { Credentials } from '../runner/options';
 
 /** The operations a session performs, one exchange (or one stream) each. */
-export type SessionOperation = 'send' | 'stream' | 'get' | 'cancel' | 'subscribe' | 'list';
+export type SessionOperation = 'send' | 'stream' | 'get' | 'cancel' | 'subscribe' | 'list' | 'push-set' | 'push-get' | 'push-list' | 'push-delete' | 'raw';
 
 /**
  * One finding about an answer, judged with the suite's own rule for it: the check that judges the same rule in a
@@ -137,6 +138,8 @@ export interface SessionTarget {
   agentName?: string;
   streaming?: boolean;
   skills: { id: string; name: string; examples: string[]; inputModes?: string[]; outputModes?: string[] }[];
+  /** Every interface the card declares (a console offers the choice: SessionOptions.prefer). */
+  interfaces?: { url: string; binding: string; protocolVersion?: string }[];
 }
 
 /** Why a session could not be opened (the agent cannot be talked to). */
@@ -171,6 +174,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Called with each frame of a stream as it arrives (findings of the frame itself; sequence findings come at the end). */
   onFrame?: (f: SessionFrame) => void;
+  /** Called with each engine event of the call as it happens (redacted): a live timeline. */
+  onEvent?: (e: RunEvent) => void;
 }
 
 export interface SendOptions extends CallOptions {
@@ -183,6 +188,10 @@ export interface SendOptions extends CallOptions {
   /** Default true: wait until the task finishes or pauses (v1.0 without returnImmediately; v0.x blocking: true). */
   blocking?: boolean;
   acceptedOutputModes?: string[];
+  /** The message's parts (text, data, file by bytes or URI); default one text part with `text`. */
+  parts?: InputPart[];
+  /** The message's metadata. */
+  metadata?: Record<string, unknown>;
 }
 
 export interface TaskMemoryLike {

@@ -127,6 +127,16 @@ export function ConnectPanel() {
               ))}
             </select>
           </span>
+          {target?.interfaces && target.interfaces.length > 1 ? (
+            <p className="help">
+              The card declares {target.interfaces.length} interfaces:{' '}
+              {target.interfaces
+                .map((i) => `${i.binding}${i.protocolVersion ? ` ${i.protocolVersion}` : ''}`)
+                .filter((x, i, all) => all.indexOf(x) === i)
+                .join(', ')}
+              . Choose one above and connect again.
+            </p>
+          ) : null}
         </fieldset>
         <fieldset className="credentials">
           <legend>Credentials</legend>
