@@ -55,6 +55,8 @@ export interface RunManyOptions {
   shard?: { index: number; total: number };
   baselineDir?: string;
   quiet: boolean;
+  /** After the deadline's abort, how long a run may take to stop before it is given up (default GRACE_MS). */
+  graceMs?: number;
   /** Runs one agent (tests inject hostile runners); default: the engine with the Node host. */
   runAgent?: (options: RunOptions, onEvent: (e: RunEvent) => void) => Promise<Report>;
 }
@@ -111,6 +113,7 @@ async function runWithDeadline(agent: FleetAgent, o: RunManyOptions, credentials
     transport: 'direct',
   };
   let deadline: string | undefined;
+  const grace = o.graceMs ?? GRACE_MS;
   const timers: ReturnType<typeof setTimeout>[] = [];
   const givenUp = new Promise<'given-up'>((res) => {
     timers.push(
@@ -118,7 +121,7 @@ async function runWithDeadline(agent: FleetAgent, o: RunManyOptions, credentials
         deadline = `Stopped at the per-agent deadline of ${o.deadlineMs / 1000} s (--deadline).`;
         controller.abort(new Error('deadline'));
       }, o.deadlineMs),
-      setTimeout(() => res('given-up'), o.deadlineMs + GRACE_MS),
+      setTimeout(() => res('given-up'), o.deadlineMs + grace),
     );
   });
   const run = (o.runAgent ?? defaultRunAgent)(options, (e) => events.push(e)).then(
@@ -131,7 +134,7 @@ async function runWithDeadline(agent: FleetAgent, o: RunManyOptions, credentials
     // Gave up, or the run threw: the report of what it recorded, marked interrupted.
     const why =
       out === 'given-up'
-        ? `${deadline ?? ''} The run did not stop within ${GRACE_MS / 1000} s and was given up.`.trim()
+        ? `${deadline ?? ''} The run did not stop within ${grace / 1000} s and was given up.`.trim()
         : `Our tool failed on this agent: ${out.error}`;
     const started: RunEvent[] = events.some((e) => e.type === 'run-started')
       ? []
