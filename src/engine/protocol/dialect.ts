@@ -141,9 +141,11 @@ export class Dialect {
   /** How messages are spelled now (the v0.3 REST payload style can change). */
   private get style(): MessageStyle {
     const g = this.generation;
+    const proto = this.isRest && this.restStyle === 'proto';
     return {
       generation: g,
-      protoStyle: g === 'v0.3' && this.isRest && this.restStyle === 'proto',
+      protoStyle: proto,
+      protoParts: proto && g === 'v0.3',
       tenant: tenantOf(g, this.cfg.tenant),
       acceptedOutputModes: this.cfg.acceptedOutputModes,
       uuid: this.cfg.uuid,

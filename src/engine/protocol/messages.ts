@@ -8,8 +8,10 @@ import type { InputPart } from './input';
  */
 export interface MessageStyle {
   generation: Generation;
-  /** v0.3 HTTP+JSON in the v0.3 proto's JSON (`content`, `ROLE_USER`, `{file: {fileWithBytes}}`). */
+  /** HTTP+JSON in the proto's JSON style: the message as `{messageId, role: 'ROLE_USER', content}` (v0.x only). */
   protoStyle: boolean;
+  /** Parts in the v0.3 proto's JSON too (`{text}`, `{data: {data}}`, `{file: {fileWithBytes}}`): v0.3 only. */
+  protoParts: boolean;
   /** The interface's tenant, already limited to v1.0 (sent in every request, v1.0.1 §8.3.2). */
   tenant?: string;
   acceptedOutputModes: string[];
@@ -45,7 +47,7 @@ export function renderPart(s: MessageStyle, p: InputPart): Record<string, unknow
     if ('uri' in p) return { url: p.uri, mediaType: p.mediaType, filename: p.name };
     return { raw: p.bytes, mediaType: p.mediaType, filename: p.name };
   }
-  if (s.protoStyle) {
+  if (s.protoParts) {
     if (p.kind === 'text') return { text: p.text };
     if (p.kind === 'data') return { data: { data: p.data } };
     if ('uri' in p) return { file: { fileWithUri: p.uri, mimeType: p.mediaType } };
