@@ -67,12 +67,16 @@ export default tseslint.config(
       'import-x/no-restricted-paths': [
         'error',
         {
-          zones: FEATURES.map((name) => ({
-            target: `./src/features/${name}`,
-            from: './src/features',
-            except: [`./${name}`],
-            message: 'Features never import one another: move the shared piece to src/lib or src/components, or compose in src/app.',
-          })),
+          zones: [
+            ...FEATURES.map((name) => ({
+              target: `./src/features/${name}`,
+              from: './src/features',
+              except: [`./${name}`],
+              message: 'Features never import one another: move the shared piece to src/lib or src/components, or compose in src/app.',
+            })),
+            { target: ['./src/features', './src/lib', './src/components'], from: './src/app', message: 'src/app composes the UI; nothing imports it.' },
+            { target: ['./src/lib', './src/components'], from: './src/features', message: 'Shared UI layers never import a feature.' },
+          ],
         },
       ],
     },

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -45,16 +45,46 @@ function walk(dir: string): string[] {
 function importsOf(src: string): string[] {
   const out: string[] = [];
   const re = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
-  for (let m; (m = re.exec(src)); ) out.push((m[1] ?? m[2] ?? m[3])!);
+  for (let m; (m = re.exec(src));) out.push((m[1] ?? m[2] ?? m[3])!);
+  return out;
+}
+
+/**
+ * The dashboard's layers (src/app/README.md): src/app composes features; a feature (src/features/<name>) imports only
+ * itself, the shared layers (src/lib, src/components) and the pure ones (src/engine, src/exporters), never another
+ * feature or src/app (feature tests may also use src/testing); src/lib and src/components import no feature and not
+ * src/app (src/lib is also the bridge to the hosts). Packages are not restricted here (the bundle decides); eslint.config.js enforces the same paths.
+ */
+const UI_LAYERS = ['features', 'lib', 'components'] as const;
+const SHARED = ['lib', 'components', 'engine', 'exporters'];
+
+/** Violations of the UI layering for one file (`file` relative to src, e.g. 'features/run/run-form.tsx'). */
+function uiImportViolations(file: string, specs: readonly string[]): string[] {
+  const [layer, feature] = file.split('/');
+  if (!UI_LAYERS.includes(layer as (typeof UI_LAYERS)[number])) return [];
+  const isTest = /\.test\.tsx?$/.test(file);
+  const out: string[] = [];
+  for (const spec of specs) {
+    if (!spec.startsWith('.')) continue;
+    const target = relative(root, resolve(root, dirname(file), spec))
+      .split(sep)
+      .join('/');
+    const [tLayer, tFeature] = target.split('/');
+    if (tLayer === 'app') out.push(`${file} imports ${spec}: src/app composes the UI, nothing imports it`);
+    else if (tLayer === 'features' && (layer !== 'features' || tFeature !== feature)) {
+      out.push(
+        `${file} imports ${spec}: ${layer === 'features' ? `feature ${feature} imports feature ${tFeature}` : `src/${layer} imports feature ${tFeature}`}`,
+      );
+    } else if (layer !== 'features' || tLayer === 'features' || (tLayer !== undefined && SHARED.includes(tLayer)) || (isTest && tLayer === 'testing')) continue;
+    else out.push(`${file} imports ${spec}: outside ${['its own feature', ...SHARED].join(', ')}`);
+  }
   return out;
 }
 
 describe('architecture boundaries', () => {
   for (const rule of RULES) {
     it(`src/${rule.dir} imports only what it may`, () => {
-      const files = walk(join(root, rule.dir)).filter(
-        (f) => !/\.test\.tsx?$/.test(f) && !(rule.exempt && rule.exempt.test(relative(root, f))),
-      );
+      const files = walk(join(root, rule.dir)).filter((f) => !/\.test\.tsx?$/.test(f) && !(rule.exempt && rule.exempt.test(relative(root, f))));
       expect(files.length).toBeGreaterThan(0);
       const violations: string[] = [];
       for (const file of files) {
@@ -78,6 +108,38 @@ describe('architecture boundaries', () => {
       expect(violations).toEqual([]);
     });
   }
+
+  it('a feature imports no other feature and not src/app; src/lib and src/components import no feature', () => {
+    const files = UI_LAYERS.flatMap((l) => walk(join(root, l))).map((f) => relative(root, f).split(sep).join('/'));
+    expect(files.filter((f) => f.startsWith('features/')).length).toBeGreaterThan(20);
+    const violations = files.flatMap((f) => uiImportViolations(f, importsOf(readFileSync(join(root, f), 'utf8'))));
+    expect(violations).toEqual([]);
+  });
+
+  it('the UI rule catches a feature importing another feature, src/app or a host, and allows its own files and shared layers', () => {
+    expect(uiImportViolations('features/run/run-form.tsx', ['../results/filter', '../../features/card', '../../app/app', '../../hosts/browser'])).toEqual([
+      'features/run/run-form.tsx imports ../results/filter: feature run imports feature results',
+      'features/run/run-form.tsx imports ../../features/card: feature run imports feature card',
+      'features/run/run-form.tsx imports ../../app/app: src/app composes the UI, nothing imports it',
+      'features/run/run-form.tsx imports ../../hosts/browser: outside its own feature, lib, components, engine, exporters',
+    ]);
+    expect(
+      uiImportViolations('features/run/run-form.tsx', [
+        './credentials',
+        '../run/use-debounced',
+        '../../lib/url',
+        '../../components/notice',
+        '../../engine/report/compare',
+        '../../exporters/common',
+        'react',
+      ]),
+    ).toEqual([]);
+    expect(uiImportViolations('lib/queries.ts', ['../features/run'])).toEqual(['lib/queries.ts imports ../features/run: src/lib imports feature run']);
+    // src/testing only from tests; src/app itself may import features.
+    expect(uiImportViolations('features/run/x.test.tsx', ['../../testing/fake-host'])).toEqual([]);
+    expect(uiImportViolations('features/run/x.tsx', ['../../testing/fake-host'])).toHaveLength(1);
+    expect(uiImportViolations('app/app.tsx', ['../features/run'])).toEqual([]);
+  });
 
   it('the rule itself catches a forbidden import', () => {
     expect(importsOf("import { useState } from 'react';\nimport x from './y';")).toEqual(['react', './y']);
