@@ -1,5 +1,5 @@
 /**
- * The agent registry (seed 002) in this browser: registered agents and the mapper log in IndexedDB (via
+ * The agent registry (docs/architecture.md, "Registry") in this browser: registered agents and the mapper log in IndexedDB (via
  * idb), and the registry's reach into the engine (the card mapper, and the card checks run on an exported
  * card without any network). The registry page imports engine code from here, as the run views do from
  * engine.ts / engine-adapter.ts; the runner and checks load only when a card is checked.

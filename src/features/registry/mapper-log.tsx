@@ -33,7 +33,7 @@ function Result({ entry }: { entry: RegistryLogEntry }) {
   );
 }
 
-/** Every export and import, failed ones included, newest first (seed 002's "Mapper log"). */
+/** Every export and import, failed ones included, newest first. */
 export function MapperLog({ entries, error }: { entries: RegistryLogEntry[] | undefined; error?: unknown }) {
   return (
     <section className="registry-log" aria-labelledby="registry-log-h">

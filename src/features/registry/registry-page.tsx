@@ -14,7 +14,7 @@ import './registry.css';
 export type { RegistryDeps } from './registry-deps';
 
 /**
- * The agent registry (seed 002): registered agents, card import/export through the mapper, the mapper log.
+ * The agent registry (docs/architecture.md, "Registry"): registered agents, card import/export through the mapper, the mapper log.
  * State and actions live in `useRegistry`; this component only lays the pieces out.
  */
 export function RegistryPage({ deps }: { deps?: RegistryDeps }) {

@@ -72,7 +72,7 @@ const failedEntry = (source: string, message: string): RegistryLogEntry => ({
 });
 
 /**
- * The registry's state and actions (seed 002): the agent list, the mapper log and the run history as queries; add by
+ * The registry's state and actions: the agent list, the mapper log and the run history as queries; add by
  * URL, import, save, delete and export as mutations; which agent is selected, edited, about to be deleted or exported.
  * Components receive what they show and call these actions; none of them talks to the database.
  */

@@ -67,7 +67,7 @@ function FailureRow({ check, open, onToggle }: { check: CheckRunState; open: boo
 }
 
 /**
- * Failures first (seed step 5.4): each required failure with its message and fix; a row expands in place to
+ * Failures first (the report's "Failed tests" part): each required failure with its message and fix; a row expands in place to
  * the spec sentence, the evidence, Open exchange and Re-run (which says "still fails" or "now passes"). Then
  * the advisories (never lower the level) and our tool's errors, kept apart from the agent's failures.
  */
