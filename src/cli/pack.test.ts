@@ -6,7 +6,7 @@
  * The bundle is built into a staging copy of the package (scripts/build-cli.mjs --outdir), so this test
  * never writes into the repository's dist-cli/ while other test runs may read it.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -250,6 +250,36 @@ describe.skipIf(!haveNpm)('npm pack of a2a-interop', () => {
     ).toEqual([]);
     expect(errors.join('\n')).toMatch(/TS2322.*number.*string/);
   }, 60_000);
+
+  it('a2a-interop mcp answers on stdio from the installed package (its SDK is bundled in a lazily loaded chunk)', async () => {
+    const child = spawn(join(app, 'node_modules/.bin/a2a-interop'), ['mcp'], { cwd: app, env: userEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    const messages = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pack-test', version: '1' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ];
+    child.stdin.write(messages.map((m) => `${JSON.stringify(m)}\n`).join(''));
+    const deadline = Date.now() + 20_000;
+    while (!/"id":2/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    child.stdin.end();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+    const replies = out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id?: number; result?: { serverInfo?: { name: string; version: string }; tools?: { name: string }[] } });
+    expect(replies.find((r) => r.id === 1)?.result?.serverInfo).toMatchObject({ name: 'a2a-interop', version: pkg.version });
+    expect(replies.find((r) => r.id === 2)?.result?.tools?.map((t) => t.name)).toContain('run_a2a_conformance');
+  }, 30_000);
 
   it('npx --yes ./<tgz> checks runs the command straight from the tarball', async () => {
     const cwd = dirname(tgz);
