@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Report } from '../engine/model/report';
+import type { Report } from '../engine/model/report';
 import {
   HOSTILE_API_KEY,
   HOSTILE_BEARER_TOKEN,
