@@ -11,192 +11,28 @@
  *   for (const f of r.frames) console.log(f.seq, f.kind, f.rawState, f.findings.map((x) => x.message));
  * }
  */
-import { acceptedOutputModes, credentialPlacement, registerSecrets } from '../runner/inspect';
-import { detectGeneration } from '../card/detect';
-import { discoverCard, type DiscoveryResult } from '../card/discover';
-import { normalizeCard, type NormalizedCard } from '../card/normalize';
-import { createHttpContext, exchange, type HttpContext } from '../http/client';
+import type { NormalizedCard } from '../card/normalize';
+import { exchange, type HttpContext } from '../http/client';
 import type { Binding, Generation } from '../model/check';
 import type { RunEvent } from '../model/events';
-import type { Host } from '../ports';
 import type { Operation } from '../protocol/operations';
-import { Dialect, type CallOutcome, type ProtocolError, type StreamItem, type StreamRun } from '../protocol/dialect';
-import { taskView, type MessageView, type TaskView } from '../protocol/shapes';
-import { Redactor } from '../redact';
-import type { Credentials } from '../runner/options';
+import type { CallOutcome, Dialect } from '../protocol/dialect';
+import { taskView, type TaskView } from '../protocol/shapes';
+import { acceptedOutputModes } from '../runner/inspect';
 import { boundedClone, isRecord, truncate } from '../util/json';
-import { TaskMemory } from './memory';
 import { fillCredentials, fillQueryCredentials, inferOperation, rawStream, type RawRequest } from './raw';
-import { endsWait, finding, frameFindings, isFinalItem, judgeStream, outcomeFindings, type OutcomeExpectation } from './rules';
-import type {
-  CallOptions,
-  MessageSummary,
-  SendOptions,
-  SessionExchange,
-  SessionFinding,
-  SessionFrame,
-  SessionOperation,
-  SessionOptions,
-  SessionResult,
-  SessionTarget,
-  SessionUnavailable,
-  StreamSummary,
-  TaskMemoryLike,
-  TaskSummary,
-} from './types';
+import { finding, outcomeFindings, type OutcomeExpectation } from './rules';
+import { readStream, type CallScope, type StreamHost } from './stream';
+import { countText, errorText, exchangesOf, messageSummary, redactDeep, redactError, taskSummary } from './summary';
+import type { CallOptions, SendOptions, SessionFinding, SessionOperation, SessionResult, SessionTarget, TaskMemoryLike } from './types';
 
 /** Default budget of one call (a stream: until it ends), ms. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
-/** How long we keep reading after the event that ends a stream, waiting for the agent to close it (as the suite). */
-export const CLOSE_GRACE_MS = 3_000;
 
 /** A caller's mistake (a skill the card does not declare, an operation the generation lacks): not the agent's. */
 export class SessionInputError extends Error {
   override name = 'SessionInputError';
 }
-
-export type SessionOpen =
-  | { ok: true; session: Session; target: SessionTarget; exchanges: SessionExchange[]; events: RunEvent[] }
-  | { ok: false; unavailable: SessionUnavailable; target: SessionTarget; exchanges: SessionExchange[]; events: RunEvent[] };
-
-/** Discovers the agent's card and opens a session on the interface it declares (or the one preferred). Never throws. */
-export async function openSession(host: Host, opts: SessionOptions): Promise<SessionOpen> {
-  const redactor = new Redactor();
-  const creds: Credentials = opts.credentials ?? { kind: 'none' };
-  registerSecrets(redactor, creds);
-  const extra = opts.headers ?? {};
-  for (const [name, value] of Object.entries(extra)) redactor.addSecret(value).addHeaderName(name);
-  const events: RunEvent[] = [];
-  const base = createHttpContext(host, {
-    signal: opts.signal,
-    emit: (e) => events.push(e),
-    redactor,
-    limits: opts.limits,
-    concurrency: true,
-    trackAnswered: true,
-  });
-  const discovery = await discoverCard(base, opts.agentUrl, {
-    lane: 'discovery',
-    credentialHeaders: { ...credentialPlacement(creds).headers, ...extra },
-    warmupRetries: opts.warmupRetries ?? 1,
-  });
-  const target: SessionTarget = {
-    inputUrl: redactor.url(opts.agentUrl),
-    cardUrl: discovery.cardUrl ? redactor.url(discovery.cardUrl) : undefined,
-    cardSource: discovery.cardSource,
-    attempts: discovery.attempts,
-    evidence: [],
-    skills: [],
-  };
-  const fail = (reason: SessionUnavailable['reason'], message: string): SessionOpen => ({
-    ok: false,
-    unavailable: { reason, message: redactor.text(message) },
-    target,
-    exchanges: exchangesOf(events),
-    events,
-  });
-  const unavailable = discoveryProblem(discovery, target.inputUrl, redactor);
-  if (unavailable) return fail(unavailable.reason, unavailable.message);
-  const raw = discovery.raw;
-  if (!isRecord(raw)) {
-    const what = discovery.parseError ? `is not JSON (${discovery.parseError})` : 'is not a JSON object';
-    return fail('invalid-card', `The agent card at ${target.cardUrl ?? target.inputUrl} ${what}, so there is no endpoint to talk to.`);
-  }
-  const card = normalizeCard(raw);
-  const detection = detectGeneration(raw, card, discovery.cardSource, opts.prefer);
-  Object.assign(target, {
-    generation: detection.generation,
-    testedGeneration: detection.testedGeneration,
-    binding: detection.binding,
-    endpointUrl: detection.endpointUrl ? redactor.url(detection.endpointUrl) : undefined,
-    evidence: detection.evidence.map((e) => redactor.text(e)),
-    agentName: redactor.text(truncate(card.name, 200)),
-    streaming: card.capabilities.streaming,
-    skills: card.skills.slice(0, 50).map((s) => ({
-      id: redactor.text(s.id),
-      name: redactor.text(truncate(s.name, 200)),
-      examples: s.examples.slice(0, 10).map((x) => redactor.text(truncate(x, 500))),
-      inputModes: s.inputModes,
-      outputModes: s.outputModes,
-    })),
-    interfaces: card.interfaces.slice(0, 20).map((i) => ({ url: redactor.url(i.url), binding: String(i.binding), protocolVersion: i.protocolVersion })),
-  } satisfies Partial<SessionTarget>);
-  const binding = detection.binding;
-  if (!detection.endpointUrl || !binding || binding === 'GRPC') {
-    return fail('untestable', detection.untestable ?? 'The card declares no interface this tool can call (JSON-RPC or HTTP+JSON at an absolute http(s) URL).');
-  }
-  for (const s of Object.values(card.securitySchemes)) if (s.type === 'apiKey') redactor.addHeaderName(s.name).addQueryName(s.name);
-  const placement = credentialPlacement(creds, card);
-  const dialect = new Dialect({
-    generation: detection.testedGeneration,
-    binding,
-    endpointUrl: detection.endpointUrl,
-    tenant: detection.tenant,
-    authHeaders: { ...placement.headers, ...extra },
-    authQuery: placement.query,
-    acceptedOutputModes: acceptedOutputModes(card),
-    uuid: () => host.randomUUID(),
-  });
-  const session = new Session(base, dialect, card, target, binding, opts.memory ?? new TaskMemory(detection.testedGeneration), {
-    headers: { ...placement.headers, ...extra },
-    query: placement.query,
-  });
-  return { ok: true, session, target, exchanges: exchangesOf(events), events: [...events] };
-}
-
-/** Why discovery found nothing to talk to, in one sentence saying what to check. */
-function discoveryProblem(d: DiscoveryResult, url: string, r: Redactor): SessionUnavailable | undefined {
-  const tried = d.attempts
-    .slice(0, 6)
-    .map((a) => `${a.url} → ${a.status !== undefined ? `HTTP ${a.status}` : (a.note ?? 'no answer')}`)
-    .join('; ');
-  switch (d.reach) {
-    case 'card':
-      return undefined;
-    case 'invalid-url':
-      return { reason: 'invalid-url', message: `${JSON.stringify(url)} is not a usable agent URL: ${d.invalidUrl ?? 'give an absolute http(s) URL'}.` };
-    case 'unreachable':
-      return {
-        reason: 'unreachable',
-        message: `Nothing answered at ${url}: ${r.text(d.unreachable?.message ?? 'no answer')} Is the agent running, and is the URL right?`,
-      };
-    case 'tool-failure':
-      return {
-        reason: 'tool-failure',
-        message: `The card could not be fetched because of our side, not the agent: ${r.text(d.unreachable?.message ?? 'the request was stopped')}`,
-      };
-    case 'credentials-required':
-      return {
-        reason: 'credentials-required',
-        message: `The agent at ${url} refused to serve its card without credentials (401/403). Give them as headers (e.g. {"Authorization": "Bearer …"}).`,
-      };
-    case 'credentials-rejected':
-      return { reason: 'credentials-rejected', message: `The agent at ${url} refused the credentials given (401/403 with them too).` };
-    case 'no-card':
-      return {
-        reason: 'not-a2a',
-        message: `Something answered at ${url}, but no A2A agent card was found (${tried || 'no attempt'}). Is this an A2A agent? Give its base URL or the card URL itself.`,
-      };
-  }
-}
-
-/** The engine's exchange events folded into one record per exchange. */
-export function exchangesOf(events: readonly RunEvent[]): SessionExchange[] {
-  const byId = new Map<string, SessionExchange>();
-  for (const e of events) {
-    if (e.type === 'http-request') byId.set(e.exchangeId, { exchangeId: e.exchangeId, request: e.request, sseEvents: 0 });
-    else if (e.type === 'http-response') {
-      const x = byId.get(e.exchangeId);
-      if (x) Object.assign(x, { response: e.response, error: e.error, timings: e.timings });
-    } else if (e.type === 'sse-event') {
-      const x = byId.get(e.exchangeId);
-      if (x) x.sseEvents++;
-    }
-  }
-  return [...byId.values()];
-}
-
-const BUDGET_ENDS: ReadonlySet<StreamRun['reason']> = new Set(['timeout', 'idle', 'limit', 'oversize']);
 
 /** The protocol operation of each session operation (`raw` is none). */
 const WIRE_OP: Record<Exclude<SessionOperation, 'raw'>, Operation> = {
@@ -212,16 +48,6 @@ const WIRE_OP: Record<Exclude<SessionOperation, 'raw'>, Operation> = {
   'push-delete': 'pushDelete',
 };
 const SESSION_OP: Partial<Record<Operation, SessionOperation>> = Object.fromEntries(Object.entries(WIRE_OP).map(([k, v]) => [v, k as SessionOperation]));
-
-interface CallScope {
-  ctx: HttpContext;
-  events: RunEvent[];
-  lane: string;
-  started: number;
-  timeoutMs: number;
-  /** The exchange the latest request opened (a stream's frames belong to it). */
-  lastExchange(): string | undefined;
-}
 
 /** One agent, one interface: see openSession. Calls may run at once (a cancel while a stream is open). */
 export class Session {
@@ -262,7 +88,7 @@ export class Session {
   async stream(o: SendOptions): Promise<SessionResult> {
     const s = this.scope(o);
     const args = this.sendArgs(o, s);
-    return this.readStream(s, 'stream', o, (stopSignal, onItem) => this.dialect.streamSend(s.ctx, { ...args.send, stopSignal }, onItem));
+    return readStream(this.streamHost(), s, 'stream', o, (stopSignal, onItem) => this.dialect.streamSend(s.ctx, { ...args.send, stopSignal }, onItem));
   }
 
   /** Gets a task (historyLength as given). */
@@ -282,7 +108,8 @@ export class Session {
   /** Subscribes to a task's updates (resubscribe; v1.0 SubscribeToTask) and reads them until the task ends. */
   async subscribe(o: CallOptions & { taskId: string }): Promise<SessionResult> {
     const s = this.scope(o);
-    return this.readStream(
+    return readStream(
+      this.streamHost(),
       s,
       'subscribe',
       o,
@@ -372,7 +199,8 @@ export class Session {
     // The envelope compares ids strictly; a request may use a number (JSON-RPC allows both).
     const rpcId = inferred.rpcId === undefined || inferred.rpcId === null ? undefined : (inferred.rpcId as string);
     if (op === 'stream' || op === 'subscribe') {
-      return this.readStream(
+      return readStream(
+        this.streamHost(),
         s,
         op,
         o,
@@ -450,148 +278,17 @@ export class Session {
       },
     };
   }
-
-  /** Reads a stream like the suite's stream fixture: stop a grace period after the event that ends it, unless it closes. */
-  private async readStream(
-    s: CallScope,
-    op: 'stream' | 'subscribe',
-    o: CallOptions,
-    open: (stop: AbortSignal, onItem: (it: StreamItem) => void) => Promise<StreamRun>,
-    subscribedTaskId?: string,
-  ): Promise<SessionResult> {
-    const g = this.generation;
-    const host = this.base.host;
-    const stop = new AbortController();
-    let finalIndex = -1;
-    let endIndex = -1;
-    let grace: AbortController | undefined;
-    const startGrace = () => {
-      grace?.abort();
-      const mine = new AbortController();
-      grace = mine;
-      host.sleep(CLOSE_GRACE_MS, AbortSignal.any([mine.signal, s.ctx.signal])).then(
-        () => stop.abort(),
-        () => undefined,
-      );
-    };
-    const frames: SessionFrame[] = [];
-    const run = await open(stop.signal, (it) => {
-      if (finalIndex < 0 && isFinalItem(g, it)) {
-        finalIndex = it.seq - 1;
-        if (endIndex < 0) endIndex = finalIndex;
-        startGrace();
-      } else if (endIndex < 0 && endsWait(g, it)) {
-        endIndex = it.seq - 1;
-        startGrace();
-      }
-      const f = this.frameOf(it, s.started, s.lastExchange());
-      frames.push(f);
-      try {
-        o.onFrame?.(f);
-      } catch {
-        /* a failing consumer must not break the stream */
-      }
-    });
-    grace?.abort();
-    const items = run.items;
-    const taskId = subscribedTaskId ?? items.map((i) => i.taskId ?? i.task?.id).find(Boolean);
-    let readBack: CallOutcome | undefined;
-    if (endIndex < 0 && BUDGET_ENDS.has(run.reason) && taskId && !s.ctx.signal.aborted) {
-      // Our budget ended the stream: did the task finish without the stream saying so (the agent's fault)?
-      readBack = await this.dialect.get(s.ctx, { id: taskId, lane: s.lane, timeoutMs: Math.min(s.timeoutMs, 10_000) });
-    }
-    const method = this.describe(op, subscribedTaskId);
-    const r = run.result;
-    if (run.reason === 'not-stream' || !r.responded) {
-      // No stream: read the answer as the operation's (an error, usually), as streaming.content-type does.
-      const d = this.dialect;
-      const body = r.json();
-      const bodyId = body.ok && isRecord(body.value) ? body.value.id : undefined;
-      const answer: CallOutcome = !r.responded
-        ? { kind: 'transport', http: r, envelopeProblems: [] }
-        : d.isRest
-          ? d.parseRest(r, 'send')
-          : d.parseRpc(r, typeof bodyId === 'string' ? bodyId : String(bodyId ?? ''), 'send');
-      const findings = answer.kind === 'transport' ? outcomeFindings(g, op, answer) : outcomeFindings(g, op, answer).filter((f) => f.rule !== 'answer');
-      if (answer.kind !== 'error' && answer.kind !== 'transport') {
-        const fd = finding(
-          g,
-          op === 'stream' ? 'streaming.content-type' : 'streaming.resubscribe',
-          'framing',
-          `The ${op === 'stream' ? 'streaming method' : 'subscription'} answered HTTP ${r.status} with ${r.contentType ? `Content-Type ${r.contentType}` : 'no Content-Type'}, not an event stream (HTTP 200, text/event-stream).`,
-          { exchangeId: r.exchangeId, level: 'MUST' },
-        );
-        if (fd) findings.push(fd);
-      }
-      const result = this.finish(s, op, method, answer, findings);
-      result.ok = false;
-      result.stream = { end: 'not-stream', events: 0 };
-      return result;
-    }
-    const judged = judgeStream(g, run, {
-      op,
-      finalIndex,
-      endIndex,
-      closed: run.reason === 'closed',
-      readBack,
-      taskId: subscribedTaskId,
-      closeGraceMs: CLOSE_GRACE_MS,
-    });
-    for (const f of frames) f.findings.push(...(judged.byFrame.get(f.seq) ?? []));
-    for (const f of judged.stream) f.message = this.base.redactor.text(f.message);
-    for (const f of frames) for (const fd of f.findings) fd.message = this.base.redactor.text(fd.message);
-    const findings: SessionFinding[] = [...frames.flatMap((f) => f.findings), ...judged.stream];
-    // Transitions across calls: the first state this stream showed of each task, against what earlier calls saw
-    // (within the stream judgeStream judged them already).
-    const seenHere = new Set<string>();
-    for (const it of items) {
-      const id = it.taskId ?? it.task?.id;
-      if (id && it.state && it.rawState !== undefined) {
-        const t = this.observe(id, it.state, it.rawState, `${op} event ${it.seq}`, r.exchangeId, it.seq);
-        const first = !seenHere.has(id);
-        seenHere.add(id);
-        if (t && first) {
-          findings.push(t);
-          frames.find((f) => f.seq === it.seq)?.findings.push(t);
-        }
-      }
-    }
-    if (readBack?.kind === 'task') findings.push(...outcomeFindings(g, 'get', readBack, { taskId }));
-    const stream: StreamSummary = {
-      end: run.reason === 'stopped' ? 'grace' : run.reason,
-      events: run.events,
-      firstEventMs: run.firstEventMs,
-      finalFrame: finalIndex >= 0 ? finalIndex + 1 : undefined,
-    };
-    const usable = items.some((i) => i.kind !== 'error' && i.kind !== 'invalid');
-    const errorFrame = items.find((i) => i.kind === 'error');
-    const task = this.streamTask(items, taskId);
-    const summary = [
-      `${method}: ${items.length} event(s), ${streamEndText(stream.end, s.timeoutMs)}`,
-      task?.rawState ? `task ${task.id ?? '?'} last ${task.rawState}` : '',
-      errorFrame ? `error event ${errorFrame.seq}: ${errorText(errorFrame.error)}` : '',
-      countText(findings),
-    ]
-      .filter(Boolean)
-      .join('; ');
-    const message = [...items].reverse().find((i) => i.kind === 'message')?.message;
+  /** What reading a stream needs from this session. */
+  private streamHost(): StreamHost {
     return {
-      operation: op,
-      method,
-      generation: g,
+      generation: this.generation,
       binding: this.binding,
-      ok: usable,
-      outcome: usable ? 'stream' : errorFrame ? 'error' : 'invalid',
-      summary: this.base.redactor.text(summary),
-      task,
-      message: message ? this.messageSummary(message) : undefined,
-      error: errorFrame?.error ? this.redactError(errorFrame.error) : undefined,
-      frames,
-      stream,
-      exchanges: exchangesOf(s.events),
-      findings,
-      durationMs: Math.max(0, host.now() - s.started),
-      events: s.events,
+      dialect: this.dialect,
+      redactor: this.base.redactor,
+      host: this.base.host,
+      describe: (op, id) => this.describe(op, id),
+      finish: (s, op, method, res, findings) => this.finish(s, op, method, res, findings),
+      observe: (taskId, state, rawState, source, exchangeId, frame) => this.observe(taskId, state, rawState, source, exchangeId, frame),
     };
   }
 
@@ -615,7 +312,7 @@ export class Session {
     let what: string;
     switch (res.kind) {
       case 'task': {
-        result.task = this.taskSummary(res.task);
+        result.task = taskSummary(res.task, r);
         if (res.task.id && res.task.state && res.task.rawState !== undefined) {
           const t = this.observe(res.task.id, res.task.state, res.task.rawState, method, res.http.exchangeId);
           if (t) findings.push(t);
@@ -624,7 +321,7 @@ export class Session {
         break;
       }
       case 'message':
-        result.message = this.messageSummary(res.message);
+        result.message = messageSummary(res.message, r);
         what = `a Message${res.message.text ? `: "${truncate(res.message.text, 200)}"` : ''}`;
         break;
       case 'ok':
@@ -632,7 +329,7 @@ export class Session {
         what = 'a result';
         break;
       case 'error':
-        result.error = this.redactError(res.error);
+        result.error = redactError(res.error, r);
         what = `an error: ${errorText(res.error)}${res.http.status ? ` (HTTP ${res.http.status})` : ''}`;
         break;
       case 'invalid':
@@ -666,147 +363,5 @@ export class Session {
       `Task ${taskId} was ${moved.from.rawState} (${moved.from.source}) and is now ${rawState} (${source}): a terminal state does not change.`,
       { exchangeId, frame },
     );
-  }
-
-  private frameOf(it: StreamItem, t0: number, exchangeId: string | undefined): SessionFrame {
-    const r = this.base.redactor;
-    const f: SessionFrame = {
-      seq: it.seq,
-      ms: Math.max(0, it.at - t0),
-      event: it.event,
-      data: r.text(it.data),
-      kind: it.kind,
-      taskId: it.taskId ?? it.task?.id,
-      contextId: it.contextId ?? it.task?.contextId,
-      state: it.state,
-      rawState: it.rawState,
-      final: it.final,
-      artifact: it.artifact ? { ...it.artifact, text: r.text(it.artifact.text) } : undefined,
-      error: it.error ? this.redactError(it.error) : undefined,
-      findings: frameFindings(this.generation, it, exchangeId),
-    };
-    for (const fd of f.findings) fd.message = r.text(fd.message);
-    return f;
-  }
-
-  private taskSummary(t: TaskView): TaskSummary {
-    const r = this.base.redactor;
-    return {
-      id: t.id,
-      contextId: t.contextId,
-      state: t.state,
-      rawState: t.rawState,
-      timestamp: t.timestamp,
-      statusText: t.statusText === undefined ? undefined : r.text(truncate(t.statusText, 4_000)),
-      artifacts: (t.artifacts ?? []).slice(0, 20).map((a) => artifactSummary(a, r)),
-      historyLength: t.history?.length,
-      raw: redactDeep(boundedClone(t.raw, { maxDepth: 12, maxNodes: 3_000, maxString: 4_000 }), r),
-    };
-  }
-
-  private messageSummary(m: MessageView): MessageSummary {
-    const r = this.base.redactor;
-    return {
-      messageId: m.messageId,
-      role: m.role,
-      taskId: m.taskId,
-      contextId: m.contextId,
-      text: r.text(truncate(m.text, 8_000)),
-      raw: redactDeep(boundedClone(m.raw, { maxDepth: 12, maxNodes: 2_000, maxString: 4_000 }), r),
-    };
-  }
-
-  /** The task a stream was about: its last Task event, with the later states and artifact chunks folded in. */
-  private streamTask(items: readonly StreamItem[], taskId: string | undefined): TaskSummary | undefined {
-    if (!taskId) return undefined;
-    const r = this.base.redactor;
-    const lastTask = [...items].reverse().find((i) => i.kind === 'task' && i.task)?.task;
-    // The Task event's raw body is one moment of the stream (its first state, usually): the frames carry them all.
-    const summary: TaskSummary = lastTask
-      ? { ...this.taskSummary(lastTask), raw: undefined, historyLength: undefined }
-      : { id: taskId, artifacts: [], raw: undefined };
-    const stated = [...items].reverse().find((i) => (i.kind === 'task' || i.kind === 'status') && i.state);
-    if (stated) {
-      summary.state = stated.state;
-      summary.rawState = stated.rawState;
-    }
-    // Artifact chunks: appended by id (or index), in order.
-    const arts = new Map<string, TaskSummary['artifacts'][number]>();
-    for (const a of summary.artifacts) arts.set(a.artifactId ?? String(arts.size), a);
-    for (const it of items) {
-      if (it.kind !== 'artifact' || !it.artifact) continue;
-      const key = it.artifact.id ?? String(it.artifact.index ?? 0);
-      const cur = arts.get(key);
-      if (cur && it.artifact.append) {
-        cur.text = truncate(cur.text + r.text(it.artifact.text), 8_000);
-        cur.parts += it.artifact.parts;
-      } else arts.set(key, { artifactId: it.artifact.id, text: r.text(it.artifact.text), parts: it.artifact.parts });
-    }
-    summary.artifacts = [...arts.values()].slice(0, 20);
-    if (summary.state && !summary.rawState) summary.rawState = summary.state;
-    return summary;
-  }
-
-  private redactError(e: ProtocolError): ProtocolError {
-    const r = this.base.redactor;
-    return { ...e, message: r.text(truncate(e.message, 2_000)), problems: e.problems.map((p) => r.text(p)) };
-  }
-}
-
-function artifactSummary(a: unknown, r: Redactor): TaskSummary['artifacts'][number] {
-  if (!isRecord(a)) return { text: '', parts: 0 };
-  const parts = Array.isArray(a.parts) ? a.parts : Array.isArray(a.content) ? a.content : [];
-  let text = '';
-  for (const p of parts.slice(0, 50)) if (isRecord(p) && typeof p.text === 'string') text += p.text;
-  return {
-    artifactId: typeof a.artifactId === 'string' ? a.artifactId : undefined,
-    name: typeof a.name === 'string' ? r.text(truncate(a.name, 200)) : undefined,
-    text: r.text(truncate(text, 8_000)),
-    parts: parts.length,
-  };
-}
-
-/** Masks secrets in every string of a bounded value (already depth-capped by boundedClone). */
-function redactDeep(v: unknown, r: Redactor): unknown {
-  if (typeof v === 'string') return r.text(v);
-  if (Array.isArray(v)) return v.map((x) => redactDeep(x, r));
-  if (isRecord(v)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[r.text(k)] = redactDeep(x, r);
-    return out;
-  }
-  return v;
-}
-
-const errorText = (e: ProtocolError | undefined) =>
-  e
-    ? `${[e.code, e.status, e.reason].filter((x) => x !== undefined && x !== '').join(' ')}${e.message ? ` "${truncate(e.message, 200)}"` : ''}`.trim() ||
-      'no details'
-    : 'no details';
-
-function countText(findings: readonly SessionFinding[]): string {
-  if (!findings.length) return 'no findings';
-  const required = findings.filter((f) => f.level !== 'advisory').length;
-  return `${findings.length} finding(s): ${required} required, ${findings.length - required} advisory`;
-}
-
-function streamEndText(end: StreamSummary['end'], budgetMs: number): string {
-  switch (end) {
-    case 'closed':
-      return 'closed by the agent';
-    case 'grace':
-      return `still open ${CLOSE_GRACE_MS} ms after its last awaited event (we stopped reading)`;
-    case 'timeout':
-      return `still open when our ${budgetMs} ms budget ended`;
-    case 'idle':
-      return 'silent for too long (we stopped reading)';
-    case 'limit':
-      return 'too many events (we stopped reading)';
-    case 'oversize':
-      return 'an event over our size limit (we stopped reading)';
-    case 'error':
-      return 'broke off';
-    default:
-      return end;
   }
 }

@@ -1,0 +1,188 @@
+/**
+ * Reading one stream of a session (a streaming send, a subscription, a re-sent streaming request) as the suite's
+ * stream fixture reads it, then judging it with the sequence rules (stream-rules.ts), frame by frame.
+ */
+import type { HttpContext } from '../http/client';
+import type { Binding, Generation } from '../model/check';
+import type { RunEvent, TaskState } from '../model/events';
+import type { Host } from '../ports';
+import type { CallOutcome, Dialect, StreamItem, StreamRun } from '../protocol/dialect';
+import type { Redactor } from '../redact';
+import { isRecord } from '../util/json';
+import { finding, outcomeFindings } from './rules';
+import { endsWait, isFinalItem, judgeStream } from './stream-rules';
+import { countText, errorText, exchangesOf, frameOf, messageSummary, redactError, streamEndText, streamTask } from './summary';
+import type { CallOptions, SessionFinding, SessionFrame, SessionOperation, SessionResult, StreamSummary } from './types';
+
+/** How long we keep reading after the event that ends a stream, waiting for the agent to close it (as the suite). */
+export const CLOSE_GRACE_MS = 3_000;
+
+const BUDGET_ENDS: ReadonlySet<StreamRun['reason']> = new Set(['timeout', 'idle', 'limit', 'oversize']);
+
+/** One call of a session: its HTTP context (events collected, signals combined), lane, start and budget. */
+export interface CallScope {
+  ctx: HttpContext;
+  events: RunEvent[];
+  lane: string;
+  started: number;
+  timeoutMs: number;
+  /** The exchange the latest request opened (a stream's frames belong to it). */
+  lastExchange(): string | undefined;
+}
+
+/** What reading a stream needs from its session. */
+export interface StreamHost {
+  generation: Generation;
+  binding: Binding;
+  dialect: Dialect;
+  redactor: Redactor;
+  host: Host;
+  describe(op: SessionOperation, id?: string): string;
+  finish(s: CallScope, op: SessionOperation, method: string, res: CallOutcome, findings: SessionFinding[]): SessionResult;
+  observe(taskId: string, state: TaskState, rawState: string, source: string, exchangeId: string, frame?: number): SessionFinding | undefined;
+}
+
+/** Reads a stream like the suite's stream fixture: stop a grace period after the event that ends it, unless it closes. */
+export async function readStream(
+  h: StreamHost,
+  s: CallScope,
+  op: 'stream' | 'subscribe',
+  o: CallOptions,
+  open: (stop: AbortSignal, onItem: (it: StreamItem) => void) => Promise<StreamRun>,
+  subscribedTaskId?: string,
+): Promise<SessionResult> {
+  const g = h.generation;
+  const host = h.host;
+  const stop = new AbortController();
+  let finalIndex = -1;
+  let endIndex = -1;
+  let grace: AbortController | undefined;
+  const startGrace = () => {
+    grace?.abort();
+    const mine = new AbortController();
+    grace = mine;
+    host.sleep(CLOSE_GRACE_MS, AbortSignal.any([mine.signal, s.ctx.signal])).then(
+      () => stop.abort(),
+      () => undefined,
+    );
+  };
+  const frames: SessionFrame[] = [];
+  const run = await open(stop.signal, (it) => {
+    if (finalIndex < 0 && isFinalItem(g, it)) {
+      finalIndex = it.seq - 1;
+      if (endIndex < 0) endIndex = finalIndex;
+      startGrace();
+    } else if (endIndex < 0 && endsWait(g, it)) {
+      endIndex = it.seq - 1;
+      startGrace();
+    }
+    const f = frameOf(g, it, s.started, s.lastExchange(), h.redactor);
+    frames.push(f);
+    try {
+      o.onFrame?.(f);
+    } catch {
+      /* a failing consumer must not break the stream */
+    }
+  });
+  grace?.abort();
+  const items = run.items;
+  const taskId = subscribedTaskId ?? items.map((i) => i.taskId ?? i.task?.id).find(Boolean);
+  let readBack: CallOutcome | undefined;
+  if (endIndex < 0 && BUDGET_ENDS.has(run.reason) && taskId && !s.ctx.signal.aborted) {
+    // Our budget ended the stream: did the task finish without the stream saying so (the agent's fault)?
+    readBack = await h.dialect.get(s.ctx, { id: taskId, lane: s.lane, timeoutMs: Math.min(s.timeoutMs, 10_000) });
+  }
+  const method = h.describe(op, subscribedTaskId);
+  const r = run.result;
+  if (run.reason === 'not-stream' || !r.responded) {
+    // No stream: read the answer as the operation's (an error, usually), as streaming.content-type does.
+    const d = h.dialect;
+    const body = r.json();
+    const bodyId = body.ok && isRecord(body.value) ? body.value.id : undefined;
+    const answer: CallOutcome = !r.responded
+      ? { kind: 'transport', http: r, envelopeProblems: [] }
+      : d.isRest
+        ? d.parseRest(r, 'send')
+        : d.parseRpc(r, typeof bodyId === 'string' ? bodyId : String(bodyId ?? ''), 'send');
+    const findings = answer.kind === 'transport' ? outcomeFindings(g, op, answer) : outcomeFindings(g, op, answer).filter((f) => f.rule !== 'answer');
+    if (answer.kind !== 'error' && answer.kind !== 'transport') {
+      const fd = finding(
+        g,
+        op === 'stream' ? 'streaming.content-type' : 'streaming.resubscribe',
+        'framing',
+        `The ${op === 'stream' ? 'streaming method' : 'subscription'} answered HTTP ${r.status} with ${r.contentType ? `Content-Type ${r.contentType}` : 'no Content-Type'}, not an event stream (HTTP 200, text/event-stream).`,
+        { exchangeId: r.exchangeId, level: 'MUST' },
+      );
+      if (fd) findings.push(fd);
+    }
+    const result = h.finish(s, op, method, answer, findings);
+    result.ok = false;
+    result.stream = { end: 'not-stream', events: 0 };
+    return result;
+  }
+  const judged = judgeStream(g, run, {
+    op,
+    finalIndex,
+    endIndex,
+    closed: run.reason === 'closed',
+    readBack,
+    taskId: subscribedTaskId,
+    closeGraceMs: CLOSE_GRACE_MS,
+  });
+  for (const f of frames) f.findings.push(...(judged.byFrame.get(f.seq) ?? []));
+  for (const f of judged.stream) f.message = h.redactor.text(f.message);
+  for (const f of frames) for (const fd of f.findings) fd.message = h.redactor.text(fd.message);
+  const findings: SessionFinding[] = [...frames.flatMap((f) => f.findings), ...judged.stream];
+  // Transitions across calls: the first state this stream showed of each task, against what earlier calls saw
+  // (within the stream judgeStream judged them already).
+  const seenHere = new Set<string>();
+  for (const it of items) {
+    const id = it.taskId ?? it.task?.id;
+    if (id && it.state && it.rawState !== undefined) {
+      const t = h.observe(id, it.state, it.rawState, `${op} event ${it.seq}`, r.exchangeId, it.seq);
+      const first = !seenHere.has(id);
+      seenHere.add(id);
+      if (t && first) {
+        findings.push(t);
+        frames.find((f) => f.seq === it.seq)?.findings.push(t);
+      }
+    }
+  }
+  if (readBack?.kind === 'task') findings.push(...outcomeFindings(g, 'get', readBack, { taskId }));
+  const stream: StreamSummary = {
+    end: run.reason === 'stopped' ? 'grace' : run.reason,
+    events: run.events,
+    firstEventMs: run.firstEventMs,
+    finalFrame: finalIndex >= 0 ? finalIndex + 1 : undefined,
+  };
+  const usable = items.some((i) => i.kind !== 'error' && i.kind !== 'invalid');
+  const errorFrame = items.find((i) => i.kind === 'error');
+  const task = streamTask(items, taskId, h.redactor);
+  const summary = [
+    `${method}: ${items.length} event(s), ${streamEndText(stream.end, s.timeoutMs, CLOSE_GRACE_MS)}`,
+    task?.rawState ? `task ${task.id ?? '?'} last ${task.rawState}` : '',
+    errorFrame ? `error event ${errorFrame.seq}: ${errorText(errorFrame.error)}` : '',
+    countText(findings),
+  ]
+    .filter(Boolean)
+    .join('; ');
+  const message = [...items].reverse().find((i) => i.kind === 'message')?.message;
+  return {
+    operation: op,
+    method,
+    generation: g,
+    binding: h.binding,
+    ok: usable,
+    outcome: usable ? 'stream' : errorFrame ? 'error' : 'invalid',
+    summary: h.redactor.text(summary),
+    task,
+    message: message ? messageSummary(message, h.redactor) : undefined,
+    error: errorFrame?.error ? redactError(errorFrame.error, h.redactor) : undefined,
+    frames,
+    stream,
+    exchanges: exchangesOf(s.events),
+    findings,
+    durationMs: Math.max(0, host.now() - s.started),
+    events: s.events,
+  };
+}
