@@ -50,7 +50,11 @@ describe('results views', () => {
     expect(handle.store.getState().selected).toMatch(/^x\d+/);
     const id = handle.store.getState().run.checkOrder.find((c) => handle.store.getState().run.checks[c]?.status === 'fail')!;
     act(() => handle.recordRerun(id, 'fail', 'fail'));
-    expect(within(failed).getAllByRole('status').map((s) => s.textContent)).toContain('Re-run: still fails');
+    expect(
+      within(failed)
+        .getAllByRole('status')
+        .map((s) => s.textContent),
+    ).toContain('Re-run: still fails');
   });
 
   it('while a run is going on the verdict shows neutral progress and no level', () => {
@@ -143,7 +147,14 @@ describe('timeline', () => {
     const items = within(region).getAllByRole('listitem');
     expect(items.length).toBeGreaterThan(5);
     expect(items.length).toBeLessThan(60);
-    expect(items[0]!.getAttribute('aria-setsize')).toBe(String(handle.store.getState().run.exchangeOrder.length + handle.store.getState().run.sse.length + handle.store.getState().run.taskStates.length + handle.store.getState().run.lanes.length));
+    expect(items[0]!.getAttribute('aria-setsize')).toBe(
+      String(
+        handle.store.getState().run.exchangeOrder.length +
+          handle.store.getState().run.sse.length +
+          handle.store.getState().run.taskStates.length +
+          handle.store.getState().run.lanes.length,
+      ),
+    );
     const http = within(region).getAllByRole('button', { name: /HTTP GET \/\.well-known\/agent-card\.json/ })[0]!;
     act(() => {
       fireEvent.click(http);
@@ -163,7 +174,9 @@ describe('timeline', () => {
     const region = screen.getByRole('region', { name: 'Timeline' });
     fireEvent.click(within(region).getByRole('checkbox', { name: 'HTTP' }));
     fireEvent.click(within(region).getByRole('checkbox', { name: 'State' }));
-    const items = within(region).getAllByRole('button').filter((b) => b.classList.contains('tl-item'));
+    const items = within(region)
+      .getAllByRole('button')
+      .filter((b) => b.classList.contains('tl-item'));
     expect(items.length).toBeGreaterThan(0);
     expect(items.every((b) => b.textContent?.startsWith('SSE'))).toBe(true);
   });

@@ -32,8 +32,7 @@ export async function fetchDemoAgents(signal?: AbortSignal): Promise<DemoAgent[]
   });
 }
 
-export const demoAgentsQuery = () =>
-  queryOptions({ queryKey: ['demo-agents'], queryFn: ({ signal }) => fetchDemoAgents(signal), staleTime: Infinity });
+export const demoAgentsQuery = () => queryOptions({ queryKey: ['demo-agents'], queryFn: ({ signal }) => fetchDemoAgents(signal), staleTime: Infinity });
 
 export const useDemoAgents = () => useQuery(demoAgentsQuery());
 

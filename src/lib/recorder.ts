@@ -54,9 +54,7 @@ export class RunRecorder {
       this.state = applyEvents(this.state, batch);
       this.count += batch.length;
       const meta = metaOf(this.state, this.opts.origin ?? 'live', this.count);
-      this.chain = this.chain
-        .then(() => this.archive.append(meta, batch))
-        .catch((e: unknown) => this.opts.onError?.(e));
+      this.chain = this.chain.then(() => this.archive.append(meta, batch)).catch((e: unknown) => this.opts.onError?.(e));
     }
     return this.chain;
   }

@@ -1,7 +1,18 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sampleCard } from '../testing/fake-host';
-import { checkCard, exportCard, importCard, logEntry, MAX_LOG_ENTRIES, MAX_LOG_NOTES, MAX_NOTE_CHARS, RegistryAgent, RegistryDb, SERVING_CHECKS } from './registry-db';
+import {
+  checkCard,
+  exportCard,
+  importCard,
+  logEntry,
+  MAX_LOG_ENTRIES,
+  MAX_LOG_NOTES,
+  MAX_NOTE_CHARS,
+  RegistryAgent,
+  RegistryDb,
+  SERVING_CHECKS,
+} from './registry-db';
 
 let n = 0;
 const dbs: RegistryDb[] = [];
@@ -13,7 +24,13 @@ const fresh = (now?: () => number) => {
 afterEach(() => dbs.splice(0).forEach((d) => d.close()));
 
 const agent = (id: string, extra: Partial<RegistryAgent> = {}): RegistryAgent =>
-  RegistryAgent.parse({ id, version: '1.0.0', name: `Agent ${id}`, endpoints: [{ protocol: 'a2a', url: `https://${id.replace(/\W/g, '')}.example/rpc` }], ...extra });
+  RegistryAgent.parse({
+    id,
+    version: '1.0.0',
+    name: `Agent ${id}`,
+    endpoints: [{ protocol: 'a2a', url: `https://${id.replace(/\W/g, '')}.example/rpc` }],
+    ...extra,
+  });
 
 describe('registry store', () => {
   it('keeps agents across connections (a reload), newest update first, with created/updated times', async () => {
@@ -49,7 +66,9 @@ describe('registry store', () => {
 
   it('records imports and exports in the mapper log, newest first, with the import in the same transaction', async () => {
     const d = fresh();
-    const { agent: imported, generation } = importCard(sampleCard('v0.3', 'https://v03.example'), { sourceUrl: 'https://v03.example/.well-known/agent-card.json' });
+    const { agent: imported, generation } = importCard(sampleCard('v0.3', 'https://v03.example'), {
+      sourceUrl: 'https://v03.example/.well-known/agent-card.json',
+    });
     expect(generation).toBe('v0.3');
     await d.put(imported, logEntry('import', imported, `A2A ${generation}`, 'https://v03.example/.well-known/agent-card.json', '2026-01-01T00:00:00.000Z'));
     await d.addLog(logEntry('export', imported, 'A2A v1.0', 'agent-v03-example-v03.agent-card.json', '2026-01-01T00:00:01.000Z'));
@@ -75,8 +94,21 @@ describe('registry store', () => {
   it('keeps how an entry went (failed, warnings with notes), with the notes bounded', async () => {
     const d = fresh();
     const a = agent('agent:warn');
-    await d.addLog({ ...logEntry('import', a, 'A2A v1.0', 'pasted JSON', 't1'), outcome: 'warnings', notes: Array.from({ length: 50 }, (_, i) => `note ${i} ${'x'.repeat(i === 0 ? 2000 : 1)}`) });
-    await d.addLog({ when: 't2', dir: 'import', type: '–', agent: '–', schema: 'a2a-mapper.v1', source: 'https://x.example', outcome: 'failed', notes: ['No agent card found.'] });
+    await d.addLog({
+      ...logEntry('import', a, 'A2A v1.0', 'pasted JSON', 't1'),
+      outcome: 'warnings',
+      notes: Array.from({ length: 50 }, (_, i) => `note ${i} ${'x'.repeat(i === 0 ? 2000 : 1)}`),
+    });
+    await d.addLog({
+      when: 't2',
+      dir: 'import',
+      type: '–',
+      agent: '–',
+      schema: 'a2a-mapper.v1',
+      source: 'https://x.example',
+      outcome: 'failed',
+      notes: ['No agent card found.'],
+    });
     const [failed, warned] = await d.log();
     expect(failed).toMatchObject({ outcome: 'failed', notes: ['No agent card found.'], agent: '–' });
     expect(warned!.outcome).toBe('warnings');

@@ -19,7 +19,15 @@ function setup(run: RunFn, stopGraceMs = 50) {
   const archive = new RunArchive(`session-${Math.random()}`);
   archives.push(archive);
   const store = createRunStore(syncFrames);
-  const session = new RunSession({ store, archive, run, createHost: () => fakeHost, hostSettings: () => ({ mode: 'proxy' }), stopGraceMs, newId: () => 'generated' });
+  const session = new RunSession({
+    store,
+    archive,
+    run,
+    createHost: () => fakeHost,
+    hostSettings: () => ({ mode: 'proxy' }),
+    stopGraceMs,
+    newId: () => 'generated',
+  });
   return { archive, store, session };
 }
 
@@ -183,7 +191,13 @@ describe('replay', () => {
       return () => clearTimeout(t);
     });
     store.store.subscribe((s) => frames.push(s.run.eventCount));
-    const session = new RunSession({ store, archive, run: () => Promise.reject(new Error('unused')), createHost: () => fakeHost, hostSettings: () => ({ mode: 'proxy' }) });
+    const session = new RunSession({
+      store,
+      archive,
+      run: () => Promise.reject(new Error('unused')),
+      createHost: () => fakeHost,
+      hostSettings: () => ({ mode: 'proxy' }),
+    });
     await session.replay(events, 300);
     const run = store.store.getState().run;
     expect(run.eventCount).toBe(events.length);

@@ -214,9 +214,9 @@ export class RunSession {
       recorder.push(m);
     };
     const settings = this.deps.hostSettings();
-    const creds = credentials ?? (this.lastInput && (run.runId === this.lastRunId || run.agentUrl === this.lastInput.agentUrl)
-        ? this.lastInput.credentials
-        : { kind: 'none' as const });
+    const creds =
+      credentials ??
+      (this.lastInput && (run.runId === this.lastRunId || run.agentUrl === this.lastInput.agentUrl) ? this.lastInput.credentials : { kind: 'none' as const });
     try {
       await this.deps.run(
         this.deps.createHost(settings),

@@ -32,12 +32,12 @@ export function SavedRunRoute({ runId }: { runId: string }) {
   }, [q.data]);
   return (
     <section aria-labelledby="saved-h">
-      <h1 id="saved-h">
-        {q.data ? `Run of ${q.data.meta.agentName ?? q.data.meta.agentUrl}` : 'Saved run'}
-      </h1>
+      <h1 id="saved-h">{q.data ? `Run of ${q.data.meta.agentName ?? q.data.meta.agentUrl}` : 'Saved run'}</h1>
       <p>
         <Link to="/history">Back to history</Link>
-        {q.data ? ` · ${q.data.meta.origin === 'imported' ? 'opened from a report file' : 'recorded in this browser'} · started ${fmtDate(q.data.meta.startedAt)}` : ''}
+        {q.data
+          ? ` · ${q.data.meta.origin === 'imported' ? 'opened from a report file' : 'recorded in this browser'} · started ${fmtDate(q.data.meta.startedAt)}`
+          : ''}
       </p>
       {q.data ? (
         <p>

@@ -19,7 +19,12 @@ function Verdicts({ list }: { list: FieldVerdict[] | undefined }) {
         <span key={v.checkId} className={`field-verdict verdict-${v.status}`} title={v.message}>
           <StatusChip status={v.status} />{' '}
           {FAILING.has(v.status) || v.status === 'advisory' ? (
-            <button type="button" className="linklike verdict-title" onClick={() => handle.showCheck(v.checkId)} aria-label={`Show check ${v.checkId}: ${v.title}`}>
+            <button
+              type="button"
+              className="linklike verdict-title"
+              onClick={() => handle.showCheck(v.checkId)}
+              aria-label={`Show check ${v.checkId}: ${v.title}`}
+            >
               {v.checkId}
             </button>
           ) : (

@@ -112,7 +112,11 @@ function TargetCard({ target, verdicts }: { target: TargetInfo; verdicts: Return
           <pre className="body">{body ? prettyBody(body) : (target.rawText ?? JSON.stringify(received, null, 2))}</pre>
         </div>
       ) : card !== undefined ? (
-        <CardTree value={card} verdicts={view === 'raw' || target.role === 'agent' ? verdicts : new Map()} label={`${who} card ${view === 'raw' ? 'as received' : 'normalized'}`} />
+        <CardTree
+          value={card}
+          verdicts={view === 'raw' || target.role === 'agent' ? verdicts : new Map()}
+          label={`${who} card ${view === 'raw' ? 'as received' : 'normalized'}`}
+        />
       ) : target.rawText ? (
         <pre className="body">{target.rawText}</pre>
       ) : (

@@ -23,7 +23,12 @@ describe('card field paths', () => {
       duration_ms: 1,
       evidence: path ? [{ label: 'x', value: 'y', path }] : [],
     });
-    const m = verdictsByPath([r('a', 'fail', 'skills[0].tags'), r('b', 'pass', '/skills/0/tags'), r('c', 'pass'), { ...r('d', 'fail', '/x'), category: 'lifecycle' }]);
+    const m = verdictsByPath([
+      r('a', 'fail', 'skills[0].tags'),
+      r('b', 'pass', '/skills/0/tags'),
+      r('c', 'pass'),
+      { ...r('d', 'fail', '/x'), category: 'lifecycle' },
+    ]);
     expect(m.get('/skills/0/tags')?.map((v) => v.checkId)).toEqual(['a', 'b']);
     expect(m.get('/')?.map((v) => v.checkId)).toEqual(['c']);
     expect(m.has('/x')).toBe(false);

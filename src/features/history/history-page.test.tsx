@@ -35,7 +35,9 @@ async function setup(runs: RunEvent[][]) {
 /** The skip event of a run that no longer declares a feature: resubscribe is then not applicable. */
 function withSkip(events: RunEvent[], id: string): RunEvent[] {
   return events.map((e) =>
-    e.type === 'check-finished' && e.result.id === id ? { ...e, result: { ...e.result, status: 'skip', skipKind: 'not-applicable', message: 'Not declared.' } } : e,
+    e.type === 'check-finished' && e.result.id === id
+      ? { ...e, result: { ...e.result, status: 'skip', skipKind: 'not-applicable', message: 'Not declared.' } }
+      : e,
   );
 }
 
@@ -44,8 +46,19 @@ const rows = (table: HTMLElement) => within(table).getAllByRole('row').slice(1);
 describe('history page', () => {
   it('lists runs with their level as a chip, not assessed included', async () => {
     const unreachable: RunEvent[] = [
-      { type: 'run-started', at: day(3), runId: 'na', agentUrl: 'http://127.0.0.1:9', options: { timeoutMs: 1000, credentials: 'none' }, tool: { name: 'a2a-interop', version: '0.1.0' } },
-      { type: 'target-resolved', at: day(3), target: { role: 'agent', inputUrl: 'http://127.0.0.1:9', attempts: [], evidence: [], error: 'Could not connect (ECONNREFUSED).', reach: 'unreachable' } },
+      {
+        type: 'run-started',
+        at: day(3),
+        runId: 'na',
+        agentUrl: 'http://127.0.0.1:9',
+        options: { timeoutMs: 1000, credentials: 'none' },
+        tool: { name: 'a2a-interop', version: '0.1.0' },
+      },
+      {
+        type: 'target-resolved',
+        at: day(3),
+        target: { role: 'agent', inputUrl: 'http://127.0.0.1:9', attempts: [], evidence: [], error: 'Could not connect (ECONNREFUSED).', reach: 'unreachable' },
+      },
       { type: 'run-finished', at: day(3) + 5, status: 'completed' },
     ];
     const { table } = await setup([syntheticRun({ runId: 'a', startAt: day(1), flawed: true }), unreachable]);
@@ -57,14 +70,22 @@ describe('history page', () => {
 
   it('compares two runs of one agent: summary line, pass -> skip is "not applicable", fixes listed, no agent warning', async () => {
     const before = syntheticRun({ runId: 'before', startAt: day(1), flawed: true });
-    const after = withSkip(syntheticRun({ runId: 'after', startAt: day(2), flawed: true, statuses: { 'errors.task-not-found': 'pass' } }), 'streaming.resubscribe');
+    const after = withSkip(
+      syntheticRun({ runId: 'after', startAt: day(2), flawed: true, statuses: { 'errors.task-not-found': 'pass' } }),
+      'streaming.resubscribe',
+    );
     const { table } = await setup([before, after]);
     for (const box of within(table).getAllByRole('checkbox')) fireEvent.click(box);
     fireEvent.click(screen.getByRole('button', { name: 'Compare selected runs' }));
     const summary = await screen.findByRole('status', { name: 'Comparison summary' });
     expect(summary.textContent).toBe('minimal → minimal · 1 fixed · 0 regressed · 1 not applicable');
     const changed = screen.getByRole('table', { name: 'Changed checks' });
-    const cells = rows(changed).map((r) => [within(r).getByRole('rowheader').querySelector('.check-id')?.textContent, ...within(r).getAllByRole('cell').map((c) => c.textContent)]);
+    const cells = rows(changed).map((r) => [
+      within(r).getByRole('rowheader').querySelector('.check-id')?.textContent,
+      ...within(r)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ]);
     expect(cells).toEqual([
       ['errors.task-not-found', 'fail', 'pass', 'fixed'],
       ['streaming.resubscribe', 'pass', 'skipped', 'not applicable (feature not declared)'],
@@ -73,7 +94,7 @@ describe('history page', () => {
     expect(screen.getByRole('heading', { name: 'Comparison' })).toBe(document.activeElement);
   });
 
-  it('warns when the two runs are of different agents and offers the later agent\'s previous run', async () => {
+  it("warns when the two runs are of different agents and offers the later agent's previous run", async () => {
     const { table } = await setup([
       syntheticRun({ runId: 'v03-old', startAt: day(1), agentUrl: V03, flawed: true }),
       syntheticRun({ runId: 'other', startAt: day(2), agentUrl: OTHER }),

@@ -66,7 +66,11 @@ export function HistoryPage() {
     },
   });
   const compare = useMutation({
-    mutationFn: (ids: string[]) => loadComparison(archive, (runs.data ?? []).filter((m) => ids.includes(m.runId))),
+    mutationFn: (ids: string[]) =>
+      loadComparison(
+        archive,
+        (runs.data ?? []).filter((m) => ids.includes(m.runId)),
+      ),
     onSuccess: (c) => {
       setComparison(c);
       setPicked([c.before.runId, c.after.runId]);
@@ -79,7 +83,11 @@ export function HistoryPage() {
     <section className="history" aria-labelledby="history-heading">
       <h1 id="history-heading">Run history</h1>
       <p>Runs are saved in this browser (IndexedDB) as they progress. Credentials are never saved with them.</p>
-      {runs.isError ? <Notice kind="error" title="Could not read the history.">{String(runs.error)} IndexedDB may be disabled (private mode).</Notice> : null}
+      {runs.isError ? (
+        <Notice kind="error" title="Could not read the history.">
+          {String(runs.error)} IndexedDB may be disabled (private mode).
+        </Notice>
+      ) : null}
       {runs.data && !runs.data.length ? <p>No runs yet. Run the suite or open a report.</p> : null}
       {list.length ? (
         <>
@@ -106,7 +114,12 @@ export function HistoryPage() {
                   return (
                     <tr key={m.runId}>
                       <td>
-                        <input type="checkbox" aria-label={`Select ${runLabel(m)} for comparison`} checked={picked.includes(m.runId)} onChange={() => toggle(m.runId)} />
+                        <input
+                          type="checkbox"
+                          aria-label={`Select ${runLabel(m)} for comparison`}
+                          checked={picked.includes(m.runId)}
+                          onChange={() => toggle(m.runId)}
+                        />
                       </td>
                       <th scope="row">
                         <span className="untrusted-text">{agentLabel(m)}</span>
@@ -213,17 +226,19 @@ function ComparisonView({
         Comparison
       </h2>
       <p className="runs">
-        Earlier: <span className="untrusted-text">{agentLabel(before)}</span> at {fmtDate(before.startedAt)} <LevelChip level={before.level} notAssessed={before.notAssessed} provisional={before.provisional} />
+        Earlier: <span className="untrusted-text">{agentLabel(before)}</span> at {fmtDate(before.startedAt)}{' '}
+        <LevelChip level={before.level} notAssessed={before.notAssessed} provisional={before.provisional} />
         <br />
-        Later: <span className="untrusted-text">{agentLabel(after)}</span> at {fmtDate(after.startedAt)} <LevelChip level={after.level} notAssessed={after.notAssessed} provisional={after.provisional} />
+        Later: <span className="untrusted-text">{agentLabel(after)}</span> at {fmtDate(after.startedAt)}{' '}
+        <LevelChip level={after.level} notAssessed={after.notAssessed} provisional={after.provisional} />
       </p>
       <p className="compare-summary" role="status" aria-label="Comparison summary">
         {result.summary}
       </p>
       {different ? (
         <Notice kind="warn" title="These runs are of different agents.">
-          The earlier run tested <span className="untrusted-text">{before.agentUrl}</span>, the later one <span className="untrusted-text">{after.agentUrl}</span>: the differences below are
-          between two agents, not changes of one agent.{' '}
+          The earlier run tested <span className="untrusted-text">{before.agentUrl}</span>, the later one{' '}
+          <span className="untrusted-text">{after.agentUrl}</span>: the differences below are between two agents, not changes of one agent.{' '}
           {offerPrevious ? (
             <button type="button" disabled={busy} onClick={() => onCompare([previousOfAfter.runId, after.runId])}>
               Compare with this agent's previous run

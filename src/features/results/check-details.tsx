@@ -5,7 +5,15 @@ import { useRunSession, useSessionState } from '../../lib/run-session';
 import { useRunSelector, useRunStoreHandle, type RerunOutcome } from '../../lib/run-store';
 
 /** The details of one result: message, why (skip/advisory/tool error), spec sentences, evidence, fix. */
-export function CheckDetails({ check, showMessage = true, showRecommendation = true }: { check: CheckRunState; showMessage?: boolean; showRecommendation?: boolean }) {
+export function CheckDetails({
+  check,
+  showMessage = true,
+  showRecommendation = true,
+}: {
+  check: CheckRunState;
+  showMessage?: boolean;
+  showRecommendation?: boolean;
+}) {
   const handle = useRunStoreHandle();
   const r = check.result;
   if (!r) return <p>Still running.</p>;

@@ -84,7 +84,9 @@ function CategoryTile({ tile, running }: { tile: Tile; running: boolean }) {
       <span className="cat-name">{name}</span>
       <span className="cat-counts">{words.length ? words.join(' · ') : 'no checks'}</span>
       <span className="cat-bar" aria-hidden="true">
-        {parts.map(([k]) => ((tile[k] as number) > 0 ? <span key={k} className={`seg seg-${k}`} style={{ width: `${((tile[k] as number) / total) * 100}%` }} /> : null))}
+        {parts.map(([k]) =>
+          (tile[k] as number) > 0 ? <span key={k} className={`seg seg-${k}`} style={{ width: `${((tile[k] as number) / total) * 100}%` }} /> : null,
+        )}
       </span>
     </li>
   );
@@ -159,7 +161,8 @@ export function VerdictCard() {
       ) : (
         <>
           <p className="verdict-line">
-            <strong>{plural(summary.failed, 'required failure', 'required failures')}</strong> · {plural(summary.advisories, 'advisory', 'advisories')} (never lower the level)
+            <strong>{plural(summary.failed, 'required failure', 'required failures')}</strong> · {plural(summary.advisories, 'advisory', 'advisories')} (never
+            lower the level)
           </p>
           <p className="level-reason">{verdict?.reason}</p>
         </>

@@ -41,8 +41,13 @@ export function SettingsPanel() {
         </p>
       </div>
       <label className="field-inline">
-        <input type="checkbox" checked={proxyKind === 'hosted'} disabled={mode === 'direct'} onChange={(e) => update({ proxyKind: e.target.checked ? 'hosted' : 'local' })} /> The
-        proxy is hosted (edge), not on this machine
+        <input
+          type="checkbox"
+          checked={proxyKind === 'hosted'}
+          disabled={mode === 'direct'}
+          onChange={(e) => update({ proxyKind: e.target.checked ? 'hosted' : 'local' })}
+        />{' '}
+        The proxy is hosted (edge), not on this machine
       </label>
       {mode === 'proxy' ? (
         <p role="status" aria-label="Proxy status" className="proxy-status">
@@ -55,8 +60,8 @@ export function SettingsPanel() {
       ) : null}
       {mode === 'proxy' && health.data && !health.data.ok ? (
         <Notice kind="error" title="The proxy is unreachable.">
-          Start the dashboard with <code>npm start</code> (it serves the proxy at /proxy), set the Proxy URL of a running proxy, or switch to
-          direct mode if the agent allows CORS.
+          Start the dashboard with <code>npm start</code> (it serves the proxy at /proxy), set the Proxy URL of a running proxy, or switch to direct mode if the
+          agent allows CORS.
         </Notice>
       ) : null}
       <label className="field-inline">

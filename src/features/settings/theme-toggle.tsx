@@ -12,7 +12,12 @@ export function ThemeToggle() {
     else root.setAttribute('data-theme', theme);
   }, [theme]);
   return (
-    <button type="button" className="theme-toggle" aria-label={`Theme: ${theme}. Switch to ${NEXT[theme]}`} onClick={() => settingsStore.getState().update({ theme: NEXT[theme] })}>
+    <button
+      type="button"
+      className="theme-toggle"
+      aria-label={`Theme: ${theme}. Switch to ${NEXT[theme]}`}
+      onClick={() => settingsStore.getState().update({ theme: NEXT[theme] })}
+    >
       Theme: {theme}
     </button>
   );

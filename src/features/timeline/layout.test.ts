@@ -37,7 +37,13 @@ describe('timeline layout', () => {
   it('marks transport failures by blame and maps time to a clamped percentage', () => {
     const withError = applyEvents(s, [
       { type: 'http-request', at: s.finishedAt! + 1, exchangeId: 'xe', lane: 'L', request: { method: 'GET', url: 'http://a/x', headers: {}, bodySize: 0 } },
-      { type: 'http-response', at: s.finishedAt! + 2, exchangeId: 'xe', error: { source: 'proxy', code: 'connect_failed', message: 'm', blame: 'unknown' }, timings: { startedAt: s.finishedAt! + 1, endedAt: s.finishedAt! + 2 } },
+      {
+        type: 'http-response',
+        at: s.finishedAt! + 2,
+        exchangeId: 'xe',
+        error: { source: 'proxy', code: 'connect_failed', message: 'm', blame: 'unknown' },
+        timings: { startedAt: s.finishedAt! + 1, endedAt: s.finishedAt! + 2 },
+      },
     ]);
     const row = buildTimeline(withError).rows.find((r) => r.key === 'xe');
     expect(row).toMatchObject({ tone: 'tool', detail: expect.stringContaining('proxy connect_failed') });
@@ -58,8 +64,20 @@ describe('timeline layout', () => {
     expect(sseOnly.rows.filter((r) => r.kind !== 'lane').every((r) => r.kind === 'sse')).toBe(true);
     expect(sseOnly.rows.filter((r) => r.kind === 'lane').every((l) => l.kind === 'lane' && l.items > 0)).toBe(true);
     const withError = applyEvents(flawed, [
-      { type: 'http-request', at: flawed.finishedAt! + 1, exchangeId: 'xe', lane: 'L', request: { method: 'GET', url: 'http://a/x', headers: {}, bodySize: 0 } },
-      { type: 'http-response', at: flawed.finishedAt! + 2, exchangeId: 'xe', error: { source: 'proxy', code: 'connect_failed', message: 'm', blame: 'tool' }, timings: { startedAt: flawed.finishedAt! + 1, endedAt: flawed.finishedAt! + 2 } },
+      {
+        type: 'http-request',
+        at: flawed.finishedAt! + 1,
+        exchangeId: 'xe',
+        lane: 'L',
+        request: { method: 'GET', url: 'http://a/x', headers: {}, bodySize: 0 },
+      },
+      {
+        type: 'http-response',
+        at: flawed.finishedAt! + 2,
+        exchangeId: 'xe',
+        error: { source: 'proxy', code: 'connect_failed', message: 'm', blame: 'tool' },
+        timings: { startedAt: flawed.finishedAt! + 1, endedAt: flawed.finishedAt! + 2 },
+      },
     ]);
     const tool = buildTimeline(withError, new Set(), { ...NO_TIMELINE_FILTER, status: 'tool' });
     expect(tool.rows.flatMap((r) => (r.kind === 'lane' ? [] : [r.key]))).toEqual(['xe']);

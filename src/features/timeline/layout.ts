@@ -74,7 +74,15 @@ export function buildTimeline(s: RunState, collapsed: ReadonlySet<string> = new 
     const start = x.timings.startedAt;
     const end = x.timings.endedAt;
     const status = x.error ? `${x.error.source} ${x.error.code}` : x.response ? String(x.response.status) : 'pending';
-    const tone: Tone = x.error ? (x.error.blame === 'tool' || x.error.source === 'proxy' ? 'tool' : 'bad') : !x.response ? 'pending' : x.response.status >= 400 ? 'bad' : 'ok';
+    const tone: Tone = x.error
+      ? x.error.blame === 'tool' || x.error.source === 'proxy'
+        ? 'tool'
+        : 'bad'
+      : !x.response
+        ? 'pending'
+        : x.response.status >= 400
+          ? 'bad'
+          : 'ok';
     push(x.lane, {
       kind: 'exchange',
       key: id,

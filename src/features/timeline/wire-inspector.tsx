@@ -233,17 +233,18 @@ function ExchangeView({ x, events, highlightSeq }: { x: Exchange; events: SseRec
         ) : null}
         {x.response ? (
           <>
-            {x.response.body ? (
-              <pre className="body">{prettyBody(x.response.body)}</pre>
-            ) : !x.response.stream ? (
-              <p className="help">Empty body.</p>
-            ) : null}
+            {x.response.body ? <pre className="body">{prettyBody(x.response.body)}</pre> : !x.response.stream ? <p className="help">Empty body.</p> : null}
             {events.length ? (
               <section aria-label="SSE events">
                 <h4>SSE events ({events.length})</h4>
                 <ol className="sse-list" ref={listRef}>
                   {events.slice(0, visible).map((e) => (
-                    <li key={e.seq} data-seq={e.seq} className={e.seq === highlightSeq ? 'highlight' : undefined} aria-current={e.seq === highlightSeq ? 'true' : undefined}>
+                    <li
+                      key={e.seq}
+                      data-seq={e.seq}
+                      className={e.seq === highlightSeq ? 'highlight' : undefined}
+                      aria-current={e.seq === highlightSeq ? 'true' : undefined}
+                    >
                       <span className="sse-meta">
                         #{e.seq} +{fmtMs(e.at - t.startedAt)}
                         {e.event ? ` event: ${e.event}` : ''}
@@ -278,9 +279,7 @@ function ExchangeView({ x, events, highlightSeq }: { x: Exchange; events: SseRec
         <h3>Request</h3>
         <HeaderTable lines={asLines(x.request.headers)} label="Request headers" />
         <p className="help">Body: {fmtBytes(x.request.bodySize)}</p>
-        {x.request.body ? (
-          <pre className="body">{prettyBody(x.request.body)}</pre>
-        ) : null}
+        {x.request.body ? <pre className="body">{prettyBody(x.request.body)}</pre> : null}
       </section>
       <section aria-label="Timings">
         <h3>Timings</h3>

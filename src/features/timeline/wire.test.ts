@@ -19,12 +19,19 @@ describe('splitHeaders', () => {
     const { agent, proxy, viaProxy } = splitHeaders(proxied);
     expect(viaProxy).toBe(true);
     const a = Object.fromEntries(agent.map((h) => [h.name, h.value]));
-    expect(a).toEqual({ 'content-type': 'application/json', vary: 'Accept-Encoding', 'server-timing': 'app;dur=3', 'content-security-policy': "default-src 'self'" });
+    expect(a).toEqual({
+      'content-type': 'application/json',
+      vary: 'Accept-Encoding',
+      'server-timing': 'app;dur=3',
+      'content-security-policy': "default-src 'self'",
+    });
     const p = Object.fromEntries(proxy.map((h) => [h.name, h.value]));
     expect(p.vary).toBe('Origin');
     expect(p['server-timing']).toMatch(/^proxy;dur=1.2/);
     expect(p['content-security-policy']).toBe("default-src 'none'; sandbox");
-    expect(Object.keys(p)).toEqual(expect.arrayContaining(['x-content-type-options', 'x-accel-buffering', 'x-proxy-upstream-status', 'x-proxy-upstream-url', 'x-proxy-sent-headers']));
+    expect(Object.keys(p)).toEqual(
+      expect.arrayContaining(['x-content-type-options', 'x-accel-buffering', 'x-proxy-upstream-status', 'x-proxy-upstream-url', 'x-proxy-sent-headers']),
+    );
   });
 
   it('restores CORS headers the proxy renamed to x-upstream-… and files the proxy’s own CORS answer under the proxy', () => {
@@ -42,7 +49,10 @@ describe('splitHeaders', () => {
   it('same-origin dashboard: an agent’s own access-control-* header stays the agent’s', () => {
     const { agent } = splitHeaders({ 'x-proxy-upstream-status': '200', 'access-control-allow-origin': '*' }, 'http://127.0.0.1:4173');
     expect(agent).toEqual([{ name: 'access-control-allow-origin', value: '*' }]);
-    const ours = splitHeaders({ 'x-proxy-upstream-status': '200', 'access-control-allow-origin': 'http://127.0.0.1:4173', 'access-control-expose-headers': '*' }, 'http://127.0.0.1:4173');
+    const ours = splitHeaders(
+      { 'x-proxy-upstream-status': '200', 'access-control-allow-origin': 'http://127.0.0.1:4173', 'access-control-expose-headers': '*' },
+      'http://127.0.0.1:4173',
+    );
     expect(ours.agent).toEqual([]);
   });
 
@@ -85,7 +95,9 @@ describe('toCurl', () => {
 
   it('GET without a body has no -X; streams get -N', () => {
     expect(toCurl({ request: { method: 'GET', url: 'http://a/b', headers: {}, bodySize: 0 } })).toBe(`curl -sS 'http://a/b'`);
-    expect(toCurl({ request: { method: 'POST', url: 'http://a/b', headers: { accept: 'text/event-stream' }, body: '{}', bodySize: 2 } })).toMatch(/^curl -sS -N -X POST/);
+    expect(toCurl({ request: { method: 'POST', url: 'http://a/b', headers: { accept: 'text/event-stream' }, body: '{}', bodySize: 2 } })).toMatch(
+      /^curl -sS -N -X POST/,
+    );
   });
 
   it('shellQuote escapes single quotes', () => {
@@ -101,10 +113,9 @@ describe('operationOf and exchangeJson', () => {
 
   it('exchangeJson carries the request, response and SSE events', () => {
     const json = JSON.parse(
-      exchangeJson(
-        { id: 'x1', lane: 'l', request: { method: 'GET', url: 'u', headers: {}, bodySize: 0 }, timings: { startedAt: 1 }, sseCount: 1 },
-        [{ exchangeId: 'x1', lane: 'l', seq: 1, at: 2, data: '{}' }],
-      ),
+      exchangeJson({ id: 'x1', lane: 'l', request: { method: 'GET', url: 'u', headers: {}, bodySize: 0 }, timings: { startedAt: 1 }, sseCount: 1 }, [
+        { exchangeId: 'x1', lane: 'l', seq: 1, at: 2, data: '{}' },
+      ]),
     ) as { id: string; sseEvents: unknown[] };
     expect(json.id).toBe('x1');
     expect(json.sseEvents).toHaveLength(1);
