@@ -8,10 +8,7 @@ import { answered, sendProbe, type Probe } from './fixtures/probes';
 import { unknownTaskId } from './fixtures/probe-ids';
 import { authRequirement, declaresSecurity } from './fixtures/security';
 import { skillRuns } from './fixtures/tasks';
-import type { CheckContext } from './context';
-import { needDialect } from './preconditions';
-
-const d = (ctx: CheckContext) => ctx.dialect!;
+import type { CheckContextWith } from './context';
 
 const AUTH = {
   legacy: 'v0.1.0 §4.4 Server Responsibilities for Authentication',
@@ -21,21 +18,21 @@ const AUTH = {
 };
 
 /** The same harmless request (get of an unknown task) without, then with, the user's credentials. */
-function authProbe(ctx: CheckContext, anonymous: boolean): Promise<Probe> {
+function authProbe(ctx: CheckContextWith<'dialect'>, anonymous: boolean): Promise<Probe> {
   return sendProbe(ctx, anonymous ? 'auth-anonymous' : 'auth-credentials', async () => {
     const taskId = await unknownTaskId(ctx);
-    return d(ctx).isRest
+    return ctx.dialect.isRest
       ? { kind: 'rest', method: 'GET', path: `/tasks/${encodeURIComponent(taskId.id)}`, anonymous, lane: 'auth', taskId }
-      : { kind: 'rpc', method: d(ctx).method('get'), params: { id: taskId.id }, anonymous, lane: 'auth', taskId };
+      : { kind: 'rpc', method: ctx.dialect.method('get'), params: { id: taskId.id }, anonymous, lane: 'auth', taskId };
   });
 }
 
 /** With credentials given: the credentialed call got the very same answer, so the anonymous one was not refused for lack of them. */
-async function sameWithCredentials(ctx: CheckContext, anon: Probe): Promise<Probe | undefined> {
+async function sameWithCredentials(ctx: CheckContextWith<'dialect'>, anon: Probe): Promise<Probe | undefined> {
   if (ctx.credentials.kind === 'none') return undefined;
   const withCreds = await authProbe(ctx, false);
   if (!withCreds.http.responded || withCreds.http.status !== anon.http.status) return undefined;
-  if (d(ctx).isRest) return withCreds.rest?.reason === anon.rest?.reason ? withCreds : undefined;
+  if (ctx.dialect.isRest) return withCreds.rest?.reason === anon.rest?.reason ? withCreds : undefined;
   const a = anon.rpc?.error?.code;
   return typeof a === 'number' && withCreds.rpc?.error?.code === a ? withCreds : undefined;
 }
@@ -49,9 +46,8 @@ export const authRequired = defineCheck({
   specRefs: AUTH,
   recommendation:
     'Enforce the security requirements the card declares on every A2A endpoint (not on the card): put the auth middleware in front of the JSON-RPC/REST handlers and answer 401 (with WWW-Authenticate) or 403. An agent that requires credentials in its card but serves anonymous calls misleads its clients.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     const req = authRequirement(ctx);
     if (!req.required) return skip(req.why, 'not-applicable');
     const p = await authProbe(ctx, true);
@@ -60,7 +56,7 @@ export const authRequired = defineCheck({
     const evidence = [exchangeEvidence(p.http)];
     if (s === 401 || s === 403) return pass(`Rejected with HTTP ${s}. ${req.why}`, evidence);
     const processed = `${req.why} Yet a call without credentials was processed`;
-    if (d(ctx).isRest) {
+    if (ctx.dialect.isRest) {
       if (s < 400) return fail(`${processed}: ${answered(p)}.`, evidence);
       if (s === 404) return fail(`${processed}: ${answered(p)} is the answer to the task lookup itself (TaskNotFound for our unknown id).`, evidence);
     } else {
@@ -72,7 +68,7 @@ export const authRequired = defineCheck({
       return fail(`${req.why} A call without credentials got ${answered(p)}, exactly the answer the same call with credentials got: the refusal is not an authentication check.`, [...evidence, exchangeEvidence(same.http, 'with credentials')]);
     }
     const code = p.rpc?.error?.code;
-    if (!d(ctx).isRest && typeof code === 'number') {
+    if (!ctx.dialect.isRest && typeof code === 'number') {
       if (ctx.generation === 'v1.0') return pass(`Rejected with JSON-RPC error ${code} (HTTP ${s}): v1.0.1 §3.3.2 names a "JSON-RPC custom error" as one form of the rejection (HTTP 401/403 is customary). ${req.why}`, evidence);
       return {
         ...fail(`A call without credentials was refused with JSON-RPC error ${code} at HTTP ${s}, not with HTTP 401/403.`, evidence),
@@ -96,9 +92,8 @@ export const authChallenge = defineCheck({
   specRefs: { legacy: 'v0.1.0 §4.4 (RFC 9110 §11.6.1)', 'v0.2': 'v0.2.6 §4.4 (RFC 9110 §11.6.1)', 'v0.3': 'v0.3.0 §4.4 (RFC 9110 §11.6.1)', 'v1.0': 'v1.0.1 §7.4 (RFC 9110 §11.6.1)' },
   recommendation:
     'Send a WWW-Authenticate header with every 401 (RFC 9110 §11.6.1 MUST), e.g. WWW-Authenticate: Bearer realm="agent"; clients use it to pick the scheme. If your server sets it, check that no proxy, gateway or CDN in front of the agent strips it.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     const req = authRequirement(ctx);
     if (!req.required) return skip(req.why, 'not-applicable');
     const p = await authProbe(ctx, true);
@@ -117,26 +112,27 @@ export const authAccepted = defineCheck({
   specRefs: AUTH,
   recommendation:
     'Accept the credentials in the place the card declares (the header name of the apiKey scheme, or Authorization: Bearer) on every operation. Check that the scheme in the card matches what the middleware reads.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     if (!declaresSecurity(ctx)) return skip('The card declares no security.', 'not-applicable');
     if (ctx.credentials.kind === 'none') return skip('No credentials were given for this run.', 'precondition');
     const p = await authProbe(ctx, false);
     if (!p.http.responded) return transportVerdict(p.http, 'calling with credentials');
     const s = p.http.status;
-    if (s === 401 || s === 403) {
+    // A 401 or 403 (refusedForCredentials gives its verdict for exactly these).
+    const refused = refusedForCredentials(ctx, p.http);
+    if (refused) {
       // Refused everywhere: we cannot tell wrong credentials (expired, missing scope) from a wrong agent.
       const runs = await skillRuns(ctx);
       const accepted = runs.find((r) => r.send.http.responded && r.send.http.status !== 401 && r.send.http.status !== 403);
-      if (!accepted) return refusedForCredentials(ctx, p.http)!;
+      if (!accepted) return refused;
       if (s === 403) {
         return pass(
-          `HTTP 403 for ${d(ctx).describe('get')} of a task that does not exist, while the same credentials were accepted for ${d(ctx).describe('send')}: an authorization decision on an unknown task (v1.0.1 §3.3.2 Authorization Errors), not a refusal of the credentials.`,
+          `HTTP 403 for ${ctx.dialect.describe('get')} of a task that does not exist, while the same credentials were accepted for ${ctx.dialect.describe('send')}: an authorization decision on an unknown task (v1.0.1 §3.3.2 Authorization Errors), not a refusal of the credentials.`,
           [exchangeEvidence(accepted.send.http, 'accepted'), exchangeEvidence(p.http, 'forbidden')],
         );
       }
-      return fail(`The credentials were accepted for ${d(ctx).describe('send')} but refused (HTTP 401) for ${d(ctx).describe('get')}: the agent enforces its scheme inconsistently.`, [
+      return fail(`The credentials were accepted for ${ctx.dialect.describe('send')} but refused (HTTP 401) for ${ctx.dialect.describe('get')}: the agent enforces its scheme inconsistently.`, [
         exchangeEvidence(accepted.send.http, 'accepted'),
         exchangeEvidence(p.http, 'refused'),
       ]);

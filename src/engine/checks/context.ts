@@ -6,6 +6,8 @@ import type { Binding, Generation } from '../model/check';
 import type { Dialect } from '../protocol/dialect';
 import type { Credentials } from '../runner/options';
 import type { ResolvedTarget } from '../runner/target';
+import type { StreamFixture } from './fixtures/stream';
+import type { ObservedRun } from './fixtures/tasks';
 
 /** What a check sees of the run: the target as resolved, the HTTP context, and run-wide helpers. */
 export interface CheckContext {
@@ -36,3 +38,38 @@ export interface CheckContext {
   /** The second agent, when the user gave one (two-agent interop checks). */
   readonly peer?: ResolvedTarget;
 }
+
+/**
+ * What a check can declare it needs before it can judge (`requires` in defineCheck). Unmet, the check is skipped
+ * with the standard reason (preconditions.ts); met, its body receives a context where what it needs is present
+ * (CheckContextWith). Evaluated in the order listed; each implies the ones it names:
+ * - `card`: the card was read as a JSON object (`raw` is a record);
+ * - `dialect`: the binding is testable, so the agent can be called (`dialect`);
+ * - `streaming`: the card declares streaming, and `dialect`;
+ * - `push`: the card declares push notifications, and `dialect`;
+ * - `stream`: `streaming`, and the run's shared stream answered with an event stream (`stream`);
+ * - `task-runs`: `dialect`, and at least one test task of the run was created (`taskRuns`: the runs with a task);
+ * - `peer`: a peer agent was given (`peer`);
+ * - `peer-callable`: `peer`, and both agents can be called (`dialect`, `peer.dialect`).
+ */
+export type Precondition = 'card' | 'dialect' | 'streaming' | 'push' | 'stream' | 'task-runs' | 'peer' | 'peer-callable';
+
+/** What each precondition puts in the context. */
+export interface Provided {
+  card: { readonly raw: Record<string, unknown> };
+  dialect: { readonly dialect: Dialect };
+  streaming: { readonly dialect: Dialect };
+  push: { readonly dialect: Dialect };
+  stream: { readonly dialect: Dialect; readonly stream: StreamFixture };
+  'task-runs': { readonly dialect: Dialect; readonly taskRuns: readonly [ObservedRun, ...ObservedRun[]] };
+  peer: { readonly peer: ResolvedTarget };
+  'peer-callable': { readonly dialect: Dialect; readonly peer: CallablePeer };
+}
+
+/** A peer agent with a testable binding. */
+export type CallablePeer = ResolvedTarget & { readonly dialect: Dialect };
+
+type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+/** The context a check that requires `R` receives: CheckContext with what `R` provides present. */
+export type CheckContextWith<R extends Precondition> = [R] extends [never] ? CheckContext : CheckContext & Intersection<Provided[R]>;

@@ -1,26 +1,48 @@
 import type { CheckInfo, Generation, Level, Requirement, Tier } from '../model/check';
 import { CHECK_SPECS, GENERATION_DOC, levelOf, refOf, SPEC_DOCS } from '../spec';
-import type { CheckContext } from './context';
+import type { CheckContext, CheckContextWith, Precondition } from './context';
+import { meetPreconditions, type Met } from './preconditions';
 import type { Verdict } from './verdict';
 
-export type { CheckContext } from './context';
+export type { CheckContext, CheckContextWith, Precondition } from './context';
 export * from './verdict';
 
 export interface CheckDef extends CheckInfo {
   /** `card` checks judge the card only and run first; `suite` checks talk to the agent. */
   readonly phase: 'card' | 'suite';
+  /** What the check needs before it can judge (see Precondition); `run` skips with the standard reason when unmet. */
+  readonly requires: readonly Precondition[];
   run(ctx: CheckContext): Promise<Verdict> | Verdict;
+}
+
+/** A check as written: its body receives a context where what it `requires` is present. */
+export interface CheckDeclaration<R extends Precondition> extends CheckInfo {
+  readonly phase: 'card' | 'suite';
+  /** Evaluated in this order before `run` (see Precondition); the first unmet gives the verdict. */
+  readonly requires?: readonly R[];
+  run(ctx: CheckContextWith<R>): Promise<Verdict> | Verdict;
 }
 
 /**
  * Declares a check. Its headline `level` is taken from its quoted sentences (the newest generation it applies to),
  * so the catalogue never drifts from the spec data; runs judge with the generation spoken (`obligationFor`).
+ * Its preconditions (`requires`) are checked before its body runs, which then gets the context they provide.
  */
-export const defineCheck = (def: CheckDef): CheckDef => {
+export function defineCheck<R extends Precondition = never>(def: CheckDeclaration<R>): CheckDef {
   const spec = CHECK_SPECS[def.id];
-  const newest = spec ? (['v1.0', 'v0.3', 'v0.2', 'legacy'] as const).find((g) => spec[g]) : undefined;
-  return newest ? { ...def, level: levelOf(spec![newest]!) } : def;
-};
+  const newest = spec && (['v1.0', 'v0.3', 'v0.2', 'legacy'] as const).map((g) => spec[g]).find((x) => x !== undefined);
+  const requires: readonly R[] = def.requires ?? [];
+  const proceed = (met: Met<R>) => ('verdict' in met ? met.verdict : def.run(met.ctx));
+  return {
+    ...def,
+    ...(newest && { level: levelOf(newest) }),
+    requires,
+    run: (ctx) => {
+      const met = meetPreconditions(ctx, requires);
+      return met instanceof Promise ? met.then(proceed) : proceed(met);
+    },
+  };
+}
 
 /** The strength of the check's requirement in generation `g`: from its quoted sentences, else its declared level. */
 export function obligationFor(def: CheckInfo, g: Generation): Level {

@@ -14,4 +14,4 @@ import { streamingChecks } from './streaming';
 export const ALL_CHECKS: readonly CheckDef[] = [...cardChecks, ...lifecycleChecks, ...streamingChecks, ...errorChecks, ...authChecks, ...interopChecks, cardExtended, ...peerChecks];
 
 /** Static descriptions of every check (for docs, the UI's filters and the JSON Schema of ids). */
-export const CHECK_CATALOG = ALL_CHECKS.map(({ run: _run, ...info }) => info);
+export const CHECK_CATALOG = ALL_CHECKS.map(({ run: _run, requires: _requires, ...info }) => info);

@@ -1,9 +1,8 @@
 /** Helpers shared by the card check files: verdicts from findings of two strengths, normalization repairs, naming. */
 import { fixupApplies, type Fixup } from '../../card/normalize';
 import type { Evidence, Generation } from '../../model/check';
-import { isRecord } from '../../util/json';
 import type { CheckContext } from '../context';
-import { ev, fail, pass, skip, type Verdict } from '../verdict';
+import { ev, fail, pass, type Verdict } from '../verdict';
 
 export const ALL = (ref: Partial<Record<Generation, string>>) => ref;
 
@@ -16,14 +15,6 @@ function fixupEvidence(fx: Fixup[]): Evidence[] {
  * limited to the repairs that are defects in the card's generation (see Fixup.only).
  */
 export const fixupsFor = (c: CheckContext, id: string) => c.card.fixups.filter((f) => f.checkId === id && fixupApplies(f, c.generation));
-
-/** Runs `body` unless the card could not be read at all (then the check cannot judge anything). */
-export function withCard(c: CheckContext, body: () => Verdict): Verdict {
-  if (c.raw === undefined || !isRecord(c.raw)) {
-    return skip('No agent card could be read, so this check has nothing to judge.', 'precondition');
-  }
-  return body();
-}
 
 export const list = (items: string[], max = 5) => `${items.slice(0, max).join('; ')}${items.length > max ? ` (+${items.length - max} more)` : ''}`;
 

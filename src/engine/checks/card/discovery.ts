@@ -2,7 +2,7 @@
 import { cardCandidates } from '../../card/discover';
 import { isRecord, typeName } from '../../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolError, toolLimit } from '../define';
-import { ALL, collect, fixupsFor, judge, withCard } from './common';
+import { ALL, collect, fixupsFor, judge } from './common';
 
 export const cardDiscovery = defineCheck({
   id: 'card.discovery',
@@ -133,12 +133,12 @@ export const cardWellKnownPath = defineCheck({
   phase: 'card',
   specRefs: ALL({ legacy: 'v0.1.0 §5.3', 'v0.2': 'v0.2.6 §5.3', 'v0.3': 'v0.3.0 §5.3 (renamed to agent-card.json)', 'v1.0': 'v1.0.1 §14.3 Well-Known URI Registration' }),
   recommendation: 'Serve the card at /.well-known/agent-card.json (v0.3 and v1.0 clients look there first); keep /.well-known/agent.json as an alias only for old clients.',
-  run: (c) =>
-    withCard(c, () => {
-      const src = c.discovery.cardSource;
-      if (src === 'direct') return skip('The card URL was given directly, so its location was not discovered.', 'not-applicable');
-      const expected = c.generation === 'legacy' || c.generation === 'v0.2' ? 'agent.json' : 'agent-card.json';
-      if (src === expected || (expected === 'agent.json' && src === 'agent-card.json')) return pass(`Served at /.well-known/${src}.`);
-      return fail(`A ${c.generation} card was found only at /.well-known/${src}; ${c.generation} clients look for /.well-known/${expected} first. The location is recommended, not required.`, c.discovery.attempts.map((a) => ev(a.url, String(a.status ?? 'no answer'))));
-    }),
+  requires: ['card'],
+  run: (c) => {
+    const src = c.discovery.cardSource;
+    if (src === 'direct') return skip('The card URL was given directly, so its location was not discovered.', 'not-applicable');
+    const expected = c.generation === 'legacy' || c.generation === 'v0.2' ? 'agent.json' : 'agent-card.json';
+    if (src === expected || (expected === 'agent.json' && src === 'agent-card.json')) return pass(`Served at /.well-known/${src}.`);
+    return fail(`A ${c.generation} card was found only at /.well-known/${src}; ${c.generation} clients look for /.well-known/${expected} first. The location is recommended, not required.`, c.discovery.attempts.map((a) => ev(a.url, String(a.status ?? 'no answer'))));
+  },
 });

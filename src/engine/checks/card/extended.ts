@@ -9,7 +9,6 @@ import { isRecord } from '../../util/json';
 import type { CheckContext } from '../context';
 import { defineCheck, exchangeEvidence, fail, pass, skip, transportVerdict } from '../define';
 import { authRequirement, declaresSecurity } from '../fixtures/security';
-import { needDialect } from '../preconditions';
 
 /** The answer carries an agent card: a 2xx whose body (or JSON-RPC result) is an object with a name. */
 function servesCard(r: HttpResult): boolean {
@@ -89,13 +88,12 @@ export const cardExtended = defineCheck({
     'v1.0': 'v1.0.1 §3.1.11 Get Extended Agent Card, §13.3',
   },
   recommendation: 'Serve the extended card only to authenticated clients (401 with WWW-Authenticate otherwise); v1.0: GetExtendedAgentCard / GET /extendedAgentCard, v0.3: agent/getAuthenticatedExtendedCard / GET /v1/card. With no extended card configured, answer ExtendedAgentCardNotConfiguredError (-32007).',
+  requires: ['dialect', 'card'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
-    const raw = ctx.raw as Record<string, unknown>;
+    const raw = ctx.raw;
     const declared = ctx.generation === 'v1.0' ? ctx.card.capabilities.extendedAgentCard : raw.supportsAuthenticatedExtendedCard === true;
     if (!declared) return skip('The card does not declare an extended card.', 'not-applicable');
-    const d = ctx.dialect!;
+    const d = ctx.dialect;
     const lane = ctx.lane('extended card');
     const locations = extendedCardLocations(ctx, d, lane);
     const evidence: Evidence[] = [];
@@ -131,9 +129,9 @@ export const cardExtended = defineCheck({
         evidence,
       };
     }
-    const refusedAnon = !!anon && (anon.status === 401 || anon.status === 403);
+    const refusedAnon = anon && (anon.status === 401 || anon.status === 403) ? anon : undefined;
     if (ctx.credentials.kind === 'none') {
-      return refusedAnon ? pass(`Refused without credentials (HTTP ${anon!.status}); give credentials to check it is served.`, evidence) : skip('No credentials given, and the agent did not refuse the anonymous request.', 'precondition', evidence);
+      return refusedAnon ? pass(`Refused without credentials (HTTP ${refusedAnon.status}); give credentials to check it is served.`, evidence) : skip('No credentials given, and the agent did not refuse the anonymous request.', 'precondition', evidence);
     }
     const tried: string[] = [];
     for (const loc of chosen ? [chosen] : locations) {

@@ -2,7 +2,7 @@
 import type { Generation } from '../../model/check';
 import { isRecord, typeName } from '../../util/json';
 import { defineCheck, ev, fail, pass } from '../define';
-import { ALL, nullIsAbsent, snake, withCard } from './common';
+import { ALL, nullIsAbsent, snake } from './common';
 
 const KNOWN: Record<Generation, { card: string[]; skill: string[]; caps: string[] }> = {
   legacy: {
@@ -104,12 +104,12 @@ export const cardStrictLint = defineCheck({
   }),
   recommendation:
     'Keep the card to the fields of its generation\'s schema/proto with their exact names and types. Protobuf JSON parsers (a2a-python 1.x, a2a-java, a2a-go) reject unknown fields and wrong types by default; @a2a-js/sdk silently drops or coerces them, so a card that works with a JS client can still break others.',
-  run: (c) =>
-    withCard(c, () => {
-      const issues = strictLint(c.raw as Record<string, unknown>, c.generation);
-      // Portability, not conformance: unknown members are valid in every schema and v1.0 receivers SHOULD ignore them.
-      return issues.length
-        ? fail(`${issues.length} thing(s) a strict parser would reject or misread (portability advice; the schemas do not forbid them): ${issues.slice(0, 4).join('; ')}${issues.length > 4 ? '; …' : ''}.`, issues.slice(0, 30).map((i) => ev('lint', i)))
-        : pass('Only fields of the schema/proto, with the right types.');
-    }),
+  requires: ['card'],
+  run: (c) => {
+    const issues = strictLint(c.raw, c.generation);
+    // Portability, not conformance: unknown members are valid in every schema and v1.0 receivers SHOULD ignore them.
+    return issues.length
+      ? fail(`${issues.length} thing(s) a strict parser would reject or misread (portability advice; the schemas do not forbid them): ${issues.slice(0, 4).join('; ')}${issues.length > 4 ? '; …' : ''}.`, issues.slice(0, 30).map((i) => ev('lint', i)))
+      : pass('Only fields of the schema/proto, with the right types.');
+  },
 });

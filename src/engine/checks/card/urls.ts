@@ -2,7 +2,7 @@
 import { canonicalBinding } from '../../card/detect';
 import { isRecord } from '../../util/json';
 import { defineCheck, ev, fail, pass, skip } from '../define';
-import { ALL, judge, withCard } from './common';
+import { ALL, judge } from './common';
 
 export const isAbsHttp = (u: unknown) => {
   if (typeof u !== 'string') return false;
@@ -64,17 +64,17 @@ export const cardUrlsEndpoint = defineCheck({
   }),
   recommendation:
     'Publish the URL clients must call in the form of its binding: an absolute http(s) URL (scheme, host and path) for JSON-RPC and HTTP+JSON, e.g. "https://agent.example.com/a2a"; "host:port" for gRPC (e.g. "agent.example.com:443"). Behind a proxy, build it from the public host, not from localhost or a relative path. (HTTPS in production is deployment advice, not a card-shape rule: it is not judged here.)',
-  run: (c) =>
-    withCard(c, () => {
-      const ifs = c.card.interfaces;
-      if (!ifs.length) return fail('The card declares no endpoint URL at all.', [], 'Add "url" (up to v0.3) or "supportedInterfaces" (v1.0).');
-      const bad = ifs
-        .map((i) => ({ i, problem: endpointUrlProblem(i.url, String(i.binding)) }))
-        .filter((x): x is { i: (typeof ifs)[number]; problem: string } => x.problem !== undefined);
-      return bad.length
-        ? fail(`${bad.length} endpoint URL(s) do not have the form of their binding: ${bad.map((b) => `${JSON.stringify(b.i.url)} (${b.problem})`).slice(0, 5).join(', ')}.`, bad.map((b) => ev(`${b.i.source} ${b.i.binding}`, `${b.i.url}: ${b.problem}`, { path: b.i.source })))
-        : pass(`${ifs.length} endpoint URL(s), each in the form of its binding.`, ifs.map((i) => ev(`${i.source} ${i.binding}`, i.url)));
-    }),
+  requires: ['card'],
+  run: (c) => {
+    const ifs = c.card.interfaces;
+    if (!ifs.length) return fail('The card declares no endpoint URL at all.', [], 'Add "url" (up to v0.3) or "supportedInterfaces" (v1.0).');
+    const bad = ifs
+      .map((i) => ({ i, problem: endpointUrlProblem(i.url, String(i.binding)) }))
+      .filter((x): x is { i: (typeof ifs)[number]; problem: string } => x.problem !== undefined);
+    return bad.length
+      ? fail(`${bad.length} endpoint URL(s) do not have the form of their binding: ${bad.map((b) => `${JSON.stringify(b.i.url)} (${b.problem})`).slice(0, 5).join(', ')}.`, bad.map((b) => ev(`${b.i.source} ${b.i.binding}`, `${b.i.url}: ${b.problem}`, { path: b.i.source })))
+      : pass(`${ifs.length} endpoint URL(s), each in the form of its binding.`, ifs.map((i) => ev(`${i.source} ${i.binding}`, i.url)));
+  },
 });
 
 export const cardUrlsOther = defineCheck({
@@ -85,20 +85,20 @@ export const cardUrlsOther = defineCheck({
   phase: 'card',
   specRefs: ALL({ legacy: 'v0.1.0 §5.5', 'v0.2': 'v0.2.6 §5.5', 'v0.3': 'v0.3.0 §5.5', 'v1.0': 'v1.0.1 §4.4.1' }),
   recommendation: 'Use absolute https URLs for provider.url, documentationUrl and iconUrl; avoid javascript:, data: or relative URLs (clients render these as links).',
-  run: (c) =>
-    withCard(c, () => {
-      const card = c.card;
-      const urls: [string, string][] = [];
-      if (card.provider?.url) urls.push(['provider.url', card.provider.url]);
-      if (card.documentationUrl) urls.push(['documentationUrl', card.documentationUrl]);
-      if (card.iconUrl) urls.push(['iconUrl', card.iconUrl]);
-      if (!urls.length) return skip('The card has no provider, documentation or icon URL.', 'not-applicable');
-      const bad = urls.filter(([, u]) => !isAbsHttp(u));
-      // The spec only describes these URLs (no requirement word): findings are advice (the level is MAY).
-      return bad.length
-        ? fail(`${bad.length} URL(s) are not absolute http(s): ${bad.map(([p, u]) => `${p}=${JSON.stringify(u).slice(0, 80)}`).slice(0, 4).join(', ')}. The spec describes these URLs without a requirement word.`, bad.map(([p, u]) => ev(p, u, { path: p })))
-        : pass(`${urls.length} URL(s), all absolute http(s).`);
-    }),
+  requires: ['card'],
+  run: (c) => {
+    const card = c.card;
+    const urls: [string, string][] = [];
+    if (card.provider?.url) urls.push(['provider.url', card.provider.url]);
+    if (card.documentationUrl) urls.push(['documentationUrl', card.documentationUrl]);
+    if (card.iconUrl) urls.push(['iconUrl', card.iconUrl]);
+    if (!urls.length) return skip('The card has no provider, documentation or icon URL.', 'not-applicable');
+    const bad = urls.filter(([, u]) => !isAbsHttp(u));
+    // The spec only describes these URLs (no requirement word): findings are advice (the level is MAY).
+    return bad.length
+      ? fail(`${bad.length} URL(s) are not absolute http(s): ${bad.map(([p, u]) => `${p}=${JSON.stringify(u).slice(0, 80)}`).slice(0, 4).join(', ')}. The spec describes these URLs without a requirement word.`, bad.map(([p, u]) => ev(p, u, { path: p })))
+      : pass(`${urls.length} URL(s), all absolute http(s).`);
+  },
 });
 
 export const cardUrlsOauth = defineCheck({
@@ -114,54 +114,54 @@ export const cardUrlsOauth = defineCheck({
     'v1.0': 'v1.0.1 a2a.proto ImplicitOAuthFlow, PasswordOAuthFlow',
   },
   recommendation: 'Give authorizationUrl, tokenUrl and refreshUrl as absolute https URLs of the authorization server, e.g. "https://auth.example.com/oauth2/token", not relative paths or bare host names.',
-  run: (c) =>
-    withCard(c, () => {
-      const g = c.generation;
-      const raw = c.raw as Record<string, unknown>;
-      const problems: string[] = [];
-      const advisories: string[] = [];
-      let count = 0;
-      // Which flow URLs carry "This MUST be ... a URL": every flow of the v0.x schemas; in v1.0 only the deprecated implicit and password flows.
-      const mustFlows = g === 'v1.0' ? ['implicit', 'password'] : ['authorizationCode', 'clientCredentials', 'implicit', 'password'];
-      for (const [name, s] of Object.entries(isRecord(raw.securitySchemes) ? raw.securitySchemes : {}).slice(0, 100)) {
-        if (!isRecord(s)) continue;
-        const body = isRecord(s.oauth2SecurityScheme) ? s.oauth2SecurityScheme : isRecord(s.openIdConnectSecurityScheme) ? s.openIdConnectSecurityScheme : s;
-        const p = `securitySchemes.${name}`;
-        const oidc = body.openIdConnectUrl;
-        if (typeof oidc === 'string' && oidc) {
+  requires: ['card'],
+  run: (c) => {
+    const g = c.generation;
+    const raw = c.raw;
+    const problems: string[] = [];
+    const advisories: string[] = [];
+    let count = 0;
+    // Which flow URLs carry "This MUST be ... a URL": every flow of the v0.x schemas; in v1.0 only the deprecated implicit and password flows.
+    const mustFlows = g === 'v1.0' ? ['implicit', 'password'] : ['authorizationCode', 'clientCredentials', 'implicit', 'password'];
+    for (const [name, s] of Object.entries(isRecord(raw.securitySchemes) ? raw.securitySchemes : {}).slice(0, 100)) {
+      if (!isRecord(s)) continue;
+      const body = isRecord(s.oauth2SecurityScheme) ? s.oauth2SecurityScheme : isRecord(s.openIdConnectSecurityScheme) ? s.openIdConnectSecurityScheme : s;
+      const p = `securitySchemes.${name}`;
+      const oidc = body.openIdConnectUrl;
+      if (typeof oidc === 'string' && oidc) {
+        count++;
+        // Described ("The OpenID Connect Discovery URL"), without a requirement word.
+        if (!isAbsHttp(oidc)) advisories.push(`${p}.openIdConnectUrl=${JSON.stringify(oidc).slice(0, 80)} is not an absolute http(s) URL`);
+      }
+      if (!isRecord(body.flows)) continue;
+      for (const [flow, f] of Object.entries(body.flows).slice(0, 10)) {
+        if (!isRecord(f)) continue;
+        for (const k of ['authorizationUrl', 'tokenUrl', 'refreshUrl', 'deviceAuthorizationUrl']) {
+          const u = f[k];
+          // Missing or mistyped URLs are card.security.schemes' business.
+          if (typeof u !== 'string' || !u) continue;
           count++;
-          // Described ("The OpenID Connect Discovery URL"), without a requirement word.
-          if (!isAbsHttp(oidc)) advisories.push(`${p}.openIdConnectUrl=${JSON.stringify(oidc).slice(0, 80)} is not an absolute http(s) URL`);
-        }
-        if (!isRecord(body.flows)) continue;
-        for (const [flow, f] of Object.entries(body.flows).slice(0, 10)) {
-          if (!isRecord(f)) continue;
-          for (const k of ['authorizationUrl', 'tokenUrl', 'refreshUrl', 'deviceAuthorizationUrl']) {
-            const u = f[k];
-            // Missing or mistyped URLs are card.security.schemes' business.
-            if (typeof u !== 'string' || !u) continue;
-            count++;
-            const where = `${p}.flows.${flow}.${k}=${JSON.stringify(u).slice(0, 80)}`;
-            const must = mustFlows.includes(flow) && k !== 'deviceAuthorizationUrl';
-            if (!isAbsUrl(u)) (must ? problems : advisories).push(`${where} is not a URL (no scheme: a relative path or a bare name)`);
-            else if (!isAbsHttp(u)) advisories.push(`${where} is not an http(s) URL`);
-            else if (g === 'v0.3' && flow === 'authorizationCode' && !/^https:/i.test(u)) {
-              // v0.3.0: "This MUST be a URL and use TLS." Plain http is the norm in local development (as for endpoint URLs), so advice only.
-              advisories.push(`${where} does not use TLS (v0.3.0: "This MUST be a URL and use TLS"; plain http is accepted for local development)`);
-            }
+          const where = `${p}.flows.${flow}.${k}=${JSON.stringify(u).slice(0, 80)}`;
+          const must = mustFlows.includes(flow) && k !== 'deviceAuthorizationUrl';
+          if (!isAbsUrl(u)) (must ? problems : advisories).push(`${where} is not a URL (no scheme: a relative path or a bare name)`);
+          else if (!isAbsHttp(u)) advisories.push(`${where} is not an http(s) URL`);
+          else if (g === 'v0.3' && flow === 'authorizationCode' && !/^https:/i.test(u)) {
+            // v0.3.0: "This MUST be a URL and use TLS." Plain http is the norm in local development (as for endpoint URLs), so advice only.
+            advisories.push(`${where} does not use TLS (v0.3.0: "This MUST be a URL and use TLS"; plain http is accepted for local development)`);
           }
         }
       }
-      if (!count) return skip('The card declares no OAuth or OpenID Connect URLs.', 'not-applicable');
-      return judge({
-        problems,
-        advisories,
-        ok: `${count} OAuth/OpenID URL(s), all URLs.`,
-        bad: `OAuth flow URLs are not URLs (the ${g === 'v1.0' ? 'v1.0 implicit and password flows say' : `${g} schema says`} "This MUST be ${g === 'v0.3' ? 'a URL' : 'in the form of a URL'}")`,
-        advisoryReason:
-          g === 'v1.0'
-            ? 'In v1.0 only the deprecated implicit and password flows require their URLs to be URLs; the other URLs are described without a requirement word.'
-            : 'The OpenID Connect URL is described without a requirement word; non-http(s) schemes and plain http are advice.',
-      });
-    }),
+    }
+    if (!count) return skip('The card declares no OAuth or OpenID Connect URLs.', 'not-applicable');
+    return judge({
+      problems,
+      advisories,
+      ok: `${count} OAuth/OpenID URL(s), all URLs.`,
+      bad: `OAuth flow URLs are not URLs (the ${g === 'v1.0' ? 'v1.0 implicit and password flows say' : `${g} schema says`} "This MUST be ${g === 'v0.3' ? 'a URL' : 'in the form of a URL'}")`,
+      advisoryReason:
+        g === 'v1.0'
+          ? 'In v1.0 only the deprecated implicit and password flows require their URLs to be URLs; the other URLs are described without a requirement word.'
+          : 'The OpenID Connect URL is described without a requirement word; non-http(s) schemes and plain http are advice.',
+    });
+  },
 });

@@ -6,13 +6,12 @@ import type { Evidence } from '../../model/check';
 import type { StreamItem, StreamRun } from '../../protocol/dialect';
 import { isTerminal } from '../../protocol/states';
 import { truncate } from '../../util/json';
-import type { CheckContext } from '../context';
+import type { CheckContext, CheckContextWith } from '../context';
 import { defineCheck, ev, exchangeEvidence, fail, pass, refusedForCredentials, skip, type Verdict } from '../define';
 import { unknownTaskId, type ProbeId } from '../fixtures/probe-ids';
 import { answered, crashVerdict, expectRest, expectRpcCode, isClientError, only, probeLane, readProbe, sendProbe, type Probe, type RestExpect } from '../fixtures/probes';
 import { completedRun, noFinishedTask, ownFinishedRun, primarySkill, skillInput, skillRuns } from '../fixtures/tasks';
-import { needDialect } from '../preconditions';
-import { d, isRefusal, isSuccess, probeTaskNotFound } from './shared';
+import { isRefusal, isSuccess, probeTaskNotFound } from './shared';
 
 type StreamAnswer =
   | { kind: 'crash'; verdict: Verdict }
@@ -23,13 +22,13 @@ type StreamAnswer =
   /** A JSON answer that is not an error. */
   | { kind: 'accepted'; how: string };
 
-function readStream(ctx: CheckContext, run: StreamRun, name: string, what: string): StreamAnswer {
+function readStream(ctx: CheckContextWith<'dialect'>, run: StreamRun, name: string, what: string): StreamAnswer {
   const r = run.result;
   if (run.reason === 'not-stream' || !r.responded || (r.error && !run.items.length)) {
     const p = readProbe(ctx, name, r, null);
     const crash = crashVerdict(ctx, p, what);
     if (crash) return { kind: 'crash', verdict: crash };
-    if (d(ctx).isRest) return r.status >= 400 ? { kind: 'refused', reason: p.rest?.reason, status: r.status, how: answered(p) } : { kind: 'accepted', how: answered(p) };
+    if (ctx.dialect.isRest) return r.status >= 400 ? { kind: 'refused', reason: p.rest?.reason, status: r.status, how: answered(p) } : { kind: 'accepted', how: answered(p) };
     const code = p.rpc?.error?.code;
     if (p.rpc?.hasError) return { kind: 'refused', code: typeof code === 'number' ? code : undefined, status: r.status, how: answered(p) };
     if (r.status >= 400) return { kind: 'refused', status: r.status, how: answered(p) };
@@ -42,7 +41,7 @@ function readStream(ctx: CheckContext, run: StreamRun, name: string, what: strin
       kind: 'refused',
       code: e.code,
       reason: e.reason,
-      status: d(ctx).isRest ? e.httpStatus : r.status,
+      status: ctx.dialect.isRest ? e.httpStatus : r.status,
       how: `an event stream whose first event is the error ${e.code ?? e.httpStatus}${e.reason ? ` ${e.reason}` : ''} "${truncate(e.message, 120)}"`,
     };
   }
@@ -54,17 +53,19 @@ const streamEvidence = (run: StreamRun, label: string): Evidence[] => [
   ...run.items.slice(0, 3).map((it) => ev(`${label}: event ${it.seq} (${it.kind}${it.rawState ? ` ${it.rawState}` : ''})`, it.data)),
 ];
 
-const describeStream = (items: StreamItem[]) =>
-  items.length ? `${items.length} event(s), the first a ${items[0]!.kind}${items[0]!.rawState ? ` (${items[0]!.rawState})` : ''}` : 'no event within our wait';
+function describeStream(items: StreamItem[]): string {
+  const [first] = items;
+  return first ? `${items.length} event(s), the first a ${first.kind}${first.rawState ? ` (${first.rawState})` : ''}` : 'no event within our wait';
+}
 
 /** A short budget for probes that open streams: a refusal comes at once. */
 const streamBudget = (ctx: CheckContext) => Math.min(ctx.taskTimeoutMs, 10_000);
 
 /** The worst of several verdicts: a failure, then an advisory failure, then a skip, then a pass (messages joined). */
-function worst(vs: Verdict[]): Verdict {
+function worst(vs: readonly [Verdict, ...Verdict[]]): Verdict {
   const rank = (v: Verdict) => (v.status === 'fail' && !v.advisory ? 4 : v.status === 'fail' ? 3 : v.status === 'error' ? 5 : v.status === 'skip' ? 2 : 1);
   const sorted = [...vs].sort((a, b) => rank(b) - rank(a));
-  const top = sorted[0]!;
+  const top = sorted[0] ?? vs[0];
   if (vs.length === 1) return top;
   return { ...top, message: sorted.map((v) => v.message).join(' '), evidence: vs.flatMap((v) => v.evidence ?? []) };
 }
@@ -78,9 +79,8 @@ export const errorsPushNotSupported = defineCheck({
   specRefs: { legacy: 'v0.1.0 §8.2 (-32003)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §8.2', 'v1.0': 'v1.0.1 §3.3.4 Capability Validation' },
   recommendation:
     'When capabilities.pushNotifications is false or absent, answer every push config method (set/create, get, list, delete) with PushNotificationNotSupportedError -32003 (HTTP+JSON 400) instead of storing the config, 404, -32004 or 500.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     if (ctx.card.capabilities.pushNotifications) return skip('The card declares push notifications (see lifecycle.push-config).', 'not-applicable');
     const runs = await skillRuns(ctx);
     const real = runs.find((r) => r.final?.id)?.final?.id;
@@ -90,14 +90,14 @@ export const errorsPushNotSupported = defineCheck({
     const enc = encodeURIComponent(taskId.id);
     // Create/set names a webhook URL (which URL validation may refuse first); list/get names none.
     const set = await sendProbe(ctx, 'push-not-supported', () =>
-      d(ctx).isRest
+      ctx.dialect.isRest
         ? { kind: 'rest', method: 'POST', path: `/tasks/${enc}/pushNotificationConfigs`, body: JSON.stringify(g === 'v1.0' ? { url } : { pushNotificationConfig: { url } }), taskId }
-        : { kind: 'rpc', method: d(ctx).method('pushSet'), params: g === 'legacy' ? { id: taskId.id, pushNotificationConfig: { url } } : g === 'v1.0' ? { taskId: taskId.id, url } : { taskId: taskId.id, pushNotificationConfig: { url } }, taskId },
+        : { kind: 'rpc', method: ctx.dialect.method('pushSet'), params: g === 'legacy' ? { id: taskId.id, pushNotificationConfig: { url } } : g === 'v1.0' ? { taskId: taskId.id, url } : { taskId: taskId.id, pushNotificationConfig: { url } }, taskId },
     );
     const skipped = refusedForCredentials(ctx, set.http);
     if (skipped) return skipped;
     const list = await sendProbe(ctx, 'push-not-supported-list', () =>
-      d(ctx).isRest
+      ctx.dialect.isRest
         ? { kind: 'rest', method: 'GET', path: `/tasks/${enc}/pushNotificationConfigs`, taskId }
         : g === 'legacy'
           ? { kind: 'rpc', method: 'tasks/pushNotification/get', params: { id: taskId.id }, taskId }
@@ -121,7 +121,7 @@ export const errorsPushNotSupported = defineCheck({
             advisory: (s) => (isClientError(s) && s !== 404 && s !== 405 ? `v0.x has no HTTP mapping table: HTTP ${s} refuses the call, though 400 (or 501) is what servers send.` : undefined),
           };
     const judge = (p: Probe, what: string): Verdict => {
-      if (d(ctx).isRest) {
+      if (ctx.dialect.isRest) {
         const v = expectRest(ctx, p, what, rest);
         // v1.0: the reason tells PushNotificationNotSupported from other 400s.
         return v.status === 'pass' && g === 'v1.0' && p.rest?.reason && p.rest.reason !== 'PUSH_NOTIFICATION_NOT_SUPPORTED' ? fail(v.message, v.evidence) : v;
@@ -138,7 +138,7 @@ export const errorsPushNotSupported = defineCheck({
         evidence,
       );
     }
-    const unsupported = [set, list].some((p) => p.rpc?.error?.code === -32004 || p.rest?.reason === 'UNSUPPORTED_OPERATION' || (d(ctx).isRest && g !== 'v1.0' && p.http.status === 501));
+    const unsupported = [set, list].some((p) => p.rpc?.error?.code === -32004 || p.rest?.reason === 'UNSUPPORTED_OPERATION' || (ctx.dialect.isRest && g !== 'v1.0' && p.http.status === 501));
     const hint = unsupported
       ? " a2a-python's request handlers answer UnsupportedOperationError (-32004) here (its validate decorator, or no push store configured); the specification names PushNotificationNotSupportedError (-32003)."
       : '';
@@ -157,12 +157,11 @@ export const errorsStreamingUnsupported = defineCheck({
   specRefs: { legacy: 'v0.1.0 §8.2 (-32006, document only), §7.2', 'v0.2': 'v0.2.6 §8.2, §7.2', 'v0.3': 'v0.3.0 §8.2, §7.2', 'v1.0': 'v1.0.1 §3.3.4 Capability Validation' },
   recommendation:
     'When capabilities.streaming is false or absent, answer SendStreamingMessage / message/stream and SubscribeToTask / tasks/resubscribe with UnsupportedOperationError -32004 (HTTP+JSON 400 UNSUPPORTED_OPERATION; before v1.0 -32601 is accepted too). If you do serve streams, declare capabilities.streaming: true.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     if (ctx.card.capabilities.streaming) return skip('The card declares streaming (see the streaming checks and errors.subscribe-terminal).', 'not-applicable');
     const g = ctx.generation;
-    const rest = d(ctx).isRest;
+    const rest = ctx.dialect.isRest;
     const budget = streamBudget(ctx);
     const judge = (ans: StreamAnswer, what: string, evidence: Evidence[], terminalTask: boolean): Verdict => {
       if (ans.kind === 'crash') return ans.verdict;
@@ -185,22 +184,22 @@ export const errorsStreamingUnsupported = defineCheck({
       return terminalTask ? { ...fail(message, evidence), advisory: 'The task subscribed to is terminal: the agent may have refused it for that before looking at the capability.' } : fail(message, evidence);
     };
     const input = skillInput(ctx, primarySkill(ctx));
-    const sendRun = await d(ctx).streamSend(
+    const sendRun = await ctx.dialect.streamSend(
       ctx.http,
       { ...input, lane: probeLane(ctx), checkId: ctx.checkId, timeoutMs: budget, taskId: g === 'legacy' ? ctx.uuid() : undefined },
       () => 'stop',
     );
-    const sendWhat = `${d(ctx).describe('stream')}`;
+    const sendWhat = `${ctx.dialect.describe('stream')}`;
     const blocked = refusedForCredentials(ctx, sendRun.result);
     if (blocked) return blocked;
     const sendAns = readStream(ctx, sendRun, 'streaming-unsupported', sendWhat);
     if (sendAns.kind === 'crash' && sendAns.verdict.status !== 'fail') return sendAns.verdict;
-    const verdicts = [judge(sendAns, sendWhat, streamEvidence(sendRun, sendWhat), false)];
+    const verdicts: [Verdict, ...Verdict[]] = [judge(sendAns, sendWhat, streamEvidence(sendRun, sendWhat), false)];
     const done = await completedRun(ctx);
     if (done?.final?.id) {
       const id = done.final.id;
-      const subRun = await d(ctx).subscribe(ctx.http, { id, lane: probeLane(ctx), checkId: ctx.checkId, timeoutMs: budget }, () => 'stop');
-      const subWhat = `${d(ctx).describe('subscribe', id)} (a ${done.final.rawState} task)`;
+      const subRun = await ctx.dialect.subscribe(ctx.http, { id, lane: probeLane(ctx), checkId: ctx.checkId, timeoutMs: budget }, () => 'stop');
+      const subWhat = `${ctx.dialect.describe('subscribe', id)} (a ${done.final.rawState} task)`;
       verdicts.push(judge(readStream(ctx, subRun, 'streaming-unsupported-subscribe', subWhat), subWhat, streamEvidence(subRun, subWhat), true));
     }
     return worst(verdicts);
@@ -216,21 +215,20 @@ export const errorsSubscribeTerminal = defineCheck({
   specRefs: { legacy: 'v0.1.0 §7.7 tasks/resubscribe', 'v0.2': 'v0.2.6 §7.9', 'v0.3': 'v0.3.0 §7.9', 'v1.0': 'v1.0.1 §3.1.6, §9.4.6 SubscribeToTask' },
   recommendation:
     'Answer SubscribeToTask on a task in a terminal state with UnsupportedOperationError -32004 (HTTP+JSON 400 UNSUPPORTED_OPERATION) instead of opening a stream that replays the task. Before v1.0: refuse it, or deliver the final state and close the stream at once.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     if (!ctx.card.capabilities.streaming) return skip('The card does not declare streaming (see errors.streaming-unsupported).', 'not-applicable');
     const r = await ownFinishedRun(ctx, 'subscribe-terminal');
     if (!r?.final?.id) return noFinishedTask(ctx, 'terminal task to subscribe to');
     const id = r.final.id;
     const g = ctx.generation;
-    const what = `${d(ctx).describe('subscribe', id)} on ${r.final.rawState} task ${id}`;
+    const what = `${ctx.dialect.describe('subscribe', id)} on ${r.final.rawState} task ${id}`;
     const grace = 2000;
     const stop = new AbortController();
     const quit = new AbortController();
     let endSeen: string | undefined;
     const final = (it: StreamItem) => isTerminal(it.state, g) || it.final === true || (it.kind === 'task' && isTerminal(it.task?.state, g));
-    const run = await d(ctx).subscribe(ctx.http, { id, lane: probeLane(ctx), checkId: ctx.checkId, timeoutMs: streamBudget(ctx), stopSignal: stop.signal }, (it) => {
+    const run = await ctx.dialect.subscribe(ctx.http, { id, lane: probeLane(ctx), checkId: ctx.checkId, timeoutMs: streamBudget(ctx), stopSignal: stop.signal }, (it) => {
       if (it.kind === 'error' || g === 'v1.0') return 'stop';
       if (!endSeen && final(it)) {
         endSeen = it.rawState ?? it.task?.rawState ?? 'final';
@@ -249,7 +247,7 @@ export const errorsSubscribeTerminal = defineCheck({
     if (ans.kind === 'crash') return ans.verdict;
     if (g === 'v1.0') {
       if (ans.kind === 'refused') {
-        const ok = d(ctx).isRest ? ans.reason === 'UNSUPPORTED_OPERATION' || (ans.status === 400 && ans.reason === undefined) : ans.code === -32004;
+        const ok = ctx.dialect.isRest ? ans.reason === 'UNSUPPORTED_OPERATION' || (ans.status === 400 && ans.reason === undefined) : ans.code === -32004;
         if (ok) return pass(`${what}: refused with UnsupportedOperation (${ans.how}).`, evidence);
         const hint = ans.code === -32602 ? " a2a-python's on_subscribe_to_task answers InvalidParams here." : '';
         return fail(`${what}: expected UnsupportedOperation (-32004; HTTP 400 UNSUPPORTED_OPERATION), got ${ans.how}.${hint}`, evidence);

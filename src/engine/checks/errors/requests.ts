@@ -5,8 +5,7 @@
 import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip } from '../define';
 import { unknownTaskId } from '../fixtures/probe-ids';
 import { answered, crashVerdict, expectRest, expectRpcCode, isClientError, sendProbe, validationStatuses } from '../fixtures/probes';
-import { needDialect } from '../preconditions';
-import { d, ERRORS, PROBES } from './shared';
+import { ERRORS, PROBES } from './shared';
 
 export const errorsUnknownMethod = defineCheck({
   id: 'errors.unknown-method',
@@ -17,13 +16,12 @@ export const errorsUnknownMethod = defineCheck({
   specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §3.3.2, §9.5 (JSON-RPC 2.0 -32601); HTTP+JSON: a 4xx' },
   recommendation:
     'Answer unknown JSON-RPC methods with {"error":{"code":-32601,"message":"Method not found"}} and the request id; on HTTP+JSON answer unknown routes with a 4xx (404 or 405). Frameworks often return 404 HTML or 500 for these by default.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     const p = await PROBES['unknown-method'](ctx);
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
-    if (d(ctx).isRest) return expectRest(ctx, p, 'Unknown operation', { pass: (s) => isClientError(s) || s === 501, expected: 'a 4xx status (404 or 405 by HTTP semantics) or 501' });
+    if (ctx.dialect.isRest) return expectRest(ctx, p, 'Unknown operation', { pass: (s) => isClientError(s) || s === 501, expected: 'a 4xx status (404 or 405 by HTTP semantics) or 501' });
     return expectRpcCode(ctx, p, 'Unknown method', {
       codes: [-32601],
       names: 'MethodNotFound',
@@ -41,13 +39,12 @@ export const errorsInvalidJson = defineCheck({
   specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §9.5 (-32700), §3.3.2 (HTTP 400 as the example)' },
   recommendation:
     'Catch JSON parse failures before dispatch and answer {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}} (HTTP+JSON: 400 with an error body), not a 500 or an HTML error page.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     const p = await PROBES['invalid-json'](ctx);
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
-    if (d(ctx).isRest) return expectRest(ctx, p, 'Malformed JSON', validationStatuses(ctx));
+    if (ctx.dialect.isRest) return expectRest(ctx, p, 'Malformed JSON', validationStatuses(ctx));
     return expectRpcCode(ctx, p, 'Malformed JSON', {
       codes: [-32700],
       names: 'JSONParseError',
@@ -64,10 +61,9 @@ export const errorsInvalidRequest = defineCheck({
   phase: 'suite',
   specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §9.5 (-32600)' },
   recommendation: 'Validate the JSON-RPC envelope (jsonrpc "2.0", a string method, an id) and answer violations with -32600 Invalid Request and id null.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
-    if (d(ctx).isRest) return skip('JSON-RPC envelopes do not exist on the HTTP+JSON binding.', 'not-applicable');
+    if (ctx.dialect.isRest) return skip('JSON-RPC envelopes do not exist on the HTTP+JSON binding.', 'not-applicable');
     const p = await PROBES['invalid-request'](ctx);
     return (
       refusedForCredentials(ctx, p.http) ??
@@ -92,13 +88,12 @@ export const errorsInvalidParams = defineCheck({
   specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §3.3.2 (validation: -32602 / HTTP 400)' },
   recommendation:
     'Validate params against the schema of the method (message must be a Message object) and answer -32602 Invalid params (HTTP+JSON: 400 INVALID_ARGUMENT) instead of crashing on the missing fields.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     const p = await PROBES['invalid-params'](ctx);
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
-    if (d(ctx).isRest) return expectRest(ctx, p, 'A message that is a number', validationStatuses(ctx));
+    if (ctx.dialect.isRest) return expectRest(ctx, p, 'A message that is a number', validationStatuses(ctx));
     return expectRpcCode(ctx, p, 'A message that is a number', {
       codes: [-32602],
       names: 'InvalidParams',
@@ -119,17 +114,16 @@ export const errorsNotification = defineCheck({
   specRefs: { legacy: 'v0.1.0 §6.11.1; JSON-RPC 2.0 §4.1', 'v0.2': 'v0.2.6 §6.11.1; JSON-RPC 2.0 §4.1', 'v0.3': 'v0.3.0 §6.11.1; JSON-RPC 2.0 §4.1', 'v1.0': 'v1.0.1 §9.3; JSON-RPC 2.0 §4.1' },
   recommendation:
     'A JSON-RPC request without "id" is a notification: do not process it as a request and do not reply with a JSON-RPC Response (answer HTTP 204 or 202 with an empty body), or reject it as an invalid A2A request (-32600 with id null), since the A2A schemas require an id.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
-    if (d(ctx).isRest) return skip('Notifications exist only on the JSON-RPC binding.', 'not-applicable');
+    if (ctx.dialect.isRest) return skip('Notifications exist only on the JSON-RPC binding.', 'not-applicable');
     const taskId = await unknownTaskId(ctx);
     // A get, never a send: a server that processes the notification creates nothing.
-    const body = JSON.stringify({ jsonrpc: '2.0', method: d(ctx).method('get'), params: { id: taskId.id } });
+    const body = JSON.stringify({ jsonrpc: '2.0', method: ctx.dialect.method('get'), params: { id: taskId.id } });
     const p = await sendProbe(ctx, 'notification', () => ({ kind: 'raw', body, expectedId: null, taskId }));
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
-    const what = `A ${d(ctx).method('get')} notification (no "id" member)`;
+    const what = `A ${ctx.dialect.method('get')} notification (no "id" member)`;
     const crash = crashVerdict(ctx, p, what);
     if (crash) return crash;
     const evidence = [exchangeEvidence(p.http)];

@@ -6,8 +6,7 @@ import { v1ErrorDataProblems } from '../../protocol/shapes';
 import { isRecord } from '../../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip } from '../define';
 import { structuredError } from '../fixtures/probes';
-import { needDialect } from '../preconditions';
-import { d, PARSE_PROBE_ID, PROBES } from './shared';
+import { PARSE_PROBE_ID, PROBES } from './shared';
 
 export const errorsShape = defineCheck({
   id: 'errors.shape',
@@ -23,11 +22,10 @@ export const errorsShape = defineCheck({
   },
   recommendation:
     'JSON-RPC: {"jsonrpc":"2.0","id":<request id, or null when it could not be read>,"error":{"code":<integer>,"message":<string>}} with no "result" (v1.0: every object in error.data carries "@type"). HTTP+JSON v1.0: google.rpc.Status {"error":{"code":<HTTP status>,"message":…,"details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}, not application/problem+json. HTTP+JSON v0.3: a JSON error body, not an HTML page.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     // The probes are shared with the specific checks (memoized): whichever runs first makes them.
-    const names = (Object.keys(PROBES) as (keyof typeof PROBES)[]).filter((n) => !(n === 'invalid-request' && d(ctx).isRest));
+    const names = (Object.keys(PROBES) as (keyof typeof PROBES)[]).filter((n) => !(n === 'invalid-request' && ctx.dialect.isRest));
     const probes = await Promise.all(names.map((n) => PROBES[n](ctx)));
     // Crashes (no answer, a 5xx without a structured error) are judged by the probes' own checks.
     const judged = probes.filter((p) => p.http.responded && !p.http.error && p.http.status !== 401 && p.http.status !== 403 && p.http.status !== 429 && (p.http.status < 500 || structuredError(ctx, p)));
@@ -36,7 +34,7 @@ export const errorsShape = defineCheck({
     const notes = new Set<string>();
     let errorAnswers = 0;
     for (const p of judged) {
-      if (d(ctx).isRest) {
+      if (ctx.dialect.isRest) {
         if (p.http.status < 400) continue;
         errorAnswers++;
         if (ctx.generation === 'v1.0') {
@@ -89,10 +87,9 @@ export const errorsDetails = defineCheck({
   specRefs: { 'v1.0': 'v1.0.1 §9.5 (error.data ErrorInfo: SHOULD; MUST in v1.0.0)' },
   recommendation:
     'Put a google.rpc.ErrorInfo in JSON-RPC error.data (a list of typed details): {"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
-    if (d(ctx).isRest) return skip('On HTTP+JSON, ErrorInfo is part of google.rpc.Status (see errors.shape).', 'not-applicable');
+    if (ctx.dialect.isRest) return skip('On HTTP+JSON, ErrorInfo is part of google.rpc.Status (see errors.shape).', 'not-applicable');
     const p = await PROBES['task-not-found'](ctx);
     const e = p.rpc?.error;
     if (!e || typeof e.code !== 'number' || e.code > -32001 || e.code < -32099) return skip('No A2A-specific error answer to inspect (see errors.task-not-found).', 'precondition');

@@ -4,7 +4,7 @@ import type { TaskState } from '../../model/events';
 import type { CallOutcome } from '../../protocol/dialect';
 import { normalizeState } from '../../protocol/states';
 import { isRecord } from '../../util/json';
-import type { CheckContext } from '../context';
+import type { CheckContextWith } from '../context';
 import { exchangeEvidence } from '../verdict';
 import { unknownTaskId } from '../fixtures/probe-ids';
 import { probeLane, sendProbe, type Probe } from '../fixtures/probes';
@@ -21,33 +21,31 @@ export const PARSE_PROBE_ID = 'a2a-interop-parse';
 
 /** The deliberately wrong requests judged by errors.shape too, memoized per run. */
 export const PROBES = {
-  'unknown-method': (ctx: CheckContext) =>
+  'unknown-method': (ctx: CheckContextWith<'dialect'>) =>
     sendProbe(ctx, 'unknown-method', () =>
-      ctx.dialect!.isRest ? { kind: 'rest', method: 'GET', path: '/a2a-interop-no-such-operation' } : { kind: 'rpc', method: 'a2a-interop/no-such-method', params: {} },
+      ctx.dialect.isRest ? { kind: 'rest', method: 'GET', path: '/a2a-interop-no-such-operation' } : { kind: 'rpc', method: 'a2a-interop/no-such-method', params: {} },
     ),
-  'invalid-json': (ctx: CheckContext) =>
-    sendProbe(ctx, 'invalid-json', () => (ctx.dialect!.isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: BROKEN_JSON } : { kind: 'raw', body: BROKEN_JSON, expectedId: null })),
-  'invalid-request': (ctx: CheckContext) => sendProbe(ctx, 'invalid-request', () => ({ kind: 'raw', body: '{"not": "valid jsonrpc"}', expectedId: null })),
-  'invalid-params': (ctx: CheckContext) =>
+  'invalid-json': (ctx: CheckContextWith<'dialect'>) =>
+    sendProbe(ctx, 'invalid-json', () => (ctx.dialect.isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: BROKEN_JSON } : { kind: 'raw', body: BROKEN_JSON, expectedId: null })),
+  'invalid-request': (ctx: CheckContextWith<'dialect'>) => sendProbe(ctx, 'invalid-request', () => ({ kind: 'raw', body: '{"not": "valid jsonrpc"}', expectedId: null })),
+  'invalid-params': (ctx: CheckContextWith<'dialect'>) =>
     sendProbe(ctx, 'invalid-params', () =>
-      ctx.dialect!.isRest
+      ctx.dialect.isRest
         ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify({ message: 42 }) }
-        : { kind: 'rpc', method: ctx.dialect!.method('send'), params: ctx.generation === 'legacy' ? { id: 42, message: 42 } : { message: 42 } },
+        : { kind: 'rpc', method: ctx.dialect.method('send'), params: ctx.generation === 'legacy' ? { id: 42, message: 42 } : { message: 42 } },
     ),
-  'task-not-found': (ctx: CheckContext) =>
+  'task-not-found': (ctx: CheckContextWith<'dialect'>) =>
     sendProbe(ctx, 'task-not-found', async () => {
       const taskId = await unknownTaskId(ctx);
-      return ctx.dialect!.isRest
+      return ctx.dialect.isRest
         ? { kind: 'rest', method: 'GET', path: `/tasks/${encodeURIComponent(taskId.id)}`, taskId }
-        : { kind: 'rpc', method: ctx.dialect!.method('get'), params: { id: taskId.id }, taskId };
+        : { kind: 'rpc', method: ctx.dialect.method('get'), params: { id: taskId.id }, taskId };
     }),
 } as const;
 
-export const d = (ctx: CheckContext) => ctx.dialect!;
-
 /** TaskNotFound on either binding: -32001; HTTP 404 (reason TASK_NOT_FOUND when given). */
-export function probeTaskNotFound(ctx: CheckContext, p: Probe): boolean {
-  if (d(ctx).isRest) return p.http.status === 404 && (p.rest?.reason === undefined || p.rest.reason === 'TASK_NOT_FOUND');
+export function probeTaskNotFound(ctx: CheckContextWith<'dialect'>, p: Probe): boolean {
+  if (ctx.dialect.isRest) return p.http.status === 404 && (p.rest?.reason === undefined || p.rest.reason === 'TASK_NOT_FOUND');
   return p.rpc?.error?.code === -32001;
 }
 
@@ -57,16 +55,16 @@ export const outcomeNotFound = (o: CallOutcome | undefined) => o?.kind === 'erro
  * The answer is a success of the binding. On JSON-RPC a `"result": null` beside a real error object is the error
  * (errors.shape reports the envelope): only a non-null result with no error is a success.
  */
-export const isSuccess = (ctx: CheckContext, p: Probe) =>
-  d(ctx).isRest ? p.http.responded && !p.http.error && p.http.status >= 200 && p.http.status < 300 : !!p.rpc?.hasResult && p.rpc.result != null && !(p.rpc.hasError && p.rpc.error);
+export const isSuccess = (ctx: CheckContextWith<'dialect'>, p: Probe) =>
+  ctx.dialect.isRest ? p.http.responded && !p.http.error && p.http.status >= 200 && p.http.status < 300 : !!p.rpc?.hasResult && p.rpc.result != null && !(p.rpc.hasError && p.rpc.error);
 
 /** The answer is an error of the binding (a JSON-RPC error at any status; on HTTP+JSON a 4xx/5xx). */
-export const isRefusal = (ctx: CheckContext, p: Probe) => (d(ctx).isRest ? p.http.status >= 400 : !!p.rpc?.hasError);
+export const isRefusal = (ctx: CheckContextWith<'dialect'>, p: Probe) => (ctx.dialect.isRest ? p.http.status >= 400 : !!p.rpc?.hasError);
 
 /** The state of the Task a successful answer carries (JSON-RPC result, REST body; v1.0 send wraps it in `task`). */
-export function answeredState(ctx: CheckContext, p: Probe): { state?: TaskState; raw?: string } | undefined {
+export function answeredState(ctx: CheckContextWith<'dialect'>, p: Probe): { state?: TaskState; raw?: string } | undefined {
   if (!isSuccess(ctx, p)) return undefined;
-  let v: unknown = d(ctx).isRest ? (() => {
+  let v: unknown = ctx.dialect.isRest ? (() => {
     const j = p.http.json();
     return j.ok ? j.value : undefined;
   })() : p.rpc?.result;
@@ -77,9 +75,9 @@ export function answeredState(ctx: CheckContext, p: Probe): { state?: TaskState;
 }
 
 /** Reads a task back after a probe (observe, do not trust the answer). */
-export const readBack = (ctx: CheckContext, id: string): Promise<CallOutcome> => d(ctx).get(ctx.http, { id, lane: probeLane(ctx), checkId: ctx.checkId });
+export const readBack = (ctx: CheckContextWith<'dialect'>, id: string): Promise<CallOutcome> => ctx.dialect.get(ctx.http, { id, lane: probeLane(ctx), checkId: ctx.checkId });
 
 export const readBackEvidence = (o: CallOutcome | undefined, label: string): Evidence[] => (o ? [exchangeEvidence(o.http, label)] : []);
 
-export const V1_UNSUPPORTED = (ctx: CheckContext, p: Probe) =>
-  d(ctx).isRest ? p.http.status === 400 && (p.rest?.reason === undefined || p.rest.reason === 'UNSUPPORTED_OPERATION') : p.rpc?.error?.code === -32004;
+export const V1_UNSUPPORTED = (ctx: CheckContextWith<'dialect'>, p: Probe) =>
+  ctx.dialect.isRest ? p.http.status === 400 && (p.rest?.reason === undefined || p.rest.reason === 'UNSUPPORTED_OPERATION') : p.rpc?.error?.code === -32004;

@@ -6,17 +6,16 @@ import type { CallOutcome } from '../../protocol/dialect';
 import type { TaskView } from '../../protocol/shapes';
 import { isTerminal } from '../../protocol/states';
 import { isRecord } from '../../util/json';
-import type { CheckContext } from '../context';
+import type { CheckContextWith } from '../context';
 import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip, type Verdict } from '../define';
 import { canceledTaskId } from '../fixtures/cancel';
 import { unknownTaskId } from '../fixtures/probe-ids';
 import { answered, crashVerdict, expectRest, expectRpcCode, isClientError, malformedIdVerdict, only, sendProbe, type Probe, type RestExpect } from '../fixtures/probes';
 import { noFinishedTask, ownFinishedRun, primarySkill, runningCandidates, runTask, skillInput, skillRuns, startRunningTask } from '../fixtures/tasks';
-import { needDialect } from '../preconditions';
-import { answeredState, d, isRefusal, isSuccess, outcomeNotFound, PROBES, probeTaskNotFound, readBack, readBackEvidence, V1_UNSUPPORTED } from './shared';
+import { answeredState, isRefusal, isSuccess, outcomeNotFound, PROBES, probeTaskNotFound, readBack, readBackEvidence, V1_UNSUPPORTED } from './shared';
 
 /** HTTP+JSON statuses for TaskNotCancelable: 400 (v1.0.1) or 409 (v1.0.0, a2a-python 0.3); v0.x: another 4xx is an advisory. */
-function cancelStatuses(ctx: CheckContext): RestExpect {
+function cancelStatuses(ctx: CheckContextWith<'dialect'>): RestExpect {
   return {
     pass: only(400, 409),
     expected: 'HTTP 400 or 409',
@@ -29,14 +28,14 @@ function cancelStatuses(ctx: CheckContext): RestExpect {
 }
 
 /** Cancels a task that is already terminal; the judgement of the code (the callers judge the effects). */
-async function cancelFinished(ctx: CheckContext, name: string, id: string, stateName: string): Promise<{ v: Verdict; p: Probe; what: string }> {
+async function cancelFinished(ctx: CheckContextWith<'dialect'>, name: string, id: string, stateName: string): Promise<{ v: Verdict; p: Probe; what: string }> {
   const what = `Cancel of ${stateName} task ${id}`;
   const p = await sendProbe(ctx, name, () =>
-    d(ctx).isRest ? { kind: 'rest', method: 'POST', path: `/tasks/${encodeURIComponent(id)}:cancel`, body: '{}' } : { kind: 'rpc', method: d(ctx).method('cancel'), params: { id } },
+    ctx.dialect.isRest ? { kind: 'rest', method: 'POST', path: `/tasks/${encodeURIComponent(id)}:cancel`, body: '{}' } : { kind: 'rpc', method: ctx.dialect.method('cancel'), params: { id } },
   );
   const skipped = refusedForCredentials(ctx, p.http);
   if (skipped) return { v: skipped, p, what };
-  const v = d(ctx).isRest ? expectRest(ctx, p, what, cancelStatuses(ctx)) : expectRpcCode(ctx, p, what, { codes: [-32002], names: 'TaskNotCancelable' });
+  const v = ctx.dialect.isRest ? expectRest(ctx, p, what, cancelStatuses(ctx)) : expectRpcCode(ctx, p, what, { codes: [-32002], names: 'TaskNotCancelable' });
   return { v, p, what };
 }
 
@@ -49,14 +48,13 @@ export const errorsTaskNotFound = defineCheck({
   specRefs: { legacy: 'v0.1.0 §8.2 (-32001 TaskNotFoundError)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §8.2', 'v1.0': 'v1.0.1 §3.1.3, §3.3.2, §5.4 (TaskNotFound / NOT_FOUND / 404)' },
   recommendation:
     'When the task store has no such id, answer TaskNotFoundError -32001 (HTTP+JSON: 404 with ErrorInfo reason TASK_NOT_FOUND in v1.0) rather than null, an empty task or a 500.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     const p = await PROBES['task-not-found'](ctx);
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
     const what = `Get of an unknown task (${p.taskId?.id ?? '?'})`;
-    const v = d(ctx).isRest
+    const v = ctx.dialect.isRest
       ? expectRest(ctx, p, what, { pass: only(404), expected: 'HTTP 404', reason: 'TASK_NOT_FOUND' })
       : expectRpcCode(ctx, p, what, { codes: [-32001], names: 'TaskNotFound' });
     return malformedIdVerdict(ctx, p, v);
@@ -72,13 +70,12 @@ export const errorsCancelTerminal = defineCheck({
   specRefs: { legacy: 'v0.1.0 §8.2 (-32002 TaskNotCancelableError)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §8.2', 'v1.0': 'v1.0.1 §3.1.5 (HTTP 400 in v1.0.1, 409 in v1.0.0)' },
   recommendation:
     'Guard terminal states: a cancel of a completed, failed or rejected task must answer TaskNotCancelableError -32002 (HTTP+JSON: 400, or 409 per v1.0.0), never a 500 and never a silently "canceled" completed task.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     const r = await ownFinishedRun(ctx, 'cancel-terminal');
-    if (!r?.final?.id) return noFinishedTask(ctx, 'terminal task to cancel');
-    const t = r.final;
-    const id = t.id!;
+    const t = r?.final;
+    const id = t?.id;
+    if (!t || !id) return noFinishedTask(ctx, 'terminal task to cancel');
     const { v, p, what } = await cancelFinished(ctx, 'cancel-terminal', id, t.rawState ?? 'finished');
     if (v.status === 'skip' || v.status === 'error' || v.critical) return v;
     // Observed, not trusted: a terminal state is final, whatever the answer said.
@@ -108,9 +105,8 @@ export const errorsCancelTwice = defineCheck({
   specRefs: { legacy: 'v0.1.0 §8.2 (-32002)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §8.2', 'v1.0': 'v1.0.1 §3.1.5, §3.3.1 Idempotency' },
   recommendation:
     'Answer a cancel of a task that is already canceled with TaskNotCancelableError -32002 (HTTP+JSON 400). In v1.0 the specification also calls cancel idempotent (§3.3.1) and lets a duplicate return TaskNotFoundError once the task was purged; pick one behaviour and document it. Never change the state of a canceled task.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     const canceled = await canceledTaskId(ctx);
     if (!canceled) return skip('No task was canceled in this run (see lifecycle.cancel), so there is none to cancel again.', 'precondition');
     const { v, p, what } = await cancelFinished(ctx, 'cancel-canceled', canceled, 'canceled');
@@ -153,18 +149,17 @@ export const errorsMessageToTerminal = defineCheck({
   specRefs: { legacy: 'v0.1.0 §8.2 (-32009 InvalidTaskStateError, document only)', 'v0.2': 'v0.2.6 §7.1', 'v0.3': 'v0.3.0 §7.1', 'v1.0': 'v1.0.1 §3.1.1, §5.4 (UnsupportedOperationError)' },
   recommendation:
     'Refuse messages that target a task in a terminal state: v1.0 requires UnsupportedOperationError (-32004; HTTP+JSON 400 UNSUPPORTED_OPERATION); earlier versions any error. Leave the task untouched (no history entry, no restart) and create a new task in the same context instead.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     const r = await ownFinishedRun(ctx, 'message-to-terminal');
-    if (!r?.final?.id) return noFinishedTask(ctx, 'terminal task to message');
-    const t = r.final;
-    const id = t.id!;
+    const t = r?.final;
+    const id = t?.id;
+    if (!t || !id) return noFinishedTask(ctx, 'terminal task to message');
     const marker = `One more thing, please (a2a-interop ${ctx.uuid().slice(0, 8)}).`;
-    const params = d(ctx).sendParams({ text: marker, taskId: id, contextId: t.contextId });
+    const params = ctx.dialect.sendParams({ text: marker, taskId: id, contextId: t.contextId });
     const what = `A message to ${t.rawState} task ${id}`;
     const p = await sendProbe(ctx, 'message-to-terminal', () =>
-      d(ctx).isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify(params) } : { kind: 'rpc', method: d(ctx).method('send'), params },
+      ctx.dialect.isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify(params) } : { kind: 'rpc', method: ctx.dialect.method('send'), params },
     );
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
@@ -173,7 +168,7 @@ export const errorsMessageToTerminal = defineCheck({
     let v: Verdict;
     let after: CallOutcome | undefined;
     if (ctx.generation === 'v1.0') {
-      v = d(ctx).isRest
+      v = ctx.dialect.isRest
         ? expectRest(ctx, p, what, { pass: only(400), expected: 'HTTP 400 UNSUPPORTED_OPERATION', reason: 'UNSUPPORTED_OPERATION' })
         : expectRpcCode(ctx, p, what, {
             codes: [-32004],
@@ -215,20 +210,19 @@ export const errorsUnknownTaskMessage = defineCheck({
   specRefs: { 'v0.2': 'v0.2.6 §8.2 (-32001)', 'v0.3': 'v0.3.0 §8.2 (-32001)', 'v1.0': 'v1.0.1 §3.4.2 Task Identifier Semantics, §5.4' },
   recommendation:
     'When message.taskId names no task, answer TaskNotFoundError -32001 (HTTP+JSON: 404 TASK_NOT_FOUND) instead of creating a task, ignoring the id or answering another error. Task ids are server-generated: a client names one only to continue that task.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     if (ctx.generation === 'legacy') return skip('Legacy clients choose task ids: tasks/send with a new id creates the task (v0.1.0 §7.1.1).', 'not-applicable');
     const taskId = await unknownTaskId(ctx);
     const input = skillInput(ctx, primarySkill(ctx));
-    const params = d(ctx).sendParams({ text: input.text, parts: input.parts, taskId: taskId.id });
+    const params = ctx.dialect.sendParams({ text: input.text, parts: input.parts, taskId: taskId.id });
     const p = await sendProbe(ctx, 'unknown-task-message', () =>
-      d(ctx).isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify(params), taskId } : { kind: 'rpc', method: d(ctx).method('send'), params, taskId },
+      ctx.dialect.isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify(params), taskId } : { kind: 'rpc', method: ctx.dialect.method('send'), params, taskId },
     );
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
     const what = `A message with taskId ${taskId.id} (no such task)`;
-    let v = d(ctx).isRest
+    let v = ctx.dialect.isRest
       ? expectRest(ctx, p, what, { pass: only(404), expected: 'HTTP 404', reason: 'TASK_NOT_FOUND' })
       : expectRpcCode(ctx, p, what, { codes: [-32001], names: 'TaskNotFound' });
     if (v.status === 'fail' && isSuccess(ctx, p)) {
@@ -253,18 +247,17 @@ export const errorsContextMismatch = defineCheck({
   specRefs: { 'v1.0': 'v1.0.1 §3.4.3 Multi-Turn Conversation Patterns' },
   recommendation:
     'When a message names an existing task and a contextId other than that task\'s, reject it with an error (e.g. InvalidParams -32602, HTTP 400) before touching the task: do not append it to the history, resume the task or move it to the new context.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     if (ctx.generation !== 'v1.0') return skip('Only v1.0 requires rejecting a mismatching contextId (§3.4.3).', 'not-applicable');
     const runs = await skillRuns(ctx);
-    const targets: { task: TaskView; paused: boolean; label: string }[] = [];
+    const targets: { task: TaskView; id: string; paused: boolean; label: string }[] = [];
     // A task paused in input-required is the cleanest target (it waits for exactly such a message): start our own.
     const pausedModel = runs.find((r) => r.outcome === 'interrupted' && r.final?.id);
     let lastSkip: Verdict = skip('No task of this run stayed non-terminal long enough to send it a mismatching message.', 'precondition');
     if (pausedModel) {
-      const own = await runTask(ctx, d(ctx), { text: pausedModel.text, input: pausedModel.input, skillId: pausedModel.skillId, lane: ctx.lane('context-mismatch') });
-      if (own.outcome === 'interrupted' && own.final?.id) targets.push({ task: own.final, paused: true, label: `task ${own.final.id} (${own.final.rawState})` });
+      const own = await runTask(ctx, ctx.dialect, { text: pausedModel.text, input: pausedModel.input, skillId: pausedModel.skillId, lane: ctx.lane('context-mismatch') });
+      if (own.outcome === 'interrupted' && own.final?.id) targets.push({ task: own.final, id: own.final.id, paused: true, label: `task ${own.final.id} (${own.final.rawState})` });
     }
     const candidates = runningCandidates(ctx);
     let from = 0;
@@ -275,7 +268,8 @@ export const errorsContextMismatch = defineCheck({
         if (!started) return lastSkip;
         from = started.index + 1;
         if (started.send.kind !== 'task' || !started.send.task.id) {
-          if (refusedForCredentials(ctx, started.send.http)) return refusedForCredentials(ctx, started.send.http)!;
+          const refused = refusedForCredentials(ctx, started.send.http);
+          if (refused) return refused;
           if (started.send.kind === 'message') return skip('The agent replies with Messages only (no tasks), so there is no task to send a mismatching contextId to.', 'not-applicable');
           return skip('Could not start a task to send a mismatching contextId to.', 'precondition', [exchangeEvidence(started.send.http)]);
         }
@@ -284,16 +278,16 @@ export const errorsContextMismatch = defineCheck({
           if (from >= candidates.length) return lastSkip;
           continue;
         }
-        target = { task: started.send.task, paused: false, label: `running task ${started.send.task.id}` };
+        target = { task: started.send.task, id: started.send.task.id, paused: false, label: `running task ${started.send.task.id}` };
       }
       const t = target.task;
-      const id = t.id!;
+      const id = target.id;
       const otherContext = ctx.uuid();
       const marker = `a2a-interop context-mismatch probe ${otherContext.slice(0, 8)}`;
-      const params = d(ctx).sendParams({ text: marker, taskId: id, contextId: otherContext });
+      const params = ctx.dialect.sendParams({ text: marker, taskId: id, contextId: otherContext });
       const what = `A message to ${target.label} (contextId ${t.contextId ?? '?'}) with contextId ${otherContext}`;
       const p = await sendProbe(ctx, `context-mismatch-${attempt}`, () =>
-        d(ctx).isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify(params) } : { kind: 'rpc', method: d(ctx).method('send'), params },
+        ctx.dialect.isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify(params) } : { kind: 'rpc', method: ctx.dialect.method('send'), params },
       );
       const skipped = refusedForCredentials(ctx, p.http);
       if (skipped) return skipped;

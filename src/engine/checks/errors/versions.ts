@@ -5,8 +5,7 @@
 import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials } from '../define';
 import { unknownTaskId } from '../fixtures/probe-ids';
 import { answered, crashVerdict, expectRest, expectRpcCode, only, sendProbe } from '../fixtures/probes';
-import { needDialect } from '../preconditions';
-import { d, probeTaskNotFound } from './shared';
+import { probeTaskNotFound } from './shared';
 
 export const errorsVersionUnsupported = defineCheck({
   id: 'errors.version-unsupported',
@@ -17,20 +16,19 @@ export const errorsVersionUnsupported = defineCheck({
   specRefs: { 'v1.0': 'v1.0.1 §3.6.2 Server Responsibilities, §5.4 (-32009 / HTTP 400)' },
   recommendation:
     'Read A2A-Version on every request; when you cannot apply the requested version answer VersionNotSupportedError -32009 (HTTP+JSON 400 with reason VERSION_NOT_SUPPORTED) instead of silently applying another version.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     const h = { 'A2A-Version': '99.0' };
     const p = await sendProbe(ctx, 'version-unsupported', async () => {
       const taskId = await unknownTaskId(ctx);
-      return d(ctx).isRest
+      return ctx.dialect.isRest
         ? { kind: 'rest', method: 'GET', path: `/tasks/${encodeURIComponent(taskId.id)}`, headers: h, taskId }
-        : { kind: 'rpc', method: d(ctx).method('get'), params: { id: taskId.id }, headers: h, taskId };
+        : { kind: 'rpc', method: ctx.dialect.method('get'), params: { id: taskId.id }, headers: h, taskId };
     });
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
     const processed = probeTaskNotFound(ctx, p) ? ' The request was processed (TaskNotFound for our probe id): the header was ignored.' : '';
-    const v = d(ctx).isRest
+    const v = ctx.dialect.isRest
       ? expectRest(ctx, p, 'A2A-Version: 99.0', { pass: only(400), expected: 'HTTP 400 VERSION_NOT_SUPPORTED', reason: 'VERSION_NOT_SUPPORTED' })
       : expectRpcCode(ctx, p, 'A2A-Version: 99.0', { codes: [-32009], names: 'VersionNotSupported' });
     return v.status === 'fail' && processed ? { ...v, message: `${v.message}${processed}` } : v;
@@ -46,9 +44,8 @@ export const errorsVersionMissing = defineCheck({
   specRefs: { 'v1.0': 'v1.0.1 §3.6.2 (Agents MUST interpret empty value as 0.3 version)' },
   recommendation:
     'Treat a request without A2A-Version as a 0.3 request: where the card declares a 0.3 interface at the same URL, serve it through the v0.3 compatibility layer (e.g. @a2a-js/sdk legacyCompat); otherwise answer VersionNotSupportedError -32009 (HTTP+JSON 400 VERSION_NOT_SUPPORTED). Answering it with v1.0 semantics hides version bugs in clients.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     const omit = ['A2A-Version'];
     const norm = (u: string | undefined) => (u ?? '').replace(/\/+$/, '');
     const iface03 = ctx.card.interfaces.find(
@@ -59,15 +56,15 @@ export const errorsVersionMissing = defineCheck({
     if (iface03) {
       // A 0.3 interface at this URL: the header-less request is a 0.3 request, judged by 0.3 semantics.
       const p = await sendProbe(ctx, 'version-missing', () =>
-        d(ctx).isRest ? { kind: 'rest', method: 'GET', path: `/v1/tasks/${enc}`, omit, taskId } : { kind: 'rpc', method: 'tasks/get', params: { id: taskId.id }, omit, taskId },
+        ctx.dialect.isRest ? { kind: 'rest', method: 'GET', path: `/v1/tasks/${enc}`, omit, taskId } : { kind: 'rpc', method: 'tasks/get', params: { id: taskId.id }, omit, taskId },
       );
       const skipped = refusedForCredentials(ctx, p.http);
       if (skipped) return skipped;
-      const what = `A 0.3 ${d(ctx).isRest ? `GET /v1/tasks/{id}` : 'tasks/get'} without A2A-Version (the card declares a 0.3 interface at this URL)`;
+      const what = `A 0.3 ${ctx.dialect.isRest ? `GET /v1/tasks/{id}` : 'tasks/get'} without A2A-Version (the card declares a 0.3 interface at this URL)`;
       const crash = crashVerdict(ctx, p, what);
       if (crash) return crash;
       const evidence = [exchangeEvidence(p.http)];
-      if (!d(ctx).isRest) {
+      if (!ctx.dialect.isRest) {
         const code = p.rpc?.error?.code;
         if (code === -32001) return pass(`${what}: served as 0.3 (TaskNotFound -32001 for our unknown id).`, evidence);
         if (code === -32601) return fail(`${what}: -32601 Method not found, i.e. routed as 1.0; v1.0.1 §3.6.2 requires a missing header to mean 0.3, and the card promises 0.3 here.`, evidence);
@@ -82,19 +79,19 @@ export const errorsVersionMissing = defineCheck({
       return fail(`${what}: expected the 0.3 answer (HTTP 404 for our unknown task), got ${answered(p)}.`, evidence);
     }
     const p = await sendProbe(ctx, 'version-missing', () =>
-      d(ctx).isRest ? { kind: 'rest', method: 'GET', path: `/tasks/${enc}`, omit, taskId } : { kind: 'rpc', method: d(ctx).method('get'), params: { id: taskId.id }, omit, taskId },
+      ctx.dialect.isRest ? { kind: 'rest', method: 'GET', path: `/tasks/${enc}`, omit, taskId } : { kind: 'rpc', method: ctx.dialect.method('get'), params: { id: taskId.id }, omit, taskId },
     );
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
-    const what = `A ${d(ctx).describe('get')} without A2A-Version (the card declares only 1.0 at this URL)`;
+    const what = `A ${ctx.dialect.describe('get')} without A2A-Version (the card declares only 1.0 at this URL)`;
     const crash = crashVerdict(ctx, p, what);
     if (crash) return crash;
     const evidence = [exchangeEvidence(p.http)];
     const code = p.rpc?.error?.code;
     if (code === -32009 || p.rest?.reason === 'VERSION_NOT_SUPPORTED') return pass(`${what}: refused with VersionNotSupported.`, evidence);
-    if (d(ctx).isRest && p.http.status === 400 && p.rest?.reason === undefined) return pass(`${what}: refused with HTTP 400 (a v1.0 task lookup would have answered 404).`, evidence);
+    if (ctx.dialect.isRest && p.http.status === 400 && p.rest?.reason === undefined) return pass(`${what}: refused with HTTP 400 (a v1.0 task lookup would have answered 404).`, evidence);
     const treatedAsOld =
-      code === -32601 ? 'treated as a 0.3 request (GetTask is not a 0.3 method: -32601)' : d(ctx).isRest && p.http.status === 404 && p.rest?.reason !== 'TASK_NOT_FOUND' ? 'treated as a non-1.0 request (HTTP 404 without TASK_NOT_FOUND)' : undefined;
+      code === -32601 ? 'treated as a 0.3 request (GetTask is not a 0.3 method: -32601)' : ctx.dialect.isRest && p.http.status === 404 && p.rest?.reason !== 'TASK_NOT_FOUND' ? 'treated as a non-1.0 request (HTTP 404 without TASK_NOT_FOUND)' : undefined;
     if (treatedAsOld) {
       return {
         ...fail(`${what}: ${treatedAsOld}, but not refused with VersionNotSupportedError as v1.0.1 §3.6.2 requires of an interface that does not support 0.3.`, evidence),

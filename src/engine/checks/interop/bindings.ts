@@ -9,7 +9,6 @@ import { acceptedOutputModes } from '../../runner/target';
 import { defineCheck, fail, pass, skip } from '../define';
 import { brokenCallVerdict } from '../fixtures/outcomes';
 import { primarySkill, runEvidence, runTask, skillInput, skillRuns } from '../fixtures/tasks';
-import { needDialect } from '../preconditions';
 import { generationOf, restPrefix } from './interfaces';
 
 /** Our cap on one task over another interface (the per-task budget, at most this). */
@@ -44,15 +43,14 @@ export const interopBindings = defineCheck({
     'v1.0': 'v1.0.1 §8.3.1 (each interface MUST accurately declare its transport and URL), §5.1 Functional Equivalence',
   },
   recommendation: 'Serve every interface you declare, at the URL and with the binding and protocol version you declare; drop interfaces you do not serve. With @a2a-js/sdk, mount restHandler/jsonRpcHandler at exactly the declared paths, and enable legacyCompat if you list protocolVersion 0.3 interfaces.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const p0 = needDialect(ctx);
-    if (p0) return p0;
     const sel = ctx.detection.selected;
-    const others = ctx.card.interfaces.filter((i) => {
-      if (i === sel || (sel && i.url === sel.url && i.binding === sel.binding && i.protocolVersion === sel.protocolVersion)) return false;
-      if (ctx.generation === 'v1.0' && i.source !== 'supportedInterfaces') return false;
-      const b = canonicalBinding(String(i.binding));
-      return (b === 'JSONRPC' || b === 'HTTP+JSON') && /^https?:\/\//.test(i.url);
+    const others = ctx.card.interfaces.flatMap((i) => {
+      if (i === sel || (sel && i.url === sel.url && i.binding === sel.binding && i.protocolVersion === sel.protocolVersion)) return [];
+      if (ctx.generation === 'v1.0' && i.source !== 'supportedInterfaces') return [];
+      const binding = canonicalBinding(String(i.binding));
+      return (binding === 'JSONRPC' || binding === 'HTTP+JSON') && /^https?:\/\//.test(i.url) ? [{ i, binding }] : [];
     });
     if (!others.length) return skip('The card declares a single testable interface.', 'not-applicable');
     const evidence: Evidence[] = [];
@@ -61,9 +59,8 @@ export const interopBindings = defineCheck({
     // The main interface's answer to the same input, to compare an error with (functional equivalence means the
     // same answer, not necessarily a task).
     const main = async () => (await skillRuns(ctx)).find((r) => r.skillId === primarySkill(ctx)) ?? (await skillRuns(ctx))[0];
-    for (const i of others.slice(0, 6)) {
+    for (const { i, binding } of others.slice(0, 6)) {
       const g = generationOf(i, ctx.generation);
-      const binding = canonicalBinding(String(i.binding))!;
       // A v0.3 HTTP+JSON URL that already ends in /v1 (the v0.3 schema's own example) is the prefix itself.
       const url = g === 'v0.3' && binding === 'HTTP+JSON' && !restPrefix(i.url, g) ? i.url.replace(/\/+$/, '').replace(/\/v1$/, '') : i.url;
       const d = new Dialect({

@@ -5,10 +5,10 @@
 import { exchange } from '../../http/client';
 import type { Evidence } from '../../model/check';
 import { PREFLIGHT_ORIGIN } from '../../model/proxy';
+import type { Host } from '../../ports';
 import type { CheckContext } from '../context';
 import { defineCheck, ev, fail, pass, skip, toolError, transportVerdict, type Verdict } from '../define';
 import { needDialect } from '../preconditions';
-import { restPrefix } from './interfaces';
 
 const CORS_REF = { legacy: 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v0.2': 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v0.3': 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v1.0': 'Fetch Standard §3.2 CORS protocol (outside A2A)' };
 
@@ -26,9 +26,12 @@ const accessControl = (h: Record<string, string>) =>
 
 const lower = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
+/** A host that can send a CORS preflight by hand (not a browser). */
+type PreflightHost = Host & Required<Pick<Host, 'preflight'>>;
+const canPreflight = (host: Host): host is PreflightHost => !!host.preflight;
+
 /** Why browser readiness cannot be measured from here (a browser cannot send a preflight or set Origin by hand). */
-function noPreflight(ctx: CheckContext): Verdict | undefined {
-  if (ctx.http.host.preflight) return undefined;
+function noPreflight(): Verdict {
   return skip(
     'A browser cannot send a CORS preflight by hand, and the proxy strips Origin. Run the CLI (npx a2a-interop run <url>) to measure browser readiness; in direct mode the dashboard itself proves it when the run works.',
     'precondition',
@@ -51,9 +54,9 @@ interface PreflightOutcome {
  * an ok status (200-299), Access-Control-Allow-Origin `*` or the origin, the method listed unless safelisted,
  * every non-safelisted header listed (`*` does not cover Authorization). `optional` headers are reported apart.
  */
-async function preflight(ctx: CheckContext, url: string, method: string, headers: string[], optional: string[] = []): Promise<PreflightOutcome> {
+async function preflight(ctx: CheckContext, host: PreflightHost, url: string, method: string, headers: string[], optional: string[] = []): Promise<PreflightOutcome> {
   const all = [...headers, ...optional];
-  const r = await ctx.http.host.preflight!({ url, origin: PREFLIGHT_ORIGIN, method, headers: all, signal: ctx.http.signal });
+  const r = await host.preflight({ url, origin: PREFLIGHT_ORIGIN, method, headers: all, signal: ctx.http.signal });
   if (!r.ok) {
     return { verdict: r.blame === 'tool' ? toolError(`The preflight could not be sent: ${r.error}`) : fail(`The preflight got no answer: ${r.error}`), problems: [], optionalMissing: [], evidence: [] };
   }
@@ -77,10 +80,10 @@ const versionNote = (ctx: CheckContext) => (ctx.generation === 'v1.0' ? ['a2a-ve
 
 async function corsCall(ctx: CheckContext, url: string | undefined, method: string, what: string): Promise<Verdict> {
   if (!url) return skip('No URL to test.', 'precondition');
-  const none = noPreflight(ctx);
-  if (none) return none;
+  const host = ctx.http.host;
+  if (!canPreflight(host)) return noPreflight();
   const headers = rpcHeaders(ctx);
-  const o = await preflight(ctx, url, method, headers, versionNote(ctx));
+  const o = await preflight(ctx, host, url, method, headers, versionNote(ctx));
   if (o.verdict) return o.verdict;
   if (o.problems.length) return fail(`A web page on another origin could not call the ${what}: ${o.problems.join('; ')}.`, o.evidence);
   if (o.optionalMissing.length) {
@@ -99,14 +102,14 @@ async function corsCall(ctx: CheckContext, url: string | undefined, method: stri
  * v1.0 clients may add A2A-Version (then a preflight is needed) or pass it as a query parameter (§3.6.1).
  */
 async function corsCard(ctx: CheckContext, url: string): Promise<Verdict> {
-  const none = noPreflight(ctx);
-  if (none) return none;
+  const host = ctx.http.host;
+  if (!canPreflight(host)) return noPreflight();
   const evidence: Evidence[] = [];
   let simple: string | undefined;
   if (ctx.http.host.transport === 'proxy') {
     // The proxy strips Origin from requests; its diagnostic sends an OPTIONS instead: the server's CORS answer for a
     // GET from the origin, as close as we can get from here.
-    const o = await preflight(ctx, url, 'GET', []);
+    const o = await preflight(ctx, host, url, 'GET', []);
     if (o.verdict) return o.verdict;
     evidence.push(...o.evidence, ev('note', 'Measured with an OPTIONS request for GET (the proxy cannot send a GET with Origin); a browser sends no preflight for a plain GET.'));
     simple = o.problems.length ? o.problems.join('; ') : undefined;
@@ -120,7 +123,7 @@ async function corsCard(ctx: CheckContext, url: string): Promise<Verdict> {
   if (ctx.generation !== 'v1.0') {
     return simple ? fail(`A web page on another origin could not read the agent card: ${simple}.`, evidence) : pass('The agent card is readable from another origin (a plain GET; no preflight is involved).', evidence);
   }
-  const withHeader = await preflight(ctx, url, 'GET', ['a2a-version']);
+  const withHeader = await preflight(ctx, host, url, 'GET', ['a2a-version']);
   if (withHeader.verdict) return withHeader.verdict;
   evidence.push(...withHeader.evidence);
   const headerOk = !withHeader.problems.length;
@@ -144,13 +147,8 @@ function rpcHeaders(ctx: CheckContext): string[] {
 }
 
 
-function rpcUrl(ctx: CheckContext, op: 'send' | 'stream'): string | undefined {
-  const d = ctx.dialect;
-  if (!d) return undefined;
-  if (!d.isRest) return d.endpointUrl;
-  const base = d.endpointUrl.replace(/\/+$/, '');
-  return `${base}${restPrefix(base, d.generation)}/message:${op}`;
-}
+/** The URL a browser client posts a message (or a stream) to: the operations table's, with the interface's tenant. */
+const rpcUrl = (ctx: CheckContext, op: 'send' | 'stream'): string | undefined => ctx.dialect?.operationUrl(op);
 
 export const interopCorsCard = defineCheck({
   id: 'interop.cors.card',
@@ -173,7 +171,8 @@ export const interopCorsRpc = defineCheck({
   phase: 'suite',
   specRefs: CORS_REF,
   recommendation: CORS_REC,
-  run: (ctx) => needDialect(ctx) ?? corsCall(ctx, rpcUrl(ctx, 'send'), 'POST', 'RPC endpoint'),
+  requires: ['dialect'],
+  run: (ctx) => corsCall(ctx, rpcUrl(ctx, 'send'), 'POST', 'RPC endpoint'),
 });
 
 export const interopCorsStream = defineCheck({

@@ -3,7 +3,6 @@
  */
 import { defineCheck } from '../define';
 import { cancelFixture } from '../fixtures/cancel';
-import { needDialect } from '../preconditions';
 import { CANCEL } from './shared';
 
 export const lifecycleCancel = defineCheck({
@@ -15,9 +14,8 @@ export const lifecycleCancel = defineCheck({
   specRefs: CANCEL,
   recommendation:
     'On cancel, stop the work and return the Task in state canceled (or return TaskNotCancelable, -32002, when it cannot be stopped). In @a2a-js/sdk implement AgentExecutor.cancelTask and publish a canceled status; never answer with an internal error.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const pre = needDialect(ctx);
-    if (pre) return pre;
     const c = await cancelFixture(ctx);
     return c.verdict;
   },
@@ -31,9 +29,8 @@ export const lifecycleCancelEffective = defineCheck({
   phase: 'suite',
   specRefs: CANCEL,
   recommendation: 'Support cancellation of running work: check for cancellation between steps of the executor, and publish a final canceled status (seed procedure step 2.3).',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const pre = needDialect(ctx);
-    if (pre) return pre;
     const c = await cancelFixture(ctx);
     return c.effective;
   },

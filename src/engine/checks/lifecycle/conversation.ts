@@ -8,11 +8,11 @@ import type { CallOutcome } from '../../protocol/dialect';
 import type { TaskView } from '../../protocol/shapes';
 import { isInterrupted, isTerminal } from '../../protocol/states';
 import { isRecord } from '../../util/json';
-import type { CheckContext } from '../context';
+import type { CheckContextWith } from '../context';
 import { defineCheck, ev, exchangeEvidence, fail, pass, refusedForCredentials, skip } from '../define';
 import { brokenCallVerdict, contentTypeRefusal, rateLimited } from '../fixtures/outcomes';
 import { completedRun, emitState, readBack, runEvidence, skillInput } from '../fixtures/tasks';
-import { contextOfTask, graded, historyMessageIds, listTasks, withTaskRuns } from './shared';
+import { contextOfTask, graded, historyMessageIds, listTasks } from './shared';
 
 interface AnswerSeen {
   /** How the stored task shows our answer was processed, if it does. */
@@ -27,7 +27,7 @@ interface AnswerSeen {
  * (working, finished in any state: a refusal is an answer too), or asked again with a new status (timestamp or
  * message changed), or our message is in its history. Gives up after a short while (the budget, at most 15 s).
  */
-async function followAnswer(ctx: CheckContext, taskId: string, lane: string, before: TaskView, messageId: string, last: TaskState | undefined): Promise<AnswerSeen> {
+async function followAnswer(ctx: CheckContextWith<'dialect'>, taskId: string, lane: string, before: TaskView, messageId: string, last: TaskState | undefined): Promise<AnswerSeen> {
   const started = ctx.http.host.now();
   const deadline = started + Math.min(ctx.taskTimeoutMs, 15_000);
   let delay = 150;
@@ -73,49 +73,50 @@ export const lifecycleMultiTurn = defineCheck({
   },
   recommendation:
     'When a task is in input-required, accept a message with the same taskId (and contextId) and continue that task; do not create a new task or reject it. In @a2a-js/sdk the RequestContext of the follow-up carries the existing task.',
-  run: (ctx) =>
-    withTaskRuns(ctx, async (runs) => {
-      const paused = runs.find((r) => r.final?.state === 'input-required' && r.final.id);
-      if (!paused) return skip('No test task paused in input-required, so multi-turn could not be exercised.', 'not-applicable', runs.map(runEvidence));
-      const d = ctx.dialect!;
-      const t = paused.final!;
-      const taskId = t.id!;
-      const lane = paused.lane;
-      const evidence = [runEvidence(paused)];
-      const weak: string[] = [];
-      // Where the task stands before our answer: state, status timestamp and message, history.
-      const base = await readBack(ctx, taskId, lane, 20);
-      let before: TaskView = base.kind === 'task' ? base.task : t;
-      let last: TaskState | undefined = before.state;
-      // Answer (at most twice: some agents ask more than one question), then read the task back: the stored task,
-      // not the answer to the send, shows whether our message was processed.
-      for (let round = 1; round <= 2; round++) {
-        const answer = round === 1 ? 'Here is the extra input you asked for: yes, go ahead.' : 'Yes. Please continue with sensible defaults.';
-        const messageId = ctx.uuid();
-        const follow = await d.send(ctx.http, { text: answer, lane, checkId: ctx.checkId, taskId, contextId: t.contextId, messageId, returnImmediately: true, timeoutMs: ctx.taskTimeoutMs });
-        evidence.push(exchangeEvidence(follow.http, `answer ${round}`));
-        if (follow.kind === 'task') {
-          emitState(ctx, lane, { source: 'send', at: ctx.http.host.now(), task: follow.task, exchangeId: follow.http.exchangeId }, last);
-          if (follow.task.id !== taskId) weak.push(`answer ${round} was answered with task ${follow.task.id}, not ${taskId} (no sentence forbids it)`);
-          else last = follow.task.state;
-        } else if (follow.kind !== 'message') {
-          return brokenCallVerdict(ctx, follow, 'answering the input-required task', { waits: true });
-        }
-        const seen = await followAnswer(ctx, taskId, lane, before, messageId, last);
-        evidence.push(...seen.evidence);
-        if (seen.broken) return brokenCallVerdict(ctx, seen.broken, 'reading the task back after the answer');
-        last = seen.task?.state ?? last;
-        if (seen.processed && seen.task) {
-          const how = seen.processed;
-          return graded([], weak, evidence, `Task ${taskId} processed answer ${round}: ${how}.`, 'No sentence requires the answer to come back in the same task.');
-        }
-        if (seen.task) before = seen.task;
+  requires: ['task-runs'],
+  run: async (ctx) => {
+    const runs = ctx.taskRuns;
+    const paused = runs.find((r) => r.final?.state === 'input-required' && r.final.id);
+    const t = paused?.final;
+    const taskId = t?.id;
+    if (!paused || !t || !taskId) return skip('No test task paused in input-required, so multi-turn could not be exercised.', 'not-applicable', runs.map(runEvidence));
+    const d = ctx.dialect;
+    const lane = paused.lane;
+    const evidence = [runEvidence(paused)];
+    const weak: string[] = [];
+    // Where the task stands before our answer: state, status timestamp and message, history.
+    const base = await readBack(ctx, taskId, lane, 20);
+    let before: TaskView = base.kind === 'task' ? base.task : t;
+    let last: TaskState | undefined = before.state;
+    // Answer (at most twice: some agents ask more than one question), then read the task back: the stored task,
+    // not the answer to the send, shows whether our message was processed.
+    for (let round = 1; round <= 2; round++) {
+      const answer = round === 1 ? 'Here is the extra input you asked for: yes, go ahead.' : 'Yes. Please continue with sensible defaults.';
+      const messageId = ctx.uuid();
+      const follow = await d.send(ctx.http, { text: answer, lane, checkId: ctx.checkId, taskId, contextId: t.contextId, messageId, returnImmediately: true, timeoutMs: ctx.taskTimeoutMs });
+      evidence.push(exchangeEvidence(follow.http, `answer ${round}`));
+      if (follow.kind === 'task') {
+        emitState(ctx, lane, { source: 'send', at: ctx.http.host.now(), task: follow.task, exchangeId: follow.http.exchangeId }, last);
+        if (follow.task.id !== taskId) weak.push(`answer ${round} was answered with task ${follow.task.id}, not ${taskId} (no sentence forbids it)`);
+        else last = follow.task.state;
+      } else if (follow.kind !== 'message') {
+        return brokenCallVerdict(ctx, follow, 'answering the input-required task', { waits: true });
       }
-      return fail(
-        `Task ${taskId} stayed ${last ?? 'input-required'} after two answers in the same task and context, with nothing changed (same status timestamp and message, our messages not in its history): the answers look ignored.`,
-        evidence,
-      );
-    }),
+      const seen = await followAnswer(ctx, taskId, lane, before, messageId, last);
+      evidence.push(...seen.evidence);
+      if (seen.broken) return brokenCallVerdict(ctx, seen.broken, 'reading the task back after the answer');
+      last = seen.task?.state ?? last;
+      if (seen.processed && seen.task) {
+        const how = seen.processed;
+        return graded([], weak, evidence, `Task ${taskId} processed answer ${round}: ${how}.`, 'No sentence requires the answer to come back in the same task.');
+      }
+      if (seen.task) before = seen.task;
+    }
+    return fail(
+      `Task ${taskId} stayed ${last ?? 'input-required'} after two answers in the same task and context, with nothing changed (same status timestamp and message, our messages not in its history): the answers look ignored.`,
+      evidence,
+    );
+  },
 });
 
 export const lifecycleHistory = defineCheck({
@@ -132,19 +133,19 @@ export const lifecycleHistory = defineCheck({
   },
   recommendation:
     'Keep the messages of a task in Task.history and return the most recent ones on get when historyLength asks for them. @a2a-js/sdk and a2a-python store history when the task store does.',
-  run: (ctx) =>
-    withTaskRuns(ctx, async () => {
-      const r = await completedRun(ctx);
-      if (!r?.final?.id) return skip('No task finished, so there is no history to read.', 'precondition');
-      const id = r.final.id;
-      const full = await readBack(ctx, id, r.lane, 100);
-      if (full.kind !== 'task') return brokenCallVerdict(ctx, full, 'get with historyLength 100');
-      const evidence = [exchangeEvidence(full.http, 'historyLength=100')];
-      if (!full.task.history?.length) {
-        return fail(`get with historyLength=100 returned ${full.task.history ? 'an empty history' : 'no history'} for task ${id}, which has exchanged at least our message.`, evidence);
-      }
-      return pass(`History of task ${id} has ${full.task.history.length} message(s).`, evidence);
-    }),
+  requires: ['task-runs'],
+  run: async (ctx) => {
+    const r = await completedRun(ctx);
+    if (!r?.final?.id) return skip('No task finished, so there is no history to read.', 'precondition');
+    const id = r.final.id;
+    const full = await readBack(ctx, id, r.lane, 100);
+    if (full.kind !== 'task') return brokenCallVerdict(ctx, full, 'get with historyLength 100');
+    const evidence = [exchangeEvidence(full.http, 'historyLength=100')];
+    if (!full.task.history?.length) {
+      return fail(`get with historyLength=100 returned ${full.task.history ? 'an empty history' : 'no history'} for task ${id}, which has exchanged at least our message.`, evidence);
+    }
+    return pass(`History of task ${id} has ${full.task.history.length} message(s).`, evidence);
+  },
 });
 
 export const lifecycleHistoryLength = defineCheck({
@@ -161,46 +162,48 @@ export const lifecycleHistoryLength = defineCheck({
   },
   recommendation:
     'Return at most historyLength of the most recent messages (fewer is fine); in v1.0 omit history entirely for historyLength 0. Never read 0 as "unlimited" in v1.0.',
-  run: (ctx) =>
-    withTaskRuns(ctx, async (runs) => {
-      // A task with at least two messages in its history, so that a bound of 1 is observable.
-      const candidates = runs.filter((r) => r.final?.id && (isTerminal(r.final.state, ctx.generation) || isInterrupted(r.final.state))).slice(0, 4);
-      const tried: Evidence[] = [];
-      let chosen: { id: string; lane: string; size: number } | undefined;
-      for (const r of candidates) {
-        const id = r.final!.id!;
-        const big = await readBack(ctx, id, r.lane, 100);
-        const unset = await readBack(ctx, id, r.lane);
-        const sizes = [big, unset].map((o) => (o.kind === 'task' ? (o.task.history?.length ?? 0) : 0));
-        tried.push(ev(`task ${id}`, `history at historyLength=100: ${sizes[0]}, without historyLength: ${sizes[1]}`, { exchangeId: big.http.exchangeId }));
-        const size = Math.max(...sizes);
-        if (size >= 2) {
-          chosen = { id, lane: r.lane, size };
-          break;
-        }
+  requires: ['task-runs'],
+  run: async (ctx) => {
+    const runs = ctx.taskRuns;
+    // A task with at least two messages in its history, so that a bound of 1 is observable.
+    const candidates = runs.filter((r) => r.final?.id && (isTerminal(r.final.state, ctx.generation) || isInterrupted(r.final.state))).slice(0, 4);
+    const tried: Evidence[] = [];
+    let chosen: { id: string; lane: string; size: number } | undefined;
+    for (const r of candidates) {
+      const id = r.final?.id;
+      if (!id) continue;
+      const big = await readBack(ctx, id, r.lane, 100);
+      const unset = await readBack(ctx, id, r.lane);
+      const sizes = [big, unset].map((o) => (o.kind === 'task' ? (o.task.history?.length ?? 0) : 0));
+      tried.push(ev(`task ${id}`, `history at historyLength=100: ${sizes[0]}, without historyLength: ${sizes[1]}`, { exchangeId: big.http.exchangeId }));
+      const size = Math.max(...sizes);
+      if (size >= 2) {
+        chosen = { id, lane: r.lane, size };
+        break;
       }
-      if (!chosen) return skip('No test task showed two or more history messages, so a bound of 1 cannot be observed (history too short to test the bound).', 'precondition', tried);
-      const { id, lane, size } = chosen;
-      const one = await readBack(ctx, id, lane, 1);
-      if (one.kind !== 'task') return brokenCallVerdict(ctx, one, 'get with historyLength 1');
-      const evidence = [...tried, exchangeEvidence(one.http, 'historyLength=1')];
-      const hard: string[] = [];
-      const n1 = one.task.history?.length ?? 0;
-      if (n1 > 1) hard.push(`get with historyLength=1 returned ${n1} history messages (the task has ${size}; at most 1 asked for)`);
-      if (ctx.generation === 'v1.0') {
-        // v1.0 §3.2.4: 0 means no history (SHOULD omit the field; any message breaks the MUST NOT). Never sent
-        // below v1.0: the v0.3 proto reads 0 as "unlimited".
-        const zero = await readBack(ctx, id, lane, 0);
-        if (zero.kind !== 'task') return brokenCallVerdict(ctx, zero, 'get with historyLength 0');
-        evidence.push(exchangeEvidence(zero.http, 'historyLength=0'));
-        const h = zero.task.history;
-        if (h?.length) hard.push(`get with historyLength=0 returned ${h.length} history message(s) (MUST NOT return more than 0)`);
-        else if (h) hard.push('get with historyLength=0 returned "history": [] (§3.2.4: the history field SHOULD be omitted)');
-      }
-      return hard.length
-        ? fail(`${hard.join('; ')}.`, evidence)
-        : pass(`Task ${id} has ${size} history messages; historyLength=1 returned ${n1}${ctx.generation === 'v1.0' ? ', historyLength=0 none' : ''}.`, evidence);
-    }),
+    }
+    if (!chosen) return skip('No test task showed two or more history messages, so a bound of 1 cannot be observed (history too short to test the bound).', 'precondition', tried);
+    const { id, lane, size } = chosen;
+    const one = await readBack(ctx, id, lane, 1);
+    if (one.kind !== 'task') return brokenCallVerdict(ctx, one, 'get with historyLength 1');
+    const evidence = [...tried, exchangeEvidence(one.http, 'historyLength=1')];
+    const hard: string[] = [];
+    const n1 = one.task.history?.length ?? 0;
+    if (n1 > 1) hard.push(`get with historyLength=1 returned ${n1} history messages (the task has ${size}; at most 1 asked for)`);
+    if (ctx.generation === 'v1.0') {
+      // v1.0 §3.2.4: 0 means no history (SHOULD omit the field; any message breaks the MUST NOT). Never sent
+      // below v1.0: the v0.3 proto reads 0 as "unlimited".
+      const zero = await readBack(ctx, id, lane, 0);
+      if (zero.kind !== 'task') return brokenCallVerdict(ctx, zero, 'get with historyLength 0');
+      evidence.push(exchangeEvidence(zero.http, 'historyLength=0'));
+      const h = zero.task.history;
+      if (h?.length) hard.push(`get with historyLength=0 returned ${h.length} history message(s) (MUST NOT return more than 0)`);
+      else if (h) hard.push('get with historyLength=0 returned "history": [] (§3.2.4: the history field SHOULD be omitted)');
+    }
+    return hard.length
+      ? fail(`${hard.join('; ')}.`, evidence)
+      : pass(`Task ${id} has ${size} history messages; historyLength=1 returned ${n1}${ctx.generation === 'v1.0' ? ', historyLength=0 none' : ''}.`, evidence);
+  },
 });
 
 export const lifecycleContext = defineCheck({
@@ -211,63 +214,64 @@ export const lifecycleContext = defineCheck({
   phase: 'suite',
   specRefs: { 'v0.2': 'v0.2.6 §6.4 Message.contextId', 'v0.3': 'v0.3.0 §6.4 Message.contextId', 'v1.0': 'v1.0.1 §3.4.1 Context Identifier Semantics' },
   recommendation: 'When a message carries a contextId, create the new task in that context (or reject the contextId if it is not acceptable); do not silently start a new context.',
-  run: (ctx) =>
-    withTaskRuns(ctx, async () => {
-      const r = await completedRun(ctx);
-      const contextId = r?.final ? contextOfTask(r.final) : undefined;
-      if (!r || !contextId) return skip('No finished task with a contextId to continue (neither the task nor its messages name one).', 'precondition');
-      const d = ctx.dialect!;
-      const lane = ctx.lane('context');
-      // The skill's own input (an image-only skill gets its image again), in the existing context.
-      const input = r.input ?? skillInput(ctx, r.skillId);
-      const next = await d.send(ctx.http, { ...input, text: input.text, contextId, lane, checkId: ctx.checkId, returnImmediately: true, timeoutMs: ctx.taskTimeoutMs });
-      const evidence = [exchangeEvidence(next.http, `send in context ${contextId}`)];
-      const v1 = ctx.generation === 'v1.0';
-      if (next.kind === 'message') {
-        if (next.message.contextId === contextId) return pass(`The reply message stays in context ${contextId}.`, evidence);
-        if (next.message.contextId === undefined) {
-          return { ...fail(`The reply message carries no contextId, so whether it stayed in context ${contextId} cannot be seen.`, evidence), advisory: 'Message.contextId is optional; only a proto comment says it "must be provided" (lowercase).' };
+  requires: ['task-runs'],
+  run: async (ctx) => {
+    const r = await completedRun(ctx);
+    const done = r?.final;
+    const contextId = done ? contextOfTask(done) : undefined;
+    if (!r || !done || !contextId) return skip('No finished task with a contextId to continue (neither the task nor its messages name one).', 'precondition');
+    const d = ctx.dialect;
+    const lane = ctx.lane('context');
+    // The skill's own input (an image-only skill gets its image again), in the existing context.
+    const input = r.input ?? skillInput(ctx, r.skillId);
+    const next = await d.send(ctx.http, { ...input, text: input.text, contextId, lane, checkId: ctx.checkId, returnImmediately: true, timeoutMs: ctx.taskTimeoutMs });
+    const evidence = [exchangeEvidence(next.http, `send in context ${contextId}`)];
+    const v1 = ctx.generation === 'v1.0';
+    if (next.kind === 'message') {
+      if (next.message.contextId === contextId) return pass(`The reply message stays in context ${contextId}.`, evidence);
+      if (next.message.contextId === undefined) {
+        return { ...fail(`The reply message carries no contextId, so whether it stayed in context ${contextId} cannot be seen.`, evidence), advisory: 'Message.contextId is optional; only a proto comment says it "must be provided" (lowercase).' };
+      }
+      return fail(`The reply message is in context ${next.message.contextId}, not ${contextId}${v1 ? ' (§3.4.1: an agent that cannot accept the contextId MUST reject the request and MUST NOT generate a new one)' : ''}.`, evidence);
+    }
+    if (next.kind === 'error') {
+      const blocked = refusedForCredentials(ctx, next.http) ?? rateLimited(next, 'Sending a message with an existing contextId');
+      if (blocked) return blocked;
+      const crash = next.http.status >= 500 || next.error.code === -32603;
+      // A refusal of our content type is not a refusal of the context: judged as such (skip or advisory).
+      if (crash || contentTypeRefusal(next, ctx.generation, ctx.binding) === 'explicit') return brokenCallVerdict(ctx, next, 'sending a message with an existing contextId', { input });
+      const err = `${next.error.code ?? `HTTP ${next.http.status}`} ${next.error.message.slice(0, 160)}`;
+      if (v1) return pass(`The agent refused the client-provided contextId with an error (${err}), which v1.0.1 §3.4.1 permits.`, evidence);
+      return { ...fail(`The agent refused a message in its own context ${contextId} (${err}).`, evidence), advisory: `Keeping a client-sent contextId is described, not required, in ${ctx.generation}.` };
+    }
+    if (next.kind !== 'task') return brokenCallVerdict(ctx, next, 'sending a message with an existing contextId', { input, waits: true });
+    emitState(ctx, lane, { source: 'send', at: ctx.http.host.now(), task: next.task, exchangeId: next.http.exchangeId });
+    if (contextOfTask(next.task) !== undefined && contextOfTask(next.task) !== contextId) {
+      return fail(`The new task got contextId ${JSON.stringify(contextOfTask(next.task))} instead of ${contextId}${v1 ? ' (§3.4.1: MUST NOT generate a new contextId; reject the request instead)' : ''}.`, evidence);
+    }
+    const hard: string[] = [];
+    const weak: string[] = [];
+    if (next.task.id === done.id) weak.push(`the message created no new task: it reused the finished task ${next.task.id}`);
+    // Observed, not trusted: the stored task's context.
+    let stored = contextOfTask(next.task);
+    if (next.task.id) {
+      const back = await readBack(ctx, next.task.id, lane);
+      if (back.kind === 'task') {
+        evidence.push(exchangeEvidence(back.http, 'read back'));
+        stored = contextOfTask(back.task) ?? stored;
+        if (back.task.contextId !== undefined && back.task.contextId !== contextId) hard.push(`task ${next.task.id} is stored in context ${back.task.contextId}, not ${contextId}`);
+      }
+      if (v1) {
+        const listed = await listTasks(ctx, lane, { contextId, pageSize: 100 });
+        if (listed.kind === 'ok' && isRecord(listed.value) && Array.isArray(listed.value.tasks)) {
+          const ids = new Set(listed.value.tasks.map((x) => (isRecord(x) ? x.id : undefined)));
+          const missing = [done.id, next.task.id].filter((x) => !ids.has(x));
+          if (missing.length) weak.push(`ListTasks with contextId ${contextId} does not list ${missing.join(', ')}`);
+          evidence.push(exchangeEvidence(listed.http, 'ListTasks in the context'));
         }
-        return fail(`The reply message is in context ${next.message.contextId}, not ${contextId}${v1 ? ' (§3.4.1: an agent that cannot accept the contextId MUST reject the request and MUST NOT generate a new one)' : ''}.`, evidence);
       }
-      if (next.kind === 'error') {
-        const blocked = refusedForCredentials(ctx, next.http) ?? rateLimited(next, 'Sending a message with an existing contextId');
-        if (blocked) return blocked;
-        const crash = next.http.status >= 500 || next.error.code === -32603;
-        // A refusal of our content type is not a refusal of the context: judged as such (skip or advisory).
-        if (crash || contentTypeRefusal(next, ctx.generation, ctx.binding) === 'explicit') return brokenCallVerdict(ctx, next, 'sending a message with an existing contextId', { input });
-        const err = `${next.error.code ?? `HTTP ${next.http.status}`} ${next.error.message.slice(0, 160)}`;
-        if (v1) return pass(`The agent refused the client-provided contextId with an error (${err}), which v1.0.1 §3.4.1 permits.`, evidence);
-        return { ...fail(`The agent refused a message in its own context ${contextId} (${err}).`, evidence), advisory: `Keeping a client-sent contextId is described, not required, in ${ctx.generation}.` };
-      }
-      if (next.kind !== 'task') return brokenCallVerdict(ctx, next, 'sending a message with an existing contextId', { input, waits: true });
-      emitState(ctx, lane, { source: 'send', at: ctx.http.host.now(), task: next.task, exchangeId: next.http.exchangeId });
-      if (contextOfTask(next.task) !== undefined && contextOfTask(next.task) !== contextId) {
-        return fail(`The new task got contextId ${JSON.stringify(contextOfTask(next.task))} instead of ${contextId}${v1 ? ' (§3.4.1: MUST NOT generate a new contextId; reject the request instead)' : ''}.`, evidence);
-      }
-      const hard: string[] = [];
-      const weak: string[] = [];
-      if (next.task.id === r.final!.id) weak.push(`the message created no new task: it reused the finished task ${next.task.id}`);
-      // Observed, not trusted: the stored task's context.
-      let stored = contextOfTask(next.task);
-      if (next.task.id) {
-        const back = await readBack(ctx, next.task.id, lane);
-        if (back.kind === 'task') {
-          evidence.push(exchangeEvidence(back.http, 'read back'));
-          stored = contextOfTask(back.task) ?? stored;
-          if (back.task.contextId !== undefined && back.task.contextId !== contextId) hard.push(`task ${next.task.id} is stored in context ${back.task.contextId}, not ${contextId}`);
-        }
-        if (v1) {
-          const listed = await listTasks(ctx, lane, { contextId, pageSize: 100 });
-          if (listed.kind === 'ok' && isRecord(listed.value) && Array.isArray(listed.value.tasks)) {
-            const ids = new Set(listed.value.tasks.map((x) => (isRecord(x) ? x.id : undefined)));
-            const missing = [r.final!.id!, next.task.id].filter((x) => !ids.has(x));
-            if (missing.length) weak.push(`ListTasks with contextId ${contextId} does not list ${missing.join(', ')}`);
-            evidence.push(exchangeEvidence(listed.http, 'ListTasks in the context'));
-          }
-        }
-      }
-      if (stored === undefined) weak.push(`neither the answer nor the stored task carries a contextId, so the context cannot be seen`);
-      return graded(hard, weak, evidence, `New task ${next.task.id} in the same context ${contextId} (read back).`, 'No sentence requires a new task per message, a contextId on every Task (v1.0: not REQUIRED) or ListTasks to show them.');
-    }),
+    }
+    if (stored === undefined) weak.push(`neither the answer nor the stored task carries a contextId, so the context cannot be seen`);
+    return graded(hard, weak, evidence, `New task ${next.task.id} in the same context ${contextId} (read back).`, 'No sentence requires a new task per message, a contextId on every Task (v1.0: not REQUIRED) or ListTasks to show them.');
+  },
 });

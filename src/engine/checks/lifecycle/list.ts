@@ -6,7 +6,7 @@ import type { CallOutcome } from '../../protocol/dialect';
 import { isRecord } from '../../util/json';
 import { defineCheck, exchangeEvidence, fail } from '../define';
 import { brokenCallVerdict } from '../fixtures/outcomes';
-import { graded, listTasks, withTaskRuns, type ListParams } from './shared';
+import { graded, listTasks, type ListParams } from './shared';
 
 /** Method not found: -32601, or REST 404/405/501 (a route that does not exist). */
 function notImplemented(o: CallOutcome): boolean {
@@ -14,8 +14,8 @@ function notImplemented(o: CallOutcome): boolean {
   return o.error.code === -32601 || ((o.http.status === 404 || o.http.status === 405 || o.http.status === 501) && o.error.code === undefined && o.error.reason !== 'TASK_NOT_FOUND');
 }
 
-/** One ListTasks page judged against v1.0.1 §3.1.4 and the proto (X5: MUST findings vs advisories). */
-function judgeListPage(v: unknown, contextId: string | undefined): { hard: string[]; weak: string[]; ids?: string[]; nextPageToken?: string } {
+/** One ListTasks page judged against v1.0.1 §3.1.4 and the proto (docs/spec-review/lifecycle.md X5: MUST findings vs advisories). */
+export function judgeListPage(v: unknown, contextId: string | undefined): { hard: string[]; weak: string[]; ids?: string[]; nextPageToken?: string } {
   const hard: string[] = [];
   const weak: string[] = [];
   if (!isRecord(v)) return { hard: [`the result is not an object (${JSON.stringify(v)?.slice(0, 60)})`], weak };
@@ -63,47 +63,48 @@ export const lifecycleList = defineCheck({
   phase: 'suite',
   specRefs: { 'v1.0': 'v1.0.1 §3.1.4 List Tasks' },
   recommendation: 'Implement ListTasks: filter by contextId, return visible tasks newest first (by status timestamp), always include nextPageToken ("" on the last page), and omit artifacts unless includeArtifacts is set.',
-  run: (ctx) =>
-    withTaskRuns(ctx, async (runs) => {
-      const lane = ctx.lane('list');
-      const ours = runs.map((r) => r.observations[0]!.task).find((t) => t.id && t.contextId) ?? runs[0]!.observations[0]!.task;
-      const hard: string[] = [];
-      const weak: string[] = [];
-      const evidence: Evidence[] = [];
-      const calls: { params: ListParams; label: string }[] = ours.contextId ? [{ params: { contextId: ours.contextId, pageSize: 10 }, label: `contextId ${ours.contextId}` }] : [];
-      calls.push({ params: { pageSize: 100 }, label: 'unfiltered' });
-      let pages = 0;
-      for (const call of calls) {
-        let token: string | undefined;
-        for (let page = 1; page <= (call.params.contextId ? 1 : 3); page++) {
-          const res = await listTasks(ctx, lane, { ...call.params, ...(token && { pageToken: token }) });
-          evidence.push(exchangeEvidence(res.http, `ListTasks ${call.label}${page > 1 ? ` page ${page}` : ''}`));
-          if (res.kind !== 'ok') {
-            if (pages === 0 && notImplemented(res)) {
-              return {
-                ...fail('ListTasks is not implemented (method not found).', evidence),
-                advisory: 'Only the lowercase "must support" of v1.0.1 §3.1 asks for ListTasks, a sentence that also lists capability-gated operations; the a2a-tck has no requirement to implement it either.',
-              };
-            }
-            return brokenCallVerdict(ctx, res, `ListTasks (${call.label})`);
+  requires: ['task-runs'],
+  run: async (ctx) => {
+    const runs = ctx.taskRuns;
+    const lane = ctx.lane('list');
+    const ours = runs.map((r) => r.observations[0].task).find((t) => t.id && t.contextId) ?? runs[0].observations[0].task;
+    const hard: string[] = [];
+    const weak: string[] = [];
+    const evidence: Evidence[] = [];
+    const calls: { params: ListParams; label: string }[] = ours.contextId ? [{ params: { contextId: ours.contextId, pageSize: 10 }, label: `contextId ${ours.contextId}` }] : [];
+    calls.push({ params: { pageSize: 100 }, label: 'unfiltered' });
+    let pages = 0;
+    for (const call of calls) {
+      let token: string | undefined;
+      for (let page = 1; page <= (call.params.contextId ? 1 : 3); page++) {
+        const res = await listTasks(ctx, lane, { ...call.params, ...(token && { pageToken: token }) });
+        evidence.push(exchangeEvidence(res.http, `ListTasks ${call.label}${page > 1 ? ` page ${page}` : ''}`));
+        if (res.kind !== 'ok') {
+          if (pages === 0 && notImplemented(res)) {
+            return {
+              ...fail('ListTasks is not implemented (method not found).', evidence),
+              advisory: 'Only the lowercase "must support" of v1.0.1 §3.1 asks for ListTasks, a sentence that also lists capability-gated operations; the a2a-tck has no requirement to implement it either.',
+            };
           }
-          pages++;
-          const p = judgeListPage(res.value, call.params.contextId);
-          hard.push(...p.hard.map((x) => `${call.label}: ${x}`));
-          weak.push(...p.weak.map((x) => `${call.label}: ${x}`));
-          if (call.params.contextId && ours.id && p.ids && !p.ids.includes(ours.id) && !p.nextPageToken) {
-            hard.push(`${call.label}: our task ${ours.id}, created in that context with the same credentials, is not listed`);
-          }
-          token = p.nextPageToken;
-          if (!token) break;
+          return brokenCallVerdict(ctx, res, `ListTasks (${call.label})`);
         }
+        pages++;
+        const p = judgeListPage(res.value, call.params.contextId);
+        hard.push(...p.hard.map((x) => `${call.label}: ${x}`));
+        weak.push(...p.weak.map((x) => `${call.label}: ${x}`));
+        if (call.params.contextId && ours.id && p.ids && !p.ids.includes(ours.id) && !p.nextPageToken) {
+          hard.push(`${call.label}: our task ${ours.id}, created in that context with the same credentials, is not listed`);
+        }
+        token = p.nextPageToken;
+        if (!token) break;
       }
-      return graded(
-        hard,
-        weak,
-        evidence,
-        `ListTasks answered ${pages} page(s): filtered by context and unfiltered, newest first, with nextPageToken.`,
-        'Stock ProtoJSON omits empty lists and zero numbers, which the REQUIRED marking of tasks, pageSize and totalSize contradicts (§5.7 also says required arrays must not be empty).',
-      );
-    }),
+    }
+    return graded(
+      hard,
+      weak,
+      evidence,
+      `ListTasks answered ${pages} page(s): filtered by context and unfiltered, newest first, with nextPageToken.`,
+      'Stock ProtoJSON omits empty lists and zero numbers, which the REQUIRED marking of tasks, pageSize and totalSize contradicts (§5.7 also says required arrays must not be empty).',
+    );
+  },
 });

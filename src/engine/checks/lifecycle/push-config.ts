@@ -5,11 +5,10 @@ import type { Evidence, Generation } from '../../model/check';
 import type { CallOutcome } from '../../protocol/dialect';
 import { isTerminal } from '../../protocol/states';
 import { isRecord } from '../../util/json';
-import type { CheckContext } from '../context';
+import type { CheckContext, CheckContextWith } from '../context';
 import { defineCheck, exchangeEvidence, refusedForCredentials, skip, toolLimit, type Verdict } from '../define';
 import { brokenCallVerdict, errText, rateLimited } from '../fixtures/outcomes';
 import { readBack, startRunningTask } from '../fixtures/tasks';
-import { needDialect } from '../preconditions';
 import { graded } from './shared';
 
 /**
@@ -85,8 +84,8 @@ function webhookRefused(o: CallOutcome, ctx: CheckContext): boolean {
  * Legacy has only set and get. MUST findings fail; what a generation only describes (v0.x: the methods are optional
  * and capabilities descriptive) is an advisory.
  */
-async function pushConfigCheck(ctx: CheckContext): Promise<Verdict> {
-  const d = ctx.dialect!;
+async function pushConfigCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdict> {
+  const d = ctx.dialect;
   const g = ctx.generation;
   const v1 = g === 'v1.0';
   const lane = ctx.lane('push config');
@@ -216,10 +215,6 @@ export const lifecyclePushConfig = defineCheck({
   },
   recommendation:
     'When capabilities.pushNotifications is true, accept a push config for a task, return it as stored (same url, with its id), and answer get, list and delete consistently. @a2a-js/sdk: pass an InMemoryPushNotificationStore and DefaultPushNotificationSender to DefaultRequestHandler.',
-  run: async (ctx) => {
-    if (!ctx.card.capabilities.pushNotifications) return skip('The card does not declare pushNotifications (see errors.push-not-supported).', 'not-applicable');
-    const pre = needDialect(ctx);
-    if (pre) return pre;
-    return pushConfigCheck(ctx);
-  },
+  requires: ['push'],
+  run: (ctx) => pushConfigCheck(ctx),
 });

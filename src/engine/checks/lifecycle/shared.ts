@@ -3,11 +3,8 @@ import type { Evidence, Generation } from '../../model/check';
 import type { CallOutcome } from '../../protocol/dialect';
 import type { TaskView } from '../../protocol/shapes';
 import { isRecord } from '../../util/json';
-import type { CheckContext } from '../context';
-import { fail, pass, refusedForCredentials, skip, TIMEOUT_KNOB, toolLimit, type Verdict } from '../verdict';
-import { rateLimited } from '../fixtures/outcomes';
-import { runEvidence, skillRuns, type TaskRun } from '../fixtures/tasks';
-import { needDialect } from '../preconditions';
+import type { CheckContextWith } from '../context';
+import { fail, pass, type Verdict } from '../verdict';
 
 export const SEND = {
   legacy: 'v0.1.0 §7.1 tasks/send',
@@ -36,29 +33,7 @@ export const DECLARED_WHY =
   'Input modes describe what a skill accepts ("Supported media types for input"); no sentence obliges an agent to accept every declared type, and A2A has no skill selection.';
 export const UNKNOWN_WHY = 'A state of the generation\'s enum: no sentence forbids it as a first state.';
 
-/** Skips when the agent answers with Messages only: checks that need a task cannot run. */
-export async function withTaskRuns(ctx: CheckContext, body: (runs: TaskRun[]) => Verdict | Promise<Verdict>): Promise<Verdict> {
-  const pre = needDialect(ctx);
-  if (pre) return pre;
-  const runs = await skillRuns(ctx);
-  const blocked = runs.map((r) => refusedForCredentials(ctx, r.send.http)).find(Boolean);
-  if (blocked) return blocked;
-  const withTask = runs.filter((r) => r.observations.length > 0);
-  if (!withTask.length) {
-    if (runs.some((r) => r.outcome === 'message')) {
-      return skip('The agent replied with a Message instead of a Task (a message-only agent), so there is no task to check.', 'not-applicable', runs.map(runEvidence));
-    }
-    const limited = runs.map((r) => rateLimited(r.send, 'Creating a test task')).find(Boolean);
-    if (limited) return limited;
-    if (runs.length && runs.every((r) => r.outcome === 'timeout')) {
-      return toolLimit(`No test task answered within our ${ctx.taskTimeoutMs} ms budget, so there is no task to check. To judge it, ${TIMEOUT_KNOB}.`, runs.map(runEvidence));
-    }
-    return skip('No test task could be created (see lifecycle.send).', 'precondition', runs.map(runEvidence));
-  }
-  return body(withTask);
-}
-
-/** Whether a state is one a task may be in right after creation, per generation (X6); `unknown` is an advisory. */
+/** Whether a state is one a task may be in right after creation, per generation (docs/spec-review/lifecycle.md X6); `unknown` is an advisory. */
 export function initialStateNote(t: TaskView, g: Generation): string | undefined {
   if (t.state !== 'unknown') return undefined;
   return g === 'v1.0'
@@ -93,16 +68,6 @@ export interface ListParams {
 }
 
 /** ListTasks over the binding in use (JSON-RPC params, or the REST query), with the interface's tenant (§8.3.2). */
-export async function listTasks(ctx: CheckContext, lane: string, p: ListParams): Promise<CallOutcome> {
-  const d = ctx.dialect!;
-  if (d.isRest) {
-    const q = new URLSearchParams();
-    if (p.contextId) q.set('contextId', p.contextId);
-    if (p.pageSize !== undefined) q.set('pageSize', String(p.pageSize));
-    if (p.pageToken) q.set('pageToken', p.pageToken);
-    return d.parseRest(await d.rawRest(ctx.http, 'GET', `/tasks?${q.toString()}`, undefined, { lane, checkId: ctx.checkId }), 'list');
-  }
-  const tenant = ctx.detection.tenant;
-  const { http, id } = await d.rpc(ctx.http, 'list', { ...p, ...(tenant && { tenant }) }, { lane, checkId: ctx.checkId });
-  return d.parseRpc(http, id, 'list');
+export function listTasks(ctx: CheckContextWith<'dialect'>, lane: string, p: ListParams): Promise<CallOutcome> {
+  return ctx.dialect.list(ctx.http, { ...p, lane, checkId: ctx.checkId });
 }

@@ -10,8 +10,7 @@ import { cancelFixture } from '../fixtures/cancel';
 import { brokenCallVerdict, declaredInputRefused, isTaskNotFound } from '../fixtures/outcomes';
 import { streamFixture } from '../fixtures/stream';
 import { describeRun, runEvidence, skillRuns } from '../fixtures/tasks';
-import { needDialect } from '../preconditions';
-import { DECLARED_WHY, GET, graded, initialStateNote, SEND, STATES, UNKNOWN_WHY, withTaskRuns } from './shared';
+import { DECLARED_WHY, GET, graded, initialStateNote, SEND, STATES, UNKNOWN_WHY } from './shared';
 
 export const lifecycleSend = defineCheck({
   id: 'lifecycle.send',
@@ -24,20 +23,20 @@ export const lifecycleSend = defineCheck({
   specRefs: SEND,
   recommendation:
     'Answer the send method with the created Task (id, contextId, status.state submitted/working/…) or, for a stateless reply, a Message. Generate the task id on the server (v0.2+); in @a2a-js/sdk the AgentExecutor must publish a task or message event first.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const pre = needDialect(ctx);
-    if (pre) return pre;
-    const d = ctx.dialect!;
+    const d = ctx.dialect;
     const all = await skillRuns(ctx);
     // A skill that accepts only media types this tool cannot produce rightly refuses our text: not judged.
     const refused = all.filter((r) => r.outcome === 'refused-input');
-    // A refusal of a declared media type is an advisory (X1.2): card modes are descriptive.
+    // A refusal of a declared media type is an advisory (docs/spec-review/lifecycle.md X1.2): card modes are descriptive.
     const declared = all.filter((r) => r.outcome === 'refused-declared-input');
     const runs = all.filter((r) => !refused.includes(r) && !declared.includes(r));
-    if (!runs.length) {
-      if (declared.length) {
-        const first = declared[0]!;
-        return declaredInputRefused(`${d.describe('send')} to skill ${first.skillId ?? '(none)'}`, first.input!, first.send, declared.map((r) => exchangeEvidence(r.send.http, `skill ${r.skillId}`)));
+    const [basic] = runs;
+    if (!basic) {
+      const [first] = declared;
+      if (first?.input) {
+        return declaredInputRefused(`${d.describe('send')} to skill ${first.skillId ?? '(none)'}`, first.input, first.send, declared.map((r) => exchangeEvidence(r.send.http, `skill ${r.skillId}`)));
       }
       return skip(
         `Every selected skill accepts only media types this tool cannot produce, and the agent correctly refused our text with ContentTypeNotSupported (${refused.map((r) => r.skillId).join(', ')}).`,
@@ -45,7 +44,6 @@ export const lifecycleSend = defineCheck({
         refused.map(runEvidence),
       );
     }
-    const basic = runs[0]!;
     const s = basic.send;
     const evidence = [exchangeEvidence(s.http, `${d.describe('send')} response`), ev('message sent', basic.input ? `${basic.input.text} (${basic.input.mediaType})` : basic.text)];
     if (refused.length) evidence.push(...refused.map((r) => ev(`skill ${r.skillId}`, `correctly refused our text: ${r.input?.unsupported ?? ''}`, { exchangeId: r.send.http.exchangeId })));
@@ -94,56 +92,57 @@ export const lifecycleGet = defineCheck({
   phase: 'suite',
   specRefs: GET,
   recommendation: 'Keep created tasks in a task store and answer get with the stored Task (the same id). @a2a-js/sdk: InMemoryTaskStore or a DatabaseTaskStore; a2a-python: InMemoryTaskStore.',
-  run: (ctx) =>
-    withTaskRuns(ctx, (runs) => {
-      const d = ctx.dialect!;
-      const hard: string[] = [];
-      const weak: string[] = [];
-      const evidence: Evidence[] = [];
-      let judged = 0;
-      for (const r of runs) {
-        const sent = r.observations[0]!.task.id;
-        if (!sent) continue;
-        // The state the task had before each get (the send's answer, then each get's).
-        let before = r.observations[0]!.task;
-        for (const g of r.gets) {
-          judged++;
-          const what = `${d.describe('get', sent)} (${r.skillId ? `skill ${r.skillId}` : 'message'})`;
-          if (g.kind === 'task') {
-            if (g.task.id !== sent) {
-              hard.push(`${what} returned task id ${JSON.stringify(g.task.id)} for ${JSON.stringify(sent)}`);
-              evidence.push(exchangeEvidence(g.http));
-            } else if (!g.task.state) {
-              hard.push(`${what} returned no task state (${JSON.stringify(g.task.rawState)})`);
-              evidence.push(exchangeEvidence(g.http));
-            }
-            before = g.task;
-            continue;
-          }
-          if (isTaskNotFound(g, ctx)) {
-            const retried = r.notFoundRetries?.length ? ' (asked again after 300 ms)' : '';
-            if (isTerminal(before.state, ctx.generation)) {
-              weak.push(`${what} answered TaskNotFound for a task that had already finished (${before.rawState}): the error table allows "already completed and purged", and no release sets a retention time`);
-            } else {
-              hard.push(`${what} answered TaskNotFound for task ${sent}, which it had just reported ${before.rawState ?? 'created'}${retried}`);
-            }
+  requires: ['task-runs'],
+  run: (ctx) => {
+    const runs = ctx.taskRuns;
+    const d = ctx.dialect;
+    const hard: string[] = [];
+    const weak: string[] = [];
+    const evidence: Evidence[] = [];
+    let judged = 0;
+    for (const r of runs) {
+      const sent = r.observations[0].task.id;
+      if (!sent) continue;
+      // The state the task had before each get (the send's answer, then each get's).
+      let before = r.observations[0].task;
+      for (const g of r.gets) {
+        judged++;
+        const what = `${d.describe('get', sent)} (${r.skillId ? `skill ${r.skillId}` : 'message'})`;
+        if (g.kind === 'task') {
+          if (g.task.id !== sent) {
+            hard.push(`${what} returned task id ${JSON.stringify(g.task.id)} for ${JSON.stringify(sent)}`);
             evidence.push(exchangeEvidence(g.http));
-            continue;
+          } else if (!g.task.state) {
+            hard.push(`${what} returned no task state (${JSON.stringify(g.task.rawState)})`);
+            evidence.push(exchangeEvidence(g.http));
           }
-          const v = brokenCallVerdict(ctx, g, what);
-          if (v.status !== 'fail') {
-            if (judged === 1) return v;
-            evidence.push(ev('not judged', v.message));
-            continue;
-          }
-          (v.advisory ? weak : hard).push(v.message.replace(/\.$/, ''));
-          evidence.push(...(v.evidence ?? []));
+          before = g.task;
+          continue;
         }
+        if (isTaskNotFound(g, ctx)) {
+          const retried = r.notFoundRetries?.length ? ' (asked again after 300 ms)' : '';
+          if (isTerminal(before.state, ctx.generation)) {
+            weak.push(`${what} answered TaskNotFound for a task that had already finished (${before.rawState}): the error table allows "already completed and purged", and no release sets a retention time`);
+          } else {
+            hard.push(`${what} answered TaskNotFound for task ${sent}, which it had just reported ${before.rawState ?? 'created'}${retried}`);
+          }
+          evidence.push(exchangeEvidence(g.http));
+          continue;
+        }
+        const v = brokenCallVerdict(ctx, g, what);
+        if (v.status !== 'fail') {
+          if (judged === 1) return v;
+          evidence.push(ev('not judged', v.message));
+          continue;
+        }
+        (v.advisory ? weak : hard).push(v.message.replace(/\.$/, ''));
+        evidence.push(...(v.evidence ?? []));
       }
-      if (!judged) return skip('No get was made (the task could not be created).', 'precondition', runs.map(runEvidence));
-      if (!hard.length && !weak.length) evidence.push(...runs.slice(0, 3).map(runEvidence));
-      return graded(hard, weak, evidence, `${judged} get(s) of ${runs.length} task(s) returned the task asked for, each in a legal state.`, 'A finished task may be purged: the error table allows TaskNotFound for a task "already completed and purged".');
-    }),
+    }
+    if (!judged) return skip('No get was made (the task could not be created).', 'precondition', runs.map(runEvidence));
+    if (!hard.length && !weak.length) evidence.push(...runs.slice(0, 3).map(runEvidence));
+    return graded(hard, weak, evidence, `${judged} get(s) of ${runs.length} task(s) returned the task asked for, each in a legal state.`, 'A finished task may be purged: the error table allows TaskNotFound for a task "already completed and purged".');
+  },
 });
 
 export const lifecycleTerminal = defineCheck({
@@ -155,23 +154,24 @@ export const lifecycleTerminal = defineCheck({
   specRefs: STATES,
   recommendation:
     'Make every task end: publish a final status (completed, failed, canceled, rejected) or pause in input-required/auth-required. A task that stays "working" forever usually means the executor returned without a final status event, or threw and swallowed the error.',
-  run: (ctx) =>
-    withTaskRuns(ctx, (runs) => {
-      const bad = runs.filter((r) => r.outcome !== 'terminal' && r.outcome !== 'interrupted');
-      const evidence = runs.map(runEvidence);
-      if (!bad.length) return pass(`${runs.length} task(s) settled: ${runs.map((r) => `${r.skillId ?? 'message'}=${r.final?.rawState}`).join(', ')}.`, evidence);
-      const broken = bad.find((r) => r.outcome !== 'timeout');
-      if (!broken) {
-        // Still working when our budget ended: a long task is not a broken one. Not judged.
-        return toolLimit(
-          `${bad.length} task(s) were still ${bad.map((r) => r.final?.rawState ?? '?').join(', ')} when our ${ctx.taskTimeoutMs} ms budget ended, so whether they settle was not seen. To judge it, ${TIMEOUT_KNOB}.`,
-          evidence,
-        );
-      }
-      if (broken.outcome === 'no-task') return skip('The created tasks have no id, so they cannot be followed (see lifecycle.send).', 'precondition', evidence);
-      // A get that broke is lifecycle.get's finding; judging it here again would count one defect twice.
-      return skip(`A task could not be followed to its end (${describeRun(broken)}): the call that broke is judged by lifecycle.get.`, 'precondition', evidence);
-    }),
+  requires: ['task-runs'],
+  run: (ctx) => {
+    const runs = ctx.taskRuns;
+    const bad = runs.filter((r) => r.outcome !== 'terminal' && r.outcome !== 'interrupted');
+    const evidence = runs.map(runEvidence);
+    if (!bad.length) return pass(`${runs.length} task(s) settled: ${runs.map((r) => `${r.skillId ?? 'message'}=${r.final?.rawState}`).join(', ')}.`, evidence);
+    const broken = bad.find((r) => r.outcome !== 'timeout');
+    if (!broken) {
+      // Still working when our budget ended: a long task is not a broken one. Not judged.
+      return toolLimit(
+        `${bad.length} task(s) were still ${bad.map((r) => r.final?.rawState ?? '?').join(', ')} when our ${ctx.taskTimeoutMs} ms budget ended, so whether they settle was not seen. To judge it, ${TIMEOUT_KNOB}.`,
+        evidence,
+      );
+    }
+    if (broken.outcome === 'no-task') return skip('The created tasks have no id, so they cannot be followed (see lifecycle.send).', 'precondition', evidence);
+    // A get that broke is lifecycle.get's finding; judging it here again would count one defect twice.
+    return skip(`A task could not be followed to its end (${describeRun(broken)}): the call that broke is judged by lifecycle.get.`, 'precondition', evidence);
+  },
 });
 
 export const lifecycleTransitions = defineCheck({
@@ -182,48 +182,49 @@ export const lifecycleTransitions = defineCheck({
   phase: 'suite',
   specRefs: { legacy: 'v0.1.0 §6.3 TaskState', 'v0.2': 'v0.2.6 §6.3', 'v0.3': 'v0.3.0 §6.3 TaskState', 'v1.0': 'v1.0.1 §4.1.3 TaskState (terminal states)' },
   recommendation: 'Never change the state of a task after it reached completed, failed, canceled or rejected; a new request on a finished task must create a new task or be refused.',
-  run: (ctx) =>
-    withTaskRuns(ctx, async (runs) => {
-      const problems: string[] = [];
-      const sequences: { label: string; states: { state?: TaskState; raw?: string; source: string }[] }[] = runs.map((r) => ({
-        label: `task ${r.final?.id ?? '?'}`,
-        states: r.observations.map((o) => ({ state: o.task.state, raw: o.task.rawState, source: o.source })),
-      }));
-      // The cancel lane: the answer and the read-backs show whether a canceled task stays canceled.
-      const c = await cancelFixture(ctx);
-      if (c.observations.length > 1) {
-        sequences.push({ label: `canceled task ${c.observations[0]!.task.id ?? '?'}`, states: c.observations.map((o) => ({ state: o.task.state, raw: o.task.rawState, source: o.source })) });
+  requires: ['task-runs'],
+  run: async (ctx) => {
+    const runs = ctx.taskRuns;
+    const problems: string[] = [];
+    const sequences: { label: string; states: { state?: TaskState; raw?: string; source: string }[] }[] = runs.map((r) => ({
+      label: `task ${r.final?.id ?? '?'}`,
+      states: r.observations.map((o) => ({ state: o.task.state, raw: o.task.rawState, source: o.source })),
+    }));
+    // The cancel lane: the answer and the read-backs show whether a canceled task stays canceled.
+    const c = await cancelFixture(ctx);
+    if (c.observations.length > 1) {
+      sequences.push({ label: `canceled task ${c.observations[0]?.task.id ?? '?'}`, states: c.observations.map((o) => ({ state: o.task.state, raw: o.task.rawState, source: o.source })) });
+    }
+    // Polling sees only snapshots; the stream shows every transition, so judge it too (one sequence per task).
+    if (ctx.card.capabilities.streaming) {
+      const f = await streamFixture(ctx);
+      const byTask = new Map<string, typeof f.run.items>();
+      for (const i of f.run.items.filter((x) => x.state)) {
+        const k = i.taskId ?? '?';
+        byTask.set(k, [...(byTask.get(k) ?? []), i]);
       }
-      // Polling sees only snapshots; the stream shows every transition, so judge it too (one sequence per task).
-      if (ctx.card.capabilities.streaming) {
-        const f = await streamFixture(ctx);
-        const byTask = new Map<string, typeof f.run.items>();
-        for (const i of f.run.items.filter((x) => x.state)) {
-          const k = i.taskId ?? '?';
-          byTask.set(k, [...(byTask.get(k) ?? []), i]);
-        }
-        for (const [taskId, items] of byTask) {
-          sequences.push({ label: `streamed task ${taskId}`, states: items.map((i) => ({ state: i.state, raw: i.rawState, source: `stream event ${i.seq}` })) });
+      for (const [taskId, items] of byTask) {
+        sequences.push({ label: `streamed task ${taskId}`, states: items.map((i) => ({ state: i.state, raw: i.rawState, source: `stream event ${i.seq}` })) });
+      }
+    }
+    let count = 0;
+    for (const seq of sequences) {
+      count += seq.states.length;
+      for (const [i, b] of seq.states.entries()) {
+        const a = seq.states[i - 1];
+        if (!a) continue;
+        // The only transition any release speaks of: out of a terminal state ("can't be restarted"). The
+        // others (back to submitted, working <-> input-required, straight to completed) are all legal.
+        if (a.state && b.state && a.state !== b.state && isTerminal(a.state, ctx.generation)) {
+          problems.push(`${seq.label}: ${a.raw} → ${b.raw} (${a.source} then ${b.source})`);
         }
       }
-      let count = 0;
-      for (const seq of sequences) {
-        count += seq.states.length;
-        for (let i = 1; i < seq.states.length; i++) {
-          const a = seq.states[i - 1]!;
-          const b = seq.states[i]!;
-          // The only transition any release speaks of: out of a terminal state ("can't be restarted"). The
-          // others (back to submitted, working <-> input-required, straight to completed) are all legal.
-          if (a.state && b.state && a.state !== b.state && isTerminal(a.state, ctx.generation)) {
-            problems.push(`${seq.label}: ${a.raw} → ${b.raw} (${a.source} then ${b.source})`);
-          }
-        }
-      }
-      const evidence = [...runs.map(runEvidence), ...sequences.slice(runs.length).map((q) => ev(q.label, q.states.map((x) => `${x.source}:${x.raw}`).join(' → ')))];
-      return problems.length
-        ? fail(`A terminal state changed: ${problems.slice(0, 3).join('; ')}.`, evidence)
-        : pass(`${count} observed states in ${sequences.length} sequence(s); no terminal state changed.`, evidence);
-    }),
+    }
+    const evidence = [...runs.map(runEvidence), ...sequences.slice(runs.length).map((q) => ev(q.label, q.states.map((x) => `${x.source}:${x.raw}`).join(' → ')))];
+    return problems.length
+      ? fail(`A terminal state changed: ${problems.slice(0, 3).join('; ')}.`, evidence)
+      : pass(`${count} observed states in ${sequences.length} sequence(s); no terminal state changed.`, evidence);
+  },
 });
 
 export const lifecycleTaskIdStable = defineCheck({
@@ -234,26 +235,27 @@ export const lifecycleTaskIdStable = defineCheck({
   phase: 'suite',
   specRefs: { legacy: 'v0.1.0 §6.1 Task', 'v0.2': 'v0.2.6 §6.1 Task', 'v0.3': 'v0.3.0 §6.1 Task', 'v1.0': 'v1.0.1 §3.4.2 Task Identifier Semantics' },
   recommendation: 'Return the same task id (and contextId) for a task in every answer; clients key their state on it.',
-  run: (ctx) =>
-    withTaskRuns(ctx, (runs) => {
-      const hard: string[] = [];
-      const weak: string[] = [];
-      for (const r of runs) {
-        const ids = new Set(r.observations.map((o) => o.task.id));
-        const ctxs = new Set(r.observations.map((o) => o.task.contextId).filter((x) => x !== undefined));
-        if (ids.size > 1) hard.push(`task ids changed: ${[...ids].join(' → ')}`);
-        if (ctxs.size > 1) weak.push(`context ids changed: ${[...ctxs].join(' → ')}`);
-      }
-      const created = runs.map((r) => r.observations[0]?.task.id).filter(Boolean);
-      if (new Set(created).size < created.length) hard.push(`two different tasks got the same id (${created.join(', ')})`);
-      return graded(
-        hard.map((p) => `Identifiers are unstable: ${p}`),
-        weak.map((p) => `The context changed within one task: ${p}`),
-        runs.map(runEvidence),
-        `${created.length} task(s), ids stable and distinct.`,
-        'No sentence requires a task to keep its contextId in every answer (v1.0: Task.contextId is not REQUIRED; legacy: sessionId is the client\'s).',
-      );
-    }),
+  requires: ['task-runs'],
+  run: (ctx) => {
+    const runs = ctx.taskRuns;
+    const hard: string[] = [];
+    const weak: string[] = [];
+    for (const r of runs) {
+      const ids = new Set(r.observations.map((o) => o.task.id));
+      const ctxs = new Set(r.observations.map((o) => o.task.contextId).filter((x) => x !== undefined));
+      if (ids.size > 1) hard.push(`task ids changed: ${[...ids].join(' → ')}`);
+      if (ctxs.size > 1) weak.push(`context ids changed: ${[...ctxs].join(' → ')}`);
+    }
+    const created = runs.map((r) => r.observations[0]?.task.id).filter(Boolean);
+    if (new Set(created).size < created.length) hard.push(`two different tasks got the same id (${created.join(', ')})`);
+    return graded(
+      hard.map((p) => `Identifiers are unstable: ${p}`),
+      weak.map((p) => `The context changed within one task: ${p}`),
+      runs.map(runEvidence),
+      `${created.length} task(s), ids stable and distinct.`,
+      'No sentence requires a task to keep its contextId in every answer (v1.0: Task.contextId is not REQUIRED; legacy: sessionId is the client\'s).',
+    );
+  },
 });
 
 export const lifecycleShape = defineCheck({
@@ -270,9 +272,8 @@ export const lifecycleShape = defineCheck({
   },
   recommendation:
     'Emit objects exactly as the schema/proto of your generation defines them: v0.2/v0.3 need "kind" ("task", "message", "text"…), contextId and lowercase kebab states; v1.0 has no "kind", uses "TASK_STATE_*" and "ROLE_*" enums and UTC timestamps ending in Z. Mixing generations (e.g. v1.0 enums in a v0.3 response) breaks strict clients.',
+  requires: ['dialect'],
   run: async (ctx) => {
-    const pre = needDialect(ctx);
-    if (pre) return pre;
     const runs = await skillRuns(ctx);
     const v1 = ctx.generation === 'v1.0';
     const problems = new Map<string, { exchangeId: string; level: 'MUST' | 'advisory' }>();

@@ -6,7 +6,7 @@ import { isInterrupted, isTerminal } from '../../protocol/states';
 import type { CheckContext } from '../context';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolLimit, type Verdict } from '../define';
 import { BUDGET_ENDS, CLOSE_GRACE_MS, type StreamFixture } from '../fixtures/stream';
-import { brokeOff, budgetKnob, errorText, itemEvidence, refusalVerdict, STREAM, streamEnd, withStream } from './shared';
+import { brokeOff, budgetKnob, errorText, itemEvidence, refusalVerdict, STREAM, streamEnd } from './shared';
 
 export const streamingTerminal = defineCheck({
   id: 'streaming.terminal',
@@ -23,7 +23,8 @@ export const streamingTerminal = defineCheck({
   },
   recommendation:
     'Before v1.0: mark the last status update with "final": true (terminal or input-required) and close the response. v1.0: there is no "final"; close the stream right after the terminal status (at input-required/auth-required you may close or keep it open). In @a2a-js/sdk publish the final status and call eventBus.finished().',
-  run: (ctx) => withStream(ctx, (f) => judgeTerminal(ctx, f)),
+  requires: ['stream'],
+  run: (ctx) => judgeTerminal(ctx, ctx.stream),
 });
 
 export const streamingAfterFinal = defineCheck({
@@ -35,29 +36,30 @@ export const streamingAfterFinal = defineCheck({
   phase: 'suite',
   specRefs: { ...STREAM, 'v1.0': 'v1.0.1 §3.1.2, §3.5.2 Streaming Event Delivery, §11.7' },
   recommendation: 'Stop publishing once the final status is out (v1.0: the terminal status, optionally followed by one final Task snapshot): close the stream; late artifacts belong before the final status.',
-  run: (ctx) =>
-    withStream(ctx, (f) => {
-      const items = f.run.items;
-      if (f.finalIndex < 0) {
-        const end = items[f.endIndex];
-        if (end) return skip(`The stream paused at ${end.rawState ?? end.kind} and never sent a final event; events after an interrupted state are allowed.`, 'not-applicable');
-        return skip('No final event arrived (see streaming.terminal).', 'precondition');
+  requires: ['stream'],
+  run: (ctx) => {
+    const f = ctx.stream;
+    const items = f.run.items;
+    const final = items[f.finalIndex];
+    if (f.finalIndex < 0 || !final) {
+      const end = items[f.endIndex];
+      if (end) return skip(`The stream paused at ${end.rawState ?? end.kind} and never sent a final event; events after an interrupted state are allowed.`, 'not-applicable');
+      return skip('No final event arrived (see streaming.terminal).', 'precondition');
+    }
+    let after = items.slice(f.finalIndex + 1);
+    let snapshot = '';
+    if (ctx.generation === 'v1.0' && final.kind !== 'message') {
+      // §11.7: "MAY optionally resend a final Task snapshot before closing".
+      const [next] = after;
+      if (next?.kind === 'task' && isTerminal(next.state, ctx.generation)) {
+        snapshot = ` (one final Task snapshot in ${next.rawState} followed, which §11.7 allows)`;
+        after = after.slice(1);
       }
-      const final = items[f.finalIndex]!;
-      let after = items.slice(f.finalIndex + 1);
-      let snapshot = '';
-      if (ctx.generation === 'v1.0' && final.kind !== 'message') {
-        // §11.7: "MAY optionally resend a final Task snapshot before closing".
-        const i = after.findIndex((x) => x.kind === 'task' && isTerminal(x.state, ctx.generation));
-        if (i === 0) {
-          snapshot = ` (one final Task snapshot in ${after[0]!.rawState} followed, which §11.7 allows)`;
-          after = after.slice(1);
-        }
-      }
-      return after.length
-        ? fail(`${after.length} event(s) arrived after the final one (${final.kind}${final.rawState ? ` ${final.rawState}` : ''}${final.final ? ', final: true' : ''}, event ${final.seq})${snapshot}.`, itemEvidence(after))
-        : pass(`No event after the final one${snapshot}.`);
-    }),
+    }
+    return after.length
+      ? fail(`${after.length} event(s) arrived after the final one (${final.kind}${final.rawState ? ` ${final.rawState}` : ''}${final.final ? ', final: true' : ''}, event ${final.seq})${snapshot}.`, itemEvidence(after))
+      : pass(`No event after the final one${snapshot}.`);
+  },
 });
 
 export const streamingCloses = defineCheck({
@@ -68,16 +70,17 @@ export const streamingCloses = defineCheck({
   phase: 'suite',
   specRefs: { legacy: 'v0.1.0 §7.2 (the server closes the stream after final)', 'v0.2': 'v0.2.6 §7.2', 'v0.3': 'v0.3.0 §7.2' },
   recommendation: 'End the HTTP response after the final event; clients otherwise keep a connection (and a browser slot) open.',
-  run: (ctx) =>
-    withStream(ctx, (f) => {
-      const endAt = f.finalIndex >= 0 ? f.finalIndex : f.endIndex;
-      const end = f.run.items[endAt];
-      if (!end) return skip('No final event arrived (see streaming.terminal).', 'precondition');
-      if (f.finalIndex < 0 && end.kind === 'status' && isInterrupted(end.state)) {
-        return skip(`The stream paused at ${end.rawState} without final: true, so it did not claim to end; nothing requires closing there.`, 'not-applicable');
-      }
-      return f.closed ? pass(`The stream closed after the final event (${end.kind}${end.rawState ? ` ${end.rawState}` : ''}).`) : fail(`The stream was still open ${CLOSE_GRACE_MS} ms after the final event (${end.kind}${end.rawState ? ` ${end.rawState}` : ''}, event ${end.seq}).`);
-    }),
+  requires: ['stream'],
+  run: (ctx) => {
+    const f = ctx.stream;
+    const endAt = f.finalIndex >= 0 ? f.finalIndex : f.endIndex;
+    const end = f.run.items[endAt];
+    if (!end) return skip('No final event arrived (see streaming.terminal).', 'precondition');
+    if (f.finalIndex < 0 && end.kind === 'status' && isInterrupted(end.state)) {
+      return skip(`The stream paused at ${end.rawState} without final: true, so it did not claim to end; nothing requires closing there.`, 'not-applicable');
+    }
+    return f.closed ? pass(`The stream closed after the final event (${end.kind}${end.rawState ? ` ${end.rawState}` : ''}).`) : fail(`The stream was still open ${CLOSE_GRACE_MS} ms after the final event (${end.kind}${end.rawState ? ` ${end.rawState}` : ''}, event ${end.seq}).`);
+  },
 });
 
 /** streaming.terminal: did the stream reach the end of the task, and (v1.0) close there? */

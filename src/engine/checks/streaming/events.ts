@@ -3,7 +3,7 @@
  */
 import { isRecord } from '../../util/json';
 import { defineCheck, ev, fail, pass, skip } from '../define';
-import { itemEvidence, STREAM, withStream } from './shared';
+import { itemEvidence, STREAM } from './shared';
 
 export const streamingArtifacts = defineCheck({
   id: 'streaming.artifacts',
@@ -19,40 +19,41 @@ export const streamingArtifacts = defineCheck({
     'v1.0': 'v1.0.1 §4.2.2 TaskArtifactUpdateEvent',
   },
   recommendation: 'Send the first chunk of an artifact with append false (or absent) and a stable artifactId, later chunks with append: true and the same artifactId, and mark the last chunk with lastChunk: true.',
-  run: (ctx) =>
-    withStream(ctx, (f) => {
-      const arts = f.run.items.filter((i) => i.kind === 'artifact');
-      if (!arts.length) return skip('The stream carried no artifact events.', 'not-applicable');
-      const seen = new Map<string, { closed: boolean; text: string; chunks: number }>();
-      const problems: string[] = [];
-      for (const it of f.run.items) {
-        // An artifact may start inside a Task event (the first Task, or a v1.0 snapshot): appends to it are fine.
-        if (it.kind === 'task') {
-          for (const a of it.task?.artifacts ?? []) {
-            if (!isRecord(a)) continue;
-            const key = typeof a.artifactId === 'string' ? a.artifactId : String(typeof a.index === 'number' ? a.index : 0);
-            if (!seen.has(key)) seen.set(key, { closed: false, text: partsText(a.parts ?? a.content), chunks: 1 });
-          }
-          continue;
+  requires: ['stream'],
+  run: (ctx) => {
+    const f = ctx.stream;
+    const arts = f.run.items.filter((i) => i.kind === 'artifact');
+    if (!arts.length) return skip('The stream carried no artifact events.', 'not-applicable');
+    const seen = new Map<string, { closed: boolean; text: string; chunks: number }>();
+    const problems: string[] = [];
+    for (const it of f.run.items) {
+      // An artifact may start inside a Task event (the first Task, or a v1.0 snapshot): appends to it are fine.
+      if (it.kind === 'task') {
+        for (const a of it.task?.artifacts ?? []) {
+          if (!isRecord(a)) continue;
+          const key = typeof a.artifactId === 'string' ? a.artifactId : String(typeof a.index === 'number' ? a.index : 0);
+          if (!seen.has(key)) seen.set(key, { closed: false, text: partsText(a.parts ?? a.content), chunks: 1 });
         }
-        if (it.kind !== 'artifact') continue;
-        const a = it;
-        const key = a.artifact?.id ?? String(a.artifact?.index ?? 0);
-        const cur = seen.get(key);
-        if (a.artifact?.append) {
-          if (!cur) problems.push(`event ${a.seq} appends to artifact ${key}, which was never started`);
-          else if (cur.closed) problems.push(`event ${a.seq} appends to artifact ${key} after its lastChunk`);
-          else {
-            cur.text += a.artifact.text;
-            cur.chunks++;
-          }
-        } else seen.set(key, { closed: false, text: a.artifact?.text ?? '', chunks: 1 });
-        const now = seen.get(key);
-        if (now && a.artifact?.lastChunk) now.closed = true;
+        continue;
       }
-      const summary = [...seen].map(([k, v]) => `${k}: ${v.chunks} chunk(s), ${v.text.length} chars`).join('; ');
-      return problems.length ? fail(`Artifact chunks do not reassemble: ${problems.slice(0, 3).join('; ')}.`, itemEvidence(arts)) : pass(`${arts.length} artifact event(s) reassemble (${summary}).`, [ev('reassembled', [...seen].map(([k, v]) => `${k}: ${v.text}`).join('\n'))]);
-    }),
+      if (it.kind !== 'artifact') continue;
+      const a = it;
+      const key = a.artifact?.id ?? String(a.artifact?.index ?? 0);
+      const cur = seen.get(key);
+      if (a.artifact?.append) {
+        if (!cur) problems.push(`event ${a.seq} appends to artifact ${key}, which was never started`);
+        else if (cur.closed) problems.push(`event ${a.seq} appends to artifact ${key} after its lastChunk`);
+        else {
+          cur.text += a.artifact.text;
+          cur.chunks++;
+        }
+      } else seen.set(key, { closed: false, text: a.artifact?.text ?? '', chunks: 1 });
+      const now = seen.get(key);
+      if (now && a.artifact?.lastChunk) now.closed = true;
+    }
+    const summary = [...seen].map(([k, v]) => `${k}: ${v.chunks} chunk(s), ${v.text.length} chars`).join('; ');
+    return problems.length ? fail(`Artifact chunks do not reassemble: ${problems.slice(0, 3).join('; ')}.`, itemEvidence(arts)) : pass(`${arts.length} artifact event(s) reassemble (${summary}).`, [ev('reassembled', [...seen].map(([k, v]) => `${k}: ${v.text}`).join('\n'))]);
+  },
 });
 
 export const streamingConsistency = defineCheck({
@@ -64,13 +65,14 @@ export const streamingConsistency = defineCheck({
   phase: 'suite',
   specRefs: STREAM,
   recommendation: 'Stamp every status and artifact update with the taskId (and contextId) of the task the stream is about.',
-  run: (ctx) =>
-    withStream(ctx, (f) => {
-      const ids = new Set(f.run.items.map((i) => i.taskId).filter(Boolean));
-      const ctxs = new Set(f.run.items.map((i) => i.contextId).filter(Boolean));
-      if (ids.size > 1 || ctxs.size > 1) return fail(`The stream mixes task ids ${[...ids].join(', ')}${ctxs.size > 1 ? ` and contexts ${[...ctxs].join(', ')}` : ''}.`, itemEvidence(f.run.items));
-      return pass(ids.size ? `All events are about task ${[...ids][0]}.` : 'No task ids to compare (message-only stream).');
-    }),
+  requires: ['stream'],
+  run: (ctx) => {
+    const f = ctx.stream;
+    const ids = new Set(f.run.items.map((i) => i.taskId).filter(Boolean));
+    const ctxs = new Set(f.run.items.map((i) => i.contextId).filter(Boolean));
+    if (ids.size > 1 || ctxs.size > 1) return fail(`The stream mixes task ids ${[...ids].join(', ')}${ctxs.size > 1 ? ` and contexts ${[...ctxs].join(', ')}` : ''}.`, itemEvidence(f.run.items));
+    return pass(ids.size ? `All events are about task ${[...ids][0]}.` : 'No task ids to compare (message-only stream).');
+  },
 });
 
 /** Text of an artifact's parts (for artifacts that arrive inside a Task event). */

@@ -10,7 +10,7 @@ import type { CheckContext } from '../context';
 import { defineCheck, exchangeEvidence, fail, pass, skip, toolLimit, transportVerdict, type Verdict } from '../define';
 import { BUDGET_ENDS, CLOSE_GRACE_MS } from '../fixtures/stream';
 import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, startRunningTask } from '../fixtures/tasks';
-import { brokeOff, budgetKnob, errorText, itemEvidence, streamEnd, streamingPre } from './shared';
+import { brokeOff, budgetKnob, errorText, itemEvidence, streamEnd } from './shared';
 
 export const streamingDisconnect = defineCheck({
   id: 'streaming.disconnect',
@@ -20,10 +20,9 @@ export const streamingDisconnect = defineCheck({
   phase: 'suite',
   specRefs: { legacy: 'v0.1.0 §7.2', 'v0.2': 'v0.2.6 §7.2', 'v0.3': 'v0.3.0 §7.2 (seed procedure 3.5)', 'v1.0': 'v1.0.1 §3.5.2, §3.1.6' },
   recommendation: 'Do not tie the task to the client connection: when the SSE client goes away, keep the task running (or cancel it cleanly) and keep it in the task store; never crash the handler on a closed socket.',
+  requires: ['streaming'],
   run: async (ctx) => {
-    const pre = streamingPre(ctx);
-    if (pre) return pre;
-    const d = ctx.dialect!;
+    const d = ctx.dialect;
     const skillId = await runningSkill(ctx);
     const lane = ctx.lane('disconnect');
     let taskId: string | undefined;
@@ -81,10 +80,9 @@ export const streamingResubscribe = defineCheck({
     'v1.0': 'v1.0.1 §3.1.6 Subscribe to Task',
   },
   recommendation: 'Implement resubscribe (SubscribeToTask in v1.0) for tasks that are still running: send the current Task first (v1.0) and then the remaining updates, closing at the terminal state.',
+  requires: ['streaming'],
   run: async (ctx) => {
-    const pre = streamingPre(ctx);
-    if (pre) return pre;
-    const d = ctx.dialect!;
+    const d = ctx.dialect;
     const g = ctx.generation;
     const lane = ctx.lane('resubscribe');
     let from = 0;
@@ -181,7 +179,7 @@ export const streamingResubscribe = defineCheck({
           lastSkip = skip(`The task finished (${now.task.rawState}) before the subscription, so resubscribing to a running task could not be exercised.`, 'precondition', evd);
           continue;
         }
-        const code = body.ok ? (body.value as { error?: { code?: unknown } })?.error?.code : undefined;
+        const code = body.ok && isRecord(body.value) && isRecord(body.value.error) ? body.value.error.code : undefined;
         if (code === -32601 || run.result.status === 404 || run.result.status === 405) return fail('Resubscribe is not implemented (method not found).', evd);
         if (code === -32004) return fail('The agent declares streaming but answers resubscribe with UnsupportedOperation.', evd);
         return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType}, not an event stream.`, evd);
@@ -203,13 +201,14 @@ export const streamingResubscribe = defineCheck({
 });
 
 function judgeResubscribe(ctx: CheckContext, run: StreamRun, taskId: string, evd: Evidence[], endSeenAs: string | undefined, finishedAs: string | undefined): Verdict {
-  if (!run.items.length) {
+  const [first] = run.items;
+  if (!first) {
     if (BUDGET_ENDS.has(run.reason)) return toolLimit(`The resubscribed stream carried no event before our budget ended (it ${streamEnd(ctx, run)}). ${budgetKnob(ctx, run)}`, evd);
     return fail('The resubscribed stream carried no event.', evd);
   }
-  if (ctx.generation === 'v1.0' && run.items[0]!.kind !== 'task') return fail(`SubscribeToTask sent a ${run.items[0]!.kind} first; v1.0 §3.1.6: the operation MUST return a Task object as the first event.`, evd);
-  const foreign = run.items.filter((i) => i.taskId && i.taskId !== taskId);
-  if (foreign.length) return fail(`The resubscribed stream carried events of another task (${foreign[0]!.taskId}).`, evd);
+  if (ctx.generation === 'v1.0' && first.kind !== 'task') return fail(`SubscribeToTask sent a ${first.kind} first; v1.0 §3.1.6: the operation MUST return a Task object as the first event.`, evd);
+  const foreign = run.items.find((i) => i.taskId && i.taskId !== taskId);
+  if (foreign) return fail(`The resubscribed stream carried events of another task (${foreign.taskId}).`, evd);
   const paused = endSeenAs ?? finishedAs;
   if ((run.reason === 'stopped' || BUDGET_ENDS.has(run.reason)) && paused) {
     return pass(`Resubscribed to task ${taskId}: ${run.items.length} event(s); the task paused at ${paused} and the stream stayed open, which is allowed (only terminal states end a subscription).`, evd);

@@ -2,10 +2,8 @@
 import type { Evidence } from '../../model/check';
 import type { ProtocolError, StreamItem, StreamRun } from '../../protocol/dialect';
 import type { CheckContext } from '../context';
-import { ev, exchangeEvidence, refusedForCredentials, skip, TIMEOUT_KNOB, toolLimit, transportVerdict, type Verdict } from '../verdict';
-import { streamFixture, type StreamFixture } from '../fixtures/stream';
+import { ev, exchangeEvidence, skip, TIMEOUT_KNOB, transportVerdict, type Verdict } from '../verdict';
 import { primarySkill, skillInput } from '../fixtures/tasks';
-import { needDialect } from '../preconditions';
 
 export const STREAM = {
   legacy: 'v0.1.0 §7.2 tasks/sendSubscribe, §3.3 Streaming Transport',
@@ -13,28 +11,6 @@ export const STREAM = {
   'v0.3': 'v0.3.0 §7.2 message/stream, §3.3.1 JSON-RPC Streaming',
   'v1.0': 'v1.0.1 §3.1.2 Send Streaming Message, §9.4.2 / §11.7 Streaming',
 };
-
-/** Preconditions of streaming checks: declared, callable. */
-export function streamingPre(ctx: CheckContext): Verdict | undefined {
-  if (!ctx.card.capabilities.streaming) return skip('The card says streaming is not supported (capabilities.streaming is not true).', 'not-applicable');
-  return needDialect(ctx);
-}
-
-/** Runs `body` once the stream fixture produced an SSE response; otherwise explains why it could not. */
-export async function withStream(ctx: CheckContext, body: (f: StreamFixture) => Verdict | Promise<Verdict>): Promise<Verdict> {
-  const pre = streamingPre(ctx);
-  if (pre) return pre;
-  const f = await streamFixture(ctx);
-  const r = f.run.result;
-  if (!r.responded) return transportVerdict(r, 'opening the stream');
-  const refused = refusedForCredentials(ctx, r);
-  if (refused) return refused;
-  if (f.run.reason === 'not-stream') {
-    if (r.status === 429) return toolLimit(`The stream endpoint answered HTTP 429 Too Many Requests (after one polite retry where Retry-After allowed it): a rate limit, so the stream could not be judged. Allow the test client more requests or run again later.`, [exchangeEvidence(r)]);
-    return skip('The stream endpoint did not answer with an event stream (see streaming.content-type).', 'precondition', [exchangeEvidence(r)]);
-  }
-  return body(f);
-}
 
 /** How the stream ended, in words (our budgets named, so a flood or a stall is not mistaken for a close). */
 export function streamEnd(ctx: CheckContext, run: StreamRun): string {
