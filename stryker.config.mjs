@@ -8,7 +8,7 @@
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts', related: false },
-  mutate: ['src/engine/report/level.ts', 'src/engine/checks/*.ts', '!src/engine/checks/*.test.ts', '!src/engine/checks/index.ts'],
+  mutate: ['src/engine/report/level.ts', 'src/engine/checks/**/*.ts', '!src/engine/checks/**/*.test.ts', '!src/engine/checks/**/index.ts'],
   coverageAnalysis: 'perTest',
   // Message wording is pinned by the golden and unit tests where it matters; mutating every string literal
   // (thousands in the checks) would drown the logic mutants. MUTATE_STRINGS=1 brings them back.

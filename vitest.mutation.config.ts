@@ -16,6 +16,8 @@ export default defineConfig({
       'src/engine/checks/errors.test.ts',
       'src/engine/checks/interop.test.ts',
       'src/engine/checks/spec-coverage.test.ts',
+      'src/engine/checks/preconditions.test.ts',
+      'src/engine/checks/fixtures/tasks.test.ts',
       'src/engine/checks/mutation-guards.test.ts',
     ],
     environment: 'node',

@@ -1,4 +1,6 @@
 /**
+ * A list of independent test cases (describe blocks per check), long by nature: each case stands on its own.
+ *
  * The errors.* and auth.* checks against scripted agents (fake host): what the specification permits passes (or is
  * an advisory where it is only defensible), real deviations still fail. Each case names the review item it proves
  * (docs/spec-review/errors.md).

@@ -1,4 +1,6 @@
 /**
+ * A list of independent test cases (describe blocks per check), long by nature: each case stands on its own.
+ *
  * Lifecycle checks against scripted agents (fake host) and the test agent: each false failure of
  * docs/spec-review/lifecycle.md is gone (permitted behaviour passes, weaker findings are advisories, our limits are
  * tool limits), and real defects still fail.

@@ -12,6 +12,7 @@
  *   (check, target) pairs of EXEMPT, each with its reason.
  * Findings of the suite that look wrong are marked `// CHECK BUG:` and listed in `checkBugs`: the test asserts the
  * bug is still there (so the marker is dropped once the check is fixed) and keeps them out of the coverage claims.
+ * Most of this file is two lists of independent entries (DEFECTS and PERMITTED, one per behaviour of the test agent).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_CATALOG } from './index';

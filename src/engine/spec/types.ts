@@ -1,9 +1,9 @@
 import type { Generation, Level } from '../model/check';
 
 /**
- * The documents a requirement can be quoted from. The A2A ones are the tagged releases of the specification
- * (kept beside this repository for tests in `../shared/a2a-spec/<version>/`); the others are the standards
- * A2A builds on, quoted as published.
+ * The documents a requirement can be quoted from. The A2A ones are the tagged releases of the specification at the
+ * URLs below (quotes.test.ts finds every quote verbatim in them when a copy of the releases is at hand); the others
+ * are the standards A2A builds on, quoted as published.
  */
 export const SPEC_DOCS = {
   'a2a-v0.1.0': { title: 'A2A v0.1.0', url: 'https://github.com/a2aproject/A2A/blob/v0.1.0/docs/specification.md' },

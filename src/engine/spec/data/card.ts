@@ -1,6 +1,10 @@
 import type { CheckSpec } from '../types';
 
-/** What each card check enforces, per generation, quoted from the specification (see ../types.ts). */
+/**
+ * What each card check enforces, per generation, quoted from the specification (see ../types.ts).
+ * This file is a list of independent entries, one per check id (long by nature: each entry quotes its sentences
+ * per generation); it holds no judging logic. Entries are looked up by id (the run order is src/engine/checks/index.ts).
+ */
 export const SPEC: Record<string, CheckSpec> = {
   'card.discovery': {
     legacy: {

@@ -1,6 +1,11 @@
 import type { CheckSpec, SpecSentence } from '../types';
 
-/** What each errors check enforces, per generation, quoted from the specification (see ../types.ts). */
+/**
+ * What each errors and auth check enforces, per generation, quoted from the specification (see ../types.ts).
+ * This file is a list of independent entries, one per check id (long by nature: each entry quotes its sentences
+ * per generation); it holds no judging logic (the shared sentences below are quotes too). Entries are looked up by id (the run
+ * order is src/engine/checks/index.ts).
+ */
 
 // ---------------------------------------------------------------- shared sentences
 

@@ -1,6 +1,10 @@
 import type { CheckSpec, GenerationSpec, SpecSentence } from '../types';
 
-/** What each interop check enforces, per generation, quoted from the specification (see ../types.ts). */
+/**
+ * What each interop check enforces, per generation, quoted from the specification (see ../types.ts).
+ * This file is a list of independent entries, one per check id (long by nature: each entry quotes its sentences
+ * per generation); it holds no judging logic. Entries are looked up by id (the run order is src/engine/checks/index.ts).
+ */
 
 // ---------------------------------------------------------------------------------------------- CORS (outside A2A)
 

@@ -2,6 +2,8 @@ import type { CheckSpec, Keyword, SpecDoc, SpecSentence } from '../types';
 
 /**
  * What each lifecycle check enforces, per generation, quoted from the specification (see ../types.ts).
+ * This file is a list of independent entries, one per check id (long by nature: each entry quotes its sentences
+ * per generation); it holds no judging logic. Entries are looked up by id (the run order is src/engine/checks/index.ts).
  * Review and worklist: docs/spec-review/lifecycle.md.
  */
 

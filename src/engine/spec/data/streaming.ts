@@ -1,6 +1,10 @@
 import type { CheckSpec, GenerationSpec, SpecSentence } from '../types';
 
-/** What each streaming check enforces, per generation, quoted from the specification (see ../types.ts). */
+/**
+ * What each streaming check enforces, per generation, quoted from the specification (see ../types.ts).
+ * This file is a list of independent entries, one per check id (long by nature: each entry quotes its sentences
+ * per generation); it holds no judging logic. Entries are looked up by id (the run order is src/engine/checks/index.ts).
+ */
 
 // ---------------------------------------------------------------------------------------------- shared sentences
 
