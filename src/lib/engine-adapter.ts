@@ -2,7 +2,6 @@
 import type { ExportFormat, ExportResult } from '../exporters';
 import { checkProxyHealth as checkProxyHealthImpl, createBrowserHost, explainTarget as explainTargetImpl } from '../hosts/browser';
 import type { Host, Report, RunEvent, RunOptions, TargetInfo } from './engine';
-import { discoverCard as engineDiscoverCard } from '../engine/api';
 
 export type TransportMode = 'proxy' | 'direct';
 
@@ -66,6 +65,8 @@ export interface CardPreview {
  * Rejects with a CardError that says what went wrong.
  */
 export async function discoverCard(host: Host, url: string, signal?: AbortSignal): Promise<CardPreview> {
+  // The engine's discovery loads on first use, with what a run shares (never the checks): not in the first-load bundle.
+  const { discoverCard: engineDiscoverCard } = await import('../engine/api');
   const { discovery: d, skills } = await engineDiscoverCard(host, url, { signal, warmupRetries: 0, timeoutMs: 10_000 });
   if (d.invalidUrl) throw new CardError('not-found', d.invalidUrl);
   if (d.unreachable) throw new CardError(d.unreachable.proxyCode ? 'proxy' : 'network', d.unreachable.message);
