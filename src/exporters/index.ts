@@ -24,7 +24,7 @@ export { toJson, rawJson } from './json';
 export { toMarkdown, mdText } from './markdown';
 export { toJunit } from './junit';
 export { toHtml } from './html';
-export { toSarif, sarifText, SARIF_MIME, SARIF_LEVEL } from './sarif';
+export { toSarif, sarifText, sarifArtifact, SARIF_MIME, SARIF_LEVEL } from './sarif';
 export { toBadge, badgeSvg, badgeOf, BADGE_MIME, type Badge } from './badge';
 export { loadReport, MAX_REPORT_CHARS, MAX_REPORT_DEPTH, type LoadResult } from './load';
 export { reportJsonSchema, reportJsonSchemaText, REPORT_SCHEMA_PATH } from './schema';

@@ -19,7 +19,7 @@ import {
   unreachableReport,
 } from '../testing/fixtures/reports';
 import { exportReport } from './index';
-import { SARIF_LEVEL, sarifText, toSarif } from './sarif';
+import { SARIF_LEVEL, sarifArtifact, sarifText, toSarif } from './sarif';
 
 /**
  * The OASIS SARIF 2.1.0 schema (JSON Schema draft-04), copied from ../shared/sarif so a clean clone validates
@@ -94,12 +94,13 @@ describe('SARIF export of real runs (defect test agent)', () => {
       expect(rules[res!.ruleIndex!]!.id).toBe(r.id);
     }
     for (const r of advisories) expect(results(log).find((x) => x.ruleId === r.id)?.level, r.id).toBe('note');
-    // Card failures point at the card URL, the others at the endpoint.
-    const cardUrl = flawedReport.targets[0]!.cardUrl!;
-    const capabilities = results(log).find((x) => x.ruleId === 'card.capabilities.shape')!;
-    expect(capabilities.locations![0]!.physicalLocation!.artifactLocation!.uri).toBe(cardUrl);
-    const params = results(log).find((x) => x.ruleId === 'errors.invalid-params')!;
-    expect(params.locations![0]!.physicalLocation!.artifactLocation!.uri).toBe(flawedReport.protocol.endpointUrl);
+    // Card failures point at the card URL, the others at the endpoint (scheme-less uri, the URL as description).
+    const cardUrl = new URL(flawedReport.targets[0]!.cardUrl!);
+    const capabilities = results(log).find((x) => x.ruleId === 'card.capabilities.shape')!.locations![0]!.physicalLocation!.artifactLocation!;
+    expect(capabilities.description!.text).toBe(cardUrl.href);
+    expect(capabilities.uri).toBe(`127.0.0.1_${cardUrl.port}${cardUrl.pathname}`);
+    const params = results(log).find((x) => x.ruleId === 'errors.invalid-params')!.locations![0]!.physicalLocation!.artifactLocation!;
+    expect(params.description!.text).toBe(flawedReport.protocol.endpointUrl);
     expect(log.runs[0]!.properties).toMatchObject({ conformanceLevel: flawedReport.conformanceLevel, generation: 'v0.3' });
   });
 
@@ -184,9 +185,29 @@ describe('SARIF of the fixed reports', () => {
     for (const r of results(log)) {
       // Every [ and ] in a message is escaped, so `[click](javascript:...)` stays text.
       expect(r.message.text!.replace(/\\[\\[\]]/g, '')).not.toMatch(/[[\]]/);
-      for (const l of r.locations ?? []) expect(l.physicalLocation?.artifactLocation?.uri ?? 'https://x').toMatch(/^https?:\/\//);
+      for (const l of r.locations ?? []) expect(l.physicalLocation?.artifactLocation?.description?.text ?? 'https://x').toMatch(/^https?:\/\//);
     }
     expect(body).not.toMatch(/\\u000[0-8bcef]|\\u001[0-9a-f]|\\u202e/i);
+  });
+
+  it('artifact URIs are relative references code scanning accepts: no scheme, no colon in the first segment', () => {
+    expect(sarifArtifact('https://agents.example.com/fx/.well-known/agent-card.json?x=1')).toEqual({
+      uri: 'agents.example.com/fx/.well-known/agent-card.json',
+      description: { text: 'https://agents.example.com/fx/.well-known/agent-card.json?x=1' },
+    });
+    expect(sarifArtifact('http://127.0.0.1:41241/').uri).toBe('127.0.0.1_41241/');
+    expect(sarifArtifact('http://[::1]:8080/a b').uri).toBe('__1_8080/a%20b');
+    for (const make of [sampleReport, hostileReport, conformantReport]) {
+      for (const r of results(JSON.parse(toSarif(make()).body) as Log)) {
+        for (const l of r.locations ?? []) {
+          const uri = l.physicalLocation?.artifactLocation?.uri;
+          if (uri === undefined) continue;
+          expect(uri).not.toMatch(/^[a-z][a-z0-9+.-]*:/i);
+          expect(uri.split('/')[0]).not.toContain(':');
+          expect(uri.length).toBeGreaterThan(0);
+        }
+      }
+    }
   });
 
   it('sarifText escapes SARIF link syntax and cleans the text', () => {

@@ -91,7 +91,7 @@ function resultRule(r: CheckResult): ReportingDescriptor {
   };
 }
 
-/** An http(s) URL as SARIF can carry it (`uri-reference`, percent-encoded), else undefined. */
+/** An http(s) URL, normalized (percent-encoded), else undefined. */
 function httpUri(u: string | null | undefined): string | undefined {
   if (!u) return undefined;
   try {
@@ -100,6 +100,19 @@ function httpUri(u: string | null | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Where a result is, as an artifact location GitHub code scanning accepts. Code scanning rejects the whole
+ * upload when an artifact URI has a scheme other than the checkout's `file` ("SARIF URI scheme "https" did not
+ * match the checkout URI scheme "file"", github/codeql-action#754) or a first path segment with a colon, so
+ * `uri` is the URL without its scheme, as a relative reference (`agents.example.com/a2a/.well-known/agent-card.json`,
+ * a port as `_8080`, no query), and the URL itself is the location's `description`.
+ */
+export function sarifArtifact(url: string): { uri: string; description: { text: string } } {
+  const u = new URL(url);
+  const host = u.host.replace(/[[\]]/g, '').replace(/:/g, '_');
+  return { uri: `${host}${u.pathname}`, description: { text: u.href } };
 }
 
 /** 32-bit FNV-1a as 8 hex digits: a stable fingerprint of a finding (same agent, same check). */
@@ -118,8 +131,8 @@ function fnv1a(s: string): string {
  * - `tool.driver.rules`: one per check of the catalogue (help = the fix and the quoted spec sentences per
  *   generation; default level MUST = error, SHOULD = warning, MAY = note), plus one per unknown id in the report;
  * - `results`: one per required failure (level from the requirement of the generation spoken) and one `note`
- *   per advisory, located at the card URL (card checks) or the endpoint URL, with the JSON path of the card
- *   as a logical location when the evidence has one;
+ *   per advisory, located at the card URL (card checks) or the endpoint URL (see `sarifArtifact` for the form
+ *   code scanning accepts), with the JSON path of the card as a logical location when the evidence has one;
  * - our tool's errors and a not-assessed run are tool execution notifications, never results against the agent;
  * - `automationDetails.id` is per agent, so uploads of several agents do not replace each other.
  * Credentials are masked first (scrubForExport); agent text is cleaned and its link syntax escaped (`sarifText`).
@@ -148,7 +161,7 @@ export function toSarif(input: Report): ExportFile {
     if (!uri && !paths.length) return [];
     return [
       {
-        ...(uri ? { physicalLocation: { artifactLocation: { uri } } } : {}),
+        ...(uri ? { physicalLocation: { artifactLocation: sarifArtifact(uri) } } : {}),
         ...(paths.length ? { logicalLocations: paths.map((p) => ({ fullyQualifiedName: p, kind: 'property' })) } : {}),
       },
     ];
