@@ -56,4 +56,20 @@ describe('the Markdown report with a baseline (a pull-request comment)', () => {
     expect(section).toContain('And 6 more changed checks');
     expect(section.split('\n').filter((l) => l.startsWith('| Title')).length).toBe(COMPARISON_MAX_ROWS);
   });
+
+  it('the HTML report shows the comparison after the first screen, escaped', () => {
+    const before = conformantReport();
+    const after = changed(
+      before,
+      (x) => void (x.id === 'lifecycle.cancel' && ((x.status = 'fail'), (x.test = `<script>x</script> ${HOSTILE_TEXT}`))),
+      'partial',
+    );
+    const html = exportReport({ ...after, comparison: compareWithBaseline(before, after) }, 'html').file.body;
+    const section = html.slice(html.indexOf('<section aria-labelledby="h-comparison">'), html.indexOf('<section class="pb" aria-labelledby="h-failed">'));
+    expect(section).toContain('<h2 id="h-comparison">Compared with the baseline</h2>');
+    expect(section).toContain('<p><strong>Regressed</strong> · full → partial · 0 fixed · 1 regressed · 0 not applicable</p>');
+    expect(section).toMatch(/<td>&#60;script&#62;x&#60;\/script&#62; [\s\S]*<code>lifecycle\.cancel<\/code><\/td><td>pass<\/td><td>fail<\/td><td>regressed<\/td>/);
+    expect(section).not.toContain('<script>');
+    expect(exportReport(after, 'html').file.body).not.toContain('h-comparison');
+  });
 });

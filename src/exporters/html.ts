@@ -19,6 +19,7 @@ import {
   toolErrorResults,
   type ExportFile,
 } from './common';
+import { comparisonHtml } from './comparison';
 import { scrubForExport } from './sanitize';
 import { checkDurationsChart, esc, latencyChart, resultsPerCategoryChart, streamChart } from './svg';
 
@@ -263,6 +264,7 @@ export function toHtml(input: Report): ExportFile {
     `<ul class="strip" aria-label="Checks per category">${perCategory.map(categoryTile).join('')}</ul>`,
     '</section>',
   );
+  if (report.comparison) out.push(comparisonHtml(report.comparison));
 
   out.push('<section class="pb" aria-labelledby="h-failed">', '<h2 id="h-failed">Failed tests</h2>');
   if (failed.length) {
