@@ -142,6 +142,17 @@ describe('findings of the suite rules, inline per frame', () => {
     expect(JSON.stringify(page.value)).toContain(started.task!.id!);
   });
 
+  it('a ListTasks page without nextPageToken is flagged as lifecycle.list judges it', async () => {
+    const a = await agent('v1.0', 'HTTP+JSON', ['list-no-next-page-token']);
+    const s = await session(a.url);
+    const sent = await s.send({ text: 'Write a haiku' });
+    const page = await s.list({ contextId: sent.task!.contextId });
+    expect(page.ok).toBe(true);
+    const f = page.findings.find((x) => x.checkId === 'lifecycle.list');
+    expect(f?.message).toMatch(/nextPageToken/);
+    expect(f?.level).toBe('MUST');
+  });
+
   it('subscribe to a running task streams it to its end', async () => {
     const a = await agent('v1.0', 'JSONRPC');
     const s = await session(a.url);

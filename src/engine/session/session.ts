@@ -12,6 +12,7 @@
  * }
  */
 import type { NormalizedCard } from '../card/normalize';
+import { judgeListPage } from '../checks/lifecycle/list';
 import { exchange, type HttpContext } from '../http/client';
 import type { Binding, Generation } from '../model/check';
 import type { RunEvent } from '../model/events';
@@ -133,6 +134,17 @@ export class Session {
           if (fd) findings.push(fd);
         }
       });
+    }
+    if (res.kind === 'ok') {
+      // The page itself, as lifecycle.list judges it (§3.1.4: nextPageToken always present, newest first, the
+      // context filter honoured, no artifacts unless asked).
+      const page = judgeListPage(res.value, o.contextId);
+      const x = { exchangeId: res.http.exchangeId };
+      const judged = [
+        ...page.hard.map((p) => finding(this.generation, 'lifecycle.list', 'answer', p, x)),
+        ...page.weak.map((p) => finding(this.generation, 'lifecycle.list', 'answer', p, { ...x, level: 'advisory' })),
+      ];
+      for (const f of judged) if (f) findings.push(f);
     }
     return this.finish(s, 'list', this.describe('list'), res, findings);
   }

@@ -6,22 +6,17 @@
 import type { SseIgnoredLine } from '../http/client';
 import type { Generation } from '../model/check';
 import type { CallOutcome, StreamItem, StreamRun } from '../protocol/dialect';
-import { isInterrupted, isTerminal } from '../protocol/states';
+import { BUDGET_ENDS } from '../checks/fixtures/stream';
+import { isTerminal } from '../protocol/states';
 import { defined, finding } from './rules';
 import type { SessionFinding } from './types';
 
-/** After this event nothing may follow: v1.0 a terminal Task/status; before, final: true; any generation a Message or an error. */
-export function isFinalItem(g: Generation, it: StreamItem): boolean {
-  if (it.kind === 'message' || it.kind === 'error') return true;
-  if (g === 'v1.0') return (it.kind === 'task' || it.kind === 'status') && isTerminal(it.state, g);
-  return it.kind === 'status' && it.final === true;
-}
-
-/** This event ends what a client waits for: the final event, or a terminal/interrupted state (v1.0 may stay open there). */
-export function endsWait(g: Generation, it: StreamItem): boolean {
-  if (isFinalItem(g, it)) return true;
-  return (it.kind === 'task' || it.kind === 'status') && (isTerminal(it.state, g) || isInterrupted(it.state));
-}
+/**
+ * What ends a stream, as the suite's stream fixture decides it: `isFinalItem` (nothing may follow: v1.0 a terminal
+ * Task/status, before v1.0 final: true, any generation a Message or an error) and `endsWait` (that, or a terminal or
+ * interrupted state: what a client waits for).
+ */
+export { isFinalItem, endsTest as endsWait } from '../checks/fixtures/stream';
 
 /** Findings of one frame on its own: framing, envelope and payload shape (streaming.framing), error bodies. */
 export function frameFindings(g: Generation, it: StreamItem, exchangeId?: string): SessionFinding[] {
@@ -62,8 +57,6 @@ export interface StreamFacts {
   taskId?: string;
   closeGraceMs: number;
 }
-
-const BUDGET_ENDS: ReadonlySet<StreamRun['reason']> = new Set(['timeout', 'idle', 'limit', 'oversize']);
 
 /**
  * The sequence rules of a stream: first event (v1.0 a Task), one task and context, terminal states that stay,

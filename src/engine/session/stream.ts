@@ -10,14 +10,13 @@ import type { CallOutcome, Dialect, StreamItem, StreamRun } from '../protocol/di
 import type { Redactor } from '../redact';
 import { isRecord } from '../util/json';
 import { finding, outcomeFindings } from './rules';
-import { endsWait, isFinalItem, judgeStream } from './stream-rules';
+import { BUDGET_ENDS, CLOSE_GRACE_MS, endsTest, isFinalItem } from '../checks/fixtures/stream';
+import { judgeStream } from './stream-rules';
 import { countText, errorText, exchangesOf, frameOf, messageSummary, redactError, streamEndText, streamTask } from './summary';
 import type { CallOptions, SessionFinding, SessionFrame, SessionOperation, SessionResult, StreamSummary } from './types';
 
-/** How long we keep reading after the event that ends a stream, waiting for the agent to close it (as the suite). */
-export const CLOSE_GRACE_MS = 3_000;
-
-const BUDGET_ENDS: ReadonlySet<StreamRun['reason']> = new Set(['timeout', 'idle', 'limit', 'oversize']);
+/** How long we keep reading after the event that ends a stream, waiting for the agent to close it: the suite's. */
+export { CLOSE_GRACE_MS } from '../checks/fixtures/stream';
 
 /** One call of a session: its HTTP context (events collected, signals combined), lane, start and budget. */
 export interface CallScope {
@@ -72,7 +71,7 @@ export async function readStream(
       finalIndex = it.seq - 1;
       if (endIndex < 0) endIndex = finalIndex;
       startGrace();
-    } else if (endIndex < 0 && endsWait(g, it)) {
+    } else if (endIndex < 0 && endsTest(g, it)) {
       endIndex = it.seq - 1;
       startGrace();
     }
