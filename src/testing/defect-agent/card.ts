@@ -43,10 +43,42 @@ export interface AgentFeatures {
 
 /** Skills added by permitted variants (they match on their example's keyword, like the others). */
 export const EXTRA_SKILLS = {
-  'image-only-skill': { id: 'thumbnail', name: 'Thumbnail', description: 'Makes a thumbnail of a PNG image; accepts only image/png.', tags: ['image'], examples: ['Make a thumbnail of this picture'], inputModes: ['image/png'], outputModes: ['text/plain'] },
-  'video-only-skill': { id: 'transcode', name: 'Transcoder', description: 'Transcodes an MP4 clip; accepts only video/mp4.', tags: ['video'], examples: ['Transcode this clip'], inputModes: ['video/mp4'], outputModes: ['text/plain'] },
-  'task-rejected-initial': { id: 'gatekeeper', name: 'Gatekeeper', description: 'Refuses every request: its task is created in the rejected state.', tags: ['rejected'], examples: ['Open the gate'], inputModes: ['text/plain'], outputModes: ['text/plain'] },
-  'stream-open-at-auth-required': { id: 'sign-in', name: 'Calendar sign-in', description: 'Needs the user to sign in to a calendar: pauses in auth-required.', tags: ['auth-required'], examples: ['Sign in to my calendar'], inputModes: ['text/plain'], outputModes: ['text/plain'] },
+  'image-only-skill': {
+    id: 'thumbnail',
+    name: 'Thumbnail',
+    description: 'Makes a thumbnail of a PNG image; accepts only image/png.',
+    tags: ['image'],
+    examples: ['Make a thumbnail of this picture'],
+    inputModes: ['image/png'],
+    outputModes: ['text/plain'],
+  },
+  'video-only-skill': {
+    id: 'transcode',
+    name: 'Transcoder',
+    description: 'Transcodes an MP4 clip; accepts only video/mp4.',
+    tags: ['video'],
+    examples: ['Transcode this clip'],
+    inputModes: ['video/mp4'],
+    outputModes: ['text/plain'],
+  },
+  'task-rejected-initial': {
+    id: 'gatekeeper',
+    name: 'Gatekeeper',
+    description: 'Refuses every request: its task is created in the rejected state.',
+    tags: ['rejected'],
+    examples: ['Open the gate'],
+    inputModes: ['text/plain'],
+    outputModes: ['text/plain'],
+  },
+  'stream-open-at-auth-required': {
+    id: 'sign-in',
+    name: 'Calendar sign-in',
+    description: 'Needs the user to sign in to a calendar: pauses in auth-required.',
+    tags: ['auth-required'],
+    examples: ['Sign in to my calendar'],
+    inputModes: ['text/plain'],
+    outputModes: ['text/plain'],
+  },
 } as const;
 
 /** Path of this agent that a card with the interface-broken defect declares as its second interface (answers 404). */
@@ -143,7 +175,8 @@ export function buildCard(c: CardInput): Json {
     card.supportedInterfaces = si;
     if (permits('grpc-interface')) si.push({ url: grpcTarget, protocolBinding: 'GRPC', protocolVersion: '1.0' });
     if (permits('version-compat-03')) si.push({ url, protocolBinding: c.binding, protocolVersion: '0.3' });
-    if (permits('card-custom-binding-uri')) si.push({ url: `ws://${host.host}/a2a-ws`, protocolBinding: 'https://a2a-interop.test/bindings/websocket/v1', protocolVersion: '1.0' });
+    if (permits('card-custom-binding-uri'))
+      si.push({ url: `ws://${host.host}/a2a-ws`, protocolBinding: 'https://a2a-interop.test/bindings/websocket/v1', protocolVersion: '1.0' });
     if (has('card-interface-no-version')) si.push({ url, protocolBinding: c.binding });
     if (has('card-binding-spelling')) si.push({ url, protocolBinding: c.binding.toLowerCase(), protocolVersion: '1.0' });
     if (permits('card-dual-v03-v1')) {
@@ -186,7 +219,8 @@ export function buildCard(c: CardInput): Json {
   }
   if (has('card-doc-url-javascript')) card.documentationUrl = 'javascript:alert(document.cookie)';
   if (has('card-doc-url-not-string')) card.documentationUrl = { href: 'https://a2a-interop.test/docs' };
-  card.provider = permits('card-legacy-nulls') && gen === 'legacy' ? null : { organization: 'a2a-interop test fixtures', url: 'https://github.com/a2aproject/A2A' };
+  card.provider =
+    permits('card-legacy-nulls') && gen === 'legacy' ? null : { organization: 'a2a-interop test fixtures', url: 'https://github.com/a2aproject/A2A' };
   if (permits('card-legacy-nulls') && gen === 'legacy') card.documentationUrl = null;
   card.version = '1.0.0';
   card.capabilities = capabilities;
@@ -204,14 +238,13 @@ export function buildCard(c: CardInput): Json {
           : { apiKeySecurityScheme: { location: 'header', name: apiKeyHeader(c.auth) } };
     } else {
       schemes[name] =
-        c.auth.scheme === 'bearer'
-          ? { type: 'http', scheme: 'bearer', bearerFormat: 'opaque' }
-          : { type: 'apiKey', in: 'header', name: apiKeyHeader(c.auth) };
+        c.auth.scheme === 'bearer' ? { type: 'http', scheme: 'bearer', bearerFormat: 'opaque' } : { type: 'apiKey', in: 'header', name: apiKeyHeader(c.auth) };
     }
   }
   if (has('card-undeclared-security')) requirements.push('corpSso');
   // OAuth2: declared in the auth setup (features.oauth) and by the OAuth defects and variants; never required alone.
-  const oauthWanted = gen !== 'legacy' && (features.oauth || has('card-oauth-no-token-url') || has('card-oauth-relative-url') || (permits('card-oauth-flows') && !!c.auth));
+  const oauthWanted =
+    gen !== 'legacy' && (features.oauth || has('card-oauth-no-token-url') || has('card-oauth-relative-url') || (permits('card-oauth-flows') && !!c.auth));
   const alternatives: Json[] = [];
   if (oauthWanted) {
     const scopes = { 'agent:use': 'Use the agent' };
@@ -220,7 +253,10 @@ export function buildCard(c: CardInput): Json {
       flows =
         gen === 'v1.0'
           ? { deviceCode: { deviceAuthorizationUrl: OAUTH.device, tokenUrl: OAUTH.token, refreshUrl: OAUTH.refresh, scopes } }
-          : { authorizationCode: { authorizationUrl: OAUTH.authorize, tokenUrl: OAUTH.token, refreshUrl: OAUTH.refresh, scopes }, clientCredentials: { tokenUrl: OAUTH.token, scopes } };
+          : {
+              authorizationCode: { authorizationUrl: OAUTH.authorize, tokenUrl: OAUTH.token, refreshUrl: OAUTH.refresh, scopes },
+              clientCredentials: { tokenUrl: OAUTH.token, scopes },
+            };
       alternatives.push({ oauth: ['agent:use'] });
     }
     if (has('card-oauth-relative-url')) {

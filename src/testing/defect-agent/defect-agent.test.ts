@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFECT_NAMES, type DefectName, startDefectAgent, type RunningDefectAgent } from './index';
 import type { Binding, Generation } from './dialect';
-import { Driver, pollUntil } from './wire-client';
+import { Driver, type WireJson, pollUntil } from './wire-client';
 import { HAIKU_LINES } from './skills';
 
 const STEP = 10;
@@ -38,7 +38,9 @@ describe.each(COMBOS)('clean %s agent over %s', (gen, binding) => {
     expect(res.headers.get('etag')).toBeTruthy();
     const card = await res.json();
     expect(agent.cardUrl.endsWith(legacy || gen === 'v0.2' ? '/.well-known/agent.json' : '/.well-known/agent-card.json')).toBe(true);
-    const other = agent.cardUrl.endsWith('agent.json') ? agent.cardUrl.replace('agent.json', 'agent-card.json') : agent.cardUrl.replace('agent-card.json', 'agent.json');
+    const other = agent.cardUrl.endsWith('agent.json')
+      ? agent.cardUrl.replace('agent.json', 'agent-card.json')
+      : agent.cardUrl.replace('agent-card.json', 'agent.json');
     expect((await fetch(other)).status).toBe(404);
     expect(card.name).toBeTypeOf('string');
     expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: false });
@@ -68,7 +70,11 @@ describe.each(COMBOS)('clean %s agent over %s', (gen, binding) => {
     for (const url of [agent.cardUrl, rest ? `${agent.url}${gen === 'v0.3' ? '/v1' : ''}/message:stream` : agent.url]) {
       const res = await fetch(url, {
         method: 'OPTIONS',
-        headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type, a2a-version, authorization' },
+        headers: {
+          Origin: 'http://app.test',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type, a2a-version, authorization',
+        },
       });
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe('http://app.test');
@@ -282,11 +288,11 @@ describe.each(COMBOS)('clean %s agent over %s', (gen, binding) => {
     const b = await d.send('Write a haiku', { contextId: ctx });
     const page1 = await d.list({ contextId: ctx, pageSize: 1 });
     expect(page1.result).toMatchObject({ pageSize: 1, totalSize: 2 });
-    expect(page1.result.tasks.map((t: any) => t.id)).toEqual([b.task.id]);
+    expect(page1.result.tasks.map((t: WireJson) => t.id)).toEqual([b.task.id]);
     expect(page1.result.tasks[0].artifacts).toBeUndefined();
     expect(page1.result.nextPageToken).not.toBe('');
     const page2 = await d.list({ contextId: ctx, pageSize: 1, pageToken: page1.result.nextPageToken });
-    expect(page2.result.tasks.map((t: any) => t.id)).toEqual([a.task.id]);
+    expect(page2.result.tasks.map((t: WireJson) => t.id)).toEqual([a.task.id]);
     expect(page2.result.nextPageToken).toBe('');
     const withArtifacts = await d.list({ contextId: ctx, includeArtifacts: true });
     expect(withArtifacts.result.tasks[0].artifacts).toHaveLength(1);
@@ -295,8 +301,8 @@ describe.each(COMBOS)('clean %s agent over %s', (gen, binding) => {
     const ext = rest
       ? await fetch(`${agent.url}/extendedAgentCard`, { headers: { 'A2A-Version': '1.0' } }).then(async (x) => ({ status: x.status, body: await x.json() }))
       : await d.rpc('GetExtendedAgentCard', {});
-    if (rest) expect((ext as any).body.error.details[0].reason).toBe('UNSUPPORTED_OPERATION');
-    else expect((ext as any).error.code).toBe(-32004);
+    if (rest) expect((ext as WireJson).body.error.details[0].reason).toBe('UNSUPPORTED_OPERATION');
+    else expect((ext as WireJson).error.code).toBe(-32004);
   });
 
   it('records every request it receives', async () => {
@@ -351,11 +357,21 @@ describe('hostile input', () => {
   afterAll(() => agent.close());
 
   it('refuses oversized bodies, wrong methods and odd JSON without crashing', async () => {
-    const big = await fetch(agent.url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' }, body: 'x'.repeat(2 * 1024 * 1024) });
+    const big = await fetch(agent.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
+      body: 'x'.repeat(2 * 1024 * 1024),
+    });
     expect(big.status).toBe(413);
     expect((await fetch(agent.url)).status).toBe(405);
     const d = new Driver({ generation: 'v1.0', binding: 'JSONRPC', url: agent.url });
-    for (const body of ['[]', '[{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}]', 'null', '"str"', '{"jsonrpc":"2.0","id":{"a":1},"method":"GetTask"}']) {
+    for (const body of [
+      '[]',
+      '[{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}]',
+      'null',
+      '"str"',
+      '{"jsonrpc":"2.0","id":{"a":1},"method":"GetTask"}',
+    ]) {
       const r = await d.post(body);
       expect(r.status).toBe(200);
       expect(r.json.error.code).toBe(-32600);
@@ -395,10 +411,14 @@ interface Probe {
 }
 
 const cardOf = async (a: RunningDefectAgent, headers: Record<string, string> = {}) => (await fetch(a.cardUrl, { headers })).json();
-const schemeValues = (card: any): any[] => Object.values(card.securitySchemes ?? {});
+const schemeValues = (card: WireJson): WireJson[] => Object.values(card.securitySchemes ?? {});
 const quick = async (d: Driver) => (await d.send('Write a haiku')).task;
 const slowTask = async (d: Driver) => (await d.send('Prepare the slow report', { nonBlocking: true })).task;
-const statesOf = (d: Driver, events: any[]) => events.map((f) => d.payload(f)).filter((p) => d.kindOf(p) === 'status' || d.kindOf(p) === 'task').map((p) => d.stateOf(p));
+const statesOf = (d: Driver, events: WireJson[]) =>
+  events
+    .map((f) => d.payload(f))
+    .filter((p) => d.kindOf(p) === 'status' || d.kindOf(p) === 'task')
+    .map((p) => d.stateOf(p));
 const BEARER = { Authorization: 'Bearer tok-123456' };
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A raw JSON-RPC POST without the Driver's defaults (no A2A-Version, no credentials unless given). */
@@ -454,13 +474,12 @@ const PROBES: Record<DefectName, Probe> = {
     shows: async (_d, a) => {
       const c = await cardOf(a);
       const declared = new Set(Object.keys(c.securitySchemes ?? {}));
-      return (c.securityRequirements ?? []).some((r: any) => Object.keys(r.schemes).some((n) => !declared.has(n)));
+      return (c.securityRequirements ?? []).some((r: WireJson) => Object.keys(r.schemes).some((n) => !declared.has(n)));
     },
   },
   'card-oauth-no-token-url': {
     agent: 'v1',
-    shows: async (_d, a) =>
-      schemeValues(await cardOf(a)).some((s) => s.oauth2SecurityScheme && !s.oauth2SecurityScheme.flows?.clientCredentials?.tokenUrl),
+    shows: async (_d, a) => schemeValues(await cardOf(a)).some((s) => s.oauth2SecurityScheme && !s.oauth2SecurityScheme.flows?.clientCredentials?.tokenUrl),
   },
   'card-oauth-relative-url': {
     agent: 'v1',
@@ -471,8 +490,14 @@ const PROBES: Record<DefectName, Probe> = {
     shows: async (_d, a) => schemeValues(await cardOf(a)).some((s) => s.apiKeySecurityScheme && !s.apiKeySecurityScheme.name),
   },
   'card-legacy-schemes-string': { agent: 'authLegacy', shows: async (_d, a) => typeof (await cardOf(a)).authentication.schemes === 'string' },
-  'card-interface-no-version': { agent: 'v1', shows: async (_d, a) => (await cardOf(a)).supportedInterfaces.some((i: any) => i.protocolVersion === undefined) },
-  'card-binding-spelling': { agent: 'v1', shows: async (_d, a) => (await cardOf(a)).supportedInterfaces.some((i: any) => i.protocolBinding === 'jsonrpc') },
+  'card-interface-no-version': {
+    agent: 'v1',
+    shows: async (_d, a) => (await cardOf(a)).supportedInterfaces.some((i: WireJson) => i.protocolVersion === undefined),
+  },
+  'card-binding-spelling': {
+    agent: 'v1',
+    shows: async (_d, a) => (await cardOf(a)).supportedInterfaces.some((i: WireJson) => i.protocolBinding === 'jsonrpc'),
+  },
   'card-behind-auth': {
     agent: 'v1',
     shows: async (_d, a) => {
@@ -516,7 +541,8 @@ const PROBES: Record<DefectName, Probe> = {
   },
   'extended-card-anonymous': {
     agent: 'extended',
-    shows: async (_d, a) => (await rawRpc(a.url, { jsonrpc: '2.0', id: 1, method: 'GetExtendedAgentCard', params: {} }, { 'A2A-Version': '1.0' })).json?.result?.name !== undefined,
+    shows: async (_d, a) =>
+      (await rawRpc(a.url, { jsonrpc: '2.0', id: 1, method: 'GetExtendedAgentCard', params: {} }, { 'A2A-Version': '1.0' })).json?.result?.name !== undefined,
   },
   // ------------------------------------------------------------------ tasks
   'send-returns-message': {
@@ -708,7 +734,10 @@ const PROBES: Record<DefectName, Probe> = {
       return (await d.get(id)).wire.status === 500;
     },
   },
-  'streaming-undeclared-served': { agent: 'nostream', shows: async (d) => (await d.stream('stream', 'Write a haiku')).contentType.startsWith('text/event-stream') },
+  'streaming-undeclared-served': {
+    agent: 'nostream',
+    shows: async (d) => (await d.stream('stream', 'Write a haiku')).contentType.startsWith('text/event-stream'),
+  },
   'streaming-undeclared-wrong-code': { agent: 'nostream', shows: async (d) => (await d.stream('stream', 'Write a haiku')).wire?.json?.error?.code === -32603 },
   // ------------------------------------------------------------------ errors
   'unknown-method-wrong-code': { agent: 'v1', shows: async (d) => (await d.rpc('tasks/nonexistent', {})).error?.code !== -32601 },
@@ -770,14 +799,14 @@ const PROBES: Record<DefectName, Probe> = {
     agent: 'v1',
     shows: async (d) => {
       const data = (await d.get('missing')).error?.data;
-      return !Array.isArray(data) || !data.some((x: any) => x?.['@type']?.endsWith('google.rpc.ErrorInfo'));
+      return !Array.isArray(data) || !data.some((x: WireJson) => x?.['@type']?.endsWith('google.rpc.ErrorInfo'));
     },
   },
   'error-data-untyped': {
     agent: 'v1',
     shows: async (d) => {
       const data = (await d.get('missing')).error?.data;
-      return Array.isArray(data) && data.some((x: any) => x['@type'] === undefined);
+      return Array.isArray(data) && data.some((x: WireJson) => x['@type'] === undefined);
     },
   },
   'rest-error-not-status': {
@@ -799,7 +828,8 @@ const PROBES: Record<DefectName, Probe> = {
   },
   'auth-inconsistent': {
     agent: 'auth',
-    shows: async (_d, a) => (await rawRpc(a.url, { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'missing' } }, { ...BEARER, 'A2A-Version': '1.0' })).status === 401,
+    shows: async (_d, a) =>
+      (await rawRpc(a.url, { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'missing' } }, { ...BEARER, 'A2A-Version': '1.0' })).status === 401,
   },
   'no-cors': {
     agent: 'v1',
@@ -838,7 +868,11 @@ describe('defects: each switch changes the wire as described, and the clean agen
     agents.push = await startDefectAgent({ generation: 'v1.0', features: { push: true }, ...common });
     agents.nostream = await startDefectAgent({ generation: 'v1.0', features: { streaming: false }, ...common });
     agents.extended = await startDefectAgent({ generation: 'v1.0', auth, features: { extendedCard: true }, ...common });
-    agents.interfaces = await startDefectAgent({ generation: 'v1.0', features: { extraInterfaces: [{ url: 'http://127.0.0.1:9/rest', binding: 'HTTP+JSON' }] }, ...common });
+    agents.interfaces = await startDefectAgent({
+      generation: 'v1.0',
+      features: { extraInterfaces: [{ url: 'http://127.0.0.1:9/rest', binding: 'HTTP+JSON' }] },
+      ...common,
+    });
     const driver = (k: AgentKey, generation: Generation, binding: Binding, headers?: Record<string, string>) => {
       drivers[k] = new Driver({ generation, binding, url: agents[k].url, ...(headers ? { headers } : {}) });
     };

@@ -84,7 +84,7 @@ export const DEFECTS = {
   'task-not-found-wrong-code': 'Unknown task ids get -32602 (REST 400) instead of -32001 (REST 404).',
   'task-not-found-500': 'Unknown task ids crash with HTTP 500.',
   'unknown-task-created': 'A message naming an unknown taskId creates a task under that id.',
-  'context-mismatch-accepted': 'v1.0: a message whose contextId differs from its task\'s is accepted and appended.',
+  'context-mismatch-accepted': "v1.0: a message whose contextId differs from its task's is accepted and appended.",
   'message-to-terminal-accepted': 'A message to a terminal task is accepted and restarts it.',
   'message-to-terminal-appends': 'A message to a terminal task is refused, but still appended to its history.',
   'push-wrong-code': 'Push-notification methods get -32601 (REST 404) instead of -32003.',

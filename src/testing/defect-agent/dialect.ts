@@ -40,9 +40,7 @@ export function parseV1State(s: string): State | undefined {
   const m = /^TASK_STATE_([A-Z_]+)$/.exec(s);
   if (!m) return undefined;
   const st = m[1]!.toLowerCase().replace(/_/g, '-') as State;
-  return ['submitted', 'working', 'input-required', 'auth-required', 'completed', 'canceled', 'failed', 'rejected'].includes(st)
-    ? st
-    : undefined;
+  return ['submitted', 'working', 'input-required', 'auth-required', 'completed', 'canceled', 'failed', 'rejected'].includes(st) ? st : undefined;
 }
 
 export function renderPart(gen: Generation, p: IPart): Json {
@@ -154,15 +152,7 @@ export function renderStatusEvent(gen: Generation, t: ITask, s: IStatus, final: 
   return { kind: 'status-update', taskId: id, contextId: t.contextId, status, ...(final === undefined ? {} : { final }), ...extra };
 }
 
-export function renderArtifactEvent(
-  gen: Generation,
-  t: ITask,
-  a: IArtifact,
-  chunk: string,
-  append: boolean,
-  lastChunk: boolean,
-  f: RenderFlags,
-): Json {
+export function renderArtifactEvent(gen: Generation, t: ITask, a: IArtifact, chunk: string, append: boolean, lastChunk: boolean, f: RenderFlags): Json {
   const id = f.idOverride ?? t.id;
   if (gen === 'legacy') return { id, artifact: { ...renderArtifact(gen, a, chunk, f), append, lastChunk } };
   const artifact = renderArtifact(gen, a, chunk, f);

@@ -23,8 +23,7 @@ export const E = {
   unsupported: (m = 'This operation is not supported') => new A2AError(-32004, m),
   contentTypeNotSupported: (m = 'Incompatible content types') => new A2AError(-32005, m),
   extendedCardNotConfigured: () => new A2AError(-32007, 'Authenticated Extended Card is not configured'),
-  versionNotSupported: (v: string) =>
-    new A2AError(-32009, `A2A-Version ${JSON.stringify(v.slice(0, 40))} is not supported; this agent speaks 1.0`),
+  versionNotSupported: (v: string) => new A2AError(-32009, `A2A-Version ${JSON.stringify(v.slice(0, 40))} is not supported; this agent speaks 1.0`),
 };
 
 interface HttpMapping {

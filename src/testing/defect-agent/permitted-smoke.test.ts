@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Binding, Generation } from './dialect';
 import { PERMITTED_NAMES, startDefectAgent, type PermittedName, type RunningDefectAgent } from './index';
-import { Driver } from './wire-client';
+import { Driver, type WireJson } from './wire-client';
 
 const STEP = 10;
 const SLOW = 400;
@@ -50,12 +50,16 @@ const cardRes = (a: RunningDefectAgent, headers: Record<string, string> = {}) =>
 const cardOf = async (a: RunningDefectAgent, headers: Record<string, string> = {}) => (await cardRes(a, headers)).json();
 const quick = async (d: Driver) => (await d.send('Write a haiku')).task;
 const slowTask = async (d: Driver) => (await d.send('Prepare the slow report', { nonBlocking: true })).task;
-const statesOf = (d: Driver, events: any[]) => events.map((f) => d.payload(f)).filter((p) => d.kindOf(p) === 'status' || d.kindOf(p) === 'task').map((p) => d.stateOf(p));
+const statesOf = (d: Driver, events: WireJson[]) =>
+  events
+    .map((f) => d.payload(f))
+    .filter((p) => d.kindOf(p) === 'status' || d.kindOf(p) === 'task')
+    .map((p) => d.stateOf(p));
 /** A raw POST without the Driver's defaults. */
 const rawPost = async (url: string, body: string, headers: Record<string, string> = {}) => {
   const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
   const text = await r.text();
-  let json: any;
+  let json: WireJson;
   try {
     json = JSON.parse(text);
   } catch {
@@ -75,7 +79,10 @@ const bookAndAnswer = async (d: Driver, o: { contextId?: string } = {}) => {
 
 const PROBES: Record<PermittedName, Probe> = {
   // ------------------------------------------------------------------ card
-  'grpc-interface': { agent: 'v1', shows: async (_d, a) => (await cardOf(a)).supportedInterfaces.some((i: any) => i.protocolBinding === 'GRPC' && /^[\w.-]+:\d+$/.test(i.url)) },
+  'grpc-interface': {
+    agent: 'v1',
+    shows: async (_d, a) => (await cardOf(a)).supportedInterfaces.some((i: WireJson) => i.protocolBinding === 'GRPC' && /^[\w.-]+:\d+$/.test(i.url)),
+  },
   'card-protected': {
     agent: 'auth',
     shows: async (_d, a) => (await cardRes(a)).status === 401 && (await cardRes(a, BEARER)).status === 200,
@@ -91,7 +98,9 @@ const PROBES: Record<PermittedName, Probe> = {
     agent: 'v1',
     shows: async (_d, a) => {
       const c = await cardOf(a);
-      return c['x-vendor'] !== undefined && c.skills[0]['x-vendor'] !== undefined && (c.capabilities.extensions ?? []).some((x: any) => x.uri === undefined);
+      return (
+        c['x-vendor'] !== undefined && c.skills[0]['x-vendor'] !== undefined && (c.capabilities.extensions ?? []).some((x: WireJson) => x.uri === undefined)
+      );
     },
   },
   'card-empty-strings': { agent: 'v1', shows: async (_d, a) => (await cardOf(a)).description === '' },
@@ -99,7 +108,7 @@ const PROBES: Record<PermittedName, Probe> = {
     agent: 'legacy',
     shows: async (_d, a) => {
       const c = await cardOf(a);
-      return c.provider === null && c.skills.some((s: any) => s.description === null && s.inputModes === null);
+      return c.provider === null && c.skills.some((s: WireJson) => s.description === null && s.inputModes === null);
     },
   },
   'card-media-ranges': { agent: 'v1', shows: async (_d, a) => (await cardOf(a)).skills[0].inputModes.includes('text/*') },
@@ -121,10 +130,13 @@ const PROBES: Record<PermittedName, Probe> = {
     agent: 'v03',
     shows: async (_d, a) => {
       const c = await cardOf(a);
-      return c.additionalInterfaces.some((i: any) => i.transport === 'GRPC' && i.url === c.url);
+      return c.additionalInterfaces.some((i: WireJson) => i.transport === 'GRPC' && i.url === c.url);
     },
   },
-  'card-custom-binding-uri': { agent: 'v1', shows: async (_d, a) => (await cardOf(a)).supportedInterfaces.some((i: any) => /^https:\/\//.test(i.protocolBinding)) },
+  'card-custom-binding-uri': {
+    agent: 'v1',
+    shows: async (_d, a) => (await cardOf(a)).supportedInterfaces.some((i: WireJson) => /^https:\/\//.test(i.protocolBinding)),
+  },
   'card-varies-by-version': {
     agent: 'v1',
     shows: async (_d, a) => {
@@ -328,12 +340,18 @@ const PROBES: Record<PermittedName, Probe> = {
   'cors-minimal': {
     agent: 'v1',
     shows: async (_d, a) => {
-      const r = await fetch(a.url, { method: 'OPTIONS', headers: { Origin: 'http://x.test', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' } });
+      const r = await fetch(a.url, {
+        method: 'OPTIONS',
+        headers: { Origin: 'http://x.test', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+      });
       await r.text();
       return r.status === 204 && r.headers.get('access-control-allow-origin') === '*' && r.headers.get('access-control-allow-methods') === null;
     },
   },
-  'rest-url-v1': { agent: 'interfacesV03', shows: async (_d, a) => (await cardOf(a)).additionalInterfaces.some((i: any) => i.transport === 'HTTP+JSON' && i.url.endsWith('/v1')) },
+  'rest-url-v1': {
+    agent: 'interfacesV03',
+    shows: async (_d, a) => (await cardOf(a)).additionalInterfaces.some((i: WireJson) => i.transport === 'HTTP+JSON' && i.url.endsWith('/v1')),
+  },
   'endpoint-path': {
     agent: 'v1',
     shows: async (_d, a) => {
@@ -407,7 +425,7 @@ const PROBES: Record<PermittedName, Probe> = {
     shows: async (_d, a) => {
       const c = await cardOf(a);
       const old = await rawPost(a.url, rpcBody('tasks/get', { id: crypto.randomUUID() }));
-      return c.supportedInterfaces.some((i: any) => i.protocolVersion === '0.3') && old.json?.error?.code === -32001;
+      return c.supportedInterfaces.some((i: WireJson) => i.protocolVersion === '0.3') && old.json?.error?.code === -32001;
     },
   },
   'version-problem-json': {
@@ -438,7 +456,8 @@ const PROBES: Record<PermittedName, Probe> = {
   'auth-403': { agent: 'auth', shows: async (_d, a) => (await rawPost(a.url, rpcBody('GetTask', { id: 'x' }), { 'A2A-Version': '1.0' })).status === 403 },
   'auth-multi-challenge': {
     agent: 'auth',
-    shows: async (_d, a) => /Bearer .*, Signature /.test((await rawPost(a.url, rpcBody('GetTask', { id: 'x' }), { 'A2A-Version': '1.0' })).headers.get('www-authenticate') ?? ''),
+    shows: async (_d, a) =>
+      /Bearer .*, Signature /.test((await rawPost(a.url, rpcBody('GetTask', { id: 'x' }), { 'A2A-Version': '1.0' })).headers.get('www-authenticate') ?? ''),
   },
 };
 
@@ -455,7 +474,12 @@ describe('permitted variants: each switch changes the wire as described, and the
         ...(spec.auth ? { auth: { scheme: 'bearer', secret: SECRET } } : {}),
         ...(spec.features ? { features: spec.features } : {}),
       });
-      drivers[k] = new Driver({ generation: spec.generation, binding: spec.binding ?? 'JSONRPC', url: agents[k].url, ...(spec.auth ? { headers: BEARER } : {}) });
+      drivers[k] = new Driver({
+        generation: spec.generation,
+        binding: spec.binding ?? 'JSONRPC',
+        url: agents[k].url,
+        ...(spec.auth ? { headers: BEARER } : {}),
+      });
     }
   });
   afterAll(() => Promise.all(Object.values(agents).map((a) => a.close())));

@@ -5,15 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { FAIL_REASON, HAIKU_LINES, INPUT_QUESTION, type Behaviour, behaviourFor } from './skills';
 
-export type State =
-  | 'submitted'
-  | 'working'
-  | 'input-required'
-  | 'auth-required'
-  | 'completed'
-  | 'canceled'
-  | 'failed'
-  | 'rejected';
+export type State = 'submitted' | 'working' | 'input-required' | 'auth-required' | 'completed' | 'canceled' | 'failed' | 'rejected';
 
 export const TERMINAL: ReadonlySet<State> = new Set(['completed', 'canceled', 'failed', 'rejected']);
 export const INTERRUPTED: ReadonlySet<State> = new Set(['input-required', 'auth-required']);
@@ -57,8 +49,7 @@ export interface ITask {
 }
 
 export type TaskEvent =
-  | { type: 'status'; task: ITask; status: IStatus }
-  | { type: 'artifact'; task: ITask; artifact: IArtifact; chunk: string; append: boolean; lastChunk: boolean };
+  { type: 'status'; task: ITask; status: IStatus } | { type: 'artifact'; task: ITask; artifact: IArtifact; chunk: string; append: boolean; lastChunk: boolean };
 
 /** A skill behaviour, plus the ones only permitted variants add: `auth` pauses in auth-required, `rejected` is refused at creation. */
 export type TaskBehaviour = Behaviour | 'auth' | 'rejected';

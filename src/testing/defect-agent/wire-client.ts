@@ -5,13 +5,19 @@
 import { createParser } from 'eventsource-parser';
 import type { Binding, Generation } from './dialect';
 
-type Json = Record<string, any>;
+/**
+ * JSON as it came off the wire, of any generation: tests read it field by field and assert on what they find, so
+ * a static type would only restate each assertion.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type WireJson = any;
+type Json = Record<string, WireJson>;
 
 export interface SseResult {
   status: number;
   contentType: string;
   /** Parsed `data:` payloads (strings that are not JSON are kept as strings). */
-  events: any[];
+  events: WireJson[];
   comments: string[];
   /** True when the server closed the stream before the timeout. */
   ended: boolean;
@@ -24,13 +30,13 @@ export interface WireResult {
   status: number;
   headers: Headers;
   text: string;
-  json: any;
+  json: WireJson;
 }
 
 /** Reads an SSE response until the server closes it or `timeoutMs` passes. */
 export async function readSse(res: Response, timeoutMs = 3000, ac?: AbortController): Promise<SseResult> {
   const t0 = Date.now();
-  const events: any[] = [];
+  const events: WireJson[] = [];
   const comments: string[] = [];
   const parser = createParser({
     onEvent: (e) => {
@@ -74,7 +80,7 @@ export async function readSse(res: Response, timeoutMs = 3000, ac?: AbortControl
 
 async function toWire(res: Response): Promise<WireResult> {
   const text = await res.text();
-  let json: any;
+  let json: WireJson;
   try {
     json = JSON.parse(text);
   } catch {
@@ -102,7 +108,7 @@ export interface SendOpts {
 /** Neutral result of a unary call: the payload or an error code (JSON-RPC code, or derived from REST status). */
 export interface CallResult {
   wire: WireResult;
-  result?: any;
+  result?: WireJson;
   error?: { code: number; message?: string; data?: unknown };
 }
 
@@ -170,9 +176,33 @@ export class Driver {
   methodName(op: 'send' | 'stream' | 'get' | 'cancel' | 'resubscribe' | 'list' | 'pushSet'): string {
     const g = this.o.generation;
     const table = {
-      legacy: { send: 'tasks/send', stream: 'tasks/sendSubscribe', get: 'tasks/get', cancel: 'tasks/cancel', resubscribe: 'tasks/resubscribe', list: 'tasks/list', pushSet: 'tasks/pushNotification/set' },
-      v0: { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel', resubscribe: 'tasks/resubscribe', list: 'tasks/list', pushSet: 'tasks/pushNotificationConfig/set' },
-      v1: { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask', cancel: 'CancelTask', resubscribe: 'SubscribeToTask', list: 'ListTasks', pushSet: 'CreateTaskPushNotificationConfig' },
+      legacy: {
+        send: 'tasks/send',
+        stream: 'tasks/sendSubscribe',
+        get: 'tasks/get',
+        cancel: 'tasks/cancel',
+        resubscribe: 'tasks/resubscribe',
+        list: 'tasks/list',
+        pushSet: 'tasks/pushNotification/set',
+      },
+      v0: {
+        send: 'message/send',
+        stream: 'message/stream',
+        get: 'tasks/get',
+        cancel: 'tasks/cancel',
+        resubscribe: 'tasks/resubscribe',
+        list: 'tasks/list',
+        pushSet: 'tasks/pushNotificationConfig/set',
+      },
+      v1: {
+        send: 'SendMessage',
+        stream: 'SendStreamingMessage',
+        get: 'GetTask',
+        cancel: 'CancelTask',
+        resubscribe: 'SubscribeToTask',
+        list: 'ListTasks',
+        pushSet: 'CreateTaskPushNotificationConfig',
+      },
     } as const;
     return table[g === 'legacy' ? 'legacy' : g === 'v1.0' ? 'v1' : 'v0'][op];
   }
@@ -194,16 +224,15 @@ export class Driver {
     if (body !== undefined) init.body = JSON.stringify(body);
     const wire = await toWire(await fetch(`${this.o.url}${prefix}${path}`, init));
     if (wire.status >= 200 && wire.status < 300) return { wire, result: wire.json };
-    const details: any[] = wire.json?.error?.details ?? [];
+    const details: WireJson[] = wire.json?.error?.details ?? [];
     const reason = details.find((d) => d?.['@type']?.endsWith('google.rpc.ErrorInfo'))?.reason as string | undefined;
     const code =
-      (reason ? REASON_TO_CODE[reason] : undefined) ??
-      (wire.status === 400 ? -32602 : wire.status === 404 ? -32601 : wire.status >= 500 ? -32603 : 0);
+      (reason ? REASON_TO_CODE[reason] : undefined) ?? (wire.status === 400 ? -32602 : wire.status === 404 ? -32601 : wire.status >= 500 ? -32603 : 0);
     return { wire, error: { code, message: wire.json?.error?.message } };
   }
 
   /** Sends and returns the Task (unwrapped from v1.0/REST `{task}`). */
-  async send(text: string, o: SendOpts = {}, headers?: Record<string, string>): Promise<CallResult & { task?: any; message?: any }> {
+  async send(text: string, o: SendOpts = {}, headers?: Record<string, string>): Promise<CallResult & { task?: WireJson; message?: WireJson }> {
     const r =
       this.o.binding === 'HTTP+JSON'
         ? await this.rest('POST', '/message:send', this.sendParams(text, o), headers)
@@ -238,7 +267,11 @@ export class Driver {
   async pushSet(taskId: string): Promise<CallResult> {
     const cfg = { url: 'http://127.0.0.1:9/hook', token: 'tok' };
     if (this.o.binding === 'HTTP+JSON') {
-      return this.rest('POST', `/tasks/${encodeURIComponent(taskId)}/pushNotificationConfigs`, this.v1 ? { taskId, ...cfg } : { taskId, pushNotificationConfig: cfg });
+      return this.rest(
+        'POST',
+        `/tasks/${encodeURIComponent(taskId)}/pushNotificationConfigs`,
+        this.v1 ? { taskId, ...cfg } : { taskId, pushNotificationConfig: cfg },
+      );
     }
     const g = this.o.generation;
     const params = g === 'legacy' ? { id: taskId, pushNotificationConfig: cfg } : g === 'v1.0' ? { taskId, ...cfg } : { taskId, pushNotificationConfig: cfg };
@@ -286,7 +319,7 @@ export class Driver {
   }
 
   /** Unwraps a stream payload to the inner event (JSON-RPC result, v1.0 StreamResponse, v0.3 REST wrapper). */
-  payload(frame: any): any {
+  payload(frame: WireJson): WireJson {
     let p = this.o.binding === 'JSONRPC' && frame && typeof frame === 'object' && 'jsonrpc' in frame ? frame.result : frame;
     if (p && typeof p === 'object' && (this.v1 || this.o.binding === 'HTTP+JSON')) {
       const k = ['task', 'message', 'statusUpdate', 'artifactUpdate'].find((x) => x in p);
@@ -296,7 +329,7 @@ export class Driver {
   }
 
   /** Neutral kind of a stream payload: task | message | status | artifact. */
-  kindOf(p: any): string {
+  kindOf(p: WireJson): string {
     if (!p || typeof p !== 'object') return 'unknown';
     if (p.__kind) return { task: 'task', message: 'message', statusUpdate: 'status', artifactUpdate: 'artifact' }[p.__kind as string] ?? 'unknown';
     if (p.kind) return { task: 'task', message: 'message', 'status-update': 'status', 'artifact-update': 'artifact' }[p.kind as string] ?? 'unknown';
@@ -306,14 +339,14 @@ export class Driver {
   }
 
   /** Neutral (kebab) state of a task or status event. */
-  stateOf(x: any): string {
+  stateOf(x: WireJson): string {
     const s: string = x?.status?.state ?? '';
     return s.startsWith('TASK_STATE_') ? s.slice(11).toLowerCase().replace(/_/g, '-') : s;
   }
 }
 
 /** Polls GetTask until `pred` holds or `timeoutMs` passes. */
-export async function pollUntil(d: Driver, id: string, pred: (state: string) => boolean, timeoutMs = 5000): Promise<any> {
+export async function pollUntil(d: Driver, id: string, pred: (state: string) => boolean, timeoutMs = 5000): Promise<WireJson> {
   const t0 = Date.now();
   for (;;) {
     const r = await d.get(id);
