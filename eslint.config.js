@@ -49,6 +49,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': 'off',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-constant-condition': ['error', { checkLoops: false }],
+      // A `let` declared before a closure that reads it and assigned once later stays a `let` (const would be in its TDZ).
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       eqeqeq: ['error', 'smart'],
     },
   },
