@@ -25,14 +25,13 @@ interface ExtendedCardLocation {
 
 /** Where the generation says the extended card is; v0.2.6 §7.10 gives a relative GET and a JSON-RPC method. */
 function extendedCardLocations(ctx: CheckContext, d: Dialect, lane: string): ExtendedCardLocation[] {
+  // The route and method names come from the table of operations (protocol/operations.ts, op `extendedCard`).
+  const rpcCall = async (anonymous: boolean) => (await d.rpc(ctx.http, 'extendedCard', {}, { lane, checkId: ctx.checkId, anonymous })).http;
   if (d.isRest) {
-    const path = d.generation === 'v1.0' ? '/extendedAgentCard' : '/card';
-    return [{ label: d.generation === 'v1.0' ? 'GET /extendedAgentCard' : 'GET /v1/card', call: (anonymous) => d.rawRest(ctx.http, 'GET', path, undefined, { lane, checkId: ctx.checkId, anonymous }) }];
+    const route = d.route('extendedCard');
+    return [{ label: d.describe('extendedCard'), call: (anonymous) => d.rawRest(ctx.http, route.method, route.path, undefined, { lane, checkId: ctx.checkId, anonymous }) }];
   }
-  if (d.generation !== 'v0.2') {
-    const method = d.generation === 'v1.0' ? 'GetExtendedAgentCard' : 'agent/getAuthenticatedExtendedCard';
-    return [{ label: method, call: async (anonymous) => (await d.rpc(ctx.http, method, {}, { lane, checkId: ctx.checkId, anonymous })).http }];
-  }
+  if (d.generation !== 'v0.2') return [{ label: d.method('extendedCard'), call: rpcCall }];
   const base = d.endpointUrl;
   const dir = base.endsWith('/') ? base : `${base}/`;
   // "{AgentCard.url}/../agent/authenticatedExtendedCard" read as a path (the §7.10 example), then as a URL
@@ -47,7 +46,7 @@ function extendedCardLocations(ctx: CheckContext, d: Dialect, lane: string): Ext
     label: `GET ${ctx.http.redactor.url(url)}`,
     call: (anonymous) => exchange(ctx.http, { method: 'GET', url: d.url(url, { lane, anonymous }), headers: anonymous ? {} : ctx.authHeaders, lane, checkId: ctx.checkId }),
   }));
-  return [...gets, { label: 'JSON-RPC agent/authenticatedExtendedCard', call: async (anonymous) => (await d.rpc(ctx.http, 'agent/authenticatedExtendedCard', {}, { lane, checkId: ctx.checkId, anonymous })).http }];
+  return [...gets, { label: `JSON-RPC ${d.method('extendedCard')}`, call: rpcCall }];
 }
 
 /** The JSON-RPC error (or REST google.rpc.Status) in an answer, if any. */
