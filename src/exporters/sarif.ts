@@ -1,6 +1,6 @@
 import type { Invocation, Location, Log, Notification, ReportingDescriptor, Result } from 'sarif';
 import { CHECK_CATALOG } from '../engine/checks';
-import { GENERATIONS, type CheckInfo, type CheckResult, type Level } from '../engine/model/check';
+import { GENERATIONS, type CheckInfo, type CheckResult, type Obligation } from '../engine/model/check';
 import type { Report } from '../engine/model/report';
 import { agentKey } from '../engine/report/compare';
 import { CHECK_SPECS, GENERATION_DOC, SPEC_DOCS, levelOf, type GenerationSpec } from '../engine/spec';
@@ -16,7 +16,7 @@ export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/
 const MESSAGE_MAX = 4000;
 
 /** SARIF level of a requirement: a MUST failure is an error, a SHOULD a warning, a MAY a note. */
-export const SARIF_LEVEL: Record<Level, 'error' | 'warning' | 'note'> = { MUST: 'error', SHOULD: 'warning', MAY: 'note' };
+export const SARIF_LEVEL: Record<Obligation, 'error' | 'warning' | 'note'> = { MUST: 'error', SHOULD: 'warning', MAY: 'note' };
 
 /**
  * Plain text for a SARIF message: cleaned (cleanText) and cut, with the characters of SARIF's embedded-link

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Binding, Category, CheckResult, CheckStatus, Evidence, Generation, Level, Tier } from '../engine/model/check';
+import { Binding, Category, CheckResult, CheckStatus, Evidence, Generation, Obligation, Tier } from '../engine/model/check';
 import { HeaderMap, HttpRequestInfo, HttpResponseInfo, RunEvent, RunOptionsPublic, TargetInfo, TaskState, TransportError } from '../engine/model/events';
 import { ConformanceLevel, Report, SCHEMA_VERSION, Summary } from '../engine/model/report';
 
@@ -15,7 +15,7 @@ export function reportJsonSchema(): Record<string, unknown> {
   // Named definitions (instead of `__schema0`), registered here so the model files stay untouched.
   const names = z.registry<{ id: string }>();
   const named = {
-    CheckResult, CheckStatus, Evidence, Category, Level, Tier, Generation, Binding, Summary, ConformanceLevel,
+    CheckResult, CheckStatus, Evidence, Category, Obligation, Tier, Generation, Binding, Summary, ConformanceLevel,
     RunEvent, RunOptionsPublic, TargetInfo, TaskState, HttpRequestInfo, HttpResponseInfo, TransportError, HeaderMap,
   };
   for (const [id, schema] of Object.entries(named)) names.add(schema, { id });

@@ -1,4 +1,4 @@
-import type { CheckInfo, Generation, Level, Requirement, Tier } from '../model/check';
+import type { CheckInfo, Generation, Obligation, Requirement, Tier } from '../model/check';
 import { CHECK_SPECS, GENERATION_DOC, levelOf, refOf, SPEC_DOCS } from '../spec';
 import type { CheckContext, CheckContextWith, Precondition } from './context';
 import { meetPreconditions, type Met } from './preconditions';
@@ -45,7 +45,7 @@ export function defineCheck<R extends Precondition = never>(def: CheckDeclaratio
 }
 
 /** The strength of the check's requirement in generation `g`: from its quoted sentences, else its declared level. */
-export function obligationFor(def: CheckInfo, g: Generation): Level {
+export function obligationFor(def: CheckInfo, g: Generation): Obligation {
   const spec = CHECK_SPECS[def.id]?.[g];
   return spec ? levelOf(spec) : def.level;
 }

@@ -18,9 +18,13 @@ export const CATEGORY_KEYS = {
 } as const satisfies Record<Category, string>;
 export type CategoryKey = (typeof CATEGORY_KEYS)[Category];
 
-/** RFC 2119 strength of the requirement a check verifies. */
-export const Level = z.enum(['MUST', 'SHOULD', 'MAY']);
-export type Level = z.infer<typeof Level>;
+/**
+ * RFC 2119 strength (MUST / SHOULD / MAY) of the requirement a check verifies: its *obligation*. In code "level"
+ * means the conformance level (`ConformanceLevel`); only the report's JSON keeps the field name `level` for a
+ * check's obligation (schema compatibility).
+ */
+export const Obligation = z.enum(['MUST', 'SHOULD', 'MAY']);
+export type Obligation = z.infer<typeof Obligation>;
 
 /**
  * Protocol generations seen in the wild.
@@ -72,7 +76,7 @@ export interface CheckInfo {
    * The strength in the newest generation the check applies to. The strength that judges a run is the one of
    * the generation spoken (`obligationFor`), from the quoted sentences in src/engine/spec/data.
    */
-  readonly level: Level;
+  readonly level: Obligation;
   /** Where the requirement is written, per generation. A generation with no entry means "not applicable". */
   readonly specRefs: SpecRefs;
   /** Default fix advice: what to change, where in the spec, and where the fix usually lives in the official SDKs. */
@@ -123,7 +127,7 @@ export const CheckResult = z.object({
   test: z.string(),
   category: Category,
   status: CheckStatus,
-  level: Level,
+  level: Obligation,
   tier: Tier,
   message: z.string(),
   duration_ms: z.number().nonnegative(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Binding, Category, CheckResult, Generation, Level } from './check';
+import { Binding, Category, CheckResult, Generation, Obligation } from './check';
 
 /** Task states folded across generations (`TASK_STATE_CANCELLED`, `canceled`, ... all map here). */
 export const TASK_STATES = [
@@ -148,7 +148,7 @@ export const RunEvent = z.discriminatedUnion('type', [
     checkId: z.string(),
     title: z.string(),
     category: Category,
-    level: Level,
+    level: Obligation,
   }),
   z.object({ type: z.literal('check-finished'), ...base, result: CheckResult }),
   z.object({

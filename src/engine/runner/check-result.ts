@@ -1,6 +1,6 @@
 import { appliesTo, obligationFor, requirementFor, specRefFor, tierFor, type CheckContext, type CheckDef, type Verdict } from '../checks/define';
 import type { HttpContext } from '../http/client';
-import type { CheckResult, Generation, Level, Requirement } from '../model/check';
+import type { CheckResult, Generation, Obligation, Requirement } from '../model/check';
 import type { Redactor } from '../redact';
 import { isRecord } from '../util/json';
 import type { Credentials } from './options';
@@ -41,7 +41,7 @@ export interface CheckEnv {
   redactor: Redactor;
   now(): number;
   /** Told when the check starts, with the strength of its requirement in this generation (a run records it). */
-  onStart?(at: number, obligation: Level): void;
+  onStart?(at: number, obligation: Obligation): void;
 }
 
 /**

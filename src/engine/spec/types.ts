@@ -1,4 +1,4 @@
-import type { Generation, Level } from '../model/check';
+import type { Generation, Obligation } from '../model/check';
 
 /**
  * The documents a requirement can be quoted from. The A2A ones are the tagged releases of the specification at the
@@ -65,7 +65,7 @@ export interface GenerationSpec {
    */
   note?: string;
   /** Override of the derived level, only with a `note` (e.g. `MAY` where two passages contradict each other). */
-  level?: Level;
+  level?: Obligation;
 }
 
 /** A check's requirements, per generation it applies to. A generation with no entry: the check does not apply. */
@@ -75,7 +75,7 @@ const MUST_WORDS: readonly Keyword[] = ['MUST', 'MUST NOT', 'REQUIRED', 'SHALL',
 const SHOULD_WORDS: readonly Keyword[] = ['SHOULD', 'SHOULD NOT', 'RECOMMENDED'];
 
 /** The strength of a generation's requirement: MUST if any sentence is a MUST, else SHOULD, else MAY (advisory). */
-export function levelOf(spec: GenerationSpec): Level {
+export function levelOf(spec: GenerationSpec): Obligation {
   if (spec.level) return spec.level;
   if (spec.sentences.some((s) => MUST_WORDS.includes(s.keyword))) return 'MUST';
   if (spec.sentences.some((s) => SHOULD_WORDS.includes(s.keyword))) return 'SHOULD';

@@ -1,4 +1,4 @@
-import type { Category, CheckResult, CheckStatus, Level } from '../model/check';
+import type { Category, CheckResult, CheckStatus, Obligation } from '../model/check';
 import type {
   HttpRequestInfo,
   HttpResponseInfo,
@@ -16,7 +16,7 @@ export interface CheckRunState {
   id: string;
   title: string;
   category: Category;
-  level: Level;
+  level: Obligation;
   status: 'running' | CheckStatus;
   startedAt: number;
   finishedAt?: number;

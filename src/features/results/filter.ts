@@ -1,10 +1,10 @@
-import { CATEGORIES, type Category, type CheckStatus, type Level } from '../../lib/engine';
+import { CATEGORIES, type Category, type CheckStatus, type Obligation } from '../../lib/engine';
 import type { CheckRunState } from '../../lib/engine';
 
 export interface ResultFilter {
   status: 'all' | CheckStatus | 'running';
   category: 'all' | Category;
-  level: 'all' | Level;
+  level: 'all' | Obligation;
 }
 
 export const NO_FILTER: ResultFilter = { status: 'all', category: 'all', level: 'all' };
