@@ -22,7 +22,7 @@ function authProbe(ctx: CheckContextWith<'dialect'>, anonymous: boolean): Promis
   return sendProbe(ctx, anonymous ? 'auth-anonymous' : 'auth-credentials', async () => {
     const taskId = await unknownTaskId(ctx);
     return ctx.dialect.isRest
-      ? { kind: 'rest', method: 'GET', path: `/tasks/${encodeURIComponent(taskId.id)}`, anonymous, lane: 'auth', taskId }
+      ? { kind: 'rest', ...ctx.dialect.route('get', { id: taskId.id }), anonymous, lane: 'auth', taskId }
       : { kind: 'rpc', method: ctx.dialect.method('get'), params: { id: taskId.id }, anonymous, lane: 'auth', taskId };
   });
 }
@@ -61,15 +61,23 @@ export const authRequired = defineCheck({
       if (s === 404) return fail(`${processed}: ${answered(p)} is the answer to the task lookup itself (TaskNotFound for our unknown id).`, evidence);
     } else {
       if (p.rpc?.hasResult) return fail(`${processed}: ${answered(p)}.`, evidence);
-      if (p.rpc?.error?.code === -32001) return fail(`${processed}: it answered TaskNotFound (-32001) for our unknown id, which means the lookup ran.`, evidence);
+      if (p.rpc?.error?.code === -32001)
+        return fail(`${processed}: it answered TaskNotFound (-32001) for our unknown id, which means the lookup ran.`, evidence);
     }
     const same = await sameWithCredentials(ctx, p);
     if (same) {
-      return fail(`${req.why} A call without credentials got ${answered(p)}, exactly the answer the same call with credentials got: the refusal is not an authentication check.`, [...evidence, exchangeEvidence(same.http, 'with credentials')]);
+      return fail(
+        `${req.why} A call without credentials got ${answered(p)}, exactly the answer the same call with credentials got: the refusal is not an authentication check.`,
+        [...evidence, exchangeEvidence(same.http, 'with credentials')],
+      );
     }
     const code = p.rpc?.error?.code;
     if (!ctx.dialect.isRest && typeof code === 'number') {
-      if (ctx.generation === 'v1.0') return pass(`Rejected with JSON-RPC error ${code} (HTTP ${s}): v1.0.1 §3.3.2 names a "JSON-RPC custom error" as one form of the rejection (HTTP 401/403 is customary). ${req.why}`, evidence);
+      if (ctx.generation === 'v1.0')
+        return pass(
+          `Rejected with JSON-RPC error ${code} (HTTP ${s}): v1.0.1 §3.3.2 names a "JSON-RPC custom error" as one form of the rejection (HTTP 401/403 is customary). ${req.why}`,
+          evidence,
+        );
       return {
         ...fail(`A call without credentials was refused with JSON-RPC error ${code} at HTTP ${s}, not with HTTP 401/403.`, evidence),
         advisory:
@@ -77,7 +85,10 @@ export const authRequired = defineCheck({
       };
     }
     return {
-      ...fail(`A call without credentials was answered ${answered(p)}: neither processed nor refused with 401/403, so we cannot tell whether authentication is enforced.`, evidence),
+      ...fail(
+        `A call without credentials was answered ${answered(p)}: neither processed nor refused with 401/403, so we cannot tell whether authentication is enforced.`,
+        evidence,
+      ),
       advisory: 'The call was not processed visibly, so the MUST (reject requests without credentials) may be met; only the form of the refusal is unusual.',
     };
   },
@@ -89,7 +100,12 @@ export const authChallenge = defineCheck({
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { legacy: 'v0.1.0 §4.4 (RFC 9110 §11.6.1)', 'v0.2': 'v0.2.6 §4.4 (RFC 9110 §11.6.1)', 'v0.3': 'v0.3.0 §4.4 (RFC 9110 §11.6.1)', 'v1.0': 'v1.0.1 §7.4 (RFC 9110 §11.6.1)' },
+  specRefs: {
+    legacy: 'v0.1.0 §4.4 (RFC 9110 §11.6.1)',
+    'v0.2': 'v0.2.6 §4.4 (RFC 9110 §11.6.1)',
+    'v0.3': 'v0.3.0 §4.4 (RFC 9110 §11.6.1)',
+    'v1.0': 'v1.0.1 §7.4 (RFC 9110 §11.6.1)',
+  },
   recommendation:
     'Send a WWW-Authenticate header with every 401 (RFC 9110 §11.6.1 MUST), e.g. WWW-Authenticate: Bearer realm="agent"; clients use it to pick the scheme. If your server sets it, check that no proxy, gateway or CDN in front of the agent strips it.',
   requires: ['dialect'],
@@ -97,15 +113,21 @@ export const authChallenge = defineCheck({
     const req = authRequirement(ctx);
     if (!req.required) return skip(req.why, 'not-applicable');
     const p = await authProbe(ctx, true);
-    if (p.http.status !== 401) return skip(`The anonymous call got HTTP ${p.http.status || 'no answer'}, not 401.`, p.http.status === 403 || p.http.responded ? 'not-applicable' : 'precondition');
+    if (p.http.status !== 401)
+      return skip(
+        `The anonymous call got HTTP ${p.http.status || 'no answer'}, not 401.`,
+        p.http.status === 403 || p.http.responded ? 'not-applicable' : 'precondition',
+      );
     const h = p.http.headers.get('www-authenticate');
-    return h ? pass(`WWW-Authenticate: ${h}`) : fail('HTTP 401 without a WWW-Authenticate header (RFC 9110 §11.6.1: a server generating a 401 MUST send one).', [exchangeEvidence(p.http)]);
+    return h
+      ? pass(`WWW-Authenticate: ${h}`)
+      : fail('HTTP 401 without a WWW-Authenticate header (RFC 9110 §11.6.1: a server generating a 401 MUST send one).', [exchangeEvidence(p.http)]);
   },
 });
 
 export const authAccepted = defineCheck({
   id: 'auth.accepted',
-  title: 'The same request with the user\'s credentials is accepted',
+  title: "The same request with the user's credentials is accepted",
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
@@ -132,10 +154,10 @@ export const authAccepted = defineCheck({
           [exchangeEvidence(accepted.send.http, 'accepted'), exchangeEvidence(p.http, 'forbidden')],
         );
       }
-      return fail(`The credentials were accepted for ${ctx.dialect.describe('send')} but refused (HTTP 401) for ${ctx.dialect.describe('get')}: the agent enforces its scheme inconsistently.`, [
-        exchangeEvidence(accepted.send.http, 'accepted'),
-        exchangeEvidence(p.http, 'refused'),
-      ]);
+      return fail(
+        `The credentials were accepted for ${ctx.dialect.describe('send')} but refused (HTTP 401) for ${ctx.dialect.describe('get')}: the agent enforces its scheme inconsistently.`,
+        [exchangeEvidence(accepted.send.http, 'accepted'), exchangeEvidence(p.http, 'refused')],
+      );
     }
     return pass(`Accepted (HTTP ${s}).`, [exchangeEvidence(p.http)]);
   },

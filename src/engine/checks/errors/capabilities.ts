@@ -9,7 +9,19 @@ import { truncate } from '../../util/json';
 import type { CheckContext, CheckContextWith } from '../context';
 import { defineCheck, ev, exchangeEvidence, fail, pass, refusedForCredentials, skip, type Verdict } from '../define';
 import { unknownTaskId, type ProbeId } from '../fixtures/probe-ids';
-import { answered, crashVerdict, expectRest, expectRpcCode, isClientError, only, probeLane, readProbe, sendProbe, type Probe, type RestExpect } from '../fixtures/probes';
+import {
+  answered,
+  crashVerdict,
+  expectRest,
+  expectRpcCode,
+  isClientError,
+  only,
+  probeLane,
+  readProbe,
+  sendProbe,
+  type Probe,
+  type RestExpect,
+} from '../fixtures/probes';
 import { completedRun, noFinishedTask, ownFinishedRun, primarySkill, skillInput, skillRuns } from '../fixtures/tasks';
 import { isRefusal, isSuccess, probeTaskNotFound } from './shared';
 
@@ -28,7 +40,8 @@ function readStream(ctx: CheckContextWith<'dialect'>, run: StreamRun, name: stri
     const p = readProbe(ctx, name, r, null);
     const crash = crashVerdict(ctx, p, what);
     if (crash) return { kind: 'crash', verdict: crash };
-    if (ctx.dialect.isRest) return r.status >= 400 ? { kind: 'refused', reason: p.rest?.reason, status: r.status, how: answered(p) } : { kind: 'accepted', how: answered(p) };
+    if (ctx.dialect.isRest)
+      return r.status >= 400 ? { kind: 'refused', reason: p.rest?.reason, status: r.status, how: answered(p) } : { kind: 'accepted', how: answered(p) };
     const code = p.rpc?.error?.code;
     if (p.rpc?.hasError) return { kind: 'refused', code: typeof code === 'number' ? code : undefined, status: r.status, how: answered(p) };
     if (r.status >= 400) return { kind: 'refused', status: r.status, how: answered(p) };
@@ -87,30 +100,49 @@ export const errorsPushNotSupported = defineCheck({
     const taskId: ProbeId = real ? { id: real, shaped: true } : await unknownTaskId(ctx);
     const g = ctx.generation;
     const url = 'https://webhook.a2a-interop.invalid/push';
-    const enc = encodeURIComponent(taskId.id);
     // Create/set names a webhook URL (which URL validation may refuse first); list/get names none.
     const set = await sendProbe(ctx, 'push-not-supported', () =>
       ctx.dialect.isRest
-        ? { kind: 'rest', method: 'POST', path: `/tasks/${enc}/pushNotificationConfigs`, body: JSON.stringify(g === 'v1.0' ? { url } : { pushNotificationConfig: { url } }), taskId }
-        : { kind: 'rpc', method: ctx.dialect.method('pushSet'), params: g === 'legacy' ? { id: taskId.id, pushNotificationConfig: { url } } : g === 'v1.0' ? { taskId: taskId.id, url } : { taskId: taskId.id, pushNotificationConfig: { url } }, taskId },
+        ? {
+            kind: 'rest',
+            ...ctx.dialect.route('pushSet', { id: taskId.id }),
+            body: JSON.stringify(g === 'v1.0' ? { url } : { pushNotificationConfig: { url } }),
+            taskId,
+          }
+        : {
+            kind: 'rpc',
+            method: ctx.dialect.method('pushSet'),
+            params:
+              g === 'legacy'
+                ? { id: taskId.id, pushNotificationConfig: { url } }
+                : g === 'v1.0'
+                  ? { taskId: taskId.id, url }
+                  : { taskId: taskId.id, pushNotificationConfig: { url } },
+            taskId,
+          },
     );
     const skipped = refusedForCredentials(ctx, set.http);
     if (skipped) return skipped;
     const list = await sendProbe(ctx, 'push-not-supported-list', () =>
       ctx.dialect.isRest
-        ? { kind: 'rest', method: 'GET', path: `/tasks/${enc}/pushNotificationConfigs`, taskId }
-        : g === 'legacy'
-          ? { kind: 'rpc', method: 'tasks/pushNotification/get', params: { id: taskId.id }, taskId }
-          : g === 'v1.0'
-            ? { kind: 'rpc', method: 'ListTaskPushNotificationConfigs', params: { taskId: taskId.id }, taskId }
-            : { kind: 'rpc', method: 'tasks/pushNotificationConfig/list', params: { id: taskId.id }, taskId },
+        ? { kind: 'rest', ...ctx.dialect.route('pushList', { id: taskId.id }), taskId }
+        : // Legacy has no list: its get (by task id) answers the same question.
+          {
+            kind: 'rpc',
+            method: ctx.dialect.method(g === 'legacy' ? 'pushGet' : 'pushList'),
+            params: g === 'v1.0' ? { taskId: taskId.id } : { id: taskId.id },
+            taskId,
+          },
     );
     const crash = crashVerdict(ctx, set, 'Setting a push config') ?? crashVerdict(ctx, list, 'Listing push configs');
     if (crash) return crash;
     const evidence = [exchangeEvidence(set.http, 'set'), exchangeEvidence(list.http, g === 'legacy' ? 'get' : 'list')];
     // Observed: a refused config must not have been stored.
     if (isSuccess(ctx, list) && list.http.text.includes(url)) {
-      return fail(`The push config was ${isRefusal(ctx, set) ? 'refused' : 'accepted'} (${answered(set)}), yet listing the task's push configs shows it stored, although the card declares no push notifications.`, evidence);
+      return fail(
+        `The push config was ${isRefusal(ctx, set) ? 'refused' : 'accepted'} (${answered(set)}), yet listing the task's push configs shows it stored, although the card declares no push notifications.`,
+        evidence,
+      );
     }
     const rest: RestExpect =
       g === 'v1.0'
@@ -118,7 +150,10 @@ export const errorsPushNotSupported = defineCheck({
         : {
             pass: only(400, 501),
             expected: 'HTTP 400 or 501',
-            advisory: (s) => (isClientError(s) && s !== 404 && s !== 405 ? `v0.x has no HTTP mapping table: HTTP ${s} refuses the call, though 400 (or 501) is what servers send.` : undefined),
+            advisory: (s) =>
+              isClientError(s) && s !== 404 && s !== 405
+                ? `v0.x has no HTTP mapping table: HTTP ${s} refuses the call, though 400 (or 501) is what servers send.`
+                : undefined,
           };
     const judge = (p: Probe, what: string): Verdict => {
       if (ctx.dialect.isRest) {
@@ -138,7 +173,9 @@ export const errorsPushNotSupported = defineCheck({
         evidence,
       );
     }
-    const unsupported = [set, list].some((p) => p.rpc?.error?.code === -32004 || p.rest?.reason === 'UNSUPPORTED_OPERATION' || (ctx.dialect.isRest && g !== 'v1.0' && p.http.status === 501));
+    const unsupported = [set, list].some(
+      (p) => p.rpc?.error?.code === -32004 || p.rest?.reason === 'UNSUPPORTED_OPERATION' || (ctx.dialect.isRest && g !== 'v1.0' && p.http.status === 501),
+    );
     const hint = unsupported
       ? " a2a-python's request handlers answer UnsupportedOperationError (-32004) here (its validate decorator, or no push store configured); the specification names PushNotificationNotSupportedError (-32003)."
       : '';
@@ -154,7 +191,12 @@ export const errorsStreamingUnsupported = defineCheck({
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { legacy: 'v0.1.0 §8.2 (-32006, document only), §7.2', 'v0.2': 'v0.2.6 §8.2, §7.2', 'v0.3': 'v0.3.0 §8.2, §7.2', 'v1.0': 'v1.0.1 §3.3.4 Capability Validation' },
+  specRefs: {
+    legacy: 'v0.1.0 §8.2 (-32006, document only), §7.2',
+    'v0.2': 'v0.2.6 §8.2, §7.2',
+    'v0.3': 'v0.3.0 §8.2, §7.2',
+    'v1.0': 'v1.0.1 §3.3.4 Capability Validation',
+  },
   recommendation:
     'When capabilities.streaming is false or absent, answer SendStreamingMessage / message/stream and SubscribeToTask / tasks/resubscribe with UnsupportedOperationError -32004 (HTTP+JSON 400 UNSUPPORTED_OPERATION; before v1.0 -32601 is accepted too). If you do serve streams, declare capabilities.streaming: true.',
   requires: ['dialect'],
@@ -169,19 +211,30 @@ export const errorsStreamingUnsupported = defineCheck({
         const served = ans.kind === 'stream' ? `served as an event stream (${describeStream(ans.items)})` : `answered with a result (${ans.how})`;
         const message = `${what} was ${served} although the card does not declare streaming.`;
         if (g === 'v1.0') return fail(`${message} v1.0.1 §3.3.4: it MUST return UnsupportedOperationError.`, evidence);
-        return { ...fail(message, evidence), advisory: 'Before v1.0 no keyworded sentence forbids serving a stream the card does not declare: the card is inaccurate (declare capabilities.streaming: true).' };
+        return {
+          ...fail(message, evidence),
+          advisory:
+            'Before v1.0 no keyworded sentence forbids serving a stream the card does not declare: the card is inaccurate (declare capabilities.streaming: true).',
+        };
       }
       const got = ans.how;
       if (g === 'v1.0') {
         const ok = rest ? ans.reason === 'UNSUPPORTED_OPERATION' || (ans.status === 400 && ans.reason === undefined) : ans.code === -32004;
-        return ok ? pass(`${what}: refused with UnsupportedOperation (${got}).`, evidence) : fail(`${what}: expected UnsupportedOperation (-32004; HTTP 400 UNSUPPORTED_OPERATION), got ${got}.`, evidence);
+        return ok
+          ? pass(`${what}: refused with UnsupportedOperation (${got}).`, evidence)
+          : fail(`${what}: expected UnsupportedOperation (-32004; HTTP 400 UNSUPPORTED_OPERATION), got ${got}.`, evidence);
       }
       if (g === 'legacy') return pass(`${what}: refused (${got}).`, evidence);
       const ok = rest ? isClientError(ans.status) || ans.status === 501 : ans.code === -32004 || ans.code === -32601;
       if (ok) return pass(`${what}: refused (${got}).`, evidence);
       const message = `${what}: expected UnsupportedOperation (-32004) or MethodNotFound (-32601), got ${got}.`;
       // A subscription to a finished task may be refused for the terminal state first (the order is unspecified).
-      return terminalTask ? { ...fail(message, evidence), advisory: 'The task subscribed to is terminal: the agent may have refused it for that before looking at the capability.' } : fail(message, evidence);
+      return terminalTask
+        ? {
+            ...fail(message, evidence),
+            advisory: 'The task subscribed to is terminal: the agent may have refused it for that before looking at the capability.',
+          }
+        : fail(message, evidence);
     };
     const input = skillInput(ctx, primarySkill(ctx));
     const sendRun = await ctx.dialect.streamSend(
@@ -228,17 +281,21 @@ export const errorsSubscribeTerminal = defineCheck({
     const quit = new AbortController();
     let endSeen: string | undefined;
     const final = (it: StreamItem) => isTerminal(it.state, g) || it.final === true || (it.kind === 'task' && isTerminal(it.task?.state, g));
-    const run = await ctx.dialect.subscribe(ctx.http, { id, lane: probeLane(ctx), checkId: ctx.checkId, timeoutMs: streamBudget(ctx), stopSignal: stop.signal }, (it) => {
-      if (it.kind === 'error' || g === 'v1.0') return 'stop';
-      if (!endSeen && final(it)) {
-        endSeen = it.rawState ?? it.task?.rawState ?? 'final';
-        void ctx.http.host.sleep(grace, quit.signal).then(
-          () => stop.abort(),
-          () => undefined,
-        );
-      }
-      return undefined;
-    });
+    const run = await ctx.dialect.subscribe(
+      ctx.http,
+      { id, lane: probeLane(ctx), checkId: ctx.checkId, timeoutMs: streamBudget(ctx), stopSignal: stop.signal },
+      (it) => {
+        if (it.kind === 'error' || g === 'v1.0') return 'stop';
+        if (!endSeen && final(it)) {
+          endSeen = it.rawState ?? it.task?.rawState ?? 'final';
+          void ctx.http.host.sleep(grace, quit.signal).then(
+            () => stop.abort(),
+            () => undefined,
+          );
+        }
+        return undefined;
+      },
+    );
     quit.abort();
     const blocked = refusedForCredentials(ctx, run.result);
     if (blocked) return blocked;
@@ -253,7 +310,10 @@ export const errorsSubscribeTerminal = defineCheck({
         return fail(`${what}: expected UnsupportedOperation (-32004; HTTP 400 UNSUPPORTED_OPERATION), got ${ans.how}.${hint}`, evidence);
       }
       if (ans.kind === 'stream') {
-        return fail(`${what}: served as an event stream (${describeStream(ans.items)}) instead of UnsupportedOperationError (v1.0.1 §3.1.6, §9.4.6); a final Task snapshot belongs to live streams only.`, evidence);
+        return fail(
+          `${what}: served as an event stream (${describeStream(ans.items)}) instead of UnsupportedOperationError (v1.0.1 §3.1.6, §9.4.6); a final Task snapshot belongs to live streams only.`,
+          evidence,
+        );
       }
       return fail(`${what}: answered with a result (${ans.how}) instead of UnsupportedOperationError.`, evidence);
     }
@@ -261,7 +321,14 @@ export const errorsSubscribeTerminal = defineCheck({
     if (ans.kind === 'refused') return pass(`${what}: refused (${ans.how}).`, evidence);
     if (ans.kind === 'accepted') return fail(`${what}: answered with a result (${ans.how}), neither an error nor an event stream.`, evidence);
     if (endSeen && run.reason === 'closed') return pass(`${what}: the stream delivered the final state (${endSeen}) and closed.`, evidence);
-    if (endSeen) return fail(`${what}: the stream delivered the final state (${endSeen}) but was still open ${run.reason === 'stopped' ? `${grace} ms later` : `when our wait ended (${run.reason})`}.`, evidence);
-    return fail(`${what}: the stream ${run.reason === 'closed' ? 'closed' : `was still open when our wait ended (${run.reason})`} without delivering the final state (${describeStream(ans.items)}).`, evidence);
+    if (endSeen)
+      return fail(
+        `${what}: the stream delivered the final state (${endSeen}) but was still open ${run.reason === 'stopped' ? `${grace} ms later` : `when our wait ended (${run.reason})`}.`,
+        evidence,
+      );
+    return fail(
+      `${what}: the stream ${run.reason === 'closed' ? 'closed' : `was still open when our wait ended (${run.reason})`} without delivering the final state (${describeStream(ans.items)}).`,
+      evidence,
+    );
   },
 });

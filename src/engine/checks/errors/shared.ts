@@ -23,22 +23,27 @@ export const PARSE_PROBE_ID = 'a2a-interop-parse';
 export const PROBES = {
   'unknown-method': (ctx: CheckContextWith<'dialect'>) =>
     sendProbe(ctx, 'unknown-method', () =>
-      ctx.dialect.isRest ? { kind: 'rest', method: 'GET', path: '/a2a-interop-no-such-operation' } : { kind: 'rpc', method: 'a2a-interop/no-such-method', params: {} },
+      ctx.dialect.isRest
+        ? { kind: 'rest', method: 'GET', path: '/a2a-interop-no-such-operation' }
+        : { kind: 'rpc', method: 'a2a-interop/no-such-method', params: {} },
     ),
   'invalid-json': (ctx: CheckContextWith<'dialect'>) =>
-    sendProbe(ctx, 'invalid-json', () => (ctx.dialect.isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: BROKEN_JSON } : { kind: 'raw', body: BROKEN_JSON, expectedId: null })),
-  'invalid-request': (ctx: CheckContextWith<'dialect'>) => sendProbe(ctx, 'invalid-request', () => ({ kind: 'raw', body: '{"not": "valid jsonrpc"}', expectedId: null })),
+    sendProbe(ctx, 'invalid-json', () =>
+      ctx.dialect.isRest ? { kind: 'rest', ...ctx.dialect.route('send'), body: BROKEN_JSON } : { kind: 'raw', body: BROKEN_JSON, expectedId: null },
+    ),
+  'invalid-request': (ctx: CheckContextWith<'dialect'>) =>
+    sendProbe(ctx, 'invalid-request', () => ({ kind: 'raw', body: '{"not": "valid jsonrpc"}', expectedId: null })),
   'invalid-params': (ctx: CheckContextWith<'dialect'>) =>
     sendProbe(ctx, 'invalid-params', () =>
       ctx.dialect.isRest
-        ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify({ message: 42 }) }
+        ? { kind: 'rest', ...ctx.dialect.route('send'), body: JSON.stringify({ message: 42 }) }
         : { kind: 'rpc', method: ctx.dialect.method('send'), params: ctx.generation === 'legacy' ? { id: 42, message: 42 } : { message: 42 } },
     ),
   'task-not-found': (ctx: CheckContextWith<'dialect'>) =>
     sendProbe(ctx, 'task-not-found', async () => {
       const taskId = await unknownTaskId(ctx);
       return ctx.dialect.isRest
-        ? { kind: 'rest', method: 'GET', path: `/tasks/${encodeURIComponent(taskId.id)}`, taskId }
+        ? { kind: 'rest', ...ctx.dialect.route('get', { id: taskId.id }), taskId }
         : { kind: 'rpc', method: ctx.dialect.method('get'), params: { id: taskId.id }, taskId };
     }),
 } as const;
@@ -56,7 +61,9 @@ export const outcomeNotFound = (o: CallOutcome | undefined) => o?.kind === 'erro
  * (errors.shape reports the envelope): only a non-null result with no error is a success.
  */
 export const isSuccess = (ctx: CheckContextWith<'dialect'>, p: Probe) =>
-  ctx.dialect.isRest ? p.http.responded && !p.http.error && p.http.status >= 200 && p.http.status < 300 : !!p.rpc?.hasResult && p.rpc.result != null && !(p.rpc.hasError && p.rpc.error);
+  ctx.dialect.isRest
+    ? p.http.responded && !p.http.error && p.http.status >= 200 && p.http.status < 300
+    : !!p.rpc?.hasResult && p.rpc.result != null && !(p.rpc.hasError && p.rpc.error);
 
 /** The answer is an error of the binding (a JSON-RPC error at any status; on HTTP+JSON a 4xx/5xx). */
 export const isRefusal = (ctx: CheckContextWith<'dialect'>, p: Probe) => (ctx.dialect.isRest ? p.http.status >= 400 : !!p.rpc?.hasError);
@@ -64,10 +71,12 @@ export const isRefusal = (ctx: CheckContextWith<'dialect'>, p: Probe) => (ctx.di
 /** The state of the Task a successful answer carries (JSON-RPC result, REST body; v1.0 send wraps it in `task`). */
 export function answeredState(ctx: CheckContextWith<'dialect'>, p: Probe): { state?: TaskState; raw?: string } | undefined {
   if (!isSuccess(ctx, p)) return undefined;
-  let v: unknown = ctx.dialect.isRest ? (() => {
-    const j = p.http.json();
-    return j.ok ? j.value : undefined;
-  })() : p.rpc?.result;
+  let v: unknown = ctx.dialect.isRest
+    ? (() => {
+        const j = p.http.json();
+        return j.ok ? j.value : undefined;
+      })()
+    : p.rpc?.result;
   if (isRecord(v) && isRecord(v.task)) v = v.task;
   if (!isRecord(v) || !isRecord(v.status)) return {};
   const raw = v.status.state;
@@ -75,7 +84,8 @@ export function answeredState(ctx: CheckContextWith<'dialect'>, p: Probe): { sta
 }
 
 /** Reads a task back after a probe (observe, do not trust the answer). */
-export const readBack = (ctx: CheckContextWith<'dialect'>, id: string): Promise<CallOutcome> => ctx.dialect.get(ctx.http, { id, lane: probeLane(ctx), checkId: ctx.checkId });
+export const readBack = (ctx: CheckContextWith<'dialect'>, id: string): Promise<CallOutcome> =>
+  ctx.dialect.get(ctx.http, { id, lane: probeLane(ctx), checkId: ctx.checkId });
 
 export const readBackEvidence = (o: CallOutcome | undefined, label: string): Evidence[] => (o ? [exchangeEvidence(o.http, label)] : []);
 

@@ -10,7 +10,18 @@ import type { CheckContextWith } from '../context';
 import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip, type Verdict } from '../define';
 import { canceledTaskId } from '../fixtures/cancel';
 import { unknownTaskId } from '../fixtures/probe-ids';
-import { answered, crashVerdict, expectRest, expectRpcCode, isClientError, malformedIdVerdict, only, sendProbe, type Probe, type RestExpect } from '../fixtures/probes';
+import {
+  answered,
+  crashVerdict,
+  expectRest,
+  expectRpcCode,
+  isClientError,
+  malformedIdVerdict,
+  only,
+  sendProbe,
+  type Probe,
+  type RestExpect,
+} from '../fixtures/probes';
 import { noFinishedTask, ownFinishedRun, primarySkill, runningCandidates, runTask, skillInput, skillRuns, startRunningTask } from '../fixtures/tasks';
 import { answeredState, isRefusal, isSuccess, outcomeNotFound, PROBES, probeTaskNotFound, readBack, readBackEvidence, V1_UNSUPPORTED } from './shared';
 
@@ -23,7 +34,10 @@ function cancelStatuses(ctx: CheckContextWith<'dialect'>): RestExpect {
     advisory:
       ctx.generation === 'v1.0'
         ? undefined
-        : (s) => (isClientError(s) && s !== 404 ? `v0.x has no HTTP mapping table: HTTP ${s} refuses the cancel, though 400 or 409 is what servers customarily send.` : undefined),
+        : (s) =>
+            isClientError(s) && s !== 404
+              ? `v0.x has no HTTP mapping table: HTTP ${s} refuses the cancel, though 400 or 409 is what servers customarily send.`
+              : undefined,
   };
 }
 
@@ -31,7 +45,9 @@ function cancelStatuses(ctx: CheckContextWith<'dialect'>): RestExpect {
 async function cancelFinished(ctx: CheckContextWith<'dialect'>, name: string, id: string, stateName: string): Promise<{ v: Verdict; p: Probe; what: string }> {
   const what = `Cancel of ${stateName} task ${id}`;
   const p = await sendProbe(ctx, name, () =>
-    ctx.dialect.isRest ? { kind: 'rest', method: 'POST', path: `/tasks/${encodeURIComponent(id)}:cancel`, body: '{}' } : { kind: 'rpc', method: ctx.dialect.method('cancel'), params: { id } },
+    ctx.dialect.isRest
+      ? { kind: 'rest', ...ctx.dialect.route('cancel', { id }), body: '{}' }
+      : { kind: 'rpc', method: ctx.dialect.method('cancel'), params: { id } },
   );
   const skipped = refusedForCredentials(ctx, p.http);
   if (skipped) return { v: skipped, p, what };
@@ -45,7 +61,12 @@ export const errorsTaskNotFound = defineCheck({
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { legacy: 'v0.1.0 §8.2 (-32001 TaskNotFoundError)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §8.2', 'v1.0': 'v1.0.1 §3.1.3, §3.3.2, §5.4 (TaskNotFound / NOT_FOUND / 404)' },
+  specRefs: {
+    legacy: 'v0.1.0 §8.2 (-32001 TaskNotFoundError)',
+    'v0.2': 'v0.2.6 §8.2',
+    'v0.3': 'v0.3.0 §8.2',
+    'v1.0': 'v1.0.1 §3.1.3, §3.3.2, §5.4 (TaskNotFound / NOT_FOUND / 404)',
+  },
   recommendation:
     'When the task store has no such id, answer TaskNotFoundError -32001 (HTTP+JSON: 404 with ErrorInfo reason TASK_NOT_FOUND in v1.0) rather than null, an empty task or a 500.',
   requires: ['dialect'],
@@ -67,7 +88,12 @@ export const errorsCancelTerminal = defineCheck({
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { legacy: 'v0.1.0 §8.2 (-32002 TaskNotCancelableError)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §8.2', 'v1.0': 'v1.0.1 §3.1.5 (HTTP 400 in v1.0.1, 409 in v1.0.0)' },
+  specRefs: {
+    legacy: 'v0.1.0 §8.2 (-32002 TaskNotCancelableError)',
+    'v0.2': 'v0.2.6 §8.2',
+    'v0.3': 'v0.3.0 §8.2',
+    'v1.0': 'v1.0.1 §3.1.5 (HTTP 400 in v1.0.1, 409 in v1.0.0)',
+  },
   recommendation:
     'Guard terminal states: a cancel of a completed, failed or rejected task must answer TaskNotCancelableError -32002 (HTTP+JSON: 400, or 409 per v1.0.0), never a 500 and never a silently "canceled" completed task.',
   requires: ['dialect'],
@@ -82,7 +108,8 @@ export const errorsCancelTerminal = defineCheck({
     const after = await readBack(ctx, id);
     const evidence = [...(v.evidence ?? []), ...readBackEvidence(after, 'read back')];
     const got = answeredState(ctx, p);
-    const changedTo = (got?.state && got.state !== t.state ? got.raw : undefined) ?? (after.kind === 'task' && after.task.state !== t.state ? after.task.rawState : undefined);
+    const changedTo =
+      (got?.state && got.state !== t.state ? got.raw : undefined) ?? (after.kind === 'task' && after.task.state !== t.state ? after.task.rawState : undefined);
     if (changedTo) {
       return {
         status: 'fail',
@@ -91,7 +118,8 @@ export const errorsCancelTerminal = defineCheck({
         evidence,
       };
     }
-    if (got) return fail(`${what}: the agent returned the unchanged ${t.rawState} task as a success instead of refusing with TaskNotCancelable (-32002).`, evidence);
+    if (got)
+      return fail(`${what}: the agent returned the unchanged ${t.rawState} task as a success instead of refusing with TaskNotCancelable (-32002).`, evidence);
     return { ...v, evidence };
   },
 });
@@ -114,13 +142,24 @@ export const errorsCancelTwice = defineCheck({
     const after = await readBack(ctx, canceled);
     const evidence = [...(v.evidence ?? []), ...readBackEvidence(after, 'read back')];
     const got = answeredState(ctx, p);
-    const changedTo = (got?.state && got.state !== 'canceled' ? got.raw : undefined) ?? (after.kind === 'task' && after.task.state !== 'canceled' ? after.task.rawState : undefined);
+    const changedTo =
+      (got?.state && got.state !== 'canceled' ? got.raw : undefined) ??
+      (after.kind === 'task' && after.task.state !== 'canceled' ? after.task.rawState : undefined);
     if (changedTo) {
-      return { status: 'fail', critical: true, message: `${what}: the canceled task became ${changedTo}. A terminal state is final, whatever a duplicate cancel answers.`, evidence };
+      return {
+        status: 'fail',
+        critical: true,
+        message: `${what}: the canceled task became ${changedTo}. A terminal state is final, whatever a duplicate cancel answers.`,
+        evidence,
+      };
     }
     if (v.status === 'pass') return { ...v, evidence };
     if (ctx.generation === 'v1.0') {
-      if (got) return pass(`${what}: the agent returned the canceled task again; v1.0.1 §3.3.1 makes cancel idempotent ("multiple cancellation requests have the same effect").`, evidence);
+      if (got)
+        return pass(
+          `${what}: the agent returned the canceled task again; v1.0.1 §3.3.1 makes cancel idempotent ("multiple cancellation requests have the same effect").`,
+          evidence,
+        );
       if (probeTaskNotFound(ctx, p)) return pass(`${what}: TaskNotFound, which v1.0.1 §3.3.1 permits for a canceled and purged task.`, evidence);
       return {
         ...v,
@@ -129,7 +168,8 @@ export const errorsCancelTwice = defineCheck({
           'v1.0.1 §3.3.1 calls cancel idempotent (a duplicate may return the task, or TaskNotFound once purged) while §3.1.5 lists TaskNotCancelable for a canceled task: nothing else is named, but the release contradicts itself here.',
       };
     }
-    if (probeTaskNotFound(ctx, p) && outcomeNotFound(after)) return pass(`${what}: TaskNotFound, and a get finds no such task either (it was purged).`, evidence);
+    if (probeTaskNotFound(ctx, p) && outcomeNotFound(after))
+      return pass(`${what}: TaskNotFound, and a get finds no such task either (it was purged).`, evidence);
     if (got) {
       return fail(
         `${what}: the agent returned the canceled task as a success instead of refusing with TaskNotCancelable (-32002); before v1.0 there is no idempotency rule and the §8.2 TaskNotCancelableError row names "canceled".`,
@@ -146,7 +186,12 @@ export const errorsMessageToTerminal = defineCheck({
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { legacy: 'v0.1.0 §8.2 (-32009 InvalidTaskStateError, document only)', 'v0.2': 'v0.2.6 §7.1', 'v0.3': 'v0.3.0 §7.1', 'v1.0': 'v1.0.1 §3.1.1, §5.4 (UnsupportedOperationError)' },
+  specRefs: {
+    legacy: 'v0.1.0 §8.2 (-32009 InvalidTaskStateError, document only)',
+    'v0.2': 'v0.2.6 §7.1',
+    'v0.3': 'v0.3.0 §7.1',
+    'v1.0': 'v1.0.1 §3.1.1, §5.4 (UnsupportedOperationError)',
+  },
   recommendation:
     'Refuse messages that target a task in a terminal state: v1.0 requires UnsupportedOperationError (-32004; HTTP+JSON 400 UNSUPPORTED_OPERATION); earlier versions any error. Leave the task untouched (no history entry, no restart) and create a new task in the same context instead.',
   requires: ['dialect'],
@@ -159,7 +204,9 @@ export const errorsMessageToTerminal = defineCheck({
     const params = ctx.dialect.sendParams({ text: marker, taskId: id, contextId: t.contextId });
     const what = `A message to ${t.rawState} task ${id}`;
     const p = await sendProbe(ctx, 'message-to-terminal', () =>
-      ctx.dialect.isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify(params) } : { kind: 'rpc', method: ctx.dialect.method('send'), params },
+      ctx.dialect.isRest
+        ? { kind: 'rest', ...ctx.dialect.route('send'), body: JSON.stringify(params) }
+        : { kind: 'rpc', method: ctx.dialect.method('send'), params },
     );
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
@@ -173,12 +220,23 @@ export const errorsMessageToTerminal = defineCheck({
         : expectRpcCode(ctx, p, what, {
             codes: [-32004],
             names: 'UnsupportedOperation',
-            hints: { [-32602]: 'a2a-python\'s DefaultRequestHandler answers InvalidParams ("Task … is in terminal state"); v1.0.1 §3.1.1 names UnsupportedOperationError.' },
+            hints: {
+              [-32602]:
+                'a2a-python\'s DefaultRequestHandler answers InvalidParams ("Task … is in terminal state"); v1.0.1 §3.1.1 names UnsupportedOperationError.',
+            },
           });
       if (v.status === 'fail' && probeTaskNotFound(ctx, p)) {
         after = await readBack(ctx, id);
-        if (outcomeNotFound(after)) return skip(`${what} got TaskNotFound, and a get finds no such task either: it was purged, so a message to a terminal task could not be exercised.`, 'precondition', [...(v.evidence ?? []), ...readBackEvidence(after, 'read back')]);
-        v = fail(`${what}: TaskNotFound, although a get still returns the task; v1.0.1 §3.1.1 names UnsupportedOperationError for a terminal task.`, [...(v.evidence ?? []), ...readBackEvidence(after, 'read back')]);
+        if (outcomeNotFound(after))
+          return skip(
+            `${what} got TaskNotFound, and a get finds no such task either: it was purged, so a message to a terminal task could not be exercised.`,
+            'precondition',
+            [...(v.evidence ?? []), ...readBackEvidence(after, 'read back')],
+          );
+        v = fail(`${what}: TaskNotFound, although a get still returns the task; v1.0.1 §3.1.1 names UnsupportedOperationError for a terminal task.`, [
+          ...(v.evidence ?? []),
+          ...readBackEvidence(after, 'read back'),
+        ]);
       }
     } else {
       const evidence = [exchangeEvidence(p.http)];
@@ -190,12 +248,20 @@ export const errorsMessageToTerminal = defineCheck({
     if (after.kind !== 'task') return v;
     const evidence = [...(v.evidence ?? []).filter((e) => e.label !== 'read back'), exchangeEvidence(after.http, 'read back')];
     if (after.task.state !== t.state) {
-      return { status: 'fail', critical: true, message: `${what} was answered with an error, but reading the task back shows it changed from ${t.rawState} to ${after.task.rawState}: a terminal state is final.`, evidence };
+      return {
+        status: 'fail',
+        critical: true,
+        message: `${what} was answered with an error, but reading the task back shows it changed from ${t.rawState} to ${after.task.rawState}: a terminal state is final.`,
+        evidence,
+      };
     }
     const messageId = isRecord(params.message) && typeof params.message.messageId === 'string' ? params.message.messageId : undefined;
     const history = JSON.stringify(after.task.history ?? []);
     if (history.includes(marker) || (messageId && history.includes(messageId))) {
-      return fail(`${what} was answered with an error, but reading the task back shows our message in its history: the refused message was still appended.`, evidence);
+      return fail(
+        `${what} was answered with an error, but reading the task back shows our message in its history: the refused message was still appended.`,
+        evidence,
+      );
     }
     return { ...v, evidence };
   },
@@ -212,12 +278,15 @@ export const errorsUnknownTaskMessage = defineCheck({
     'When message.taskId names no task, answer TaskNotFoundError -32001 (HTTP+JSON: 404 TASK_NOT_FOUND) instead of creating a task, ignoring the id or answering another error. Task ids are server-generated: a client names one only to continue that task.',
   requires: ['dialect'],
   run: async (ctx) => {
-    if (ctx.generation === 'legacy') return skip('Legacy clients choose task ids: tasks/send with a new id creates the task (v0.1.0 §7.1.1).', 'not-applicable');
+    if (ctx.generation === 'legacy')
+      return skip('Legacy clients choose task ids: tasks/send with a new id creates the task (v0.1.0 §7.1.1).', 'not-applicable');
     const taskId = await unknownTaskId(ctx);
     const input = skillInput(ctx, primarySkill(ctx));
     const params = ctx.dialect.sendParams({ text: input.text, parts: input.parts, taskId: taskId.id });
     const p = await sendProbe(ctx, 'unknown-task-message', () =>
-      ctx.dialect.isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify(params), taskId } : { kind: 'rpc', method: ctx.dialect.method('send'), params, taskId },
+      ctx.dialect.isRest
+        ? { kind: 'rest', ...ctx.dialect.route('send'), body: JSON.stringify(params), taskId }
+        : { kind: 'rpc', method: ctx.dialect.method('send'), params, taskId },
     );
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
@@ -227,26 +296,33 @@ export const errorsUnknownTaskMessage = defineCheck({
       : expectRpcCode(ctx, p, what, { codes: [-32001], names: 'TaskNotFound' });
     if (v.status === 'fail' && isSuccess(ctx, p)) {
       const st = answeredState(ctx, p);
-      v = fail(`${what} was accepted (${st?.raw ? `a Task in state ${st.raw}` : answered(p)}): the agent created a task or ignored the taskId instead of answering TaskNotFound.`, v.evidence);
+      v = fail(
+        `${what} was accepted (${st?.raw ? `a Task in state ${st.raw}` : answered(p)}): the agent created a task or ignored the taskId instead of answering TaskNotFound.`,
+        v.evidence,
+      );
     }
     v = malformedIdVerdict(ctx, p, v);
     if (v.status !== 'pass') return v;
     // Observed: the refusal created no task under the client's id.
     const after = await readBack(ctx, taskId.id);
-    if (after.kind === 'task') return fail(`${what} was refused with TaskNotFound, yet a get now returns a task with that id: one was created under the client's id.`, [...(v.evidence ?? []), exchangeEvidence(after.http, 'read back')]);
+    if (after.kind === 'task')
+      return fail(`${what} was refused with TaskNotFound, yet a get now returns a task with that id: one was created under the client's id.`, [
+        ...(v.evidence ?? []),
+        exchangeEvidence(after.http, 'read back'),
+      ]);
     return { ...v, evidence: [...(v.evidence ?? []), exchangeEvidence(after.http, 'read back: still not found')] };
   },
 });
 
 export const errorsContextMismatch = defineCheck({
   id: 'errors.context-mismatch',
-  title: 'A message whose contextId differs from its task\'s is rejected and leaves the task as it was (v1.0)',
+  title: "A message whose contextId differs from its task's is rejected and leaves the task as it was (v1.0)",
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
   specRefs: { 'v1.0': 'v1.0.1 §3.4.3 Multi-Turn Conversation Patterns' },
   recommendation:
-    'When a message names an existing task and a contextId other than that task\'s, reject it with an error (e.g. InvalidParams -32602, HTTP 400) before touching the task: do not append it to the history, resume the task or move it to the new context.',
+    "When a message names an existing task and a contextId other than that task's, reject it with an error (e.g. InvalidParams -32602, HTTP 400) before touching the task: do not append it to the history, resume the task or move it to the new context.",
   requires: ['dialect'],
   run: async (ctx) => {
     if (ctx.generation !== 'v1.0') return skip('Only v1.0 requires rejecting a mismatching contextId (§3.4.3).', 'not-applicable');
@@ -256,8 +332,14 @@ export const errorsContextMismatch = defineCheck({
     const pausedModel = runs.find((r) => r.outcome === 'interrupted' && r.final?.id);
     let lastSkip: Verdict = skip('No task of this run stayed non-terminal long enough to send it a mismatching message.', 'precondition');
     if (pausedModel) {
-      const own = await runTask(ctx, ctx.dialect, { text: pausedModel.text, input: pausedModel.input, skillId: pausedModel.skillId, lane: ctx.lane('context-mismatch') });
-      if (own.outcome === 'interrupted' && own.final?.id) targets.push({ task: own.final, id: own.final.id, paused: true, label: `task ${own.final.id} (${own.final.rawState})` });
+      const own = await runTask(ctx, ctx.dialect, {
+        text: pausedModel.text,
+        input: pausedModel.input,
+        skillId: pausedModel.skillId,
+        lane: ctx.lane('context-mismatch'),
+      });
+      if (own.outcome === 'interrupted' && own.final?.id)
+        targets.push({ task: own.final, id: own.final.id, paused: true, label: `task ${own.final.id} (${own.final.rawState})` });
     }
     const candidates = runningCandidates(ctx);
     let from = 0;
@@ -270,11 +352,14 @@ export const errorsContextMismatch = defineCheck({
         if (started.send.kind !== 'task' || !started.send.task.id) {
           const refused = refusedForCredentials(ctx, started.send.http);
           if (refused) return refused;
-          if (started.send.kind === 'message') return skip('The agent replies with Messages only (no tasks), so there is no task to send a mismatching contextId to.', 'not-applicable');
+          if (started.send.kind === 'message')
+            return skip('The agent replies with Messages only (no tasks), so there is no task to send a mismatching contextId to.', 'not-applicable');
           return skip('Could not start a task to send a mismatching contextId to.', 'precondition', [exchangeEvidence(started.send.http)]);
         }
         if (!started.running) {
-          lastSkip = skip(`The tasks finished (${started.send.task.rawState}) before a mismatching message could be sent.`, 'precondition', [exchangeEvidence(started.send.http)]);
+          lastSkip = skip(`The tasks finished (${started.send.task.rawState}) before a mismatching message could be sent.`, 'precondition', [
+            exchangeEvidence(started.send.http),
+          ]);
           if (from >= candidates.length) return lastSkip;
           continue;
         }
@@ -287,7 +372,9 @@ export const errorsContextMismatch = defineCheck({
       const params = ctx.dialect.sendParams({ text: marker, taskId: id, contextId: otherContext });
       const what = `A message to ${target.label} (contextId ${t.contextId ?? '?'}) with contextId ${otherContext}`;
       const p = await sendProbe(ctx, `context-mismatch-${attempt}`, () =>
-        ctx.dialect.isRest ? { kind: 'rest', method: 'POST', path: '/message:send', body: JSON.stringify(params) } : { kind: 'rpc', method: ctx.dialect.method('send'), params },
+        ctx.dialect.isRest
+          ? { kind: 'rest', ...ctx.dialect.route('send'), body: JSON.stringify(params) }
+          : { kind: 'rpc', method: ctx.dialect.method('send'), params },
       );
       const skipped = refusedForCredentials(ctx, p.http);
       if (skipped) return skipped;
@@ -296,12 +383,19 @@ export const errorsContextMismatch = defineCheck({
       const after = await readBack(ctx, id);
       const evidence = [exchangeEvidence(p.http), ...readBackEvidence(after, 'read back')];
       if (!isRefusal(ctx, p)) {
-        return fail(`${what} was accepted (${answered(p)}); v1.0.1 §3.4.3: agents MUST reject messages whose contextId differs from that of the referenced task.`, evidence);
+        return fail(
+          `${what} was accepted (${answered(p)}); v1.0.1 §3.4.3: agents MUST reject messages whose contextId differs from that of the referenced task.`,
+          evidence,
+        );
       }
       const afterTask = after.kind === 'task' ? after.task : undefined;
       // Refused because the task finished meanwhile? Then it says nothing about the contextId.
       if (afterTask && isTerminal(afterTask.state, ctx.generation) && !target.paused && V1_UNSUPPORTED(ctx, p)) {
-        lastSkip = skip(`${what} was refused with ${answered(p)}, but the task had meanwhile finished (${afterTask.rawState}): the refusal may be for the terminal state.`, 'precondition', evidence);
+        lastSkip = skip(
+          `${what} was refused with ${answered(p)}, but the task had meanwhile finished (${afterTask.rawState}): the refusal may be for the terminal state.`,
+          'precondition',
+          evidence,
+        );
         if (from >= candidates.length) return lastSkip;
         continue;
       }
@@ -310,9 +404,13 @@ export const errorsContextMismatch = defineCheck({
           return fail(`${what} was refused (${answered(p)}), but reading the task back shows its contextId changed to ${afterTask.contextId}.`, evidence);
         }
         const history = JSON.stringify(afterTask.history ?? []);
-        if (history.includes(marker)) return fail(`${what} was refused (${answered(p)}), but reading the task back shows the message in its history.`, evidence);
+        if (history.includes(marker))
+          return fail(`${what} was refused (${answered(p)}), but reading the task back shows the message in its history.`, evidence);
         if (target.paused && afterTask.state !== t.state) {
-          return fail(`${what} was refused (${answered(p)}), but the task moved from ${t.rawState} to ${afterTask.rawState}: the rejected message resumed it.`, evidence);
+          return fail(
+            `${what} was refused (${answered(p)}), but the task moved from ${t.rawState} to ${afterTask.rawState}: the rejected message resumed it.`,
+            evidence,
+          );
         }
       }
       return pass(`${what} was rejected (${answered(p)})${afterTask ? '; the task is unchanged' : ''}.`, evidence);

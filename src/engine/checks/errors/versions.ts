@@ -6,6 +6,7 @@ import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials } from
 import { unknownTaskId } from '../fixtures/probe-ids';
 import { answered, crashVerdict, expectRest, expectRpcCode, only, sendProbe } from '../fixtures/probes';
 import { probeTaskNotFound } from './shared';
+import { describeOperation, fillPath, methodName, restRoute } from '../../protocol/operations';
 
 export const errorsVersionUnsupported = defineCheck({
   id: 'errors.version-unsupported',
@@ -22,7 +23,7 @@ export const errorsVersionUnsupported = defineCheck({
     const p = await sendProbe(ctx, 'version-unsupported', async () => {
       const taskId = await unknownTaskId(ctx);
       return ctx.dialect.isRest
-        ? { kind: 'rest', method: 'GET', path: `/tasks/${encodeURIComponent(taskId.id)}`, headers: h, taskId }
+        ? { kind: 'rest', ...ctx.dialect.route('get', { id: taskId.id }), headers: h, taskId }
         : { kind: 'rpc', method: ctx.dialect.method('get'), params: { id: taskId.id }, headers: h, taskId };
     });
     const skipped = refusedForCredentials(ctx, p.http);
@@ -49,37 +50,53 @@ export const errorsVersionMissing = defineCheck({
     const omit = ['A2A-Version'];
     const norm = (u: string | undefined) => (u ?? '').replace(/\/+$/, '');
     const iface03 = ctx.card.interfaces.find(
-      (i) => norm(i.url) === norm(ctx.endpointUrl) && /^0\.3(\.|$)/.test(i.protocolVersion ?? '') && String(i.binding).toUpperCase() === String(ctx.binding ?? '').toUpperCase(),
+      (i) =>
+        norm(i.url) === norm(ctx.endpointUrl) &&
+        /^0\.3(\.|$)/.test(i.protocolVersion ?? '') &&
+        String(i.binding).toUpperCase() === String(ctx.binding ?? '').toUpperCase(),
     );
     const taskId = await unknownTaskId(ctx);
-    const enc = encodeURIComponent(taskId.id);
     if (iface03) {
+      const get03 = restRoute('v0.3', 'get');
       // A 0.3 interface at this URL: the header-less request is a 0.3 request, judged by 0.3 semantics.
       const p = await sendProbe(ctx, 'version-missing', () =>
-        ctx.dialect.isRest ? { kind: 'rest', method: 'GET', path: `/v1/tasks/${enc}`, omit, taskId } : { kind: 'rpc', method: 'tasks/get', params: { id: taskId.id }, omit, taskId },
+        // The 0.3 route under the same REST base: v0.x paths start with `/v1` (restBase).
+        ctx.dialect.isRest
+          ? { kind: 'rest', method: get03.method, path: `/v1${fillPath(get03.path, { id: taskId.id })}`, omit, taskId }
+          : { kind: 'rpc', method: methodName('v0.3', 'get'), params: { id: taskId.id }, omit, taskId },
       );
       const skipped = refusedForCredentials(ctx, p.http);
       if (skipped) return skipped;
-      const what = `A 0.3 ${ctx.dialect.isRest ? `GET /v1/tasks/{id}` : 'tasks/get'} without A2A-Version (the card declares a 0.3 interface at this URL)`;
+      const what = `A 0.3 ${describeOperation({ generation: 'v0.3', binding: ctx.dialect.binding }, 'get')} without A2A-Version (the card declares a 0.3 interface at this URL)`;
       const crash = crashVerdict(ctx, p, what);
       if (crash) return crash;
       const evidence = [exchangeEvidence(p.http)];
       if (!ctx.dialect.isRest) {
         const code = p.rpc?.error?.code;
         if (code === -32001) return pass(`${what}: served as 0.3 (TaskNotFound -32001 for our unknown id).`, evidence);
-        if (code === -32601) return fail(`${what}: -32601 Method not found, i.e. routed as 1.0; v1.0.1 §3.6.2 requires a missing header to mean 0.3, and the card promises 0.3 here.`, evidence);
+        if (code === -32601)
+          return fail(
+            `${what}: -32601 Method not found, i.e. routed as 1.0; v1.0.1 §3.6.2 requires a missing header to mean 0.3, and the card promises 0.3 here.`,
+            evidence,
+          );
         return fail(`${what}: expected the 0.3 answer (TaskNotFound -32001), got ${answered(p)}.`, evidence);
       }
-      if (p.http.status === 404 && p.rest?.reason !== undefined && p.rest.reason !== 'TASK_NOT_FOUND') return fail(`${what}: ${answered(p)}, not a 0.3 TaskNotFound.`, evidence);
+      if (p.http.status === 404 && p.rest?.reason !== undefined && p.rest.reason !== 'TASK_NOT_FOUND')
+        return fail(`${what}: ${answered(p)}, not a 0.3 TaskNotFound.`, evidence);
       if (p.http.status === 404) {
         return /task/i.test(p.http.text)
           ? pass(`${what}: served as 0.3 (HTTP 404 naming the task).`, evidence)
-          : { ...fail(`${what}: HTTP 404 without a body that names the task: a missing 0.3 route and a 0.3 TaskNotFound look alike.`, evidence), advisory: 'An HTTP 404 cannot tell a 0.3 TaskNotFound from a route the 1.0 router lacks.' };
+          : {
+              ...fail(`${what}: HTTP 404 without a body that names the task: a missing 0.3 route and a 0.3 TaskNotFound look alike.`, evidence),
+              advisory: 'An HTTP 404 cannot tell a 0.3 TaskNotFound from a route the 1.0 router lacks.',
+            };
       }
       return fail(`${what}: expected the 0.3 answer (HTTP 404 for our unknown task), got ${answered(p)}.`, evidence);
     }
     const p = await sendProbe(ctx, 'version-missing', () =>
-      ctx.dialect.isRest ? { kind: 'rest', method: 'GET', path: `/tasks/${enc}`, omit, taskId } : { kind: 'rpc', method: ctx.dialect.method('get'), params: { id: taskId.id }, omit, taskId },
+      ctx.dialect.isRest
+        ? { kind: 'rest', ...ctx.dialect.route('get', { id: taskId.id }), omit, taskId }
+        : { kind: 'rpc', method: ctx.dialect.method('get'), params: { id: taskId.id }, omit, taskId },
     );
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
@@ -89,12 +106,20 @@ export const errorsVersionMissing = defineCheck({
     const evidence = [exchangeEvidence(p.http)];
     const code = p.rpc?.error?.code;
     if (code === -32009 || p.rest?.reason === 'VERSION_NOT_SUPPORTED') return pass(`${what}: refused with VersionNotSupported.`, evidence);
-    if (ctx.dialect.isRest && p.http.status === 400 && p.rest?.reason === undefined) return pass(`${what}: refused with HTTP 400 (a v1.0 task lookup would have answered 404).`, evidence);
+    if (ctx.dialect.isRest && p.http.status === 400 && p.rest?.reason === undefined)
+      return pass(`${what}: refused with HTTP 400 (a v1.0 task lookup would have answered 404).`, evidence);
     const treatedAsOld =
-      code === -32601 ? 'treated as a 0.3 request (GetTask is not a 0.3 method: -32601)' : ctx.dialect.isRest && p.http.status === 404 && p.rest?.reason !== 'TASK_NOT_FOUND' ? 'treated as a non-1.0 request (HTTP 404 without TASK_NOT_FOUND)' : undefined;
+      code === -32601
+        ? 'treated as a 0.3 request (GetTask is not a 0.3 method: -32601)'
+        : ctx.dialect.isRest && p.http.status === 404 && p.rest?.reason !== 'TASK_NOT_FOUND'
+          ? 'treated as a non-1.0 request (HTTP 404 without TASK_NOT_FOUND)'
+          : undefined;
     if (treatedAsOld) {
       return {
-        ...fail(`${what}: ${treatedAsOld}, but not refused with VersionNotSupportedError as v1.0.1 §3.6.2 requires of an interface that does not support 0.3.`, evidence),
+        ...fail(
+          `${what}: ${treatedAsOld}, but not refused with VersionNotSupportedError as v1.0.1 §3.6.2 requires of an interface that does not support 0.3.`,
+          evidence,
+        ),
         advisory: 'The request was not served with 1.0 semantics (the MUST at stake); only the error type differs.',
       };
     }
