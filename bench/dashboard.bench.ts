@@ -77,7 +77,12 @@ export async function run(): Promise<BenchSection> {
     await page.waitForURL(/\/runs\/bench-10k$/);
     await page.getByRole('status', { name: 'Conformance level' }).waitFor();
     const open = stat(await longTasks(page));
-    rows.push({ metric: 'open 10k-event report: longest task', value: Math.round(open.longest), unit: 'ms', note: 'parse + validate + IndexedDB + first render, one-off' });
+    rows.push({
+      metric: 'open 10k-event report: longest task',
+      value: Math.round(open.longest),
+      unit: 'ms',
+      note: 'parse + validate + IndexedDB + first render, one-off',
+    });
 
     const before = await heapMb(page);
     const replayStart = Date.now();
@@ -87,7 +92,12 @@ export async function run(): Promise<BenchSection> {
     const live = stat(await longTasks(page));
     const after = await heapMb(page);
     rows.push(
-      { metric: `live: ${events.length} events (${sse} SSE) pushed through the store`, value: replayMs, unit: 'ms', note: 'paced over ~5 s, batched per frame' },
+      {
+        metric: `live: ${events.length} events (${sse} SSE) pushed through the store`,
+        value: replayMs,
+        unit: 'ms',
+        note: 'paced over ~5 s, batched per frame',
+      },
       { metric: 'live: longest main-thread task', value: Math.round(live.longest), unit: 'ms' },
       { metric: 'live: long tasks (> 50 ms)', value: live.count, note: `total ${Math.round(live.total)} ms` },
       { metric: 'JS heap before / after the live run', value: `${before.heap.toFixed(1)} / ${after.heap.toFixed(1)}`, unit: 'MB', note: 'after GC' },
@@ -100,7 +110,12 @@ export async function run(): Promise<BenchSection> {
       await page.waitForTimeout(16);
     }
     const scroll = stat(await longTasks(page));
-    rows.push({ metric: 'scroll the 10k timeline: longest task', value: Math.round(scroll.longest), unit: 'ms', note: `${scroll.count} long tasks in 40 jumps` });
+    rows.push({
+      metric: 'scroll the 10k timeline: longest task',
+      value: Math.round(scroll.longest),
+      unit: 'ms',
+      note: `${scroll.count} long tasks in 40 jumps`,
+    });
 
     // A real run against the v1 demo agent, through the proxy.
     const demo = server.agents.find((a) => a.id === 'v1');

@@ -67,7 +67,13 @@ export async function run(): Promise<BenchSection> {
   const X = 5_000;
   t0 = performance.now();
   for (let i = 0; i < X; i++) {
-    await exchange(xCtx, { method: 'POST', url: 'http://bench.test/rpc', body: '{"jsonrpc":"2.0","id":"r","method":"GetTask","params":{"id":"t"}}', headers: { 'content-type': 'application/json', authorization: 'Bearer bench-secret-token' }, lane: 'bench' });
+    await exchange(xCtx, {
+      method: 'POST',
+      url: 'http://bench.test/rpc',
+      body: '{"jsonrpc":"2.0","id":"r","method":"GetTask","params":{"id":"t"}}',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer bench-secret-token' },
+      lane: 'bench',
+    });
   }
   const xMs = performance.now() - t0;
   rows.push({ metric: 'exchange: cost per request/response (incl. event records)', value: (xMs * 1000) / X, unit: 'µs', note: `${X} calls` });
@@ -83,13 +89,26 @@ export async function run(): Promise<BenchSection> {
   for (const e of events) one = applyEvents(one, [e]);
   const single = performance.now() - t0;
   rows.push(
-    { metric: 'reducer: events/s, batches of 100 (per-frame path)', value: Math.round(events.length / (batched / 1000)), unit: '/s', note: `${events.length} events in ${batched.toFixed(1)} ms` },
-    { metric: 'reducer: events/s, one event per call', value: Math.round(events.length / (single / 1000)), unit: '/s', note: `${single.toFixed(0)} ms (copies collections per call)` },
+    {
+      metric: 'reducer: events/s, batches of 100 (per-frame path)',
+      value: Math.round(events.length / (batched / 1000)),
+      unit: '/s',
+      note: `${events.length} events in ${batched.toFixed(1)} ms`,
+    },
+    {
+      metric: 'reducer: events/s, one event per call',
+      value: Math.round(events.length / (single / 1000)),
+      unit: '/s',
+      note: `${single.toFixed(0)} ms (copies collections per call)`,
+    },
   );
 
   // Memory for a 10,000-event run: the folded state plus the log the report embeds.
   const before = heapMb();
-  const keep: { state: ReturnType<typeof initialRunState>; log: RunEvent[] } = { state: applyEvents(initialRunState(), events), log: syntheticRun({ targetEvents: 10_000 }) as RunEvent[] };
+  const keep: { state: ReturnType<typeof initialRunState>; log: RunEvent[] } = {
+    state: applyEvents(initialRunState(), events),
+    log: syntheticRun({ targetEvents: 10_000 }) as RunEvent[],
+  };
   const after = heapMb();
   rows.push({
     metric: 'heap for a 10,000-event run (state + event log)',

@@ -32,11 +32,14 @@ const sortNum = (a: number[]) => [...a].sort((x, y) => x - y);
 
 function call(agent: http.Agent, port: number, path: string, body: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { ...CLIENT_HEADERS, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.on('data', () => undefined);
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`))));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { ...CLIENT_HEADERS, 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`))));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -167,15 +170,25 @@ export async function run(): Promise<BenchSection> {
       { metric: 'SSE time to first event p50, proxied', value: quantile(tP, 0.5), unit: 'ms' },
       { metric: 'SSE time to first event p99, direct', value: quantile(tD, 0.99), unit: 'ms' },
       { metric: 'SSE time to first event p99, proxied', value: quantile(tP, 0.99), unit: 'ms' },
-      { metric: 'SSE event delivery delay p50, direct', value: quantile(eD, 0.5), unit: 'ms', note: `arrival − write, ${SSE_EVENTS} events every ${SSE_GAP_MS} ms` },
+      {
+        metric: 'SSE event delivery delay p50, direct',
+        value: quantile(eD, 0.5),
+        unit: 'ms',
+        note: `arrival − write, ${SSE_EVENTS} events every ${SSE_GAP_MS} ms`,
+      },
       { metric: 'SSE event delivery delay p50, proxied', value: quantile(eP, 0.5), unit: 'ms' },
       { metric: 'SSE event delivery delay max, direct', value: eD[eD.length - 1] ?? NaN, unit: 'ms' },
-      { metric: 'SSE event delivery delay max, proxied', value: eP[eP.length - 1] ?? NaN, unit: 'ms', note: `buffering would show as ≈${SSE_GAP_MS * (SSE_EVENTS - 1)} ms` },
+      {
+        metric: 'SSE event delivery delay max, proxied',
+        value: eP[eP.length - 1] ?? NaN,
+        unit: 'ms',
+        note: `buffering would show as ≈${SSE_GAP_MS * (SSE_EVENTS - 1)} ms`,
+      },
     ];
     return {
       title: 'CORS proxy overhead (Node adapter, local mode, loopback)',
       rows,
-      notes: ['Agent, proxy and client run in one process; proxied throughput includes the proxy\'s CPU on the same event loop.'],
+      notes: ["Agent, proxy and client run in one process; proxied throughput includes the proxy's CPU on the same event loop."],
     };
   } finally {
     agent.destroy();

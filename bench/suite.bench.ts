@@ -74,7 +74,12 @@ export async function run(): Promise<BenchSection> {
       rows.push(
         { metric: `${id}: suite wall time W (median of ${REPEAT})`, value: Math.round(w), unit: 'ms', note: `level ${level}` },
         { metric: `${id}: floor (longest deliberate delay of one task)`, value: delays.longest, unit: 'ms' },
-        { metric: `${id}: Σ deliberate delays of the ${delays.tasks} tasks created`, value: delays.sum, unit: 'ms', note: 'what a one-at-a-time client would wait' },
+        {
+          metric: `${id}: Σ deliberate delays of the ${delays.tasks} tasks created`,
+          value: delays.sum,
+          unit: 'ms',
+          note: 'what a one-at-a-time client would wait',
+        },
         { metric: `${id}: W − floor (target < 1000)`, value: Math.round(w - delays.longest), unit: 'ms' },
         { metric: `${id}: W0, same suite with zero delays`, value: Math.round(median(W0)), unit: 'ms', note: "the tool's own cost" },
       );
@@ -83,8 +88,10 @@ export async function run(): Promise<BenchSection> {
     await Promise.all([paced.close(), instant.close()]);
   }
   return {
-    title: 'Suite wall time vs the demo agents\' deliberate delays (Node host, direct, ≤ 6 requests in flight)',
+    title: "Suite wall time vs the demo agents' deliberate delays (Node host, direct, ≤ 6 requests in flight)",
     rows,
-    notes: ['Checks run concurrently; the slow skill (1500 ms) is on the critical path twice at most (its own run and, when no quicker task is found running, cancel/resubscribe).'],
+    notes: [
+      'Checks run concurrently; the slow skill (1500 ms) is on the critical path twice at most (its own run and, when no quicker task is found running, cancel/resubscribe).',
+    ],
   };
 }

@@ -41,7 +41,12 @@ const VISITS: Visit[] = [
       const files = [
         writeReport('a11y-a-old', { runId: 'a11y-a-old', agentUrl: 'http://127.0.0.1:9999/a2a', flawed: true, startAt: Date.UTC(2026, 9, 1, 9) }),
         writeReport('a11y-b', { runId: 'a11y-b', agentUrl: 'http://127.0.0.1:9998/other', startAt: Date.UTC(2026, 9, 2, 9) }),
-        writeReport('a11y-a-new', { runId: 'a11y-a-new', agentUrl: 'http://127.0.0.1:9999/a2a', startAt: Date.UTC(2026, 9, 3, 9), statuses: { 'streaming.resubscribe': 'skip' } }),
+        writeReport('a11y-a-new', {
+          runId: 'a11y-a-new',
+          agentUrl: 'http://127.0.0.1:9999/a2a',
+          startAt: Date.UTC(2026, 9, 3, 9),
+          statuses: { 'streaming.resubscribe': 'skip' },
+        }),
       ];
       await page.goto('/history');
       await scan('history, empty');
@@ -85,7 +90,10 @@ const VISITS: Visit[] = [
       await row.getByRole('button', { name: /^Export card of / }).click();
       await expect(page.getByRole('region', { name: /would fail our card checks$/ })).toBeVisible();
       await scan('export warning (v1.0 card fails our checks, v0.3 offered)');
-      await page.getByRole('region', { name: /would fail our card checks$/ }).getByRole('button', { name: 'Cancel' }).click();
+      await page
+        .getByRole('region', { name: /would fail our card checks$/ })
+        .getByRole('button', { name: 'Cancel' })
+        .click();
       await row.getByRole('button', { name: /^Edit / }).click();
       const form = page.getByRole('form', { name: /^Edit / });
       await form.getByLabel('Local fields').fill('{"team": ');

@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { writeReport } from './fixtures/reports';
 
-test('history lists runs; compare shows a summary line and the checks that changed (pass -> skip is not applicable); delete removes a run', async ({ page }) => {
+test('history lists runs; compare shows a summary line and the checks that changed (pass -> skip is not applicable); delete removes a run', async ({
+  page,
+}) => {
   const before = writeReport('before', { runId: 'e2e-before', flawed: true, startAt: Date.UTC(2026, 9, 1, 9) });
   const after = writeReport('after', {
     runId: 'e2e-after',
@@ -36,16 +38,22 @@ test('history lists runs; compare shows a summary line and the checks that chang
   await expect(changed).not.toContainText('regress');
 
   // Open one from the list, then delete it.
-  await table.getByRole('link', { name: /^Open run of Synthetic Echo Agent/ }).first().click();
+  await table
+    .getByRole('link', { name: /^Open run of Synthetic Echo Agent/ })
+    .first()
+    .click();
   await expect(page.getByRole('status', { name: 'Conformance level' })).toBeVisible();
   await page.goBack();
   const countBefore = await table.getByRole('row').count();
-  await table.getByRole('button', { name: /^Delete run of/ }).first().click();
+  await table
+    .getByRole('button', { name: /^Delete run of/ })
+    .first()
+    .click();
   await table.getByRole('button', { name: 'Confirm delete' }).click();
   await expect(table.getByRole('row')).toHaveCount(countBefore - 1);
 });
 
-test('compare warns about two different agents and offers the later agent\'s previous run; each run offers its previous one', async ({ page }) => {
+test("compare warns about two different agents and offers the later agent's previous run; each run offers its previous one", async ({ page }) => {
   const files = [
     writeReport('agent-a-old', { runId: 'e2e-a-old', agentUrl: 'http://127.0.0.1:9999/a2a', flawed: true, startAt: Date.UTC(2026, 9, 1, 9) }),
     writeReport('agent-b', { runId: 'e2e-b', agentUrl: 'http://127.0.0.1:9998/other', startAt: Date.UTC(2026, 9, 2, 9) }),

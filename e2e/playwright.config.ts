@@ -8,9 +8,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.E2E_PORT || 4179);
 // The app server: `npm start`'s server (SPA + proxy + demo agents) when it exists, else Vite's
 // preview of dist/ (SPA only; specs that need agents are marked fixme until then).
-const appServer = existsSync(join(root, 'src/server/main.ts'))
-  ? `npx tsx src/server/main.ts`
-  : `npx vite preview --port ${port} --strictPort`;
+const appServer = existsSync(join(root, 'src/server/main.ts')) ? `npx tsx src/server/main.ts` : `npx vite preview --port ${port} --strictPort`;
 
 export default defineConfig({
   testDir: '.',

@@ -21,7 +21,9 @@ async function addByUrl(page: Page, url: string) {
   await page.getByRole('button', { name: 'Add agent by URL' }).click();
 }
 
-test('the v0.3 demo agent: add by URL, export (warned: the v1.0 card fails our checks; v0.3 card offered), edit local fields, re-add keeping them, mapper log, run now, delete', async ({ page }) => {
+test('the v0.3 demo agent: add by URL, export (warned: the v1.0 card fails our checks; v0.3 card offered), edit local fields, re-add keeping them, mapper log, run now, delete', async ({
+  page,
+}) => {
   await page.goto('/');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Registry' }).click();
   await expect(page).toHaveURL(/\/registry$/);
@@ -104,7 +106,14 @@ test('the v0.3 demo agent: add by URL, export (warned: the v1.0 card fails our c
   const cells = async (i: number) => (await rows.nth(i).getByRole('cell').allTextContents()).slice(1);
   const id = expect.stringMatching(/^agent:127\.0\.0\.1\.demo-agent-v0-3-sdk@/);
   expect(await cells(1)).toEqual(['import', 'A2A v0.3', id, 'a2a-mapper.v1', cardUrl, 'ok']);
-  expect(await cells(2)).toEqual(['export', 'A2A v1.0', id, 'a2a-mapper.v1', `${v03}/jsonrpc`, expect.stringMatching(/^\d+ warnings?card\.required-fields \(fail\)/)]);
+  expect(await cells(2)).toEqual([
+    'export',
+    'A2A v1.0',
+    id,
+    'a2a-mapper.v1',
+    `${v03}/jsonrpc`,
+    expect.stringMatching(/^\d+ warnings?card\.required-fields \(fail\)/),
+  ]);
   expect(await cells(3)).toEqual(['export', 'A2A v0.3', id, 'a2a-mapper.v1', `${v03}/jsonrpc`, 'ok']);
   expect(await cells(4)).toEqual(['import', 'A2A v0.3', id, 'a2a-mapper.v1', cardUrl, 'ok']);
 
@@ -141,8 +150,22 @@ test('adding by URL explains a wrong URL and a server without a card', async ({ 
   // Both failed adds are in the mapper log, newest first.
   const rows = mapperLog(page).getByRole('row');
   await expect(rows).toHaveCount(3);
-  expect((await rows.nth(1).getByRole('cell').allTextContents()).slice(1)).toEqual(['import', '–', '–', 'a2a-mapper.v1', missing, expect.stringMatching(/^failed: .*No agent card found/)]);
-  expect((await rows.nth(2).getByRole('cell').allTextContents()).slice(1)).toEqual(['import', '–', '–', 'a2a-mapper.v1', 'localhost:3000', expect.stringMatching(/^failed: .*must start with http/)]);
+  expect((await rows.nth(1).getByRole('cell').allTextContents()).slice(1)).toEqual([
+    'import',
+    '–',
+    '–',
+    'a2a-mapper.v1',
+    missing,
+    expect.stringMatching(/^failed: .*No agent card found/),
+  ]);
+  expect((await rows.nth(2).getByRole('cell').allTextContents()).slice(1)).toEqual([
+    'import',
+    '–',
+    '–',
+    'a2a-mapper.v1',
+    'localhost:3000',
+    expect.stringMatching(/^failed: .*must start with http/),
+  ]);
 });
 
 test('an agent whose card has HTML and script in its name is shown as inert text', async ({ page }) => {

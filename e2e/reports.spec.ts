@@ -74,7 +74,10 @@ test.describe('opening a saved report', () => {
     await expect(page.getByRole('group', { name: 'Export report' }).getByRole('note')).toHaveCount(0);
   });
 
-  test('the HTML report opens on the verdict (badge, verdict line, agent, category strip) at 1400×900 and 390×844, and prints light', async ({ page, browser }) => {
+  test('the HTML report opens on the verdict (badge, verdict line, agent, category strip) at 1400×900 and 390×844, and prints light', async ({
+    page,
+    browser,
+  }) => {
     const file = writeReport('html-first-screen', { runId: 'e2e-html', flawed: true });
     await page.goto('/');
     await page.getByLabel('Open a JSON report').setInputFiles(file);

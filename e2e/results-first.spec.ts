@@ -214,7 +214,9 @@ test.describe('wire inspector', () => {
     // What the proxy added sits apart, collapsed.
     const added = inspector(page).getByRole('table', { name: 'Headers added by our proxy' });
     await expect(added).toBeHidden();
-    await inspector(page).getByText(/^Added by our proxy \(\d+\)$/).click();
+    await inspector(page)
+      .getByText(/^Added by our proxy \(\d+\)$/)
+      .click();
     await expect(added).toContainText('x-proxy-upstream-status');
     await expect(added.getByRole('row').filter({ hasText: /^vary/ })).toContainText('Origin');
     await expect(added.getByRole('row').filter({ hasText: /^server-timing/ })).toContainText('proxy;dur=');
@@ -247,7 +249,10 @@ test.describe('wire inspector', () => {
     expect(JSON.parse(sh(cardCmd))).toEqual(shown);
 
     // A JSON-RPC call: the copied command gets the same kind of answer (a new task, same shape).
-    await timeline.getByRole('button', { name: /^HTTP message\/send · POST / }).first().click();
+    await timeline
+      .getByRole('button', { name: /^HTTP message\/send · POST / })
+      .first()
+      .click();
     await inspector(page).getByRole('button', { name: 'Copy as cURL' }).click();
     const rpcCmd = await copied();
     expect(rpcCmd).toContain("-H 'authorization: Bearer [REDACTED]'");
@@ -307,7 +312,10 @@ test.describe('wire inspector', () => {
     expect(keys).toEqual(Object.keys(served));
     const failing = card.locator('li.field-fail').filter({ has: page.locator(':scope > .json-key', { hasText: /^capabilities$/ }) });
     await expect(failing).toHaveCount(1);
-    await failing.getByRole('button', { name: /^Show check card\.capabilities\.shape/ }).first().click();
+    await failing
+      .getByRole('button', { name: /^Show check card\.capabilities\.shape/ })
+      .first()
+      .click();
     await expect(page.getByRole('table', { name: 'Results' }).locator('tr[data-check="card.capabilities.shape"] .row-toggle')).toBeFocused();
     await page.getByRole('button', { name: 'Raw JSON' }).first().click();
     await expect(page.getByRole('region', { name: 'Agent card as raw JSON' })).toContainText('"capabilities": [');

@@ -100,7 +100,12 @@ test.describe('live runs', () => {
     await results.getByRole('button', { name: `Re-run ${title}` }).click();
     await expect(results.getByRole('button', { name: `Re-run ${title}` })).toHaveText('Re-run', { timeout: 60_000 });
     // The re-run says what changed (the flawed agent is still flawed).
-    await expect(results.getByRole('row').filter({ has: page.getByRole('button', { name: `Re-run ${title}` }) }).getByRole('status')).toHaveText('Re-run: still fails');
+    await expect(
+      results
+        .getByRole('row')
+        .filter({ has: page.getByRole('button', { name: `Re-run ${title}` }) })
+        .getByRole('status'),
+    ).toHaveText('Re-run: still fails');
     await expect.poll(items).toBeGreaterThan(before);
     expect(await rerun.count()).toBeGreaterThan(3);
   });
@@ -114,7 +119,11 @@ test.describe('live runs', () => {
     await page.getByLabel('Bearer token').fill(secret);
     await page.getByRole('button', { name: 'Run conformance' }).click();
     await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
-    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /^HTTP \S+ · POST / }).first().click();
+    await page
+      .getByRole('region', { name: 'Timeline' })
+      .getByRole('button', { name: /^HTTP \S+ · POST / })
+      .first()
+      .click();
     await expect(page.getByRole('table', { name: 'Request headers' })).toContainText('Bearer [REDACTED]');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
     expect(readFileSync((await download.path())!, 'utf8')).not.toContain(secret);
@@ -145,8 +154,7 @@ test.describe('live runs', () => {
     await page.getByLabel('Agent URL', { exact: true }).fill(base(d));
     await page.getByRole('button', { name: 'Run conformance' }).click();
     const results = page.getByRole('table', { name: 'Results' });
-    const finishedIds = () =>
-      results.locator('tr.result-row:not(.status-running) .check-id').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
+    const finishedIds = () => results.locator('tr.result-row:not(.status-running) .check-id').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
     await expect.poll(async () => (await finishedIds()).length, { timeout: 60_000 }).toBeGreaterThan(3);
     const done = await finishedIds();
     await page.waitForTimeout(400); // the recorder writes at least every 200 ms
@@ -155,7 +163,10 @@ test.describe('live runs', () => {
     await expect(runStatus(page)).toContainText('Interrupted');
     // Cut before the agent was exercised the run is not assessed; later, the level is provisional.
     await expect(level(page)).toContainText(/provisional|not assessed \(stopped\)/);
-    const after = await page.getByRole('table', { name: 'Results' }).locator('tr.result-row:not(.status-running) .check-id').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
+    const after = await page
+      .getByRole('table', { name: 'Results' })
+      .locator('tr.result-row:not(.status-running) .check-id')
+      .evaluateAll((els) => els.map((e) => e.textContent ?? ''));
     for (const id of done) expect(after).toContain(id);
   });
 
@@ -216,7 +227,12 @@ test('after a reload mid-run the cut-off run shows as interrupted with its parti
   const finished = events.filter((e) => e.type === 'check-finished').length;
   const started = events.filter((e) => e.type === 'check-started').length;
   expect(started).toBeGreaterThan(finished); // one check was still running
-  await expect(page.getByRole('table', { name: 'Results' }).getByRole('row').filter({ has: page.getByRole('button', { name: /^Re-run / }) })).toHaveCount(started);
+  await expect(
+    page
+      .getByRole('table', { name: 'Results' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('button', { name: /^Re-run / }) }),
+  ).toHaveCount(started);
   await page.getByRole('link', { name: 'History', exact: true }).click();
   await expect(page.getByRole('table', { name: 'Past runs' })).toContainText('interrupted');
 });

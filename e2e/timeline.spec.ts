@@ -29,7 +29,10 @@ test('a 10,000-event run stays fluid: virtualized timeline, no long main-thread 
   expect(await timeline.getByRole('listitem').count()).toBeLessThan(100);
 
   // Selecting an SSE item opens its stream in the wire inspector.
-  await timeline.getByRole('button', { name: /^SSE SSE #/ }).first().click();
+  await timeline
+    .getByRole('button', { name: /^SSE SSE #/ })
+    .first()
+    .click();
   const inspector = page.getByRole('region', { name: 'Wire inspector' });
   await expect(inspector.getByRole('region', { name: 'SSE events' })).toContainText('SSE events (');
   await expect(inspector.getByRole('table', { name: 'Request headers' })).toContainText('Bearer [REDACTED]');

@@ -4,12 +4,7 @@ import type { DemoAgentOptions, MountedDemoAgent } from './mount';
 import { trimSlash } from './mount';
 
 /** Realistic defects users will recognise; each is one named switch of the defect agent. */
-export const FLAWED_DEFECTS: DefectName[] = [
-  'card-capabilities-array',
-  'task-not-found-wrong-code',
-  'sse-no-final',
-  'cancel-completed-500',
-];
+export const FLAWED_DEFECTS: DefectName[] = ['card-capabilities-array', 'task-not-found-wrong-code', 'sse-no-final', 'cancel-completed-500'];
 
 function fromDefectAgent(
   opts: DemoAgentOptions,

@@ -7,15 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { AgentCard, Message, Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent } from 'a2a-sdk-v03';
 import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from 'a2a-sdk-v03/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from 'a2a-sdk-v03/server/express';
-import {
-  behaviourFor,
-  DEFAULT_SLOW_TASK_MS,
-  DEFAULT_STEP_MS,
-  FAIL_REASON,
-  HAIKU_LINES,
-  INPUT_QUESTION,
-  SKILLS,
-} from '../testing/defect-agent/skills';
+import { behaviourFor, DEFAULT_SLOW_TASK_MS, DEFAULT_STEP_MS, FAIL_REASON, HAIKU_LINES, INPUT_QUESTION, SKILLS } from '../testing/defect-agent/skills';
 import { mountExpress, type DemoAgentOptions, type MountedDemoAgent, trimSlash } from './mount';
 import { TaskPacer } from './pacing';
 
@@ -23,7 +15,7 @@ export function buildV03Card(publicUrl: string): AgentCard {
   const base = trimSlash(publicUrl);
   return {
     name: 'Demo agent (v0.3 SDK)',
-    description: 'Built on @a2a-js/sdk 0.3.14: JSON-RPC, plus the SDK\'s HTTP+JSON binding.',
+    description: "Built on @a2a-js/sdk 0.3.14: JSON-RPC, plus the SDK's HTTP+JSON binding.",
     protocolVersion: '0.3.0',
     url: `${base}/jsonrpc`,
     preferredTransport: 'JSONRPC',
@@ -68,9 +60,7 @@ class DemoExecutorV03 implements AgentExecutor {
       status: {
         state,
         timestamp: new Date().toISOString(),
-        ...(text
-          ? { message: { kind: 'message', messageId: randomUUID(), role: 'agent', parts: [{ kind: 'text', text }], taskId, contextId } }
-          : {}),
+        ...(text ? { message: { kind: 'message', messageId: randomUUID(), role: 'agent', parts: [{ kind: 'text', text }], taskId, contextId } } : {}),
       },
       final,
     };

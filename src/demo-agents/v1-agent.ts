@@ -12,15 +12,7 @@ import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecuto
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { Role, TaskState, type AgentCard, type Message, type Part } from '@a2a-js/sdk';
 import { randomUUID } from 'node:crypto';
-import {
-  behaviourFor,
-  DEFAULT_SLOW_TASK_MS,
-  DEFAULT_STEP_MS,
-  FAIL_REASON,
-  HAIKU_LINES,
-  INPUT_QUESTION,
-  SKILLS,
-} from '../testing/defect-agent/skills';
+import { behaviourFor, DEFAULT_SLOW_TASK_MS, DEFAULT_STEP_MS, FAIL_REASON, HAIKU_LINES, INPUT_QUESTION, SKILLS } from '../testing/defect-agent/skills';
 import { mountExpress, type DemoAgentOptions, type MountedDemoAgent, trimSlash } from './mount';
 import { TaskPacer } from './pacing';
 
@@ -53,7 +45,7 @@ export function buildV1Card(publicUrl: string): AgentCard {
   });
   return {
     name: 'Demo agent (v1.0 SDK)',
-    description: 'Built on @a2a-js/sdk 1.3.0: JSON-RPC and HTTP+JSON, with the SDK\'s v0.3 compatibility layer enabled.',
+    description: "Built on @a2a-js/sdk 1.3.0: JSON-RPC and HTTP+JSON, with the SDK's v0.3 compatibility layer enabled.",
     supportedInterfaces: [
       iface('/jsonrpc', 'JSONRPC', '1.0'),
       iface('/rest', 'HTTP+JSON', '1.0'),

@@ -39,9 +39,7 @@ export interface PreflightRequest {
   signal?: AbortSignal;
 }
 
-export type PreflightResult =
-  | { ok: true; status: number; headers: Record<string, string> }
-  | { ok: false; error: string; blame: 'agent' | 'tool' | 'unknown' };
+export type PreflightResult = { ok: true; status: number; headers: Record<string, string> } | { ok: false; error: string; blame: 'agent' | 'tool' | 'unknown' };
 
 /** A sleep built on the global timers; hosts may use it. Honors the abort signal. */
 export function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -67,5 +65,4 @@ export function abortError(signal?: AbortSignal): Error {
   return e;
 }
 
-export const isAbortError = (e: unknown): boolean =>
-  e instanceof Error && (e.name === 'AbortError' || e.name === 'TimeoutError');
+export const isAbortError = (e: unknown): boolean => e instanceof Error && (e.name === 'AbortError' || e.name === 'TimeoutError');

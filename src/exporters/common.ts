@@ -74,6 +74,7 @@ export function exportFilename(report: { agentName?: unknown; agentUrl?: unknown
 
 // Characters no text export should carry: C0/C1 controls (tab and line breaks are kept for the caller),
 // noncharacters, and bidi overrides/isolates (they reorder what a reader sees, "Trojan Source").
+// eslint-disable-next-line no-control-regex -- matching C0 control characters is the point (they are unsafe in exports)
 const UNWANTED = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F\u202A-\u202E\u2066-\u2069\uFDD0-\uFDEF\uFFFE\uFFFF]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 // Supplementary-plane noncharacters (U+1FFFE, U+1FFFF, ... U+10FFFF).
@@ -162,14 +163,16 @@ export function verdictLine(report: Report): string {
 export function requirementLines(r: CheckResult): string[] {
   const req = r.requirement;
   if (!req) return r.specRef ? [r.specRef] : [];
-  const lines = req.sentences.map((s) => `${s.doc} ${s.section} (${s.keyword === 'required-field' ? 'required field' : s.keyword === 'none' ? 'no requirement word' : s.keyword}): "${s.quote}"`);
+  const lines = req.sentences.map(
+    (s) =>
+      `${s.doc} ${s.section} (${s.keyword === 'required-field' ? 'required field' : s.keyword === 'none' ? 'no requirement word' : s.keyword}): "${s.quote}"`,
+  );
   if (req.note) lines.push(`Note: ${req.note}`);
   return lines;
 }
 
 /** Failed checks (required failures) across categories, in report order. */
-export const failedResults = (report: Report): CheckResult[] =>
-  resultsByCategory(report).flatMap(({ results }) => results.filter((r) => r.status === 'fail'));
+export const failedResults = (report: Report): CheckResult[] => resultsByCategory(report).flatMap(({ results }) => results.filter((r) => r.status === 'fail'));
 
 /** Advisories across categories, in report order. */
 export const advisoryResults = (report: Report): CheckResult[] =>

@@ -68,7 +68,9 @@ describe('the Markdown report with a baseline (a pull-request comment)', () => {
     const section = html.slice(html.indexOf('<section aria-labelledby="h-comparison">'), html.indexOf('<section class="pb" aria-labelledby="h-failed">'));
     expect(section).toContain('<h2 id="h-comparison">Compared with the baseline</h2>');
     expect(section).toContain('<p><strong>Regressed</strong> · full → partial · 0 fixed · 1 regressed · 0 not applicable</p>');
-    expect(section).toMatch(/<td>&#60;script&#62;x&#60;\/script&#62; [\s\S]*<code>lifecycle\.cancel<\/code><\/td><td>pass<\/td><td>fail<\/td><td>regressed<\/td>/);
+    expect(section).toMatch(
+      /<td>&#60;script&#62;x&#60;\/script&#62; [\s\S]*<code>lifecycle\.cancel<\/code><\/td><td>pass<\/td><td>fail<\/td><td>regressed<\/td>/,
+    );
     expect(section).not.toContain('<script>');
     expect(exportReport(after, 'html').file.body).not.toContain('h-comparison');
   });

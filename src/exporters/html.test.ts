@@ -23,7 +23,9 @@ describe('HTML export', () => {
     expect(mimeType).toBe('text/html; charset=utf-8');
     expect(filename).toBe('a2a-report-currency-agent-20261129-195736.html');
     expect(body.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
-    expect(body).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">`);
+    expect(body).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">`,
+    );
     const doc = load(body);
     expect(doc.querySelectorAll('script, link, img, iframe, object, embed, base, form, video, audio, source')).toHaveLength(0);
     expect(doc.querySelectorAll('[src], [style], [srcset]')).toHaveLength(0);
@@ -124,6 +126,7 @@ describe('HTML export', () => {
     const report = hostileReport();
     const { body } = toHtml(report);
     expect(body.match(/<script/gi)).toBeNull();
+    // eslint-disable-next-line no-control-regex -- matching C0 control characters is the point (they are unsafe in exports)
     expect(body).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\u202E]/);
     const doc = load(body);
     expect(doc.querySelectorAll('script, img, iframe, td > table')).toHaveLength(0);

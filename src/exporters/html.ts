@@ -121,13 +121,14 @@ const testCell = (r: CheckResult) => `<td><span class="msg">${text(r.test, 500)}
 const orDash = (s: string) => s || '—';
 
 /** The spec sentences a result enforces, each quoted. */
-const requirementHtml = (r: CheckResult) => requirementLines(r).map((l) => `<blockquote class="req">${text(l, 1500)}</blockquote>`).join('');
+const requirementHtml = (r: CheckResult) =>
+  requirementLines(r)
+    .map((l) => `<blockquote class="req">${text(l, 1500)}</blockquote>`)
+    .join('');
 
 function evidenceHtml(r: CheckResult): string {
   if (!r.evidence.length && !r.specRef) return '';
-  const items = r.evidence
-    .map((e) => `<dt>${text(e.label, 200)}${e.path ? ` <code>${text(e.path, 200)}</code>` : ''}</dt><dd>${text(e.value)}</dd>`)
-    .join('');
+  const items = r.evidence.map((e) => `<dt>${text(e.label, 200)}${e.path ? ` <code>${text(e.path, 200)}</code>` : ''}</dt><dd>${text(e.value)}</dd>`).join('');
   const spec = r.specRef || r.requirement ? `<dt>Spec</dt><dd>${requirementHtml(r)}</dd>` : '';
   const label = r.evidence.length ? `Evidence (${r.evidence.length})` : 'Spec reference';
   return `<details><summary>${label}</summary><dl class="facts">${spec}${items}</dl></details>`;
@@ -136,7 +137,6 @@ function evidenceHtml(r: CheckResult): string {
 function figure(caption: string, svg: string | undefined, empty: string): string {
   return `<figure>${svg ?? `<p>${esc(empty)}</p>`}<figcaption>${esc(caption)}</figcaption></figure>`;
 }
-
 
 /** The same per-category figures as the dashboard (engine/report/series.ts): pass, fail, advisory, skip (and tool errors). */
 function categoryTile(c: CategoryCounts): string {
@@ -340,11 +340,7 @@ export function toHtml(input: Report): ExportFile {
     '<section class="pb" aria-labelledby="h-charts">',
     '<h2 id="h-charts">Charts</h2>',
     figure('Checks per category by outcome.', resultsPerCategoryChart(perCategory), ''),
-    figure(
-      'How long each check took (slowest first).',
-      durations.length ? checkDurationsChart(durations) : undefined,
-      'No finished checks.',
-    ),
+    figure('How long each check took (slowest first).', durations.length ? checkDurationsChart(durations) : undefined, 'No finished checks.'),
     figure(
       'Latency of each HTTP exchange with the agent, in request order.',
       latencies.length ? latencyChart(latencies) : undefined,

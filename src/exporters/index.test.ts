@@ -99,7 +99,9 @@ describe('fallback: export never loses data', () => {
     report.summary = { total: 'eleven' };
     for (const format of EXPORT_FORMATS) {
       const { file, fallback } = exportReport(report, format);
-      expect(fallback?.reason).toMatch(/^The report is not valid, so no .+ export could be built \(summary\.total: .*\); here is the raw report as JSON instead\.$/);
+      expect(fallback?.reason).toMatch(
+        /^The report is not valid, so no .+ export could be built \(summary\.total: .*\); here is the raw report as JSON instead\.$/,
+      );
       expect(file.filename).toBe('a2a-report-currency-agent-20261129-195736.json');
       expect(file.mimeType).toBe('application/json');
       const raw = JSON.parse(file.body) as Record<string, unknown>;
@@ -130,7 +132,14 @@ describe('fallback: export never loses data', () => {
     cyclic.self = cyclic;
     let deep: unknown = 1;
     for (let i = 0; i < 50_000; i++) deep = { d: deep };
-    const throwing = new Proxy({}, { ownKeys: () => { throw new Error('no keys for you'); } });
+    const throwing = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('no keys for you');
+        },
+      },
+    );
     const inputs: unknown[] = [undefined, null, 0, 'text', [], 10n, cyclic, deep, throwing, { schemaVersion: 1 }];
     for (const input of inputs) {
       for (const format of [...EXPORT_FORMATS, 'pdf' as ExportFormat]) {
@@ -154,7 +163,10 @@ describe('large runs', () => {
     for (const format of EXPORT_FORMATS) {
       const { file, fallback } = exportReport(report, format);
       expect(fallback, format).toBeUndefined();
-      expect(ids.filter((id) => !file.body.includes(id)), format).toEqual([]);
+      expect(
+        ids.filter((id) => !file.body.includes(id)),
+        format,
+      ).toEqual([]);
     }
   });
 });

@@ -19,8 +19,7 @@ export function toJson(report: Report): ExportFile {
  * does not validate or a format fails. Never throws.
  */
 export function rawJson(value: unknown): ExportFile {
-  const filenameOf = (v: unknown) =>
-    exportFilename(typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {}, 'json');
+  const filenameOf = (v: unknown) => exportFilename(typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {}, 'json');
   try {
     const safe = scrubForExport(value);
     return { filename: filenameOf(safe), mimeType: JSON_MIME, body: `${JSON.stringify(safe, null, 2) ?? 'null'}\n` };

@@ -105,7 +105,11 @@ export function toJunit(input: Report): ExportFile {
     const advisories = results.filter((r) => r.status === 'advisory');
     suite
       .ele('system-out')
-      .txt(advisories.length ? x(['Advisories (they do not affect the level):', ...advisories.map((r) => `- ${cleanText(r.id)}: ${cleanText(resultMessage(r))}`)].join('\n')) : '');
+      .txt(
+        advisories.length
+          ? x(['Advisories (they do not affect the level):', ...advisories.map((r) => `- ${cleanText(r.id)}: ${cleanText(resultMessage(r))}`)].join('\n'))
+          : '',
+      );
     suite.ele('system-err');
   });
   if (report.notAssessed) {

@@ -53,7 +53,10 @@ describe('loadReport', () => {
     expect(fail(' '.repeat(MAX_REPORT_CHARS + 1))).toBe('The file is 64.0 MB; reports up to 64.0 MB can be opened.');
     const deep = `${'['.repeat(500_000)}${']'.repeat(500_000)}`;
     expect(fail(deep)).toBe(`The JSON is nested more than ${MAX_REPORT_DEPTH} levels deep, which no report is.`);
-    const deepCard = JSON.stringify({ ...sampleReport(), targets: [{ role: 'agent', inputUrl: 'x', attempts: [], rawCard: JSON.parse(`${'{"a":'.repeat(200)}1${'}'.repeat(200)}`) }] });
+    const deepCard = JSON.stringify({
+      ...sampleReport(),
+      targets: [{ role: 'agent', inputUrl: 'x', attempts: [], rawCard: JSON.parse(`${'{"a":'.repeat(200)}1${'}'.repeat(200)}`) }],
+    });
     expect(fail(deepCard)).toMatch(/nested more than/);
     expect(performance.now() - t0).toBeLessThan(5000);
   });

@@ -25,7 +25,8 @@ export const CUT_CYCLE = '[circular reference: cut]';
 const MIN_SECRET = 8;
 
 // Key names (JSON keys, `name=value` pairs) that carry secrets besides the credential headers.
-const SECRET_KEY = /^(?:api[-_]?key|x[-_]api[-_]key|access[-_]?token|refresh[-_]?token|id[-_]?token|auth[-_]?token|token|client[-_]?secret|secret|password|passwd)$/i;
+const SECRET_KEY =
+  /^(?:api[-_]?key|x[-_]api[-_]key|access[-_]?token|refresh[-_]?token|id[-_]?token|auth[-_]?token|token|client[-_]?secret|secret|password|passwd)$/i;
 const URL_IN_TEXT = /\b(?:https?|wss?):\/\/[^\s"'<>`\\]+/gi;
 const BEARER = /\b(bearer)(\s+)([A-Za-z0-9\-._~+/]+=*)/gi;
 // name, separator (`: `, `=`, `": "`), value (an optional auth scheme, then one token).
@@ -77,9 +78,7 @@ export class ExportScrubber {
       });
     }
     if (/[:=]/.test(out)) {
-      out = out.replace(PAIR, (m, name: string, sep: string, value: string) =>
-        this.isSecretKey(name) ? `${name}${sep}${this.secretValue(name, value)}` : m,
-      );
+      out = out.replace(PAIR, (m, name: string, sep: string, value: string) => (this.isSecretKey(name) ? `${name}${sep}${this.secretValue(name, value)}` : m));
     }
     return this.secrets.size ? this.redactor.text(out) : out;
   }

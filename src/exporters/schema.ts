@@ -15,8 +15,24 @@ export function reportJsonSchema(): Record<string, unknown> {
   // Named definitions (instead of `__schema0`), registered here so the model files stay untouched.
   const names = z.registry<{ id: string }>();
   const named = {
-    CheckResult, CheckStatus, Evidence, Category, Obligation, Tier, Generation, Binding, Summary, ConformanceLevel,
-    RunEvent, RunOptionsPublic, TargetInfo, TaskState, HttpRequestInfo, HttpResponseInfo, TransportError, HeaderMap,
+    CheckResult,
+    CheckStatus,
+    Evidence,
+    Category,
+    Obligation,
+    Tier,
+    Generation,
+    Binding,
+    Summary,
+    ConformanceLevel,
+    RunEvent,
+    RunOptionsPublic,
+    TargetInfo,
+    TaskState,
+    HttpRequestInfo,
+    HttpResponseInfo,
+    TransportError,
+    HeaderMap,
   };
   for (const [id, schema] of Object.entries(named)) names.add(schema, { id });
   const generated = z.toJSONSchema(Report, {

@@ -51,8 +51,7 @@ const legend = (items: [cls: string, label: string][]) =>
     )
     .join('');
 
-const rowLabel = (y: number, text: string) =>
-  `<text class="label" x="${LABEL_W - 8}" y="${y + BAR_H - 4}" text-anchor="end">${esc(short(text))}</text>`;
+const rowLabel = (y: number, text: string) => `<text class="label" x="${LABEL_W - 8}" y="${y + BAR_H - 4}" text-anchor="end">${esc(short(text))}</text>`;
 
 const bar = (cls: string, x: number, y: number, w: number, tip: string, h = BAR_H) =>
   `<rect class="${cls}" x="${x.toFixed(1)}" y="${y}" width="${Math.max(0, w).toFixed(1)}" height="${h}"><title>${esc(tip)}</title></rect>`;
@@ -81,7 +80,14 @@ export function resultsPerCategoryChart(rows: CategoryCounts[]): string {
     title: 'Results per category',
     desc: `${desc}.`,
     height: TOP + rows.length * ROW_H + 6,
-    body: legend([['pass', 'pass'], ['fail', 'fail'], ['advisory', 'advisory'], ['skip', 'skip'], ['error', 'tool error']]) + parts.join(''),
+    body:
+      legend([
+        ['pass', 'pass'],
+        ['fail', 'fail'],
+        ['advisory', 'advisory'],
+        ['skip', 'skip'],
+        ['error', 'tool error'],
+      ]) + parts.join(''),
   });
 }
 
@@ -101,13 +107,22 @@ export function checkDurationsChart(points: DurationPoint[], limit = 15): string
   const all = points.map((p) => p.ms);
   const desc =
     `${points.length} checks; median ${ms(quantile(all, 0.5))}, 95th percentile ${ms(quantile(all, 0.95))}. ` +
-    `Slowest: ${shown.slice(0, 5).map((p) => `${p.id} ${formatMs(p.ms)}`).join(', ')}.`;
+    `Slowest: ${shown
+      .slice(0, 5)
+      .map((p) => `${p.id} ${formatMs(p.ms)}`)
+      .join(', ')}.`;
   return frame({
     id: 'chart-durations',
     title: `Check durations (slowest ${shown.length})`,
     desc,
     height: TOP + shown.length * ROW_H + 6,
-    body: legend([['pass', 'pass'], ['fail', 'fail'], ['skip', 'skip'], ['error', 'tool error']]) + parts.join(''),
+    body:
+      legend([
+        ['pass', 'pass'],
+        ['fail', 'fail'],
+        ['skip', 'skip'],
+        ['error', 'tool error'],
+      ]) + parts.join(''),
   });
 }
 
@@ -188,6 +203,10 @@ export function streamChart(streams: StreamTiming[], limit = 15): string {
     title: `SSE time to first event and longest gap${streams.length > shown.length ? ` (${shown.length} slowest of ${streams.length} streams)` : ''}`,
     desc,
     height: TOP + shown.length * rowH + 6,
-    body: legend([['first', 'first event'], ['gap', 'longest gap']]) + parts.join(''),
+    body:
+      legend([
+        ['first', 'first event'],
+        ['gap', 'longest gap'],
+      ]) + parts.join(''),
   });
 }

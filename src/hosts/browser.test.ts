@@ -140,7 +140,7 @@ describe('checkProxyHealth', () => {
 describe('the engine through the browser host', () => {
   const host = () => createBrowserHost({ mode: 'proxy', proxyUrl: `${proxy.origin}/proxy` });
 
-  it('a response from the agent is the agent\'s', async () => {
+  it("a response from the agent is the agent's", async () => {
     const ctx = ctxFor(host());
     const r = await exchange(ctx, { method: 'GET', url: agent.url('/card'), lane: 'l' });
     expect(r.responded).toBe(true);

@@ -93,7 +93,12 @@ export async function proxyPreflight(doFetch: typeof fetch, proxyUrl: string, re
       } catch {
         /* informational */
       }
-      const blame = code === 'upstream_reset' || code === 'upstream_timeout' ? 'agent' : code === 'connect_failed' || code === 'dns_failed' || code === 'tls_failed' ? 'unknown' : 'tool';
+      const blame =
+        code === 'upstream_reset' || code === 'upstream_timeout'
+          ? 'agent'
+          : code === 'connect_failed' || code === 'dns_failed' || code === 'tls_failed'
+            ? 'unknown'
+            : 'tool';
       return { ok: false, error: `the proxy reported ${code}${detail ? `: ${detail}` : ''}`, blame };
     }
     if (!res.ok) return { ok: false, error: `the proxy's preflight endpoint answered HTTP ${res.status} (an older proxy?)`, blame: 'tool' };

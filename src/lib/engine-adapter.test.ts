@@ -19,8 +19,7 @@ function hostFor(routes: Record<string, () => Response>): Host & { seen: string[
 describe('card preview discovery', () => {
   it('falls back to the legacy well-known path and lists the skills', async () => {
     const host = hostFor({
-      'http://a.test/x/.well-known/agent.json': () =>
-        Response.json({ name: 'Legacy', skills: [{ id: 's1', name: 'One' }, { id: 's2' }, { name: 'no id' }] }),
+      'http://a.test/x/.well-known/agent.json': () => Response.json({ name: 'Legacy', skills: [{ id: 's1', name: 'One' }, { id: 's2' }, { name: 'no id' }] }),
     });
     const p = await discoverCard(host, 'http://a.test/x');
     expect(host.seen[0]).toBe('http://a.test/x/.well-known/agent-card.json');

@@ -72,11 +72,7 @@ export function redactUrl(u: URL | string): string {
  * A proxy-made response: `X-Proxy-Error: <code>` plus an RFC 9457 problem body. The detail is
  * written by the proxy; agent-supplied text is never echoed except the (redacted) target URL.
  */
-export function problemResponse(
-  code: ProxyErrorCode,
-  detail: string,
-  opts: { target?: URL | string; status?: number; headers?: HeadersInit } = {},
-): Response {
+export function problemResponse(code: ProxyErrorCode, detail: string, opts: { target?: URL | string; status?: number; headers?: HeadersInit } = {}): Response {
   const status = opts.status ?? PROXY_ERROR_STATUS[code];
   const body: ProxyProblem = {
     type: `urn:a2a-interop:proxy-error:${code}`,
@@ -124,7 +120,11 @@ export function classifyUpstreamError(e: unknown): UpstreamError {
   if (TLS_CODES.test(code) || /\b(?:TLS|SSL|certificate)\b/i.test(message)) {
     return new UpstreamError('tls_failed', `TLS failed (${text}).`);
   }
-  if (/^(?:ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_SOCKET)$/.test(code) || /^HPE_/.test(code) || /hang up|connection (?:lost|reset|closed)|terminated/i.test(message)) {
+  if (
+    /^(?:ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_SOCKET)$/.test(code) ||
+    /^HPE_/.test(code) ||
+    /hang up|connection (?:lost|reset|closed)|terminated/i.test(message)
+  ) {
     return new UpstreamError('upstream_reset', `The connection closed before a complete response head (${text}).`);
   }
   if (/refused|unreachable|connect/i.test(message)) return new UpstreamError('connect_failed', `Could not connect (${text}).`);

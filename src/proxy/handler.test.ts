@@ -46,7 +46,11 @@ describe('createProxyHandler', () => {
   });
 
   it('drops the body of null-body statuses and HEAD', async () => {
-    const up = fakeUpstream((r) => ({ status: r.url.pathname === '/nc' ? 204 : 200, headers: new Headers({ 'content-length': '5' }), body: streamOf('hello') }));
+    const up = fakeUpstream((r) => ({
+      status: r.url.pathname === '/nc' ? 204 : 200,
+      headers: new Headers({ 'content-length': '5' }),
+      body: streamOf('hello'),
+    }));
     const handle = createProxyHandler({ mode: 'local', upstream: up.fn });
     const nc = await handle(req(`/proxy?url=${encodeURIComponent('http://agent.test/nc')}`));
     expect(nc.status).toBe(204);
@@ -87,12 +91,7 @@ describe('createProxyHandler', () => {
   });
 
   it('classifies whatever the transport throws, and keeps UpstreamError codes', async () => {
-    const errors: unknown[] = [
-      Object.assign(new Error('x'), { code: 'ENOTFOUND' }),
-      new UpstreamError('tls_failed', 'bad cert'),
-      'a string',
-      null,
-    ];
+    const errors: unknown[] = [Object.assign(new Error('x'), { code: 'ENOTFOUND' }), new UpstreamError('tls_failed', 'bad cert'), 'a string', null];
     const codes: (string | null)[] = [];
     for (const e of errors) {
       const handle = createProxyHandler({
@@ -130,7 +129,11 @@ describe('createProxyHandler', () => {
     let aborted = false;
     const up = fakeUpstream((r) => {
       r.signal.addEventListener('abort', () => (aborted = true));
-      return { status: 200, headers: new Headers({ 'content-type': 'text/event-stream' }), body: new ReadableStream<Uint8Array>({ pull: () => new Promise(() => undefined) }) };
+      return {
+        status: 200,
+        headers: new Headers({ 'content-type': 'text/event-stream' }),
+        body: new ReadableStream<Uint8Array>({ pull: () => new Promise(() => undefined) }),
+      };
     });
     const handle = createProxyHandler({ mode: 'local', upstream: up.fn });
     const res = await handle(req(`/proxy?url=${encodeURIComponent(target)}`));

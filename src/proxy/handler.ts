@@ -145,8 +145,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   const userAgent = `a2a-interop-proxy/${version}`;
   const now = config.now ?? (() => performance.now());
   const rateOpt = config.rateLimit ?? (mode === 'hosted' ? PROXY_DEFAULT_RATE_LIMIT : false);
-  const limiter: RateLimiter | undefined =
-    rateOpt === false ? undefined : 'take' in rateOpt ? rateOpt : createRateLimiter(rateOpt);
+  const limiter: RateLimiter | undefined = rateOpt === false ? undefined : 'take' in rateOpt ? rateOpt : createRateLimiter(rateOpt);
 
   const hostAllowed = (host: string | null): boolean => {
     if (mode === 'local') return isAllowedLocalHost(host, allowedHosts);
@@ -190,7 +189,10 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       );
     }
     if (origin === 'foreign') {
-      return fail('origin_not_allowed', `Requests from ${clip(originHeader ?? '', 80)} are not allowed; only the dashboard's own origin${allowedOrigins.length ? ' and configured origins' : ''} may use this proxy.`);
+      return fail(
+        'origin_not_allowed',
+        `Requests from ${clip(originHeader ?? '', 80)} are not allowed; only the dashboard's own origin${allowedOrigins.length ? ' and configured origins' : ''} may use this proxy.`,
+      );
     }
     const isPreflight = req.method === 'OPTIONS' && req.headers.has('access-control-request-method');
     if (isPreflight) {
@@ -206,14 +208,16 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       }
     }
     if (url.pathname === '/proxy/health') {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return fail('bad_target', 'Use GET for /proxy/health.', { status: 405, headers: { allow: 'GET, HEAD' } });
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return fail('bad_target', 'Use GET for /proxy/health.', { status: 405, headers: { allow: 'GET, HEAD' } });
       const headers = new Headers(cors);
       headers.set('content-type', 'application/json');
       headers.set('cache-control', 'no-store');
       return new Response(req.method === 'HEAD' ? null : JSON.stringify({ ok: true, mode, version }), { status: 200, headers });
     }
     const isDiagnostic = url.pathname === PROXY_PREFLIGHT_PATH;
-    if (url.pathname !== '/proxy' && !isDiagnostic) return fail('bad_target', 'Unknown proxy path: use /proxy?url=…, /proxy/preflight?url=… or /proxy/health.', { status: 404 });
+    if (url.pathname !== '/proxy' && !isDiagnostic)
+      return fail('bad_target', 'Unknown proxy path: use /proxy?url=…, /proxy/preflight?url=… or /proxy/health.', { status: 404 });
     if (mode === 'hosted' && origin === 'none') {
       return fail('origin_not_allowed', 'A hosted proxy only serves the configured dashboard origins (the request had no Origin).');
     }
@@ -265,9 +269,19 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       const onClientAbort = () => ctl.abort(req.signal.reason);
       req.signal.addEventListener('abort', onClientAbort, { once: true });
       const headersMs = timeouts.connectMs + Math.min(timeouts.firstByteMs, 15_000);
-      const timer = config.upstreamEnforcesTimeouts ? undefined : setTimeout(() => ctl.abort(new UpstreamError('upstream_timeout', `No response head within ${headersMs} ms.`)), headersMs);
+      const timer = config.upstreamEnforcesTimeouts
+        ? undefined
+        : setTimeout(() => ctl.abort(new UpstreamError('upstream_timeout', `No response head within ${headersMs} ms.`)), headersMs);
       try {
-        const res = await config.upstream({ url: parsedTarget.url, method: 'OPTIONS', headers: h, body: null, bodyLength: undefined, signal: ctl.signal, timeouts });
+        const res = await config.upstream({
+          url: parsedTarget.url,
+          method: 'OPTIONS',
+          headers: h,
+          body: null,
+          bodyLength: undefined,
+          signal: ctl.signal,
+          timeouts,
+        });
         res.body?.cancel().catch(noop);
         const acHeaders: Record<string, string> = {};
         res.headers.forEach((v, k) => {
@@ -348,8 +362,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
             for (const n of credentialNames) headers.delete(n);
           }
           const toGet =
-            ((res.status === 301 || res.status === 302) && hopMethod === 'POST') ||
-            (res.status === 303 && hopMethod !== 'GET' && hopMethod !== 'HEAD');
+            ((res.status === 301 || res.status === 302) && hopMethod === 'POST') || (res.status === 303 && hopMethod !== 'GET' && hopMethod !== 'HEAD');
           if (toGet) {
             hopMethod = 'GET';
             body = null;
@@ -386,7 +399,9 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       let decoded = res.decoded === true;
       if (!nullBody && body && !decoded && (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate')) {
         // Identity was asked for; the agent compressed anyway. Decode so every client reads the same bytes.
-        body = body.pipeThrough(new DecompressionStream(encoding === 'deflate' ? 'deflate' : 'gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+        body = body.pipeThrough(
+          new DecompressionStream(encoding === 'deflate' ? 'deflate' : 'gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>,
+        );
         decoded = true;
       }
       if (!decoded && encoding && encoding !== 'identity') out.set('content-encoding', encoding);

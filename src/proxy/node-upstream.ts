@@ -191,7 +191,10 @@ export function createNodeUpstream(opts: NodeUpstreamOptions): NodeUpstream {
           broken: (e) =>
             e instanceof UpstreamError
               ? e
-              : new UpstreamError('upstream_reset', `The agent closed the connection before the body was complete${e instanceof Error ? ` (${e.message})` : ''}.`),
+              : new UpstreamError(
+                  'upstream_reset',
+                  `The agent closed the connection before the body was complete${e instanceof Error ? ` (${e.message})` : ''}.`,
+                ),
         });
         // After the head, aborting means cancelling the body.
         resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: h, body: stream });
@@ -273,10 +276,7 @@ export function drained(w: Writable): Promise<void> {
  * pauses the socket while the reader is behind, errors with `broken()` when the message ends early,
  * and calls `cancel()` when the reader gives up.
  */
-export function incomingToWeb(
-  msg: http.IncomingMessage,
-  opts: { cancel(): void; broken(cause?: unknown): Error },
-): ReadableStream<Uint8Array> {
+export function incomingToWeb(msg: http.IncomingMessage, opts: { cancel(): void; broken(cause?: unknown): Error }): ReadableStream<Uint8Array> {
   let closed = false;
   return new ReadableStream<Uint8Array>(
     {

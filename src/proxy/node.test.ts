@@ -60,7 +60,7 @@ beforeAll(async () => {
 });
 
 describe('local mode: the everyday path', () => {
-  it('forwards a JSON-RPC POST and marks the response as the agent\'s', async () => {
+  it("forwards a JSON-RPC POST and marks the response as the agent's", async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: {} });
     const res = await fetch(local.url(echo.url('/a2a')), {
       method: 'POST',
@@ -216,7 +216,11 @@ describe('local-mode guards (no drive-by use, no DNS rebinding)', () => {
     expect(cross.headers['access-control-allow-origin']).toBe('http://127.0.0.1:5173');
     const pre = await rawRequest(custom.port, target(), {
       method: 'OPTIONS',
-      headers: { origin: 'http://127.0.0.1:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-a2a-interop, authorization, cookie' },
+      headers: {
+        origin: 'http://127.0.0.1:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-a2a-interop, authorization, cookie',
+      },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe('http://127.0.0.1:5173');
@@ -771,7 +775,11 @@ describe('hosted mode: public unicast targets only', () => {
   const resolver: Resolver = async (host) => {
     if (host === publicName) return [{ address: '127.0.0.1', family: 4 }];
     if (host === 'rebind.example') return [{ address: '127.0.0.1', family: 4 }];
-    if (host === 'mixed.example') return [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.5', family: 4 }];
+    if (host === 'mixed.example')
+      return [
+        { address: '93.184.216.34', family: 4 },
+        { address: '10.0.0.5', family: 4 },
+      ];
     if (host === 'v6.example') return [{ address: '::1', family: 6 }];
     throw Object.assign(new Error(`ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
   };
@@ -817,7 +825,11 @@ describe('hosted mode: public unicast targets only', () => {
   it('answers a CORS preflight from the configured origin', async () => {
     const res = await rawRequest(hosted.port, '/proxy?url=x', {
       method: 'OPTIONS',
-      headers: { origin: 'https://dash.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-a2a-interop, x-proxy-forward-headers, x-card-key' },
+      headers: {
+        origin: 'https://dash.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, x-a2a-interop, x-proxy-forward-headers, x-card-key',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('https://dash.example');
@@ -891,5 +903,4 @@ describe('hosted mode: public unicast targets only', () => {
     expect(res.headers['x-proxy-error']).toBe('rate_limited');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
-
 });

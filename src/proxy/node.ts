@@ -11,13 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { problemResponse } from './errors.js';
-import {
-  createProxyHandler,
-  type ProxyConfig,
-  type ProxyHandler,
-  type ProxyLimits,
-  type ProxyTimeouts,
-} from './handler.js';
+import { createProxyHandler, type ProxyConfig, type ProxyHandler, type ProxyLimits, type ProxyTimeouts } from './handler.js';
 import { createNodeUpstream, drained, incomingToWeb, type Resolver } from './node-upstream.js';
 import type { AddressPolicy } from './policy.js';
 

@@ -122,7 +122,8 @@ describe('address policy', () => {
 describe('headers', () => {
   it('accepts declared API-key header names but never denied ones', () => {
     const h = new Headers({
-      'x-proxy-forward-headers': 'X-Card-Key, cookie, Host, origin, referer, x-forwarded-for, forwarded, via, connection, proxy-authorization, sec-fetch-site, cf-connecting-ip, x-proxy-error, bad name, x-card-key, authorization',
+      'x-proxy-forward-headers':
+        'X-Card-Key, cookie, Host, origin, referer, x-forwarded-for, forwarded, via, connection, proxy-authorization, sec-fetch-site, cf-connecting-ip, x-proxy-error, bad name, x-card-key, authorization',
     });
     expect(declaredForwardHeaders(h)).toEqual(['x-card-key']);
     const many = new Headers({ 'x-proxy-forward-headers': Array.from({ length: 20 }, (_, i) => `x-k${i}`).join(',') });

@@ -155,10 +155,7 @@ export function relayBody(src: ReadableStream<Uint8Array>, opts: RelayOptions): 
         } catch (e) {
           clearTimeout(timer);
           if (ended) return;
-          const err =
-            e instanceof UpstreamError
-              ? e
-              : new UpstreamError('upstream_reset', `The connection to the agent failed mid-body (${describe(e)}).`);
+          const err = e instanceof UpstreamError ? e : new UpstreamError('upstream_reset', `The connection to the agent failed mid-body (${describe(e)}).`);
           cut(c, err);
           return;
         }

@@ -16,7 +16,7 @@ let agent: Recorder;
 let dev: ViteDevServer;
 let prev: PreviewServer;
 
-const portOf = (s: { httpServer: unknown }) => ((s.httpServer as { address(): AddressInfo }).address()).port;
+const portOf = (s: { httpServer: unknown }) => (s.httpServer as { address(): AddressInfo }).address().port;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'a2a-vite-'));
@@ -47,11 +47,17 @@ describe('a2aProxyPlugin', () => {
       const health = await fetch(`${origin}/proxy/health`);
       expect(await health.json()).toEqual({ ok: true, mode: 'local', version: expect.any(String) });
 
-      const res = await fetch(`${origin}/proxy?url=${encodeURIComponent(agent.url('/a2a'))}`, { method: 'POST', body: '{}', headers: { 'x-a2a-interop': '1' } });
+      const res = await fetch(`${origin}/proxy?url=${encodeURIComponent(agent.url('/a2a'))}`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'x-a2a-interop': '1' },
+      });
       expect(res.headers.get('x-proxy-upstream-status')).toBe('200');
       expect(await res.text()).toBe('agent saw POST /a2a');
 
-      const refused = await fetch(`${origin}/proxy?url=${encodeURIComponent(agent.url('/'))}`, { headers: { 'x-a2a-interop': '1', origin: 'https://evil.example' } });
+      const refused = await fetch(`${origin}/proxy?url=${encodeURIComponent(agent.url('/'))}`, {
+        headers: { 'x-a2a-interop': '1', origin: 'https://evil.example' },
+      });
       expect(refused.headers.get('x-proxy-error')).toBe('origin_not_allowed');
 
       const page = await fetch(`${origin}/`);

@@ -155,7 +155,13 @@ describe('Workers entry under workerd', () => {
   });
 
   it('blocks private targets and localhost, and redirects to them', async () => {
-    for (const t of ['http://10.0.0.1/', `http://127.0.0.1:${internal.port}/`, `http://localhost:${internal.port}/`, 'http://[::1]/', 'http://169.254.169.254/']) {
+    for (const t of [
+      'http://10.0.0.1/',
+      `http://127.0.0.1:${internal.port}/`,
+      `http://localhost:${internal.port}/`,
+      'http://[::1]/',
+      'http://169.254.169.254/',
+    ]) {
       const res = await fetch(proxied(t), { headers: H });
       expect(res.status, t).toBe(403);
       expect(res.headers.get('x-proxy-error'), t).toBe('target_blocked');

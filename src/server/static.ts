@@ -104,7 +104,9 @@ export function createStaticHandler(distDir: string) {
     }
     const index = await fileAt('index.html');
     if (!index) {
-      res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' }).end('The dashboard is not built yet: run `npm run build` (npm start does it for you).');
+      res
+        .writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' })
+        .end('The dashboard is not built yet: run `npm run build` (npm start does it for you).');
       return;
     }
     send(req, res, index, 'no-cache');

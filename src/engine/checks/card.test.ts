@@ -22,8 +22,10 @@ async function runCard(route: Route, agentUrl = 'http://agent.test', extra: { ti
   return { report, byId, events, requests };
 }
 
-const serveCard = (card: unknown, path = '/.well-known/agent-card.json', headers: Record<string, string> = {}): Route =>
-  (req) => (new URL(req.url).pathname === path ? json(card, { headers }) : new Response('not found', { status: 404 }));
+const serveCard =
+  (card: unknown, path = '/.well-known/agent-card.json', headers: Record<string, string> = {}): Route =>
+  (req) =>
+    new URL(req.url).pathname === path ? json(card, { headers }) : new Response('not found', { status: 404 });
 
 describe('card checks', () => {
   it.each(['legacy', 'v0.3', 'v1.0'] as const)('a valid %s card passes every card-tier check and is detected as such', async (g) => {
@@ -65,7 +67,10 @@ describe('card checks', () => {
   });
 
   it('an HTML 404 page at every well-known path fails discovery with each attempt as evidence', async () => {
-    const { byId, report, requests } = await runCard(() => new Response('<html><body><h1>404 Not Found</h1></body></html>', { status: 404, headers: { 'content-type': 'text/html' } }), 'http://agent.test/a2a/app');
+    const { byId, report, requests } = await runCard(
+      () => new Response('<html><body><h1>404 Not Found</h1></body></html>', { status: 404, headers: { 'content-type': 'text/html' } }),
+      'http://agent.test/a2a/app',
+    );
     expect(requests.map((r) => new URL(r.url).pathname)).toEqual([
       '/a2a/app/.well-known/agent-card.json',
       '/a2a/app/.well-known/agent.json',
@@ -115,10 +120,14 @@ describe('card checks', () => {
 
   it('a card behind auth is permitted (card.public is an advisory) and is read with the credentials', async () => {
     const { host } = fakeHost((req) =>
-      req.headers.get('authorization') === 'Bearer s3cret-token' ? json(sampleCard('v1.0')) : new Response('no', { status: 401, headers: { 'www-authenticate': 'Bearer' } }),
+      req.headers.get('authorization') === 'Bearer s3cret-token'
+        ? json(sampleCard('v1.0'))
+        : new Response('no', { status: 401, headers: { 'www-authenticate': 'Bearer' } }),
     );
     const events: RunEvent[] = [];
-    const report = await runConformance(host, { agentUrl: 'http://agent.test', only: CARD_ONLY, credentials: { kind: 'bearer', token: 's3cret-token' } }, (e) => events.push(e));
+    const report = await runConformance(host, { agentUrl: 'http://agent.test', only: CARD_ONLY, credentials: { kind: 'bearer', token: 's3cret-token' } }, (e) =>
+      events.push(e),
+    );
     const byId = Object.fromEntries(reportResults(report).map((r) => [r.id, r]));
     expect(byId['card.public']!.status).toBe('advisory');
     expect(byId['card.public']!.level).toBe('MAY');
@@ -172,7 +181,8 @@ describe('card checks', () => {
   it('caching and Vary: a card that varies by A2A-Version without Vary fails card.vary', async () => {
     const v1 = sampleCard('v1.0');
     const v03 = sampleCard('v0.3');
-    const route: Route = (req) => (new URL(req.url).pathname === '/.well-known/agent-card.json' ? json(req.headers.get('a2a-version') ? v1 : v03) : new Response('', { status: 404 }));
+    const route: Route = (req) =>
+      new URL(req.url).pathname === '/.well-known/agent-card.json' ? json(req.headers.get('a2a-version') ? v1 : v03) : new Response('', { status: 404 });
     const { byId } = await runCard(route);
     expect(byId['card.vary']!.status).toBe('fail');
     expect(byId['card.caching']!.status).toBe('fail');
@@ -254,7 +264,9 @@ describe('card.discovery: only a card that is not there fails', () => {
   it('a protected card path beside an SPA page at another path: the page is not taken as the card', async () => {
     // /a2a/.well-known/* sits behind auth middleware; the root answers every path with index.html.
     const route: Route = (req) =>
-      new URL(req.url).pathname.startsWith('/a2a/') ? new Response('no', { status: 401 }) : new Response('<!doctype html><title>SPA</title>', { status: 200, headers: { 'content-type': 'text/html' } });
+      new URL(req.url).pathname.startsWith('/a2a/')
+        ? new Response('no', { status: 401 })
+        : new Response('<!doctype html><title>SPA</title>', { status: 200, headers: { 'content-type': 'text/html' } });
     const { byId, report } = await runCard(route, 'http://agent.test/a2a');
     expect(byId['card.discovery']!.status).toBe('skip');
     expect(byId['card.discovery']!.skipKind).toBe('credentials');
@@ -275,7 +287,8 @@ describe('card.discovery: only a card that is not there fails', () => {
   });
 
   it('no answer within our per-request budget is a tool limit (skip), not a missing card', async () => {
-    const silent: Route = (req) => new Promise<Response>((_, reject) => req.signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))));
+    const silent: Route = (req) =>
+      new Promise<Response>((_, reject) => req.signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))));
     const { byId } = await runCard(silent, 'http://agent.test', { limits: { requestTimeoutMs: 50 } });
     const d = byId['card.discovery']!;
     expect(d.status).toBe('skip');
@@ -336,7 +349,9 @@ describe('card.required-fields: presence and type are required, content is advic
     delete card.defaultInputModes;
     const { byId } = await judgeCard(card);
     expect(byId['card.required-fields']!.status).toBe('fail');
-    expect(byId['card.required-fields']!.message).toMatch(/"defaultInputModes" is missing \(the card uses the proto name "default_input_modes"; v1\.0 §5\.5: JSON field names MUST be camelCase\)/);
+    expect(byId['card.required-fields']!.message).toMatch(
+      /"defaultInputModes" is missing \(the card uses the proto name "default_input_modes"; v1\.0 §5\.5: JSON field names MUST be camelCase\)/,
+    );
   });
 
   it('a v0.2.0-0.2.4 card without protocolVersion passes and says protocolVersion was not judged', async () => {
@@ -352,7 +367,10 @@ describe('card.required-fields: presence and type are required, content is advic
 
 describe('card.capabilities.shape: only the members of the generation are judged', () => {
   it('a vendor capability with an object value passes (schemas are open; v1.0 §5.7 ignore unknown fields)', async () => {
-    for (const card of [{ ...v03(), capabilities: { streaming: true, 'x-rateLimit': { rpm: 60 } } }, { ...v1(), capabilities: { streaming: true, 'x-rateLimit': { rpm: 60 } } }]) {
+    for (const card of [
+      { ...v03(), capabilities: { streaming: true, 'x-rateLimit': { rpm: 60 } } },
+      { ...v1(), capabilities: { streaming: true, 'x-rateLimit': { rpm: 60 } } },
+    ]) {
       const { byId } = await judgeCard(card);
       expect(byId['card.capabilities.shape']!.status).toBe('pass');
       expect(byId['card.strict-lint']!.status).toBe('advisory');
@@ -371,7 +389,9 @@ describe('card.capabilities.shape: only the members of the generation are judged
 
   it('the capabilities object is the evidence, pointing at its field', async () => {
     const { byId } = await judgeCard(v1());
-    expect(byId['card.capabilities.shape']!.evidence).toEqual([{ label: 'capabilities', value: '{"streaming":true,"pushNotifications":false}', path: 'capabilities' }]);
+    expect(byId['card.capabilities.shape']!.evidence).toEqual([
+      { label: 'capabilities', value: '{"streaming":true,"pushNotifications":false}', path: 'capabilities' },
+    ]);
   });
 
   it('a legacy card with a malformed "extensions" passes (not a v0.1.0 member)', async () => {
@@ -409,7 +429,13 @@ describe('card.skills: presence and type are required; empty strings, duplicate 
   });
 
   it('a missing description still fails, with the advice named beside it', async () => {
-    const { byId } = await judgeCard({ ...v03(), skills: [{ id: 'a', name: 'A', tags: [] }, { ...skill, id: 'a' }] });
+    const { byId } = await judgeCard({
+      ...v03(),
+      skills: [
+        { id: 'a', name: 'A', tags: [] },
+        { ...skill, id: 'a' },
+      ],
+    });
     expect(byId['card.skills']!.status).toBe('fail');
     expect(byId['card.skills']!.message).toMatch(/skills\[0\]\.description is missing\. Not required, advice only: skill id "a" is used twice/);
   });
@@ -421,7 +447,10 @@ describe('card.skills: presence and type are required; empty strings, duplicate 
   });
 
   it('legacy skills with null optional fields pass', async () => {
-    const { byId } = await judgeCard({ ...legacy(), skills: [{ id: 'echo', name: 'Echo', description: null, tags: null, examples: null, inputModes: null, outputModes: null }] }, LEGACY_PATH);
+    const { byId } = await judgeCard(
+      { ...legacy(), skills: [{ id: 'echo', name: 'Echo', description: null, tags: null, examples: null, inputModes: null, outputModes: null }] },
+      LEGACY_PATH,
+    );
     expect(byId['card.skills']!.status).toBe('pass');
     expect(byId['card.modes']!.status).toBe('pass');
   });
@@ -479,7 +508,12 @@ describe('card.urls.oauth (MUST) and card.urls.other (MAY)', () => {
   });
 
   it('a v0.3 authorization-code URL over plain http is an advisory (TLS)', async () => {
-    const { byId } = await judgeCard({ ...v03(), securitySchemes: oauth({ authorizationCode: { authorizationUrl: 'http://localhost:8080/authorize', tokenUrl: 'http://localhost:8080/token', scopes: {} } }) });
+    const { byId } = await judgeCard({
+      ...v03(),
+      securitySchemes: oauth({
+        authorizationCode: { authorizationUrl: 'http://localhost:8080/authorize', tokenUrl: 'http://localhost:8080/token', scopes: {} },
+      }),
+    });
     expect(byId['card.urls.oauth']!.status).toBe('advisory');
     expect(byId['card.urls.oauth']!.message).toMatch(/does not use TLS/);
   });
@@ -518,7 +552,10 @@ describe('card.security.schemes', () => {
   });
 
   it('an unknown OAuth flow name and an empty flows object are advisories', async () => {
-    const { byId } = await judgeCard({ ...v03(), securitySchemes: { a: { type: 'oauth2', flows: { deviceCode: { tokenUrl: 'https://x.test/t', scopes: {} } } }, b: { type: 'oauth2', flows: {} } } });
+    const { byId } = await judgeCard({
+      ...v03(),
+      securitySchemes: { a: { type: 'oauth2', flows: { deviceCode: { tokenUrl: 'https://x.test/t', scopes: {} } } }, b: { type: 'oauth2', flows: {} } },
+    });
     const r = byId['card.security.schemes']!;
     expect(r.status).toBe('advisory');
     expect(r.message).toMatch(/flows\.deviceCode is not a v0\.3 OAuth flow/);
@@ -540,7 +577,10 @@ describe('card.security.schemes', () => {
   });
 
   it('v1.0 missing scopes fails and says why serializers drop it', async () => {
-    const { byId } = await judgeCard({ ...v1(), securitySchemes: { cc: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: 'https://x.test/t' } } } } } });
+    const { byId } = await judgeCard({
+      ...v1(),
+      securitySchemes: { cc: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: 'https://x.test/t' } } } } },
+    });
     expect(byId['card.security.schemes']!.status).toBe('fail');
     expect(byId['card.security.schemes']!.message).toMatch(/needs "scopes".*ProtoJSON serializers drop an empty map/);
   });
@@ -548,7 +588,13 @@ describe('card.security.schemes', () => {
 
 describe('card.protocol.coherence (MUST) and card.protocol.conventions (SHOULD)', () => {
   it('a v0.3 card serving gRPC and JSON-RPC on one URL is permitted (§5.6.2 MAY reuse URLs): advisory', async () => {
-    const card = { ...v03(), additionalInterfaces: [{ url: 'http://agent.test/rpc', transport: 'JSONRPC' }, { url: 'http://agent.test/rpc', transport: 'GRPC' }] };
+    const card = {
+      ...v03(),
+      additionalInterfaces: [
+        { url: 'http://agent.test/rpc', transport: 'JSONRPC' },
+        { url: 'http://agent.test/rpc', transport: 'GRPC' },
+      ],
+    };
     const { byId } = await judgeCard(card);
     const r = byId['card.protocol.coherence']!;
     expect(r.status).toBe('advisory');
@@ -556,7 +602,12 @@ describe('card.protocol.coherence (MUST) and card.protocol.conventions (SHOULD)'
   });
 
   it('a custom v0.3 preferredTransport is an advisory (§5.5.5 additional values MAY be used), also in the lint', async () => {
-    const card = { ...v03(), preferredTransport: 'WEBSOCKET', url: 'ws://agent.test/ws', additionalInterfaces: [{ url: 'http://agent.test/rpc', transport: 'JSONRPC' }] };
+    const card = {
+      ...v03(),
+      preferredTransport: 'WEBSOCKET',
+      url: 'ws://agent.test/ws',
+      additionalInterfaces: [{ url: 'http://agent.test/rpc', transport: 'JSONRPC' }],
+    };
     const { byId } = await judgeCard(card);
     expect(byId['card.protocol.coherence']!.status).toBe('advisory');
     expect(byId['card.protocol.coherence']!.message).toMatch(/a custom transport; clients may not support it/);
@@ -576,14 +627,26 @@ describe('card.protocol.coherence (MUST) and card.protocol.conventions (SHOULD)'
   });
 
   it('a custom v1.0 binding identified by a URI passes card.protocol.conventions', async () => {
-    const card = { ...v1(), supportedInterfaces: [...(v1().supportedInterfaces as unknown[]), { url: 'wss://agent.test/ws', protocolBinding: 'https://example.com/bindings/websocket/v1', protocolVersion: '1.0' }] };
+    const card = {
+      ...v1(),
+      supportedInterfaces: [
+        ...(v1().supportedInterfaces as unknown[]),
+        { url: 'wss://agent.test/ws', protocolBinding: 'https://example.com/bindings/websocket/v1', protocolVersion: '1.0' },
+      ],
+    };
     const { byId } = await judgeCard(card);
     expect(byId['card.protocol.conventions']!.status).toBe('pass');
     expect(byId['card.urls.endpoint']!.status).toBe('pass');
   });
 
   it('a v1.0 interface without protocolVersion, or with the v0.3 name "transport", fails coherence', async () => {
-    const card = { ...v1(), supportedInterfaces: [{ url: 'http://agent.test/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }, { url: 'http://agent.test/rest', transport: 'HTTP+JSON' }] };
+    const card = {
+      ...v1(),
+      supportedInterfaces: [
+        { url: 'http://agent.test/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: 'http://agent.test/rest', transport: 'HTTP+JSON' },
+      ],
+    };
     const { byId } = await judgeCard(card);
     const r = byId['card.protocol.coherence']!;
     expect(r.status).toBe('fail');
@@ -597,7 +660,10 @@ describe('card.vary: only a difference caused by A2A-Version counts', () => {
 
   it('a card signed per request (ES256 signatures differ every time) is the same card', async () => {
     let n = 0;
-    const route: Route = (req) => (atCard(req) ? json({ ...v1(), signatures: [{ protected: 'eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIn0', signature: `sig${++n}` }] }) : new Response('', { status: 404 }));
+    const route: Route = (req) =>
+      atCard(req)
+        ? json({ ...v1(), signatures: [{ protected: 'eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIn0', signature: `sig${++n}` }] })
+        : new Response('', { status: 404 });
     const { byId } = await runCard(route);
     expect(byId['card.vary']!.status).toBe('pass');
     expect(byId['card.vary']!.message).toMatch(/same with and without A2A-Version/);
@@ -621,7 +687,8 @@ describe('card.vary: only a difference caused by A2A-Version counts', () => {
   });
 
   it('a non-cacheable card (Cache-Control: no-store) needs no Vary', async () => {
-    const route: Route = (req) => (atCard(req) ? json(req.headers.get('a2a-version') ? v1() : v03(), { headers: { 'cache-control': 'no-store' } }) : new Response('', { status: 404 }));
+    const route: Route = (req) =>
+      atCard(req) ? json(req.headers.get('a2a-version') ? v1() : v03(), { headers: { 'cache-control': 'no-store' } }) : new Response('', { status: 404 });
     const { byId } = await runCard(route);
     expect(byId['card.vary']!.status).toBe('pass');
     expect(byId['card.vary']!.message).toMatch(/not cacheable/);
@@ -724,13 +791,23 @@ describe('card.security.schemes: each scheme type, each flow, each generation', 
   it('v1.0 OAuthFlows is a oneof: two flows fail; one flow beside an unknown member is advice only', async () => {
     const two = await resultOf('card.security.schemes', {
       ...v1(),
-      securitySchemes: { o: { oauth2SecurityScheme: { flows: { authorizationCode: { authorizationUrl: AUTH, tokenUrl: TOKEN, scopes: {} }, clientCredentials: { tokenUrl: TOKEN, scopes: {} } } } } },
+      securitySchemes: {
+        o: {
+          oauth2SecurityScheme: {
+            flows: { authorizationCode: { authorizationUrl: AUTH, tokenUrl: TOKEN, scopes: {} }, clientCredentials: { tokenUrl: TOKEN, scopes: {} } },
+          },
+        },
+      },
     });
     expect(two.status).toBe('fail');
-    expect(two.message).toBe('Security schemes are incomplete: securitySchemes.o: v1.0 OAuthFlows is a oneof and holds exactly one flow (found authorizationCode, clientCredentials).');
+    expect(two.message).toBe(
+      'Security schemes are incomplete: securitySchemes.o: v1.0 OAuthFlows is a oneof and holds exactly one flow (found authorizationCode, clientCredentials).',
+    );
     const vendor = await resultOf('card.security.schemes', {
       ...v1(),
-      securitySchemes: { o: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: TOKEN, scopes: {} }, 'x-tokenExchange': { tokenUrl: TOKEN } } } } },
+      securitySchemes: {
+        o: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: TOKEN, scopes: {} }, 'x-tokenExchange': { tokenUrl: TOKEN } } } },
+      },
     });
     expect(vendor.status).toBe('advisory');
     expect(vendor.message).toBe(
@@ -781,7 +858,12 @@ describe('card.security.schemes: each scheme type, each flow, each generation', 
   it('a member of the wrong type fails, a missing or null one is "needed", an empty or blank one is advice', async () => {
     const a = await resultOf('card.security.schemes', {
       ...v03(),
-      securitySchemes: { a: { type: 'apiKey', in: 'query', name: 42 }, b: { type: 'apiKey', in: 'cookie', name: null }, h: { type: 'http' }, o: { type: 'openIdConnect' } },
+      securitySchemes: {
+        a: { type: 'apiKey', in: 'query', name: 42 },
+        b: { type: 'apiKey', in: 'cookie', name: null },
+        h: { type: 'http' },
+        o: { type: 'openIdConnect' },
+      },
     });
     expect(a.status).toBe('fail');
     expect(a.message).toBe(
@@ -793,7 +875,14 @@ describe('card.security.schemes: each scheme type, each flow, each generation', 
   });
 
   it('oauth2 without a flows object fails, saying what it got; the flows of such a card have no URLs to judge', async () => {
-    const { byId } = await judgeCard({ ...v03(), securitySchemes: { a: { type: 'oauth2' }, b: { type: 'oauth2', flows: 'clientCredentials' }, c: { type: 'oauth2', flows: { clientCredentials: 'client_secret_basic' } } } });
+    const { byId } = await judgeCard({
+      ...v03(),
+      securitySchemes: {
+        a: { type: 'oauth2' },
+        b: { type: 'oauth2', flows: 'clientCredentials' },
+        c: { type: 'oauth2', flows: { clientCredentials: 'client_secret_basic' } },
+      },
+    });
     expect(byId['card.security.schemes']!.status).toBe('fail');
     expect(byId['card.security.schemes']!.message).toBe(
       'Security schemes are incomplete: securitySchemes.a: oauth2 needs "flows" (an object), got nothing; securitySchemes.b: oauth2 needs "flows" (an object), got string; securitySchemes.c.flows.clientCredentials should be an object, got string.',
@@ -803,12 +892,18 @@ describe('card.security.schemes: each scheme type, each flow, each generation', 
   });
 
   it('the scheme shape of the other generation fails: v0.3 "type" in a v1.0 card, a v1.0 wrapper in a v0.3 card', async () => {
-    const a = await resultOf('card.security.schemes', { ...v1(), securitySchemes: { k: { type: 'apiKey', in: 'header', name: 'X-Key' }, n: { apiKeySecurityScheme: { name: 'X-Key' } } } });
+    const a = await resultOf('card.security.schemes', {
+      ...v1(),
+      securitySchemes: { k: { type: 'apiKey', in: 'header', name: 'X-Key' }, n: { apiKeySecurityScheme: { name: 'X-Key' } } },
+    });
     expect(a.status).toBe('fail');
     expect(a.message).toBe(
       'Security schemes are incomplete: securitySchemes.k should be a v1.0 oneof wrapper such as {"apiKeySecurityScheme": {...}} (found "type": "apiKey"); securitySchemes.k: apiKey "location" must be "header", "query" or "cookie", got "header"; securitySchemes.n: apiKey "location" must be "header", "query" or "cookie", got undefined.',
     );
-    const b = await resultOf('card.security.schemes', { ...v03(), securitySchemes: { k: { apiKeySecurityScheme: { in: 'header', name: 'X-Key' } }, l: { type: 'apiKey', location: 'header', name: 'X-Key' } } });
+    const b = await resultOf('card.security.schemes', {
+      ...v03(),
+      securitySchemes: { k: { apiKeySecurityScheme: { in: 'header', name: 'X-Key' } }, l: { type: 'apiKey', location: 'header', name: 'X-Key' } },
+    });
     expect(b.status).toBe('fail');
     expect(b.message).toBe(
       'Security schemes are incomplete: securitySchemes.k uses the v1.0 wrapper "apiKeySecurityScheme" in a v0.3 card (expected "type"); securitySchemes.l: apiKey "in" must be "header", "query" or "cookie", got "header".',
@@ -824,7 +919,9 @@ describe('card.security.schemes: each scheme type, each flow, each generation', 
     expect(one.byId['card.security.schemes']!.message).toBe('Security schemes are incomplete: securitySchemes.a: expected an object, got string.');
     expect(one.byId['card.urls.oauth']!.status).toBe('skip');
     const two = await judgeCard({ ...v03(), securitySchemes: { a: 'bearer', b: null } });
-    expect(two.byId['card.security.schemes']!.message).toBe('Security schemes are incomplete: securitySchemes.a: expected an object, got string; securitySchemes.b: expected an object, got null.');
+    expect(two.byId['card.security.schemes']!.message).toBe(
+      'Security schemes are incomplete: securitySchemes.a: expected an object, got string; securitySchemes.b: expected an object, got null.',
+    );
     expect(two.byId['card.urls.oauth']!.status).toBe('skip');
   });
 
@@ -876,12 +973,17 @@ describe('card.urls.oauth: which URL, which flow, which generation', () => {
       'OAuth flow URLs are not URLs (the v0.2 schema says "This MUST be in the form of a URL"): securitySchemes.o.flows.clientCredentials.tokenUrl="/oauth/token" is not a URL (no scheme: a relative path or a bare name).',
     );
     // Each finding is evidence, labelled by its strength.
-    expect(a.evidence).toEqual([{ label: 'problem', value: 'securitySchemes.o.flows.clientCredentials.tokenUrl="/oauth/token" is not a URL (no scheme: a relative path or a bare name)' }]);
+    expect(a.evidence).toEqual([
+      { label: 'problem', value: 'securitySchemes.o.flows.clientCredentials.tokenUrl="/oauth/token" is not a URL (no scheme: a relative path or a bare name)' },
+    ]);
     const b = await resultOf('card.urls.oauth', { ...v03(), securitySchemes: cc('auth.acme.test/token') });
     expect(b.message).toBe(
       'OAuth flow URLs are not URLs (the v0.3 schema says "This MUST be a URL"): securitySchemes.o.flows.clientCredentials.tokenUrl="auth.acme.test/token" is not a URL (no scheme: a relative path or a bare name).',
     );
-    const c = await resultOf('card.urls.oauth', { ...v1(), securitySchemes: { o: { oauth2SecurityScheme: { flows: { implicit: { authorizationUrl: '/authorize', scopes: {} } } } } } });
+    const c = await resultOf('card.urls.oauth', {
+      ...v1(),
+      securitySchemes: { o: { oauth2SecurityScheme: { flows: { implicit: { authorizationUrl: '/authorize', scopes: {} } } } } },
+    });
     expect(c.status).toBe('fail');
     expect(c.message).toBe(
       'OAuth flow URLs are not URLs (the v1.0 implicit and password flows say "This MUST be in the form of a URL"): securitySchemes.o.flows.implicit.authorizationUrl="/authorize" is not a URL (no scheme: a relative path or a bare name).',
@@ -889,7 +991,10 @@ describe('card.urls.oauth: which URL, which flow, which generation', () => {
   });
 
   it('v1.0: a relative URL of a non-deprecated flow is advice, with the v1.0 reason', async () => {
-    const r = await resultOf('card.urls.oauth', { ...v1(), securitySchemes: { o: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: '/token', scopes: {} } } } } } });
+    const r = await resultOf('card.urls.oauth', {
+      ...v1(),
+      securitySchemes: { o: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: '/token', scopes: {} } } } } },
+    });
     expect(r.status).toBe('advisory');
     expect(r.advisoryReason).toMatch(/^In v1\.0 only the deprecated implicit and password flows require their URLs to be URLs/);
   });
@@ -920,7 +1025,9 @@ describe('card.urls.oauth: which URL, which flow, which generation', () => {
     }
     const oidc = await judgeCard({ ...v03(), securitySchemes: { o: { type: 'openIdConnect', openIdConnectUrl: 42 } } });
     expect(oidc.byId['card.urls.oauth']!.status).toBe('skip');
-    expect(oidc.byId['card.security.schemes']!.message).toBe('Security schemes are incomplete: securitySchemes.o: openIdConnect: "openIdConnectUrl" should be a string, got number.');
+    expect(oidc.byId['card.security.schemes']!.message).toBe(
+      'Security schemes are incomplete: securitySchemes.o: openIdConnect: "openIdConnectUrl" should be a string, got number.',
+    );
     const keyOnly = await resultOf('card.urls.oauth', { ...v03(), securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } } });
     expect(keyOnly.status).toBe('skip');
     expect(keyOnly.message).toBe('The card declares no OAuth or OpenID Connect URLs.');
@@ -929,9 +1036,14 @@ describe('card.urls.oauth: which URL, which flow, which generation', () => {
 
 describe('card.security.references: card and skill requirements', () => {
   it('a skill requirement naming an undeclared scheme fails, naming the skill', async () => {
-    const r = await resultOf('card.security.references', { ...v03(), skills: [{ id: 'echo', name: 'Echo', description: 'd', tags: ['t'], security: [{ oauth: ['read'] }] }] });
+    const r = await resultOf('card.security.references', {
+      ...v03(),
+      skills: [{ id: 'echo', name: 'Echo', description: 'd', tags: ['t'], security: [{ oauth: ['read'] }] }],
+    });
     expect(r.status).toBe('fail');
-    expect(r.message).toBe('Security requirements reference undeclared schemes: skills[0].security[0] references "oauth", which securitySchemes does not declare.');
+    expect(r.message).toBe(
+      'Security requirements reference undeclared schemes: skills[0].security[0] references "oauth", which securitySchemes does not declare.',
+    );
     expect(r.evidence.find((e) => e.label === 'declared schemes')?.value).toBe('(none)');
   });
 
@@ -943,7 +1055,15 @@ describe('card.security.references: card and skill requirements', () => {
 });
 
 describe('strictLint: what a strict parser of each generation would reject', () => {
-  const skill = { id: 'echo', name: 'Echo', description: 'Echoes', tags: ['demo'], examples: ['hello'], inputModes: ['text/plain'], outputModes: ['text/plain'] };
+  const skill = {
+    id: 'echo',
+    name: 'Echo',
+    description: 'Echoes',
+    tags: ['demo'],
+    examples: ['hello'],
+    inputModes: ['text/plain'],
+    outputModes: ['text/plain'],
+  };
 
   it('a complete v0.2 card has only fields of the v0.2 schema', async () => {
     const card = {
@@ -1013,7 +1133,10 @@ describe('strictLint: what a strict parser of each generation would reject', () 
   it('v1.0: v0.3 scheme shapes, the apiKey "in" and a v0.3 interface field are named', async () => {
     const card = {
       ...v1(),
-      supportedInterfaces: [{ url: 'http://agent.test/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0', transport: 'JSONRPC', region: 'eu' }, 'http://agent.test/rest'],
+      supportedInterfaces: [
+        { url: 'http://agent.test/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0', transport: 'JSONRPC', region: 'eu' },
+        'http://agent.test/rest',
+      ],
       securitySchemes: {
         old: { type: 'http', scheme: 'bearer' },
         key: { apiKeySecurityScheme: { in: 'header', name: 'X-Key' } },
@@ -1033,20 +1156,33 @@ describe('strictLint: what a strict parser of each generation would reject', () 
   });
 
   it('v0.x: a scheme without the "type" discriminator is named; a scheme that is not an object is left to card.security.schemes', () => {
-    const card = { ...v03(), securitySchemes: { key: { apiKeySecurityScheme: { in: 'header', name: 'X-Key' } }, bearer: { type: 'http', scheme: 'bearer' }, junk: 'bearer' } };
+    const card = {
+      ...v03(),
+      securitySchemes: { key: { apiKeySecurityScheme: { in: 'header', name: 'X-Key' } }, bearer: { type: 'http', scheme: 'bearer' }, junk: 'bearer' },
+    };
     expect(strictLint(card, 'v0.3')).toEqual(['securitySchemes.key has no "type" discriminator (the v0.3 JSON Schema requires it)']);
     // securitySchemes is not a v0.1.0 field: only that is named, not the shape of its members.
-    expect(strictLint({ ...legacy(), securitySchemes: { key: { apiKeySecurityScheme: {} } }, security: [], skills: [{ id: 'echo', name: 'Echo', security: [] }] }, 'legacy')).toEqual([
-      'unknown top-level field "securitySchemes"',
-      'unknown top-level field "security"',
-      'skills[0] has unknown field "security"',
-    ]);
+    expect(
+      strictLint(
+        { ...legacy(), securitySchemes: { key: { apiKeySecurityScheme: {} } }, security: [], skills: [{ id: 'echo', name: 'Echo', security: [] }] },
+        'legacy',
+      ),
+    ).toEqual(['unknown top-level field "securitySchemes"', 'unknown top-level field "security"', 'skills[0] has unknown field "security"']);
   });
 
   it('skills: unknown fields, non-string examples and (v1.0) an empty list are named; entries that are not objects are left to card.skills', async () => {
-    const card = { ...v03(), skills: [{ ...skill, 'x-cost': 1 }, { ...skill, id: 'b', examples: 'hello' }, { ...skill, id: 'c', examples: ['hello', 42] }, 'junk'] };
-    expect(strictLint(card, 'v0.3')).toEqual(['skills[0] has unknown field "x-cost"', 'skills[1].examples should be a list of strings', 'skills[2].examples should be a list of strings']);
-    expect(strictLint({ ...v1(), skills: [] }, 'v1.0')).toEqual(['skills is empty (v1.0 §5.7: REQUIRED repeated fields MUST be non-empty; the §8.4.1 example contradicts this)']);
+    const card = {
+      ...v03(),
+      skills: [{ ...skill, 'x-cost': 1 }, { ...skill, id: 'b', examples: 'hello' }, { ...skill, id: 'c', examples: ['hello', 42] }, 'junk'],
+    };
+    expect(strictLint(card, 'v0.3')).toEqual([
+      'skills[0] has unknown field "x-cost"',
+      'skills[1].examples should be a list of strings',
+      'skills[2].examples should be a list of strings',
+    ]);
+    expect(strictLint({ ...v1(), skills: [] }, 'v1.0')).toEqual([
+      'skills is empty (v1.0 §5.7: REQUIRED repeated fields MUST be non-empty; the §8.4.1 example contradicts this)',
+    ]);
     expect(strictLint({ ...v03(), skills: [] }, 'v0.3')).toEqual([]);
     // A skills value that is not a list is card.required-fields' finding; the lint has nothing to add and does not crash.
     const r = await resultOf('card.strict-lint', { ...v03(), skills: 'echo' });
@@ -1060,12 +1196,15 @@ describe('strictLint: what a strict parser of each generation would reject', () 
     expect(strictLint({ ...v1(), skills: [{ ...skill, examples: 'hello' }] }, 'v1.0')).toEqual(['skills[0].examples should be a list of strings']);
   });
 
-  it('capabilities that are not an object are card.capabilities.shape\'s finding, not a list of unknown capabilities', () => {
+  it("capabilities that are not an object are card.capabilities.shape's finding, not a list of unknown capabilities", () => {
     expect(strictLint({ ...v03(), capabilities: ['streaming'] }, 'v0.3')).toEqual([]);
   });
 
   it('documentationUrl and iconUrl: a non-string is named; null is absent in legacy and v1.0 only', async () => {
-    expect(strictLint({ ...v03(), documentationUrl: 42, iconUrl: null }, 'v0.3')).toEqual(['documentationUrl should be a string, got number', 'iconUrl should be a string, got null']);
+    expect(strictLint({ ...v03(), documentationUrl: 42, iconUrl: null }, 'v0.3')).toEqual([
+      'documentationUrl should be a string, got number',
+      'iconUrl should be a string, got null',
+    ]);
     expect(strictLint({ ...v1(), documentationUrl: null, iconUrl: null }, 'v1.0')).toEqual([]);
     expect(strictLint({ ...v1(), iconUrl: 42 }, 'v1.0')).toEqual(['iconUrl should be a string, got number']);
     expect(strictLint({ ...v1(), documentationUrl: 'https://acme.test/docs', iconUrl: 'https://acme.test/icon.png' }, 'v1.0')).toEqual([]);
@@ -1120,7 +1259,9 @@ describe('card.required-fields: each field, each generation, named exactly', () 
     const { byId, generation } = await judgeCard({ ...without(v03(), 'preferredTransport'), protocolVersion: '' });
     expect(generation).toBe('v0.2');
     expect(byId['card.required-fields']!.status).toBe('advisory');
-    expect(byId['card.required-fields']!.message).toBe('Every required field is present and typed; advice only (not required): "protocolVersion" is empty (the schema requires presence and type, not content).');
+    expect(byId['card.required-fields']!.message).toBe(
+      'Every required field is present and typed; advice only (not required): "protocolVersion" is empty (the schema requires presence and type, not content).',
+    );
   });
 
   it('a v1.0 card ignores a stale empty top-level protocolVersion (not a v1.0 field)', async () => {
@@ -1153,7 +1294,9 @@ describe('card.required-fields: each field, each generation, named exactly', () 
 
   it('null and wrong types: the ProtoJSON note only for a v1.0 null', async () => {
     const a = await resultOf('card.required-fields', { ...v1(), name: null, version: 2 });
-    expect(a.message).toBe('Required fields are missing or mistyped: "name" should be a string, got null (ProtoJSON reads null as unset); "version" should be a string, got number.');
+    expect(a.message).toBe(
+      'Required fields are missing or mistyped: "name" should be a string, got null (ProtoJSON reads null as unset); "version" should be a string, got number.',
+    );
     const b = await resultOf('card.required-fields', { ...v03(), name: null });
     expect(b.message).toBe('Required fields are missing or mistyped: "name" should be a string, got null.');
   });
@@ -1166,7 +1309,9 @@ describe('card.required-fields: each field, each generation, named exactly', () 
     );
     const b = await resultOf('card.required-fields', { ...v03(), description: '   ' });
     expect(b.status).toBe('advisory');
-    expect(b.message).toBe('Every required field is present and typed; advice only (not required): "description" is empty (the schema requires presence and type, not content).');
+    expect(b.message).toBe(
+      'Every required field is present and typed; advice only (not required): "description" is empty (the schema requires presence and type, not content).',
+    );
   });
 
   it('capabilities missing and skills not a list are named as such (not as normalization repairs)', async () => {
@@ -1177,9 +1322,13 @@ describe('card.required-fields: each field, each generation, named exactly', () 
   it('seven missing fields: five are named, with the count of the rest; exactly five are all named', async () => {
     const si = v1().supportedInterfaces;
     const a = await resultOf('card.required-fields', { supportedInterfaces: si });
-    expect(a.message).toBe('Required fields are missing or mistyped: "name" is missing; "version" is missing; "description" is missing; "capabilities" is missing; "skills" is missing (+2 more).');
+    expect(a.message).toBe(
+      'Required fields are missing or mistyped: "name" is missing; "version" is missing; "description" is missing; "capabilities" is missing; "skills" is missing (+2 more).',
+    );
     const b = await resultOf('card.required-fields', { supportedInterfaces: si, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'] });
-    expect(b.message).toBe('Required fields are missing or mistyped: "name" is missing; "version" is missing; "description" is missing; "capabilities" is missing; "skills" is missing.');
+    expect(b.message).toBe(
+      'Required fields are missing or mistyped: "name" is missing; "version" is missing; "description" is missing; "capabilities" is missing; "skills" is missing.',
+    );
   });
 
   it('provider: organization (and from v0.2 url) are required strings; null is absent in v1.0; empty is advice', async () => {
@@ -1189,8 +1338,16 @@ describe('card.required-fields: each field, each generation, named exactly', () 
       [{ ...legacy(), provider: { organization: 'Acme' } }, 'pass', 'Every required field is present and typed.'],
       [{ ...v1(), provider: { url: 'https://acme.test' } }, 'fail', 'Required fields are missing or mistyped: "provider.organization" is required.'],
       [{ ...v03(), provider: { organization: 'Acme' } }, 'fail', 'Required fields are missing or mistyped: "provider.url" is required.'],
-      [{ ...v03(), provider: { organization: 42, url: 7 } }, 'fail', 'Required fields are missing or mistyped: "provider.organization" should be a string, got number; "provider.url" should be a string, got number.'],
-      [{ ...v03(), provider: { organization: ' ', url: ' ' } }, 'advisory', 'Every required field is present and typed; advice only (not required): "provider.organization" is empty; "provider.url" is empty.'],
+      [
+        { ...v03(), provider: { organization: 42, url: 7 } },
+        'fail',
+        'Required fields are missing or mistyped: "provider.organization" should be a string, got number; "provider.url" should be a string, got number.',
+      ],
+      [
+        { ...v03(), provider: { organization: ' ', url: ' ' } },
+        'advisory',
+        'Every required field is present and typed; advice only (not required): "provider.organization" is empty; "provider.url" is empty.',
+      ],
     ];
     for (const [card, status, message] of cases) {
       const r = await resultOf('card.required-fields', card, card.url === 'http://agent.test/' ? LEGACY_PATH : undefined);
@@ -1232,7 +1389,13 @@ describe('card.skills: each finding named exactly', () => {
   });
 
   it('numeric ids are a type error (not duplicates); a blank name is advice', async () => {
-    const a = await resultOf('card.skills', { ...v03(), skills: [{ ...skill, id: 7 }, { ...skill, id: 7 }] });
+    const a = await resultOf('card.skills', {
+      ...v03(),
+      skills: [
+        { ...skill, id: 7 },
+        { ...skill, id: 7 },
+      ],
+    });
     expect(a.message).toBe('Skills are malformed: skills[0].id should be a string, got number; skills[1].id should be a string, got number.');
     const b = await resultOf('card.skills', { ...v03(), skills: [{ ...skill, name: '  ' }] });
     expect(b.status).toBe('advisory');
@@ -1280,7 +1443,10 @@ describe('card.modes: each finding named exactly', () => {
 
   it('a v1.0 null default mode list names ProtoJSON; v0.3 null and a v1.0 string do not', async () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{ ...v1(), defaultInputModes: null }, 'Modes are malformed: defaultInputModes should be a list, got null (ProtoJSON reads null as unset; the field is REQUIRED).'],
+      [
+        { ...v1(), defaultInputModes: null },
+        'Modes are malformed: defaultInputModes should be a list, got null (ProtoJSON reads null as unset; the field is REQUIRED).',
+      ],
       [{ ...v03(), defaultInputModes: null }, 'Modes are malformed: defaultInputModes should be a list, got null.'],
       [{ ...v1(), defaultInputModes: 'text/plain' }, 'Modes are malformed: defaultInputModes should be a list, got string.'],
     ];
@@ -1373,7 +1539,10 @@ describe('card.protocol.coherence: v0.x declarations', () => {
     expect(same.status).toBe('pass');
     const r = await resultOf('card.protocol.coherence', {
       ...v03(),
-      additionalInterfaces: [{ url: 'http://agent.test/rpc', transport: 'JSONRPC' }, { url: 'http://agent.test/rpc', transport: 'grpc' }],
+      additionalInterfaces: [
+        { url: 'http://agent.test/rpc', transport: 'JSONRPC' },
+        { url: 'http://agent.test/rpc', transport: 'grpc' },
+      ],
     });
     expect(r.status).toBe('advisory');
     expect(r.message).toBe(
@@ -1383,7 +1552,11 @@ describe('card.protocol.coherence: v0.x declarations', () => {
   });
 
   it('v0.2: shared URLs are advice with the v0.2 reason, and a 0.2.x protocolVersion is not judged against 0.3', async () => {
-    const { byId, generation } = await judgeCard({ ...v03(), protocolVersion: '0.2.5', additionalInterfaces: [{ url: 'http://agent.test/rpc', transport: 'GRPC' }] });
+    const { byId, generation } = await judgeCard({
+      ...v03(),
+      protocolVersion: '0.2.5',
+      additionalInterfaces: [{ url: 'http://agent.test/rpc', transport: 'GRPC' }],
+    });
     expect(generation).toBe('v0.2');
     const r = byId['card.protocol.coherence']!;
     expect(r.status).toBe('advisory');
@@ -1413,7 +1586,11 @@ describe('card.protocol.coherence and conventions: v1.0 supportedInterfaces', ()
   it('empty or missing REQUIRED interface members are each named', async () => {
     const { byId } = await judgeCard({
       ...v1(),
-      supportedInterfaces: [iface({ protocolBinding: ' ' }), iface({ url: 'http://agent.test/rest', protocolBinding: 'HTTP+JSON', protocolVersion: null }), iface({ url: 'http://agent.test/b', protocolVersion: ' ' })],
+      supportedInterfaces: [
+        iface({ protocolBinding: ' ' }),
+        iface({ url: 'http://agent.test/rest', protocolBinding: 'HTTP+JSON', protocolVersion: null }),
+        iface({ url: 'http://agent.test/b', protocolVersion: ' ' }),
+      ],
     });
     expect(byId['card.protocol.coherence']!.message).toBe(
       'Protocol declarations are incoherent: supportedInterfaces[0].protocolBinding is empty (REQUIRED: clients cannot tell how to call this interface); supportedInterfaces[1].protocolVersion is missing (REQUIRED); supportedInterfaces[2].protocolVersion is empty (REQUIRED).',
@@ -1432,16 +1609,24 @@ describe('card.protocol.coherence and conventions: v1.0 supportedInterfaces', ()
   });
 
   it('an entry with only the v0.3 "transport" name does not stop the spelling check of the others', async () => {
-    const r = await resultOf('card.protocol.conventions', { ...v1(), supportedInterfaces: [iface({}), { url: 'http://agent.test/rest', transport: 'HTTP+JSON', protocolVersion: '1.0' }] });
+    const r = await resultOf('card.protocol.conventions', {
+      ...v1(),
+      supportedInterfaces: [iface({}), { url: 'http://agent.test/rest', transport: 'HTTP+JSON', protocolVersion: '1.0' }],
+    });
     expect(r.status).toBe('pass');
     expect(r.message).toBe('2 interface(s), bindings and versions spelled as the spec spells them.');
   });
 
   it('a numeric protocolVersion fails through its repair; a non-object entry is named, and skipped by the spelling check', async () => {
-    const a = await resultOf('card.protocol.coherence', { ...v1(), supportedInterfaces: [iface({ protocolVersion: 1 }), iface({ url: 'http://agent.test/rest', protocolBinding: 'HTTP+JSON' })] });
+    const a = await resultOf('card.protocol.coherence', {
+      ...v1(),
+      supportedInterfaces: [iface({ protocolVersion: 1 }), iface({ url: 'http://agent.test/rest', protocolBinding: 'HTTP+JSON' })],
+    });
     expect(a.message).toBe('Protocol declarations are incoherent: supportedInterfaces[0].protocolVersion: expected a string, got number; converted.');
     const { byId } = await judgeCard({ ...v1(), supportedInterfaces: [iface({}), null] });
-    expect(byId['card.protocol.coherence']!.message).toBe('Protocol declarations are incoherent: supportedInterfaces[1]: expected an object, got null; dropped.');
+    expect(byId['card.protocol.coherence']!.message).toBe(
+      'Protocol declarations are incoherent: supportedInterfaces[1]: expected an object, got null; dropped.',
+    );
     expect(byId['card.protocol.conventions']!.status).toBe('pass');
     expect(byId['card.protocol.conventions']!.message).toBe('1 interface(s), bindings and versions spelled as the spec spells them.');
   });
@@ -1449,9 +1634,21 @@ describe('card.protocol.coherence and conventions: v1.0 supportedInterfaces', ()
   it.each([
     [{ protocolVersion: 'v1.0' }, 'advisory', 'supportedInterfaces[0].protocolVersion "v1.0" is not Major.Minor (e.g. "1.0")'],
     [{ protocolVersion: '1' }, 'advisory', 'supportedInterfaces[0].protocolVersion "1" is not Major.Minor (e.g. "1.0")'],
-    [{ protocolVersion: '1.0.0' }, 'fail', 'supportedInterfaces[0].protocolVersion "1.0.0" has a patch number (v1.0 §3.6: patch version numbers SHOULD NOT be used in Agent Cards)'],
-    [{ protocolBinding: 'JSON-RPC' }, 'fail', 'supportedInterfaces[0].protocolBinding is spelled "JSON-RPC"; the core binding is "JSONRPC" (clients match the exact string)'],
-    [{ protocolBinding: 'websocket' }, 'fail', 'supportedInterfaces[0].protocolBinding "websocket" is neither a core binding nor a URI (v1.0 §5.8: custom bindings SHOULD be identified by a URI)'],
+    [
+      { protocolVersion: '1.0.0' },
+      'fail',
+      'supportedInterfaces[0].protocolVersion "1.0.0" has a patch number (v1.0 §3.6: patch version numbers SHOULD NOT be used in Agent Cards)',
+    ],
+    [
+      { protocolBinding: 'JSON-RPC' },
+      'fail',
+      'supportedInterfaces[0].protocolBinding is spelled "JSON-RPC"; the core binding is "JSONRPC" (clients match the exact string)',
+    ],
+    [
+      { protocolBinding: 'websocket' },
+      'fail',
+      'supportedInterfaces[0].protocolBinding "websocket" is neither a core binding nor a URI (v1.0 §5.8: custom bindings SHOULD be identified by a URI)',
+    ],
   ])('conventions: %j is %s', async (o, status, finding) => {
     const r = await resultOf('card.protocol.conventions', { ...v1(), supportedInterfaces: [iface(o)] });
     expect(r.status).toBe(status);
@@ -1486,7 +1683,10 @@ describe('card.signatures: each malformation named', () => {
   });
 
   it('standard base64 (padding, "+" and "/") is not base64url', async () => {
-    const r = await resultOf('card.signatures', { ...v1(), signatures: [sig({ protected: btoa(JSON.stringify({ alg: 'ES256', kid: 'k1' })) }), sig({ signature: 'MEUCIQD+x/Yz' })] });
+    const r = await resultOf('card.signatures', {
+      ...v1(),
+      signatures: [sig({ protected: btoa(JSON.stringify({ alg: 'ES256', kid: 'k1' })) }), sig({ signature: 'MEUCIQD+x/Yz' })],
+    });
     expect(r.status).toBe('fail');
     expect(r.message).toBe('Signatures are malformed: signatures[0].protected should be base64url; signatures[1].signature should be base64url.');
   });
@@ -1511,14 +1711,16 @@ describe('card.vary: headers and bodies as real servers send them', () => {
   const notFound = () => new Response('', { status: 404 });
 
   it('"Cache-Control: private, no-store" is not cacheable either', async () => {
-    const route: Route = (req) => (atCard(req) ? json(req.headers.get('a2a-version') ? v1() : v03(), { headers: { 'cache-control': 'private, no-store' } }) : notFound());
+    const route: Route = (req) =>
+      atCard(req) ? json(req.headers.get('a2a-version') ? v1() : v03(), { headers: { 'cache-control': 'private, no-store' } }) : notFound();
     const r = (await runCard(route)).byId['card.vary']!;
     expect(r.status).toBe('pass');
     expect(r.message).toBe('The card response is not cacheable (Cache-Control: private, no-store), so it needs no Vary header.');
   });
 
   it('A2A-Version listed after another Vary member counts', async () => {
-    const route: Route = (req) => (atCard(req) ? json(req.headers.get('a2a-version') ? v1() : v03(), { headers: { vary: 'Accept, A2A-Version' } }) : notFound());
+    const route: Route = (req) =>
+      atCard(req) ? json(req.headers.get('a2a-version') ? v1() : v03(), { headers: { vary: 'Accept, A2A-Version' } }) : notFound();
     const r = (await runCard(route)).byId['card.vary']!;
     expect(r.status).toBe('pass');
     expect(r.message).toBe('The card differs by A2A-Version (another JSON card without the header) and Vary: Accept, A2A-Version says so.');
@@ -1526,8 +1728,14 @@ describe('card.vary: headers and bodies as real servers send them', () => {
   });
 
   it('a v1.0-only agent that answers clients without A2A-Version with an error text: Vary is needed, and named', async () => {
-    const route = (vary: Record<string, string>): Route => (req) =>
-      atCard(req) ? (req.headers.get('a2a-version') ? json(v1(), { headers: vary }) : new Response('A2A-Version header required', { status: 400, headers: { 'content-type': 'text/plain' } })) : notFound();
+    const route =
+      (vary: Record<string, string>): Route =>
+      (req) =>
+        atCard(req)
+          ? req.headers.get('a2a-version')
+            ? json(v1(), { headers: vary })
+            : new Response('A2A-Version header required', { status: 400, headers: { 'content-type': 'text/plain' } })
+          : notFound();
     const a = (await runCard(route({ vary: 'A2A-Version' }))).byId['card.vary']!;
     expect(a.status).toBe('pass');
     expect(a.message).toBe('The card differs by A2A-Version (a different body without the header) and Vary: A2A-Version says so.');
@@ -1539,15 +1747,22 @@ describe('card.vary: headers and bodies as real servers send them', () => {
 
   it('a card that differs only inside a list (another skill description for v1.0 clients) differs', async () => {
     const skills = (v1().skills as Record<string, unknown>[]).map((s) => ({ ...s, description: 'Echoes text, streamed' }));
-    const route: Route = (req) => (atCard(req) ? json({ ...v1(), skills: req.headers.get('a2a-version') ? skills : v1().skills }, { headers: { vary: 'Origin' } }) : notFound());
+    const route: Route = (req) =>
+      atCard(req) ? json({ ...v1(), skills: req.headers.get('a2a-version') ? skills : v1().skills }, { headers: { vary: 'Origin' } }) : notFound();
     const r = (await runCard(route)).byId['card.vary']!;
     expect(r.status).toBe('fail');
     expect(r.message).toBe('The card differs with and without A2A-Version (the same with the header twice), but the response has Vary: Origin.');
   });
 
   it('an HTML page (status 200) for clients without A2A-Version is a different body', async () => {
-    const route = (vary: Record<string, string>): Route => (req) =>
-      atCard(req) ? (req.headers.get('a2a-version') ? json(v1(), { headers: vary }) : new Response('<!doctype html><title>Agent</title>', { headers: { 'content-type': 'text/html' } })) : notFound();
+    const route =
+      (vary: Record<string, string>): Route =>
+      (req) =>
+        atCard(req)
+          ? req.headers.get('a2a-version')
+            ? json(v1(), { headers: vary })
+            : new Response('<!doctype html><title>Agent</title>', { headers: { 'content-type': 'text/html' } })
+          : notFound();
     const a = (await runCard(route({ vary: 'A2A-Version' }))).byId['card.vary']!;
     expect(a.status).toBe('pass');
     expect(a.message).toBe('The card differs by A2A-Version (a different body without the header) and Vary: A2A-Version says so.');
@@ -1609,9 +1824,12 @@ describe('discovery, response format and headers: findings named exactly', () =>
     }
   });
 
-  it('a proxy refusal is our error (status error, proxy code kept), not the agent\'s failure', async () => {
+  it("a proxy refusal is our error (status error, proxy code kept), not the agent's failure", async () => {
     const blocked: Route = () =>
-      new Response(JSON.stringify({ title: 'Target blocked', detail: 'private address' }), { status: 403, headers: { 'x-proxy-error': 'target_blocked', 'content-type': 'application/problem+json' } });
+      new Response(JSON.stringify({ title: 'Target blocked', detail: 'private address' }), {
+        status: 403,
+        headers: { 'x-proxy-error': 'target_blocked', 'content-type': 'application/problem+json' },
+      });
     const d = (await runCard(blocked)).byId['card.discovery']!;
     expect(d.status).toBe('error');
     expect(d.message).toBe('The card could not be fetched: The proxy could not complete the request (target_blocked: private address).');
@@ -1624,11 +1842,14 @@ describe('discovery, response format and headers: findings named exactly', () =>
     };
     const d = (await runCard(reset)).byId['card.discovery']!;
     expect(d.status).toBe('fail');
-    expect(d.message).toBe('No card could be read: every candidate URL failed (no answer, no answer). The connection was reset by the agent (fetch failed: read ECONNRESET).');
+    expect(d.message).toBe(
+      'No card could be read: every candidate URL failed (no answer, no answer). The connection was reset by the agent (fetch failed: read ECONNRESET).',
+    );
   });
 
   it('a per-request budget of a whole second is said in seconds', async () => {
-    const silent: Route = (req) => new Promise<Response>((_, reject) => req.signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))));
+    const silent: Route = (req) =>
+      new Promise<Response>((_, reject) => req.signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))));
     const d = (await runCard(silent, 'http://agent.test/agent-card.json', { limits: { requestTimeoutMs: 1000 } })).byId['card.discovery']!;
     expect(d.skipKind).toBe('tool-limit');
     expect(d.message).toMatch(/within this tool's per-request budget \(1 s, a fixed limit\)/);
@@ -1639,7 +1860,9 @@ describe('discovery, response format and headers: findings named exactly', () =>
     const latin1 = Uint8Array.from(text, (ch) => ch.charCodeAt(0));
     const r = (await runCard(() => new Response(latin1, { headers: { 'content-type': 'application/json; charset=iso-8859-1' } }))).byId['card.json']!;
     expect(r.status).toBe('fail');
-    expect(r.message).toBe('The card is not a usable JSON object: the body is not valid UTF-8 (RFC 8259 §8.1: JSON exchanged between systems MUST be encoded using UTF-8).');
+    expect(r.message).toBe(
+      'The card is not a usable JSON object: the body is not valid UTF-8 (RFC 8259 §8.1: JSON exchanged between systems MUST be encoded using UTF-8).',
+    );
   });
 
   it('card.json: a JSON list is not a card object; the card checks then have nothing to judge', async () => {
@@ -1703,7 +1926,9 @@ describe('discovery, response format and headers: findings named exactly', () =>
     expect(c.message).toBe('The card URL was given directly, so its location was not discovered.');
     const d = await resultOf('card.well-known-path', v1(), LEGACY_PATH);
     expect(d.status).toBe('advisory');
-    expect(d.message).toBe('A v1.0 card was found only at /.well-known/agent.json; v1.0 clients look for /.well-known/agent-card.json first. The location is recommended, not required.');
+    expect(d.message).toBe(
+      'A v1.0 card was found only at /.well-known/agent.json; v1.0 clients look for /.well-known/agent-card.json first. The location is recommended, not required.',
+    );
     expect(d.evidence.map((e) => e.value)).toEqual(['404', '200']);
   });
 
@@ -1720,7 +1945,11 @@ describe('discovery, response format and headers: findings named exactly', () =>
 
   it('card.public: the evidence shows each attempt, with and without credentials', async () => {
     const { host } = fakeHost((req) => (req.headers.get('authorization') === 'Bearer t0k' ? json(sampleCard('v1.0')) : new Response('no', { status: 401 })));
-    const report = await runConformance(host, { agentUrl: 'http://agent.test', only: CARD_ONLY, credentials: { kind: 'bearer', token: 't0k' } }, () => undefined);
+    const report = await runConformance(
+      host,
+      { agentUrl: 'http://agent.test', only: CARD_ONLY, credentials: { kind: 'bearer', token: 't0k' } },
+      () => undefined,
+    );
     const r = reportResults(report).find((x) => x.id === 'card.public')!;
     expect(r.evidence.map((e) => e.value)).toEqual(['401 ', '401 ', '200 with credentials']);
     expect(r.evidence.every((e) => e.exchangeId)).toBe(true);
@@ -1732,12 +1961,19 @@ describe('card.urls.other and card.modes.media-types: findings named exactly', (
     const a = await resultOf('card.urls.other', v03());
     expect(a.status).toBe('skip');
     expect(a.message).toBe('The card has no provider, documentation or icon URL.');
-    const b = await resultOf('card.urls.other', { ...v03(), provider: { organization: 'Acme', url: 'https://acme.test' }, documentationUrl: 'https://acme.test/docs', iconUrl: 'https://acme.test/icon.png' });
+    const b = await resultOf('card.urls.other', {
+      ...v03(),
+      provider: { organization: 'Acme', url: 'https://acme.test' },
+      documentationUrl: 'https://acme.test/docs',
+      iconUrl: 'https://acme.test/icon.png',
+    });
     expect(b.status).toBe('pass');
     expect(b.message).toBe('3 URL(s), all absolute http(s).');
     const c = await resultOf('card.urls.other', { ...v03(), documentationUrl: 'ftp://docs.acme.test/agent.pdf', iconUrl: '/icon.png' });
     expect(c.status).toBe('advisory');
-    expect(c.message).toBe('2 URL(s) are not absolute http(s): documentationUrl="ftp://docs.acme.test/agent.pdf", iconUrl="/icon.png". The spec describes these URLs without a requirement word.');
+    expect(c.message).toBe(
+      '2 URL(s) are not absolute http(s): documentationUrl="ftp://docs.acme.test/agent.pdf", iconUrl="/icon.png". The spec describes these URLs without a requirement word.',
+    );
     expect(c.evidence.map((e) => e.path)).toEqual(['documentationUrl', 'iconUrl']);
   });
 
@@ -1748,9 +1984,14 @@ describe('card.urls.other and card.modes.media-types: findings named exactly', (
       skills: [{ id: 'echo', name: 'Echo', description: 'd', tags: ['t'], inputModes: ['text'], outputModes: ['text/plain ; charset=utf-8'] }],
     });
     expect(r.status).toBe('advisory');
-    expect(r.message).toBe('2 mode(s) are not media types (the spec describes modes as media types but does not require it): "text/plain, application/json", "text".');
+    expect(r.message).toBe(
+      '2 mode(s) are not media types (the spec describes modes as media types but does not require it): "text/plain, application/json", "text".',
+    );
     expect(r.evidence.map((e) => e.path)).toEqual(['defaultOutputModes', 'skills[0].inputModes']);
-    const ok = await resultOf('card.modes.media-types', { ...v03(), skills: [{ id: 'echo', name: 'Echo', description: 'd', tags: ['t'], inputModes: ['image/png'], outputModes: ['application/json'] }] });
+    const ok = await resultOf('card.modes.media-types', {
+      ...v03(),
+      skills: [{ id: 'echo', name: 'Echo', description: 'd', tags: ['t'], inputModes: ['image/png'], outputModes: ['application/json'] }],
+    });
     expect(ok.status).toBe('pass');
     expect(ok.message).toBe('4 mode(s), all media types.');
   });

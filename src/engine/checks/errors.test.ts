@@ -69,7 +69,10 @@ const restError = (gen: Gen, code: number, message: string, httpOverride?: numbe
   const [http, reason] = REASONS[code] ?? [code === -32601 ? 404 : code === -32700 || code === -32602 ? 400 : 500, undefined];
   const status = httpOverride ?? http;
   if (gen !== 'v1.0') return json({ message }, { status });
-  return json({ error: { code: status, status: 'FAILED_PRECONDITION', message, details: reason ? [{ '@type': ERROR_INFO, reason, domain: 'a2a-protocol.org' }] : [] } }, { status });
+  return json(
+    { error: { code: status, status: 'FAILED_PRECONDITION', message, details: reason ? [{ '@type': ERROR_INFO, reason, domain: 'a2a-protocol.org' }] : [] } },
+    { status },
+  );
 };
 
 /** A small, spec-correct agent of one generation and binding, with hooks for scripted deviations. */
@@ -78,7 +81,8 @@ function fakeAgent(o: FakeOpts) {
   let n = 0;
   const restPrefix = o.gen === 'v1.0' ? '/api' : '/api/v1';
   const render = (t: FakeTask): Json => {
-    if (o.gen === 'v1.0' || o.rest) return { id: t.id, contextId: t.contextId, status: { state: v1State(t.state), timestamp: '2026-01-01T00:00:00.000Z' }, history: t.history };
+    if (o.gen === 'v1.0' || o.rest)
+      return { id: t.id, contextId: t.contextId, status: { state: v1State(t.state), timestamp: '2026-01-01T00:00:00.000Z' }, history: t.history };
     if (o.gen === 'legacy') return { id: t.id, sessionId: t.contextId, status: { state: t.state, timestamp: '2026-01-01T00:00:00.000Z' } };
     return { kind: 'task', id: t.id, contextId: t.contextId, status: { state: t.state, timestamp: '2026-01-01T00:00:00.000Z' }, history: t.history };
   };
@@ -152,7 +156,15 @@ function fakeAgent(o: FakeOpts) {
     new Response(frames.map((f) => `data: ${JSON.stringify(f)}\n\n`).join(''), { status: 200, headers: { 'content-type': 'text/event-stream' } });
 
   const RPC: Record<Gen, Record<string, string>> = {
-    legacy: { 'tasks/send': 'send', 'tasks/get': 'get', 'tasks/cancel': 'cancel', 'tasks/resubscribe': 'subscribe', 'tasks/sendSubscribe': 'stream', 'tasks/pushNotification/set': 'push', 'tasks/pushNotification/get': 'push' },
+    legacy: {
+      'tasks/send': 'send',
+      'tasks/get': 'get',
+      'tasks/cancel': 'cancel',
+      'tasks/resubscribe': 'subscribe',
+      'tasks/sendSubscribe': 'stream',
+      'tasks/pushNotification/set': 'push',
+      'tasks/pushNotification/get': 'push',
+    },
     'v0.3': {
       'message/send': 'send',
       'tasks/get': 'get',
@@ -260,7 +272,14 @@ describe('a well-formed error with HTTP 4xx/5xx is an answer, not a crash (revie
   });
 
   it('-32603 with HTTP 500 for malformed params is a plain failure on the code, not a critical crash', async () => {
-    const { byId } = await run({ gen: 'v1.0', override: (h) => (h.method === 'SendMessage' && typeof h.params.message !== 'object' ? rpcError('v1.0', h.id, -32603, 'Internal error', 500) : undefined) }, ['errors.invalid-params']);
+    const { byId } = await run(
+      {
+        gen: 'v1.0',
+        override: (h) =>
+          h.method === 'SendMessage' && typeof h.params.message !== 'object' ? rpcError('v1.0', h.id, -32603, 'Internal error', 500) : undefined,
+      },
+      ['errors.invalid-params'],
+    );
     const r = byId['errors.invalid-params']!;
     expect(r.status).toBe('fail');
     expect(r.critical).toBeUndefined();
@@ -268,9 +287,14 @@ describe('a well-formed error with HTTP 4xx/5xx is an answer, not a crash (revie
   });
 
   it('an HTML 500 for malformed JSON is still a critical failure', async () => {
-    const { byId } = await run({ gen: 'v0.3', override: (h) => (h.method === '(parse error)' ? new Response('<html>boom</html>', { status: 500, headers: { 'content-type': 'text/html' } }) : undefined) }, [
-      'errors.invalid-json',
-    ]);
+    const { byId } = await run(
+      {
+        gen: 'v0.3',
+        override: (h) =>
+          h.method === '(parse error)' ? new Response('<html>boom</html>', { status: 500, headers: { 'content-type': 'text/html' } }) : undefined,
+      },
+      ['errors.invalid-json'],
+    );
     expect(byId['errors.invalid-json']!.status).toBe('fail');
     expect(byId['errors.invalid-json']!.critical).toBe(true);
     expect(byId['errors.invalid-json']!.message).toMatch(/HTTP 500 and no JSON-RPC error object/);
@@ -278,7 +302,11 @@ describe('a well-formed error with HTTP 4xx/5xx is an answer, not a crash (revie
 
   it('v0.3 HTTP+JSON: 501 for push config calls (a2a-python 0.3) passes errors.push-not-supported', async () => {
     const { byId } = await run(
-      { gen: 'v0.3', rest: true, override: (h) => (h.method.includes('pushNotificationConfigs') ? json({ message: 'This operation is not supported' }, { status: 501 }) : undefined) },
+      {
+        gen: 'v0.3',
+        rest: true,
+        override: (h) => (h.method.includes('pushNotificationConfigs') ? json({ message: 'This operation is not supported' }, { status: 501 }) : undefined),
+      },
       ['errors.push-not-supported'],
     );
     expect(byId['errors.push-not-supported']!.status).toBe('pass');
@@ -290,7 +318,14 @@ describe('a well-formed error with HTTP 4xx/5xx is an answer, not a crash (revie
 
 describe('HTTP+JSON statuses per generation (review §2.3)', () => {
   it('v1.0: an unknown route answered 400 passes errors.unknown-method (any 4xx is an appropriate error)', async () => {
-    const { byId } = await run({ gen: 'v1.0', rest: true, override: (h) => (h.method.includes('a2a-interop-no-such-operation') ? restError('v1.0', -32602, 'bad route', 400) : undefined) }, ['errors.unknown-method']);
+    const { byId } = await run(
+      {
+        gen: 'v1.0',
+        rest: true,
+        override: (h) => (h.method.includes('a2a-interop-no-such-operation') ? restError('v1.0', -32602, 'bad route', 400) : undefined),
+      },
+      ['errors.unknown-method'],
+    );
     expect(byId['errors.unknown-method']!.status).toBe('pass');
   });
 
@@ -304,9 +339,14 @@ describe('HTTP+JSON statuses per generation (review §2.3)', () => {
   });
 
   it('v1.0: push config calls answered 501 fail (v1.0.1 §5.4 maps PushNotificationNotSupported to 400)', async () => {
-    const { byId } = await run({ gen: 'v1.0', rest: true, override: (h) => (h.method.includes('pushNotificationConfigs') ? json({ error: { code: 501, message: 'nope' } }, { status: 501 }) : undefined) }, [
-      'errors.push-not-supported',
-    ]);
+    const { byId } = await run(
+      {
+        gen: 'v1.0',
+        rest: true,
+        override: (h) => (h.method.includes('pushNotificationConfigs') ? json({ error: { code: 501, message: 'nope' } }, { status: 501 }) : undefined),
+      },
+      ['errors.push-not-supported'],
+    );
     expect(byId['errors.push-not-supported']!.status).toBe('fail');
     expect(byId['errors.push-not-supported']!.critical).toBeUndefined();
   });
@@ -317,7 +357,13 @@ describe('HTTP+JSON statuses per generation (review §2.3)', () => {
 describe('errors.shape', () => {
   it('-32600 with id null for the unknown-method and invalid-params probes is well-formed (review §2.4)', async () => {
     const { byId } = await run(
-      { gen: 'v0.3', override: (h) => (rpcMethod(h, 'a2a-interop/no-such-method') || (h.method === 'message/send' && typeof h.params.message !== 'object') ? rpcError('v0.3', null, -32600, 'Request payload validation error', 400) : undefined) },
+      {
+        gen: 'v0.3',
+        override: (h) =>
+          rpcMethod(h, 'a2a-interop/no-such-method') || (h.method === 'message/send' && typeof h.params.message !== 'object')
+            ? rpcError('v0.3', null, -32600, 'Request payload validation error', 400)
+            : undefined,
+      },
       ['errors.shape', 'errors.unknown-method', 'errors.invalid-params'],
     );
     expect(byId['errors.shape']!.status).toBe('pass');
@@ -326,9 +372,14 @@ describe('errors.shape', () => {
   });
 
   it('a parse error that echoes the recovered id is well-formed; a wrong id still fails', async () => {
-    const ok = await run({ gen: 'v0.3', override: (h) => (h.method === '(parse error)' ? rpcError('v0.3', 'a2a-interop-parse', -32700, 'Parse error') : undefined) }, ['errors.shape']);
+    const ok = await run(
+      { gen: 'v0.3', override: (h) => (h.method === '(parse error)' ? rpcError('v0.3', 'a2a-interop-parse', -32700, 'Parse error') : undefined) },
+      ['errors.shape'],
+    );
     expect(ok.byId['errors.shape']!.status).toBe('pass');
-    const bad = await run({ gen: 'v0.3', override: (h) => (h.method === 'tasks/get' ? rpcError('v0.3', 'other', -32001, 'not found') : undefined) }, ['errors.shape']);
+    const bad = await run({ gen: 'v0.3', override: (h) => (h.method === 'tasks/get' ? rpcError('v0.3', 'other', -32001, 'not found') : undefined) }, [
+      'errors.shape',
+    ]);
     expect(bad.byId['errors.shape']!.status).toBe('fail');
     expect(bad.byId['errors.shape']!.message).toMatch(/task-not-found: "id" should echo the request id/);
   });
@@ -337,7 +388,10 @@ describe('errors.shape', () => {
     const noStatus = (h: Hook) => {
       const path = h.method.split(' ')[1] ?? '';
       if (/^\/tasks\/[^/:]+$/.test(path) && h.method.startsWith('GET')) {
-        return json({ error: { code: 404, message: 'Task not found', details: [{ '@type': ERROR_INFO, reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' }] } }, { status: 404 });
+        return json(
+          { error: { code: 404, message: 'Task not found', details: [{ '@type': ERROR_INFO, reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' }] } },
+          { status: 404 },
+        );
       }
       if (path.includes('a2a-interop-no-such')) return json({ error: { code: 404, message: 'no route' } }, { status: 404 });
       return undefined;
@@ -350,10 +404,13 @@ describe('errors.shape', () => {
   it('v1.0 HTTP+JSON: an application/problem+json body fails and names the §6.4 examples', async () => {
     const problem = (h: Hook) =>
       h.method.startsWith('GET /tasks/')
-        ? new Response(JSON.stringify({ type: 'https://a2a-protocol.org/errors/task-not-found', title: 'Task not found', status: 404, detail: 'no such task' }), {
-            status: 404,
-            headers: { 'content-type': 'application/problem+json' },
-          })
+        ? new Response(
+            JSON.stringify({ type: 'https://a2a-protocol.org/errors/task-not-found', title: 'Task not found', status: 404, detail: 'no such task' }),
+            {
+              status: 404,
+              headers: { 'content-type': 'application/problem+json' },
+            },
+          )
         : undefined;
     const { byId } = await run({ gen: 'v1.0', rest: true, override: problem }, ['errors.shape']);
     expect(byId['errors.shape']!.status).toBe('fail');
@@ -361,7 +418,8 @@ describe('errors.shape', () => {
   });
 
   it('v0.3 HTTP+JSON: an HTML error page fails; a {"message"} body passes', async () => {
-    const html = (h: Hook) => (h.method.includes('a2a-interop-no-such') ? new Response('<html>404</html>', { status: 404, headers: { 'content-type': 'text/html' } }) : undefined);
+    const html = (h: Hook) =>
+      h.method.includes('a2a-interop-no-such') ? new Response('<html>404</html>', { status: 404, headers: { 'content-type': 'text/html' } }) : undefined;
     const bad = await run({ gen: 'v0.3', rest: true, override: html }, ['errors.shape']);
     expect(bad.byId['errors.shape']!.status).toBe('fail');
     expect(bad.byId['errors.shape']!.message).toMatch(/unknown-method: the error body is not JSON/);
@@ -371,12 +429,19 @@ describe('errors.shape', () => {
 
   it('v1.0 JSON-RPC: an untyped object in error.data fails errors.shape (MUST), while errors.details only asks for the ErrorInfo (SHOULD)', async () => {
     const untyped = (h: Hook) =>
-      h.method === 'GetTask' ? rpcError('v1.0', h.id, -32001, 'not found', 200, { data: [{ '@type': ERROR_INFO, reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' }, { hint: 'no @type' }] }) : undefined;
+      h.method === 'GetTask'
+        ? rpcError('v1.0', h.id, -32001, 'not found', 200, {
+            data: [{ '@type': ERROR_INFO, reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' }, { hint: 'no @type' }],
+          })
+        : undefined;
     const { byId } = await run({ gen: 'v1.0', override: untyped }, ['errors.shape', 'errors.details']);
     expect(byId['errors.shape']!.status).toBe('fail');
     expect(byId['errors.shape']!.message).toMatch(/error\.data\[1\] MUST be an object with "@type"/);
     expect(byId['errors.details']!.status).toBe('pass');
-    const freeForm = await run({ gen: 'v1.0', override: (h) => (h.method === 'GetTask' ? rpcError('v1.0', h.id, -32001, 'not found', 200, { data: { taskId: 'x' } }) : undefined) }, ['errors.shape', 'errors.details']);
+    const freeForm = await run(
+      { gen: 'v1.0', override: (h) => (h.method === 'GetTask' ? rpcError('v1.0', h.id, -32001, 'not found', 200, { data: { taskId: 'x' } }) : undefined) },
+      ['errors.shape', 'errors.details'],
+    );
     expect(freeForm.byId['errors.shape']!.status).toBe('pass');
     expect(freeForm.byId['errors.details']!.status).toBe('fail');
     expect(freeForm.byId['errors.details']!.level).toBe('SHOULD');
@@ -385,7 +450,7 @@ describe('errors.shape', () => {
 
 // ---------------------------------------------------------------- §2.2 probe ids
 
-describe('unknown task ids are shaped like the agent\'s own (review §2.2)', () => {
+describe("unknown task ids are shaped like the agent's own (review §2.2)", () => {
   it('shapedLike keeps length, separators, character classes (hex stays hex) and a leading word tag', () => {
     let i = 0;
     const rnd = () => ['9f3a7c21e4b05d68', '0123456789abcdef'][i++ % 2]!;
@@ -400,14 +465,15 @@ describe('unknown task ids are shaped like the agent\'s own (review §2.2)', () 
   });
 
   it('an agent that validates its id format gets an id of that format and answers TaskNotFound: pass', async () => {
-    const strict = (h: Hook) => (h.method === 'tasks/get' && !/^task-\d{4}$/.test(String(h.params.id)) ? rpcError('v0.3', h.id, -32602, 'malformed task id') : undefined);
+    const strict = (h: Hook) =>
+      h.method === 'tasks/get' && !/^task-\d{4}$/.test(String(h.params.id)) ? rpcError('v0.3', h.id, -32602, 'malformed task id') : undefined;
     const { byId, requests } = await run({ gen: 'v0.3', newTaskId: (n) => `task-${String(n).padStart(4, '0')}`, override: strict }, ['errors.task-not-found']);
     expect(byId['errors.task-not-found']!.status).toBe('pass');
     const probed = await Promise.all(requests.filter((r) => r.method === 'POST').map((r) => r.clone().text()));
     expect(probed.some((b) => /"method":"tasks\/get","params":\{"id":"task-\d{4}"\}/.test(b))).toBe(true);
   });
 
-  it('InvalidParams for an id shaped like the agent\'s own fails; for a bare UUID (message-only agent) it is an advisory', async () => {
+  it("InvalidParams for an id shaped like the agent's own fails; for a bare UUID (message-only agent) it is an advisory", async () => {
     const invalid = (h: Hook) => (h.method === 'tasks/get' ? rpcError('v0.3', h.id, -32602, 'malformed task id') : undefined);
     const shaped = await run({ gen: 'v0.3', override: invalid }, ['errors.task-not-found']);
     expect(shaped.byId['errors.task-not-found']!.status).toBe('fail');
@@ -426,7 +492,9 @@ describe('unknown task ids are shaped like the agent\'s own (review §2.2)', () 
 
 describe('errors.invalid-params / unknown-method / invalid-request messages', () => {
   it('-32602 for a body that is not a Request object fails errors.invalid-request and names @a2a-js/sdk', async () => {
-    const { byId } = await run({ gen: 'v1.0', override: (h) => (!h.method && !h.hasId ? rpcError('v1.0', null, -32602, 'invalid') : undefined) }, ['errors.invalid-request']);
+    const { byId } = await run({ gen: 'v1.0', override: (h) => (!h.method && !h.hasId ? rpcError('v1.0', null, -32602, 'invalid') : undefined) }, [
+      'errors.invalid-request',
+    ]);
     expect(byId['errors.invalid-request']!.status).toBe('fail');
     expect(byId['errors.invalid-request']!.message).toMatch(/@a2a-js\/sdk 1\.x answers -32602 here/);
   });
@@ -434,9 +502,16 @@ describe('errors.invalid-params / unknown-method / invalid-request messages', ()
 
 describe('errors.cancel-terminal tells an unchanged task from a corrupted one', () => {
   it('a completed task returned as a success: non-critical failure', async () => {
-    const { byId } = await run({ gen: 'v1.0', override: (h) => (h.method === 'CancelTask' ? json({ jsonrpc: '2.0', id: h.id, result: { id: h.params.id, contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' } } }) : undefined) }, [
-      'errors.cancel-terminal',
-    ]);
+    const { byId } = await run(
+      {
+        gen: 'v1.0',
+        override: (h) =>
+          h.method === 'CancelTask'
+            ? json({ jsonrpc: '2.0', id: h.id, result: { id: h.params.id, contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' } } })
+            : undefined,
+      },
+      ['errors.cancel-terminal'],
+    );
     const r = byId['errors.cancel-terminal']!;
     expect(r.status).toBe('fail');
     expect(r.critical).toBeUndefined();
@@ -474,7 +549,9 @@ describe('errors.message-to-terminal', () => {
   it('v0.3 HTTP+JSON: a 501 refusal passes (any refusal before v1.0)', async () => {
     const refuse = (h: Hook) => {
       const m = (h.body as Json | undefined)?.message as Json | undefined;
-      return h.method === 'POST /message:send' && m && typeof m.taskId === 'string' && h.tasks.has(m.taskId) ? json({ message: 'Not Implemented' }, { status: 501 }) : undefined;
+      return h.method === 'POST /message:send' && m && typeof m.taskId === 'string' && h.tasks.has(m.taskId)
+        ? json({ message: 'Not Implemented' }, { status: 501 })
+        : undefined;
     };
     const { byId } = await run({ gen: 'v0.3', rest: true, override: refuse }, ['errors.message-to-terminal']);
     expect(byId['errors.message-to-terminal']!.status).toBe('pass');
@@ -483,13 +560,19 @@ describe('errors.message-to-terminal', () => {
 
 describe('errors.push-not-supported', () => {
   it('URL validation refusing the set first (-32602) while list answers -32003: pass', async () => {
-    const { byId } = await run({ gen: 'v1.0', override: (h) => (h.method === 'CreateTaskPushNotificationConfig' ? rpcError('v1.0', h.id, -32602, 'url not allowed') : undefined) }, ['errors.push-not-supported']);
+    const { byId } = await run(
+      { gen: 'v1.0', override: (h) => (h.method === 'CreateTaskPushNotificationConfig' ? rpcError('v1.0', h.id, -32602, 'url not allowed') : undefined) },
+      ['errors.push-not-supported'],
+    );
     expect(byId['errors.push-not-supported']!.status).toBe('pass');
     expect(byId['errors.push-not-supported']!.message).toMatch(/Listing push configs: PushNotificationNotSupported/);
   });
 
   it('UnsupportedOperation (-32004) on both calls fails and names a2a-python', async () => {
-    const { byId } = await run({ gen: 'v0.3', override: (h) => (h.method.startsWith('tasks/pushNotificationConfig') ? rpcError('v0.3', h.id, -32004, 'not supported') : undefined) }, ['errors.push-not-supported']);
+    const { byId } = await run(
+      { gen: 'v0.3', override: (h) => (h.method.startsWith('tasks/pushNotificationConfig') ? rpcError('v0.3', h.id, -32004, 'not supported') : undefined) },
+      ['errors.push-not-supported'],
+    );
     expect(byId['errors.push-not-supported']!.status).toBe('fail');
     expect(byId['errors.push-not-supported']!.level).toBe('SHOULD');
     expect(byId['errors.push-not-supported']!.message).toMatch(/a2a-python's request handlers/);
@@ -498,7 +581,10 @@ describe('errors.push-not-supported', () => {
 
 describe('errors.version-missing picks its probe from the card', () => {
   it('is a MUST; a 1.0-only interface answering -32601 is an advisory (not refused with VersionNotSupported)', async () => {
-    const { byId } = await run({ gen: 'v1.0', override: (h) => (!h.headers.get('a2a-version') && h.hasId ? rpcError('v1.0', h.id, -32601, 'Method not found') : undefined) }, ['errors.version-missing']);
+    const { byId } = await run(
+      { gen: 'v1.0', override: (h) => (!h.headers.get('a2a-version') && h.hasId ? rpcError('v1.0', h.id, -32601, 'Method not found') : undefined) },
+      ['errors.version-missing'],
+    );
     const r = byId['errors.version-missing']!;
     expect(r.level).toBe('MUST');
     expect(r.status).toBe('advisory');
@@ -506,21 +592,32 @@ describe('errors.version-missing picks its probe from the card', () => {
   });
 
   it('a 1.0-only interface answering TaskNotFound (v1.0 semantics) fails; VersionNotSupported passes', async () => {
-    const lenient = await run({ gen: 'v1.0', override: (h) => (!h.headers.get('a2a-version') && h.method === 'GetTask' ? rpcError('v1.0', h.id, -32001, 'not found') : undefined) }, ['errors.version-missing']);
+    const lenient = await run(
+      { gen: 'v1.0', override: (h) => (!h.headers.get('a2a-version') && h.method === 'GetTask' ? rpcError('v1.0', h.id, -32001, 'not found') : undefined) },
+      ['errors.version-missing'],
+    );
     expect(lenient.byId['errors.version-missing']!.status).toBe('fail');
     const strict = await run({ gen: 'v1.0' }, ['errors.version-missing']);
     expect(strict.byId['errors.version-missing']!.status).toBe('pass');
   });
 
   it('with a 0.3 interface at the same URL, a header-less tasks/get is a 0.3 request: TaskNotFound passes, -32601 fails', async () => {
-    const card = (c: Json) => ({ ...c, supportedInterfaces: [...(c.supportedInterfaces as Json[]), { url: `${BASE}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }] });
+    const card = (c: Json) => ({
+      ...c,
+      supportedInterfaces: [...(c.supportedInterfaces as Json[]), { url: `${BASE}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }],
+    });
     const compat = (h: Hook) => (!h.headers.get('a2a-version') && h.method === 'tasks/get' ? rpcError('v0.3', h.id, -32001, 'Task not found') : undefined);
     const ok = await run({ gen: 'v1.0', card, override: compat }, ['errors.version-missing']);
     expect(ok.byId['errors.version-missing']!.status).toBe('pass');
     expect(ok.byId['errors.version-missing']!.message).toMatch(/served as 0\.3/);
-    const noCompat = await run({ gen: 'v1.0', card, override: (h) => (!h.headers.get('a2a-version') && h.method === 'tasks/get' ? rpcError('v1.0', h.id, -32601, 'Method not found') : undefined) }, [
-      'errors.version-missing',
-    ]);
+    const noCompat = await run(
+      {
+        gen: 'v1.0',
+        card,
+        override: (h) => (!h.headers.get('a2a-version') && h.method === 'tasks/get' ? rpcError('v1.0', h.id, -32601, 'Method not found') : undefined),
+      },
+      ['errors.version-missing'],
+    );
     expect(noCompat.byId['errors.version-missing']!.status).toBe('fail');
   });
 });
@@ -538,7 +635,10 @@ describe('auth.required judges what the card actually requires (review §2.6)', 
     const schemesOnly = await run({ gen: 'v0.3', card: (c) => ({ ...c, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } }) }, ['auth.required']);
     expect(schemesOnly.byId['auth.required']!.status).toBe('skip');
     expect(schemesOnly.byId['auth.required']!.message).toMatch(/no top-level security requirement/);
-    const optional = await run({ gen: 'v0.3', card: (c) => ({ ...c, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, security: [{}, { bearer: [] }] }) }, ['auth.required']);
+    const optional = await run(
+      { gen: 'v0.3', card: (c) => ({ ...c, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, security: [{}, { bearer: [] }] }) },
+      ['auth.required'],
+    );
     expect(optional.byId['auth.required']!.status).toBe('skip');
     expect(optional.byId['auth.required']!.message).toMatch(/empty requirement \{\}/);
   });
@@ -550,14 +650,20 @@ describe('auth.required judges what the card actually requires (review §2.6)', 
   const customError = (gen: Gen) => (h: Hook) => (h.method === 'auth' ? rpcError(gen, null, -32000, 'Authentication required') : undefined);
 
   it('v1.0: a "JSON-RPC custom error" with HTTP 200 is a rejection: pass', async () => {
-    const { byId } = await run({ gen: 'v1.0', token: 's3cret', card: secured('v1.0'), override: customError('v1.0') }, ['auth.required', 'auth.challenge'], { kind: 'bearer', token: 's3cret' });
+    const { byId } = await run({ gen: 'v1.0', token: 's3cret', card: secured('v1.0'), override: customError('v1.0') }, ['auth.required', 'auth.challenge'], {
+      kind: 'bearer',
+      token: 's3cret',
+    });
     expect(byId['auth.required']!.status).toBe('pass');
     expect(byId['auth.required']!.message).toMatch(/JSON-RPC custom error/);
     expect(byId['auth.challenge']!.status).toBe('skip');
   });
 
   it('v0.3: the same rejection is an advisory (401/403 are SHOULD examples)', async () => {
-    const { byId } = await run({ gen: 'v0.3', token: 's3cret', card: secured('v0.3'), override: customError('v0.3') }, ['auth.required'], { kind: 'bearer', token: 's3cret' });
+    const { byId } = await run({ gen: 'v0.3', token: 's3cret', card: secured('v0.3'), override: customError('v0.3') }, ['auth.required'], {
+      kind: 'bearer',
+      token: 's3cret',
+    });
     expect(byId['auth.required']!.status).toBe('advisory');
   });
 
@@ -569,14 +675,23 @@ describe('auth.required judges what the card actually requires (review §2.6)', 
 
   it('the same JSON-RPC error with and without credentials: not an authentication check, fail', async () => {
     const always = (h: Hook) => (h.method === 'auth' || h.method === 'GetTask' ? rpcError('v1.0', h.id ?? null, -32603, 'backend down') : undefined);
-    const { byId } = await run({ gen: 'v1.0', token: 's3cret', card: secured('v1.0'), override: always }, ['auth.required'], { kind: 'bearer', token: 's3cret' });
+    const { byId } = await run({ gen: 'v1.0', token: 's3cret', card: secured('v1.0'), override: always }, ['auth.required'], {
+      kind: 'bearer',
+      token: 's3cret',
+    });
     expect(byId['auth.required']!.status).toBe('fail');
     expect(byId['auth.required']!.message).toMatch(/exactly the answer the same call with credentials got/);
   });
 
   it('auth.accepted: 403 on a get of an unknown task after the credentials worked for send is an authorization decision: pass', async () => {
-    const forbidGet = (h: Hook) => (h.method === 'GetTask' && !h.tasks.has(String(h.params.id)) ? new Response('{}', { status: 403, headers: { 'content-type': 'application/json' } }) : undefined);
-    const { byId } = await run({ gen: 'v1.0', token: 's3cret', card: secured('v1.0'), override: forbidGet }, ['auth.accepted'], { kind: 'bearer', token: 's3cret' });
+    const forbidGet = (h: Hook) =>
+      h.method === 'GetTask' && !h.tasks.has(String(h.params.id))
+        ? new Response('{}', { status: 403, headers: { 'content-type': 'application/json' } })
+        : undefined;
+    const { byId } = await run({ gen: 'v1.0', token: 's3cret', card: secured('v1.0'), override: forbidGet }, ['auth.accepted'], {
+      kind: 'bearer',
+      token: 's3cret',
+    });
     expect(byId['auth.accepted']!.status).toBe('pass');
     expect(byId['auth.accepted']!.message).toMatch(/authorization decision/);
   });
@@ -601,7 +716,13 @@ describe('errors.unknown-task-message', () => {
   });
 
   it('is a SHOULD in v0.3 and not applicable to legacy', async () => {
-    const v03 = await run({ gen: 'v0.3', override: (h) => (h.method === 'message/send' && (h.params.message as Json)?.taskId ? rpcError('v0.3', h.id, -32603, 'boom') : undefined) }, ['errors.unknown-task-message']);
+    const v03 = await run(
+      {
+        gen: 'v0.3',
+        override: (h) => (h.method === 'message/send' && (h.params.message as Json)?.taskId ? rpcError('v0.3', h.id, -32603, 'boom') : undefined),
+      },
+      ['errors.unknown-task-message'],
+    );
     expect(v03.byId['errors.unknown-task-message']!.status).toBe('fail');
     expect(v03.byId['errors.unknown-task-message']!.level).toBe('SHOULD');
     const legacy = await run({ gen: 'legacy' }, ['errors.unknown-task-message']);
@@ -661,9 +782,12 @@ describe('errors.streaming-unsupported', () => {
   it('v1.0: a stream served anyway fails; v0.3: an advisory', async () => {
     const streams = (gen: Gen) => (h: Hook) =>
       h.method === 'SendStreamingMessage' || h.method === 'message/stream'
-        ? new Response(`data: ${JSON.stringify({ jsonrpc: '2.0', id: h.id, result: gen === 'v1.0' ? { task: { id: 't9', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } } : { kind: 'task', id: 't9', contextId: 'c', status: { state: 'working' } } })}\n\n`, {
-            headers: { 'content-type': 'text/event-stream' },
-          })
+        ? new Response(
+            `data: ${JSON.stringify({ jsonrpc: '2.0', id: h.id, result: gen === 'v1.0' ? { task: { id: 't9', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } } : { kind: 'task', id: 't9', contextId: 'c', status: { state: 'working' } } })}\n\n`,
+            {
+              headers: { 'content-type': 'text/event-stream' },
+            },
+          )
         : undefined;
     const v1 = await run({ gen: 'v1.0', card: noStreaming, override: streams('v1.0') }, ['errors.streaming-unsupported']);
     expect(v1.byId['errors.streaming-unsupported']!.status).toBe('fail');
@@ -673,7 +797,8 @@ describe('errors.streaming-unsupported', () => {
   });
 
   it('v0.3: MethodNotFound (-32601) passes; not applicable when streaming is declared', async () => {
-    const notFound = (h: Hook) => (h.method === 'message/stream' || h.method === 'tasks/resubscribe' ? rpcError('v0.3', h.id, -32601, 'Method not found') : undefined);
+    const notFound = (h: Hook) =>
+      h.method === 'message/stream' || h.method === 'tasks/resubscribe' ? rpcError('v0.3', h.id, -32601, 'Method not found') : undefined;
     const { byId } = await run({ gen: 'v0.3', card: noStreaming, override: notFound }, ['errors.streaming-unsupported']);
     expect(byId['errors.streaming-unsupported']!.status).toBe('pass');
     const declared = await run({ gen: 'v0.3' }, ['errors.streaming-unsupported']);
@@ -686,9 +811,12 @@ describe('errors.subscribe-terminal (scripted)', () => {
     const replay = (h: Hook) => {
       if (h.method !== 'SubscribeToTask') return undefined;
       const t = h.tasks.get(String(h.params.id))!;
-      return new Response(`data: ${JSON.stringify({ jsonrpc: '2.0', id: h.id, result: { task: { id: t.id, contextId: t.contextId, status: { state: 'TASK_STATE_COMPLETED' } } } })}\n\n`, {
-        headers: { 'content-type': 'text/event-stream' },
-      });
+      return new Response(
+        `data: ${JSON.stringify({ jsonrpc: '2.0', id: h.id, result: { task: { id: t.id, contextId: t.contextId, status: { state: 'TASK_STATE_COMPLETED' } } } })}\n\n`,
+        {
+          headers: { 'content-type': 'text/event-stream' },
+        },
+      );
     };
     const { byId } = await run({ gen: 'v1.0', override: replay }, ['errors.subscribe-terminal']);
     expect(byId['errors.subscribe-terminal']!.status).toBe('fail');
@@ -698,9 +826,12 @@ describe('errors.subscribe-terminal (scripted)', () => {
   it('v1.0: an in-stream UnsupportedOperation error passes', async () => {
     const inStream = (h: Hook) =>
       h.method === 'SubscribeToTask'
-        ? new Response(`data: ${JSON.stringify({ jsonrpc: '2.0', id: h.id, error: { code: -32004, message: 'terminal', data: [{ '@type': ERROR_INFO, reason: 'UNSUPPORTED_OPERATION', domain: 'a2a-protocol.org' }] } })}\n\n`, {
-            headers: { 'content-type': 'text/event-stream' },
-          })
+        ? new Response(
+            `data: ${JSON.stringify({ jsonrpc: '2.0', id: h.id, error: { code: -32004, message: 'terminal', data: [{ '@type': ERROR_INFO, reason: 'UNSUPPORTED_OPERATION', domain: 'a2a-protocol.org' }] } })}\n\n`,
+            {
+              headers: { 'content-type': 'text/event-stream' },
+            },
+          )
         : undefined;
     const { byId } = await run({ gen: 'v1.0', override: inStream }, ['errors.subscribe-terminal']);
     expect(byId['errors.subscribe-terminal']!.status).toBe('pass');
@@ -711,9 +842,15 @@ describe('errors.notification', () => {
   it('an empty 204 passes; -32600 with id null passes; a TaskNotFound reply is an advisory (MAY)', async () => {
     const silent = await run({ gen: 'v1.0' }, ['errors.notification']);
     expect(silent.byId['errors.notification']!.status).toBe('pass');
-    const invalid = await run({ gen: 'v0.3', override: (h) => (!h.hasId && h.method === 'tasks/get' ? rpcError('v0.3', null, -32600, 'id required') : undefined) }, ['errors.notification']);
+    const invalid = await run(
+      { gen: 'v0.3', override: (h) => (!h.hasId && h.method === 'tasks/get' ? rpcError('v0.3', null, -32600, 'id required') : undefined) },
+      ['errors.notification'],
+    );
     expect(invalid.byId['errors.notification']!.status).toBe('pass');
-    const replies = await run({ gen: 'v1.0', override: (h) => (!h.hasId && h.method === 'GetTask' ? rpcError('v1.0', null, -32001, 'not found') : undefined) }, ['errors.notification']);
+    const replies = await run(
+      { gen: 'v1.0', override: (h) => (!h.hasId && h.method === 'GetTask' ? rpcError('v1.0', null, -32001, 'not found') : undefined) },
+      ['errors.notification'],
+    );
     expect(replies.byId['errors.notification']!.status).toBe('advisory');
     expect(replies.byId['errors.notification']!.message).toMatch(/TaskNotFound means it was processed as a request/);
   });
@@ -734,7 +871,11 @@ describe('the clean test agent passes the new checks', () => {
   let v03: RunningDefectAgent;
   beforeAll(async () => {
     const o = { slowTaskMs: 300, stepMs: 10 } as const;
-    [v1, v1rest, v03] = await Promise.all([startDefectAgent({ generation: 'v1.0', ...o }), startDefectAgent({ generation: 'v1.0', binding: 'HTTP+JSON', ...o }), startDefectAgent({ generation: 'v0.3', ...o })]);
+    [v1, v1rest, v03] = await Promise.all([
+      startDefectAgent({ generation: 'v1.0', ...o }),
+      startDefectAgent({ generation: 'v1.0', binding: 'HTTP+JSON', ...o }),
+      startDefectAgent({ generation: 'v0.3', ...o }),
+    ]);
     agents.push(v1, v1rest, v03);
   });
   afterAll(async () => {

@@ -11,7 +11,16 @@ import { streamingChecks } from './streaming';
  * The suite manifest, in run order: explicit, no side-effect registration. Ids are stable forever, and so is this
  * order (reports, the matrix snapshots and the UI list checks in it).
  */
-export const ALL_CHECKS: readonly CheckDef[] = [...cardChecks, ...lifecycleChecks, ...streamingChecks, ...errorChecks, ...authChecks, ...interopChecks, cardExtended, ...peerChecks];
+export const ALL_CHECKS: readonly CheckDef[] = [
+  ...cardChecks,
+  ...lifecycleChecks,
+  ...streamingChecks,
+  ...errorChecks,
+  ...authChecks,
+  ...interopChecks,
+  cardExtended,
+  ...peerChecks,
+];
 
 /** Static descriptions of every check (for docs, the UI's filters and the JSON Schema of ids). */
 export const CHECK_CATALOG = ALL_CHECKS.map(({ run: _run, requires: _requires, ...info }) => info);

@@ -86,11 +86,16 @@ describe('card.extended', () => {
       if (new URL(req.url).pathname === '/.well-known/agent-card.json') return json(card);
       const body = (await req.json()) as { id: string; method: string };
       if (body.method !== 'GetExtendedAgentCard') return json({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message: 'nope' } });
-      if (!leaky && req.headers.get('authorization') !== 'Bearer ext-secret-1') return new Response('', { status: 401, headers: { 'www-authenticate': 'Bearer' } });
+      if (!leaky && req.headers.get('authorization') !== 'Bearer ext-secret-1')
+        return new Response('', { status: 401, headers: { 'www-authenticate': 'Bearer' } });
       return json({ jsonrpc: '2.0', id: body.id, result: { ...card, name: 'Extended' } });
     }).host;
   const run = async (leaky: boolean, token?: string) => {
-    const report = await runConformance(agent(leaky), { agentUrl: 'http://agent.test', only: ['card.extended'], credentials: token ? { kind: 'bearer', token } : undefined }, () => {});
+    const report = await runConformance(
+      agent(leaky),
+      { agentUrl: 'http://agent.test', only: ['card.extended'], credentials: token ? { kind: 'bearer', token } : undefined },
+      () => {},
+    );
     return reportResults(report)[0]!;
   };
 
@@ -140,7 +145,8 @@ async function runOnly(host: Host, only: string[], extra: Partial<RunOptions> = 
 
 const rpcBody = async (req: Request) => (await req.clone().json()) as { id: unknown; method: string; params?: Record<string, unknown> };
 const rpcResult = (id: unknown, result: unknown) => json({ jsonrpc: '2.0', id, result });
-const rpcError = (id: unknown, code: number, message: string, data?: unknown) => json({ jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined && { data }) } });
+const rpcError = (id: unknown, code: number, message: string, data?: unknown) =>
+  json({ jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined && { data }) } });
 const v1Task = (id: string, state = 'TASK_STATE_COMPLETED') => ({ id, contextId: 'c1', status: { state } });
 const v03Task = (id: string, state = 'completed') => ({ kind: 'task', id, contextId: 'c1', status: { state } });
 
@@ -164,7 +170,10 @@ describe('browser readiness (CORS, Fetch Standard)', () => {
     expect(byId['interop.cors.card']!.message).toMatch(/plain GET; no preflight is involved/);
     const cardGet = requests.find((r) => r.method === 'GET' && r.headers.get('origin'));
     expect(cardGet?.url).toBe('http://agent.test/.well-known/agent-card.json');
-    expect(requests.filter((r) => r.method === 'OPTIONS').map((r) => r.headers.get('access-control-request-headers'))).toEqual(['content-type', 'content-type']);
+    expect(requests.filter((r) => r.method === 'OPTIONS').map((r) => r.headers.get('access-control-request-headers'))).toEqual([
+      'content-type',
+      'content-type',
+    ]);
   });
 
   it('v0.3: a card GET without Access-Control-Allow-Origin is reported (an advisory)', async () => {
@@ -180,7 +189,9 @@ describe('browser readiness (CORS, Fetch Standard)', () => {
     expect(byId['interop.cors.rpc']!.status).toBe('advisory');
     expect(byId['interop.cors.rpc']!.message).toMatch(/can call the RPC endpoint only without the A2A-Version header.*\?A2A-Version=1\.0/);
     expect(byId['interop.cors.rpc']!.message).not.toMatch(/could not call/);
-    expect(byId['interop.cors.card']!.message).toMatch(/readable from another origin without the A2A-Version header \(as a query parameter, v1\.0 §3\.6\.1\), but not with it/);
+    expect(byId['interop.cors.card']!.message).toMatch(
+      /readable from another origin without the A2A-Version header \(as a query parameter, v1\.0 §3\.6\.1\), but not with it/,
+    );
   });
 
   it('v1.0: everything allowed passes; Content-Type missing from Allow-Headers still means a page could not call', async () => {
@@ -193,7 +204,10 @@ describe('browser readiness (CORS, Fetch Standard)', () => {
 });
 
 describe('card.extended: defined answers and locations', () => {
-  const bearer = { securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'bearer' } } }, securityRequirements: [{ schemes: { bearer: { list: [] } } }] };
+  const bearer = {
+    securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'bearer' } } },
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+  };
   const v1Card = { ...sampleCard('v1.0'), capabilities: { streaming: false, extendedAgentCard: true }, ...bearer };
   const TOKEN = 'ext-secret-2';
   const authed = (req: Request) => req.headers.get('authorization') === `Bearer ${TOKEN}`;
@@ -208,14 +222,21 @@ describe('card.extended: defined answers and locations', () => {
     const r = await runExt(async (req) => {
       const b = await rpcBody(req);
       if (!authed(req)) return new Response('', { status: 401, headers: { 'www-authenticate': 'Bearer' } });
-      return rpcError(b.id, -32007, 'Extended card not configured', [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED', domain: 'a2a-protocol.org' }]);
+      return rpcError(b.id, -32007, 'Extended card not configured', [
+        { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED', domain: 'a2a-protocol.org' },
+      ]);
     }, v1Card);
     expect(r.status).toBe('pass');
     expect(r.message).toMatch(/no extended card is configured \(-32007 EXTENDED_AGENT_CARD_NOT_CONFIGURED\), a defined answer/);
   });
 
   it('v0.3: -32007 with credentials passes', async () => {
-    const card = { ...sampleCard('v0.3'), supportsAuthenticatedExtendedCard: true, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, security: [{ bearer: [] }] };
+    const card = {
+      ...sampleCard('v0.3'),
+      supportsAuthenticatedExtendedCard: true,
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      security: [{ bearer: [] }],
+    };
     const r = await runExt(async (req) => {
       const b = await rpcBody(req);
       return authed(req) ? rpcError(b.id, -32007, 'Authenticated Extended Card not configured') : new Response('', { status: 401 });
@@ -243,7 +264,14 @@ describe('card.extended: defined answers and locations', () => {
     expect(r.message).toMatch(/served without credentials .*§13\.3/);
   });
 
-  const v02Card = (url: string) => ({ ...sampleCard('v0.3'), protocolVersion: '0.2.6', url, supportsAuthenticatedExtendedCard: true, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, security: [{ bearer: [] }] });
+  const v02Card = (url: string) => ({
+    ...sampleCard('v0.3'),
+    protocolVersion: '0.2.6',
+    url,
+    supportsAuthenticatedExtendedCard: true,
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+    security: [{ bearer: [] }],
+  });
 
   it('v0.2: the card at {url}/../agent/authenticatedExtendedCard (the §7.10 example) is found', async () => {
     const card = v02Card('http://agent.test/a2a/v1');
@@ -328,7 +356,11 @@ describe('interop.bindings: functional equivalence', () => {
   });
 
   it('v0.3: an HTTP+JSON URL that already ends in /v1 is not given a second /v1', async () => {
-    const card = { ...sampleCard('v0.3'), capabilities: { streaming: false }, additionalInterfaces: [{ url: 'http://agent.test/rest/v1', transport: 'HTTP+JSON' }] };
+    const card = {
+      ...sampleCard('v0.3'),
+      capabilities: { streaming: false },
+      additionalInterfaces: [{ url: 'http://agent.test/rest/v1', transport: 'HTTP+JSON' }],
+    };
     const { host, requests } = hostWith(async (req, url) => {
       if (url.pathname === '/.well-known/agent-card.json') return json(card);
       if (url.pathname === '/rpc') {
@@ -361,11 +393,21 @@ describe('two-agent checks with scripted agents', () => {
       const b = await rpcBody(req);
       if (b.method === 'SendMessage') {
         if (who === 'agent' && opts.agentBusy && [2, 3].includes(++agentSends)) return new Response('busy', { status: opts.agentBusy });
-        if (who === 'agent' && opts.agentReply === 'message') return rpcResult(b.id, { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'agent says hi' }] } });
+        if (who === 'agent' && opts.agentReply === 'message')
+          return rpcResult(b.id, { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'agent says hi' }] } });
         const id = who === 'agent' && opts.agentSameId ? 't-1' : `t-${(counters[who] = (counters[who] ?? 0) + 1)}`;
-        return rpcResult(b.id, { task: { ...v1Task(id, who === 'peer' && opts.peerSlow ? 'TASK_STATE_WORKING' : 'TASK_STATE_COMPLETED'), artifacts: [{ artifactId: 'a', parts: [{ text: `${who} output` }] }] } });
+        return rpcResult(b.id, {
+          task: {
+            ...v1Task(id, who === 'peer' && opts.peerSlow ? 'TASK_STATE_WORKING' : 'TASK_STATE_COMPLETED'),
+            artifacts: [{ artifactId: 'a', parts: [{ text: `${who} output` }] }],
+          },
+        });
       }
-      if (b.method === 'GetTask') return rpcResult(b.id, { ...v1Task(String(b.params?.id), who === 'peer' && opts.peerSlow ? 'TASK_STATE_WORKING' : 'TASK_STATE_COMPLETED'), artifacts: [{ artifactId: 'a', parts: [{ text: `${who} output` }] }] });
+      if (b.method === 'GetTask')
+        return rpcResult(b.id, {
+          ...v1Task(String(b.params?.id), who === 'peer' && opts.peerSlow ? 'TASK_STATE_WORKING' : 'TASK_STATE_COMPLETED'),
+          artifacts: [{ artifactId: 'a', parts: [{ text: `${who} output` }] }],
+        });
       return rpcError(b.id, -32601, 'Method not found');
     }, false).host;
   }

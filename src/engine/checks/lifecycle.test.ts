@@ -117,7 +117,13 @@ class ScriptedAgent {
   settle(t: Task) {
     if (t.states[0] === 'completed' && !t.artifacts.length) {
       t.history.push(this.message('agent', 'done'));
-      t.artifacts.push(this.g === 'v1.0' ? { artifactId: 'a1', parts: [{ text: 'done' }] } : this.g === 'legacy' ? { parts: [{ type: 'text', text: 'done' }] } : { artifactId: 'a1', parts: [{ kind: 'text', text: 'done' }] });
+      t.artifacts.push(
+        this.g === 'v1.0'
+          ? { artifactId: 'a1', parts: [{ text: 'done' }] }
+          : this.g === 'legacy'
+            ? { parts: [{ type: 'text', text: 'done' }] }
+            : { artifactId: 'a1', parts: [{ kind: 'text', text: 'done' }] },
+      );
     }
   }
 
@@ -189,7 +195,11 @@ async function runScripted(g: G, only: string[], opts: AgentOpts = {}, extra: { 
     if (reply === undefined) throw new Error(`unhandled ${body.method}`);
     return json({ jsonrpc: '2.0', id: body.id, ...reply });
   });
-  const report = await runConformance(host, { agentUrl: 'http://agent.test', only, timeoutMs: extra.timeoutMs ?? 5000, ...(extra.skills && { skills: extra.skills }) }, () => {});
+  const report = await runConformance(
+    host,
+    { agentUrl: 'http://agent.test', only, timeoutMs: extra.timeoutMs ?? 5000, ...(extra.skills && { skills: extra.skills }) },
+    () => {},
+  );
   const byId = Object.fromEntries(reportResults(report).map((r) => [r.id, r])) as Record<string, CheckResult>;
   return { agent, byId, requests, report };
 }
@@ -214,7 +224,11 @@ async function runAgent(
 ) {
   const agent = await startDefectAgent({ ...target, defects: o.defects, permitted: o.permitted, slowTaskMs: 300, stepMs: 10, features: { push: !!o.push } });
   agents.push(agent);
-  const report = await runConformance(createNodeHost(), { agentUrl: agent.cardUrl.replace(/\/\.well-known\/.*$/, ''), timeoutMs: o.timeoutMs ?? 5000, only }, () => {});
+  const report = await runConformance(
+    createNodeHost(),
+    { agentUrl: agent.cardUrl.replace(/\/\.well-known\/.*$/, ''), timeoutMs: o.timeoutMs ?? 5000, only },
+    () => {},
+  );
   await agent.close();
   const byId = Object.fromEntries(reportResults(report).map((r) => [r.id, r])) as Record<string, CheckResult>;
   return { byId, requests: agent.requests };
@@ -246,7 +260,7 @@ describe('lifecycle.send', () => {
     expect(byId['lifecycle.send']!.message).toMatch(/correctly refused/);
   });
 
-  it('skill runs ask to return at once and accept the skill\'s own output modes with the card\'s', async () => {
+  it("skill runs ask to return at once and accept the skill's own output modes with the card's", async () => {
     const { agent, byId } = await runScripted('v1.0', ['lifecycle.send'], { card: skillCard({ outputModes: ['image/png'], examples: ['Draw a cat'] }) });
     expect(byId['lifecycle.send']!.status).toBe('pass');
     const cfg = agent.rpcs.find(isSend)!.params.configuration as Json;
@@ -274,7 +288,12 @@ describe('lifecycle.send', () => {
   });
 
   it('a send still unanswered when our budget ends is a tool limit (X2)', async () => {
-    const { byId } = await runScripted('v1.0', ['lifecycle.send', 'lifecycle.terminal'], { on: (rpc, _a, req) => (isSend(rpc) ? hang(req) : undefined) }, { timeoutMs: 1200 });
+    const { byId } = await runScripted(
+      'v1.0',
+      ['lifecycle.send', 'lifecycle.terminal'],
+      { on: (rpc, _a, req) => (isSend(rpc) ? hang(req) : undefined) },
+      { timeoutMs: 1200 },
+    );
     expect(byId['lifecycle.send']!.status).toBe('skip');
     expect(byId['lifecycle.send']!.skipKind).toBe('tool-limit');
     expect(byId['lifecycle.send']!.message).toMatch(/no answer within our 1200 ms budget.*--timeout/);
@@ -296,13 +315,19 @@ describe('lifecycle.get and lifecycle.terminal', () => {
     expect(purged.byId['lifecycle.get']!.status).toBe('advisory');
     expect(purged.byId['lifecycle.get']!.message).toMatch(/already finished \(TASK_STATE_COMPLETED\)/);
 
-    const lost = await runScripted('v1.0', ['lifecycle.get'], { plan: () => ['submitted', 'completed'], on: (rpc, a) => (isGet(rpc) ? a.notFound() : undefined) });
+    const lost = await runScripted('v1.0', ['lifecycle.get'], {
+      plan: () => ['submitted', 'completed'],
+      on: (rpc, a) => (isGet(rpc) ? a.notFound() : undefined),
+    });
     expect(lost.byId['lifecycle.get']!.status).toBe('fail');
     expect(lost.byId['lifecycle.get']!.message).toMatch(/TaskNotFound for task .*TASK_STATE_SUBMITTED \(asked again after 300 ms\)/);
     expect(lost.agent.rpcs.filter(isGet)).toHaveLength(2);
 
     let misses = 1;
-    const late = await runScripted('v1.0', ['lifecycle.get'], { plan: () => ['submitted', 'completed'], on: (rpc, a) => (isGet(rpc) && misses-- > 0 ? a.notFound() : undefined) });
+    const late = await runScripted('v1.0', ['lifecycle.get'], {
+      plan: () => ['submitted', 'completed'],
+      on: (rpc, a) => (isGet(rpc) && misses-- > 0 ? a.notFound() : undefined),
+    });
     expect(late.byId['lifecycle.get']!.status).toBe('pass');
   });
 
@@ -362,7 +387,9 @@ describe('lifecycle.transitions, task-id-stable and cancel (read back)', () => {
   });
 
   it('UnsupportedOperation (-32004) to cancel is an advisory; an internal error still fails', async () => {
-    const unsupported = await runScripted('v1.0', ['lifecycle.cancel'], { on: (rpc) => (rpc.method === 'CancelTask' ? { error: { code: -32004, message: 'Cancel is not supported' } } : undefined) });
+    const unsupported = await runScripted('v1.0', ['lifecycle.cancel'], {
+      on: (rpc) => (rpc.method === 'CancelTask' ? { error: { code: -32004, message: 'Cancel is not supported' } } : undefined),
+    });
     expect(unsupported.byId['lifecycle.cancel']!.status).toBe('advisory');
     const crash = await runScripted('v1.0', ['lifecycle.cancel'], {
       plan: () => ['submitted', 'working', 'working', 'working', 'working', 'completed'],
@@ -379,20 +406,26 @@ describe('lifecycle.shape', () => {
     const kind = await runScripted('v1.0', ['lifecycle.shape'], { render: (t) => ({ ...t, kind: 'task' }) });
     expect(kind.byId['lifecycle.shape']!.status).toBe('advisory');
     expect(kind.byId['lifecycle.shape']!.message).toMatch(/task has "kind", removed in v1\.0/);
-    const offset = await runScripted('v1.0', ['lifecycle.shape'], { render: (t) => ({ ...t, status: { ...(t.status as Json), timestamp: '2025-04-02T16:59:25+00:00' } }) });
+    const offset = await runScripted('v1.0', ['lifecycle.shape'], {
+      render: (t) => ({ ...t, status: { ...(t.status as Json), timestamp: '2025-04-02T16:59:25+00:00' } }),
+    });
     expect(offset.byId['lifecycle.shape']!.status).toBe('fail');
     expect(offset.byId['lifecycle.shape']!.message).toMatch(/not an ISO 8601 UTC timestamp ending in Z/);
   });
 
-  it('v0.3: the release\'s own zone-less timestamp passes; a byte order mark is an advisory (fails in v1.0)', async () => {
-    const zoneless = await runScripted('v0.3', ['lifecycle.shape'], { render: (t) => ({ ...t, status: { ...(t.status as Json), timestamp: '2025-04-02T16:59:25.331844' } }) });
+  it("v0.3: the release's own zone-less timestamp passes; a byte order mark is an advisory (fails in v1.0)", async () => {
+    const zoneless = await runScripted('v0.3', ['lifecycle.shape'], {
+      render: (t) => ({ ...t, status: { ...(t.status as Json), timestamp: '2025-04-02T16:59:25.331844' } }),
+    });
     expect(zoneless.byId['lifecycle.shape']!.status).toBe('pass');
     const bom = (g: G) =>
       runScripted(g, ['lifecycle.shape'], {
         on: (rpc, a) => {
           if (!isSend(rpc)) return undefined;
           const t = a.create(rpc.params, rpc);
-          return new Response(`\uFEFF${JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: a.wrap(a.render(t)) })}`, { headers: { 'content-type': 'application/json' } });
+          return new Response(`\uFEFF${JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: a.wrap(a.render(t)) })}`, {
+            headers: { 'content-type': 'application/json' },
+          });
         },
       });
     expect((await bom('v0.3')).byId['lifecycle.shape']!.status).toBe('advisory');
@@ -440,7 +473,12 @@ describe('lifecycle.multi-turn (observed in the stored task)', () => {
   });
 
   it('an answer that leaves the task exactly as it was is reported (an advisory: resuming is a MAY)', async () => {
-    const { byId } = await runScripted('v1.0', ['lifecycle.multi-turn'], { card: booking, plan: paused, on: answerWith((a, t) => ({ result: a.wrap(a.render(t)) })) }, { timeoutMs: 2000 });
+    const { byId } = await runScripted(
+      'v1.0',
+      ['lifecycle.multi-turn'],
+      { card: booking, plan: paused, on: answerWith((a, t) => ({ result: a.wrap(a.render(t)) })) },
+      { timeoutMs: 2000 },
+    );
     expect(byId['lifecycle.multi-turn']!.status).toBe('advisory');
     expect(byId['lifecycle.multi-turn']!.message).toMatch(/nothing changed/);
   });
@@ -467,7 +505,8 @@ describe('lifecycle.history and lifecycle.history-length', () => {
     expect(ignoring.byId['lifecycle.history-length']!.status).toBe('fail');
     expect(ignoring.byId['lifecycle.history-length']!.message).toMatch(/historyLength=1 returned 2 history messages.*historyLength=0 returned 2/);
     const empty = await runScripted('v1.0', ['lifecycle.history-length'], {
-      on: (rpc, a) => (isGet(rpc) && rpc.params.historyLength === 0 ? { result: { ...a.render(a.tasks.get(rpc.params.id as string)!, 0), history: [] } } : undefined),
+      on: (rpc, a) =>
+        isGet(rpc) && rpc.params.historyLength === 0 ? { result: { ...a.render(a.tasks.get(rpc.params.id as string)!, 0), history: [] } } : undefined,
     });
     expect(empty.byId['lifecycle.history-length']!.status).toBe('fail');
     expect(empty.byId['lifecycle.history-length']!.message).toMatch(/"history": \[\] .*SHOULD be omitted/);
@@ -485,17 +524,22 @@ describe('lifecycle.history and lifecycle.history-length', () => {
   });
 
   it('a history too short to show the bound is not judged', async () => {
-    const { byId } = await runScripted('v1.0', ['lifecycle.history-length'], { render: (t) => ({ ...t, history: (t.history as Json[] | undefined)?.slice(0, 1) }) });
+    const { byId } = await runScripted('v1.0', ['lifecycle.history-length'], {
+      render: (t) => ({ ...t, history: (t.history as Json[] | undefined)?.slice(0, 1) }),
+    });
     expect(byId['lifecycle.history-length']!.status).toBe('skip');
     expect(byId['lifecycle.history-length']!.message).toMatch(/history too short/);
   });
 });
 
 describe('lifecycle.context', () => {
-  it('sends the skill\'s own input (an image to an image-only skill) in the existing context, and reads the task back', async () => {
+  it("sends the skill's own input (an image to an image-only skill) in the existing context, and reads the task back", async () => {
     const { byId, agent } = await runScripted('v1.0', ['lifecycle.context'], {
       card: skillCard({ inputModes: ['image/png'], examples: ['Make a thumbnail'] }),
-      on: (rpc) => (isSend(rpc) && !msgOf(rpc).parts?.some((p) => p.mediaType === 'image/png') ? { error: { code: -32005, message: 'Content type not supported' } } : undefined),
+      on: (rpc) =>
+        isSend(rpc) && !msgOf(rpc).parts?.some((p) => p.mediaType === 'image/png')
+          ? { error: { code: -32005, message: 'Content type not supported' } }
+          : undefined,
     });
     const inContext = agent.rpcs.filter((r) => isSend(r) && msgOf(r).contextId);
     expect(inContext).toHaveLength(1);
@@ -531,10 +575,13 @@ describe('lifecycle.context', () => {
 
 describe('lifecycle.list', () => {
   it('method not found is an advisory; a page without nextPageToken or with artifacts fails; the call filters by context', async () => {
-    const missing = await runScripted('v1.0', ['lifecycle.list'], { on: (rpc) => (rpc.method === 'ListTasks' ? { error: { code: -32601, message: 'Method not found' } } : undefined) });
+    const missing = await runScripted('v1.0', ['lifecycle.list'], {
+      on: (rpc) => (rpc.method === 'ListTasks' ? { error: { code: -32601, message: 'Method not found' } } : undefined),
+    });
     expect(missing.byId['lifecycle.list']!.status).toBe('advisory');
     const bad = await runScripted('v1.0', ['lifecycle.list'], {
-      on: (rpc, a) => (rpc.method === 'ListTasks' ? { result: { tasks: [...a.tasks.values()].map((t) => a.render(t)), pageSize: 10, totalSize: a.tasks.size } } : undefined),
+      on: (rpc, a) =>
+        rpc.method === 'ListTasks' ? { result: { tasks: [...a.tasks.values()].map((t) => a.render(t)), pageSize: 10, totalSize: a.tasks.size } } : undefined,
     });
     const r = bad.byId['lifecycle.list']!;
     expect(r.status).toBe('fail');
@@ -557,47 +604,64 @@ describe('lifecycle.push-config', () => {
   const pushCard = (c: Json): Json => ({ ...c, capabilities: { ...(c.capabilities as Json), pushNotifications: true } });
   const configs = new Map<string, Json>();
   /** A push config store on the scripted agent; `stale` keeps configs after delete (a defect). */
-  const pushStore = (g: G, stale = false) => (rpc: Rpc, a: ScriptedAgent): Reply => {
-    const p = rpc.params;
-    const taskId = String(p.taskId ?? p.id);
-    const v1 = g === 'v1.0';
-    const render = (c: Json) => (v1 ? { ...c, taskId } : { taskId, pushNotificationConfig: c });
-    switch (rpc.method) {
-      case 'CreateTaskPushNotificationConfig':
-      case 'tasks/pushNotificationConfig/set': {
-        const c = { id: `cfg-${configs.size + 1}`, ...((v1 ? { url: p.url, token: p.token } : p.pushNotificationConfig) as Json) };
-        configs.set(`${taskId}/${String(c.id)}`, c);
-        return { result: render(c) };
+  const pushStore =
+    (g: G, stale = false) =>
+    (rpc: Rpc, a: ScriptedAgent): Reply => {
+      const p = rpc.params;
+      const taskId = String(p.taskId ?? p.id);
+      const v1 = g === 'v1.0';
+      const render = (c: Json) => (v1 ? { ...c, taskId } : { taskId, pushNotificationConfig: c });
+      switch (rpc.method) {
+        case 'CreateTaskPushNotificationConfig':
+        case 'tasks/pushNotificationConfig/set': {
+          const c = { id: `cfg-${configs.size + 1}`, ...((v1 ? { url: p.url, token: p.token } : p.pushNotificationConfig) as Json) };
+          configs.set(`${taskId}/${String(c.id)}`, c);
+          return { result: render(c) };
+        }
+        case 'GetTaskPushNotificationConfig':
+        case 'tasks/pushNotificationConfig/get': {
+          const c = configs.get(`${taskId}/${String(v1 ? p.id : p.pushNotificationConfigId)}`);
+          return c ? { result: render(c) } : { error: { code: -32001, message: 'no such config' } };
+        }
+        case 'ListTaskPushNotificationConfigs':
+        case 'tasks/pushNotificationConfig/list': {
+          const all = [...configs.entries()].filter(([k]) => k.startsWith(`${taskId}/`)).map(([, c]) => render(c));
+          return { result: v1 ? { configs: all } : all };
+        }
+        case 'DeleteTaskPushNotificationConfig':
+        case 'tasks/pushNotificationConfig/delete':
+          if (!stale) configs.delete(`${taskId}/${String(v1 ? p.id : p.pushNotificationConfigId)}`);
+          return { result: v1 ? {} : null };
       }
-      case 'GetTaskPushNotificationConfig':
-      case 'tasks/pushNotificationConfig/get': {
-        const c = configs.get(`${taskId}/${String(v1 ? p.id : p.pushNotificationConfigId)}`);
-        return c ? { result: render(c) } : { error: { code: -32001, message: 'no such config' } };
-      }
-      case 'ListTaskPushNotificationConfigs':
-      case 'tasks/pushNotificationConfig/list': {
-        const all = [...configs.entries()].filter(([k]) => k.startsWith(`${taskId}/`)).map(([, c]) => render(c));
-        return { result: v1 ? { configs: all } : all };
-      }
-      case 'DeleteTaskPushNotificationConfig':
-      case 'tasks/pushNotificationConfig/delete':
-        if (!stale) configs.delete(`${taskId}/${String(v1 ? p.id : p.pushNotificationConfigId)}`);
-        return { result: v1 ? {} : null };
-    }
-    void a;
-    return undefined;
-  };
+      void a;
+      return undefined;
+    };
   const running = () => ['submitted', 'working', 'working', 'working', 'working', 'working', 'completed'];
 
   it('set, get, list and delete with the test agent (every generation and binding), with our https webhook URL and a token', async () => {
-    for (const target of [{ generation: 'v1.0' }, { generation: 'v1.0', binding: 'HTTP+JSON' }, { generation: 'v0.3', binding: 'HTTP+JSON' }, { generation: 'v0.3' }, { generation: 'v0.2' }, { generation: 'legacy' }] as const) {
+    for (const target of [
+      { generation: 'v1.0' },
+      { generation: 'v1.0', binding: 'HTTP+JSON' },
+      { generation: 'v0.3', binding: 'HTTP+JSON' },
+      { generation: 'v0.3' },
+      { generation: 'v0.2' },
+      { generation: 'legacy' },
+    ] as const) {
       const { byId, requests } = await runAgent(target, ['lifecycle.push-config'], { push: true });
       const label = `${target.generation} ${'binding' in target ? target.binding : 'JSONRPC'}`;
       expect(byId['lifecycle.push-config']!.status, `${label}: ${byId['lifecycle.push-config']!.message}`).toBe('pass');
-      const set = requests.find((r) => /pushNotification(Config)?(\/set|s"?$)|CreateTaskPushNotificationConfig/.test(r.body) || (r.method === 'POST' && /pushNotificationConfigs$/.test(r.path)))!;
+      const set = requests.find(
+        (r) =>
+          /pushNotification(Config)?(\/set|s"?$)|CreateTaskPushNotificationConfig/.test(r.body) ||
+          (r.method === 'POST' && /pushNotificationConfigs$/.test(r.path)),
+      )!;
       expect(set.body, label).toContain(PUSH_WEBHOOK_URL);
       expect(set.body, label).toMatch(/"token":"a2a-interop-/);
-      if (target.generation !== 'legacy') expect(requests.some((r) => r.method === 'DELETE' || /delete|Delete/.test(r.body)), label).toBe(true);
+      if (target.generation !== 'legacy')
+        expect(
+          requests.some((r) => r.method === 'DELETE' || /delete|Delete/.test(r.body)),
+          label,
+        ).toBe(true);
     }
   });
 
@@ -630,23 +694,33 @@ describe('lifecycle.push-config', () => {
 
 describe('lifecycle.blocking', () => {
   const slow = skillCard({ examples: ['Prepare the slow report'] });
-  const answerBlocking = (state: string, artifacts = 0) => (rpc: Rpc, a: ScriptedAgent): Reply => {
-    const cfg = (rpc.params.configuration ?? {}) as Json;
-    if (!isSend(rpc) || cfg.returnImmediately === true || cfg.blocking === false) return undefined;
-    const t = a.create(rpc.params, rpc);
-    t.states = [state];
-    a.settle(t);
-    const body = a.render(t);
-    return { result: a.wrap(artifacts ? body : { ...body, artifacts: undefined }) };
-  };
+  const answerBlocking =
+    (state: string, artifacts = 0) =>
+    (rpc: Rpc, a: ScriptedAgent): Reply => {
+      const cfg = (rpc.params.configuration ?? {}) as Json;
+      if (!isSend(rpc) || cfg.returnImmediately === true || cfg.blocking === false) return undefined;
+      const t = a.create(rpc.params, rpc);
+      t.states = [state];
+      a.settle(t);
+      const body = a.render(t);
+      return { result: a.wrap(artifacts ? body : { ...body, artifacts: undefined }) };
+    };
 
   it('v1.0: a blocking send answered WORKING fails (MUST wait); v0.3 blocking:true answered working is an advisory', async () => {
-    const v1 = await runScripted('v1.0', ['lifecycle.blocking'], { card: slow, plan: () => ['submitted', 'working', 'completed'], on: answerBlocking('working') });
+    const v1 = await runScripted('v1.0', ['lifecycle.blocking'], {
+      card: slow,
+      plan: () => ['submitted', 'working', 'completed'],
+      on: answerBlocking('working'),
+    });
     expect(v1.byId['lifecycle.blocking']!.status).toBe('fail');
     expect(v1.byId['lifecycle.blocking']!.message).toMatch(/still TASK_STATE_WORKING.*MUST wait/);
     const blockingSend = v1.agent.rpcs.filter(isSend).find((r) => (r.params.configuration as Json).returnImmediately === undefined);
     expect(blockingSend).toBeDefined();
-    const v03 = await runScripted('v0.3', ['lifecycle.blocking'], { card: slow, plan: () => ['submitted', 'working', 'completed'], on: answerBlocking('working') });
+    const v03 = await runScripted('v0.3', ['lifecycle.blocking'], {
+      card: slow,
+      plan: () => ['submitted', 'working', 'completed'],
+      on: answerBlocking('working'),
+    });
     expect(v03.byId['lifecycle.blocking']!.status).toBe('advisory');
     expect(v03.agent.rpcs.some((r) => isSend(r) && (r.params.configuration as Json).blocking === true)).toBe(true);
   });
@@ -689,7 +763,15 @@ describe('the test agent with permitted behaviours passes every lifecycle check'
     'lifecycle.push-config',
     'lifecycle.blocking',
   ];
-  const PERMITTED: PermittedName[] = ['skip-working', 'history-fewer', 'timestamps-offset', 'image-only-skill', 'video-only-skill', 'extra-fields', 'strict-task-ids'];
+  const PERMITTED: PermittedName[] = [
+    'skip-working',
+    'history-fewer',
+    'timestamps-offset',
+    'image-only-skill',
+    'video-only-skill',
+    'extra-fields',
+    'strict-task-ids',
+  ];
   it.each([
     ['v1.0', 'JSONRPC'],
     ['v1.0', 'HTTP+JSON'],

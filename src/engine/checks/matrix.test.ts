@@ -21,7 +21,18 @@ import type { CheckResult } from '../model/check';
 import type { ConformanceLevel, Report } from '../model/report';
 import { DEFECT_NAMES, type DefectName } from '../../testing/defect-agent/defects';
 import { PERMITTED_NAMES, type PermittedName } from '../../testing/defect-agent/permitted';
-import { caseKey, MATRIX_SECRET, pool, runCase, setupApplies, SETUPS, TARGETS, type CaseSpec, type Setup, type Target } from '../../testing/defect-agent/matrix';
+import {
+  caseKey,
+  MATRIX_SECRET,
+  pool,
+  runCase,
+  setupApplies,
+  SETUPS,
+  TARGETS,
+  type CaseSpec,
+  type Setup,
+  type Target,
+} from '../../testing/defect-agent/matrix';
 
 type Outcome = ConformanceLevel | 'not-assessed';
 type PerTarget<T> = Partial<Record<Target, T>>;
@@ -41,7 +52,7 @@ const V03_REST: readonly Target[] = ['v0.3 HTTP+JSON'];
 const V1_REST: readonly Target[] = ['v1.0 HTTP+JSON'];
 const V1_JSONRPC: readonly Target[] = ['v1.0 JSONRPC'];
 /** The same value on each of `targets`. */
-const each = <T,>(targets: readonly Target[], v: T): PerTarget<T> => Object.fromEntries(targets.map((t) => [t, v]));
+const each = <T>(targets: readonly Target[], v: T): PerTarget<T> => Object.fromEntries(targets.map((t) => [t, v]));
 
 interface DefectExpectation {
   setup?: Setup;
@@ -91,7 +102,7 @@ const EXEMPT: { check: string; on: readonly Target[]; why: string }[] = [
   {
     check: 'lifecycle.terminal',
     on: ALL,
-    why: 'The check has no failing verdict: a task still running when the budget ends is our tool limit, and a call that breaks is lifecycle.get\'s finding (MAY everywhere).',
+    why: "The check has no failing verdict: a task still running when the budget ends is our tool limit, and a call that breaks is lifecycle.get's finding (MAY everywhere).",
   },
   {
     check: 'streaming.first-event',
@@ -106,7 +117,7 @@ const EXEMPT: { check: string; on: readonly Target[]; why: string }[] = [
   {
     check: 'interop.peer.concurrent',
     on: LEGACY,
-    why: 'Legacy clients choose the task ids (tasks/send id): two tasks of one agent share an id only when the agent disregards the client\'s id, which lifecycle.send already fails; no defect isolates it.',
+    why: "Legacy clients choose the task ids (tasks/send id): two tasks of one agent share an id only when the agent disregards the client's id, which lifecycle.send already fails; no defect isolates it.",
   },
 ];
 
@@ -155,7 +166,11 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   // Legacy has no blocking flag and a task still running at the end of our budget is our limit: nothing to judge there.
   // One target is enough (blocking-returns-working covers every target), and each run waits out several budgets.
   'task-never-finishes': { on: V1_JSONRPC, fails: ['lifecycle.blocking'], level: 'minimal' },
-  'no-task-id': { fails: ['lifecycle.send', 'lifecycle.shape', 'streaming.framing'], failsOn: { 'legacy JSONRPC': ['lifecycle.send', 'lifecycle.shape'] }, level: 'non-conformant' },
+  'no-task-id': {
+    fails: ['lifecycle.send', 'lifecycle.shape', 'streaming.framing'],
+    failsOn: { 'legacy JSONRPC': ['lifecycle.send', 'lifecycle.shape'] },
+    level: 'non-conformant',
+  },
   'bad-initial-state': {
     fails: ['lifecycle.send', 'lifecycle.shape', 'streaming.framing'],
     // Legacy sends block, so the first answer is already final; its gets meet the "pending" of the slow task.
@@ -166,7 +181,14 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'task-id-changes': {
     fails: ['lifecycle.get', 'lifecycle.task-id-stable', 'lifecycle.multi-turn', 'streaming.consistency', 'streaming.resubscribe'],
     failsOn: {
-      'legacy JSONRPC': ['lifecycle.send', 'lifecycle.get', 'lifecycle.task-id-stable', 'lifecycle.multi-turn', 'streaming.consistency', 'streaming.resubscribe'],
+      'legacy JSONRPC': [
+        'lifecycle.send',
+        'lifecycle.get',
+        'lifecycle.task-id-stable',
+        'lifecycle.multi-turn',
+        'streaming.consistency',
+        'streaming.resubscribe',
+      ],
       ...each(V1, ['lifecycle.get', 'lifecycle.task-id-stable', 'lifecycle.multi-turn', 'lifecycle.list', 'streaming.consistency', 'streaming.resubscribe']),
     },
     advises: ['lifecycle.cancel'],
@@ -178,7 +200,11 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'get-not-found-running': { fails: ['lifecycle.get'], mayFail: ['streaming.disconnect'], level: 'non-conformant' },
   'cancel-ignored': { fails: ['lifecycle.cancel.effective'], level: 'full' },
   'cancel-internal-error': { fails: ['lifecycle.cancel'], level: 'minimal' },
-  'cancel-completed-500': { on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'], fails: ['errors.cancel-terminal', 'errors.cancel-twice'], level: 'partial' },
+  'cancel-completed-500': {
+    on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'],
+    fails: ['errors.cancel-terminal', 'errors.cancel-twice'],
+    level: 'partial',
+  },
   // v1.0 calls cancel idempotent: returning the canceled task again is fine there.
   'cancel-completed-succeeds': { fails: ['errors.cancel-terminal', 'errors.cancel-twice'], failsOn: each(V1, ['errors.cancel-terminal']), level: 'partial' },
   'cancel-canceled-wrong-code': { fails: ['errors.cancel-twice'], level: 'partial', levelOn: each(V1, 'full') },
@@ -198,7 +224,14 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   // A `"result": null` beside the error is the envelope's defect (errors.shape), not a successful cancel.
   'result-and-error': { on: JSONRPC, fails: ['lifecycle.shape', 'errors.shape'], level: 'minimal' },
   // Before v1.0 the timestamp format comes from an optional schema format: an advisory.
-  'bad-timestamps': { fails: [], failsOn: each(V1, ['lifecycle.shape', 'streaming.framing']), advises: ['lifecycle.shape', 'streaming.framing'], advisesOn: each(V1, []), level: 'full', levelOn: each(V1, 'minimal') },
+  'bad-timestamps': {
+    fails: [],
+    failsOn: each(V1, ['lifecycle.shape', 'streaming.framing']),
+    advises: ['lifecycle.shape', 'streaming.framing'],
+    advisesOn: each(V1, []),
+    level: 'full',
+    levelOn: each(V1, 'minimal'),
+  },
   'relay-input-refused': { setup: 'peer', fails: ['interop.peer.relay'], level: 'full' },
   // ------------------------------------------------------------------ streaming
   'sse-wrong-content-type': {
@@ -257,7 +290,11 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'invalid-json-500': { fails: ['errors.invalid-json'], level: 'partial' },
   'invalid-request-wrong-code': { on: JSONRPC, fails: ['errors.invalid-request'], level: 'partial' },
   'invalid-params-wrong-code': { fails: ['errors.invalid-params'], level: 'partial' },
-  'task-not-found-wrong-code': { fails: ['errors.task-not-found', 'errors.unknown-task-message'], failsOn: { 'legacy JSONRPC': ['errors.task-not-found'] }, level: 'partial' },
+  'task-not-found-wrong-code': {
+    fails: ['errors.task-not-found', 'errors.unknown-task-message'],
+    failsOn: { 'legacy JSONRPC': ['errors.task-not-found'] },
+    level: 'partial',
+  },
   'task-not-found-500': {
     // The notification probe is a get of an unknown task too: it crashes as well (JSON-RPC only).
     fails: ['errors.task-not-found', 'errors.unknown-task-message', 'errors.notification'],
@@ -266,7 +303,12 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   },
   'unknown-task-created': { on: V02_UP, fails: ['errors.unknown-task-message'], level: 'partial' },
   'context-mismatch-accepted': { on: V1, fails: ['errors.context-mismatch'], level: 'partial' },
-  'message-to-terminal-accepted': { on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'], fails: ['errors.message-to-terminal'], level: 'full', levelOn: each(V1, 'partial') },
+  'message-to-terminal-accepted': {
+    on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'],
+    fails: ['errors.message-to-terminal'],
+    level: 'full',
+    levelOn: each(V1, 'partial'),
+  },
   'message-to-terminal-appends': { fails: ['errors.message-to-terminal'], level: 'full', levelOn: each(V1, 'partial') },
   'push-wrong-code': { fails: ['errors.push-not-supported'], level: 'partial' },
   'version-lenient': { on: V1, fails: ['errors.version-unsupported', 'errors.version-missing'], level: 'partial' },
@@ -291,7 +333,12 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
     { setup: 'interfaces', on: V03_UP, passes: ['interop.bindings', 'card.urls.endpoint'] },
   ],
   'card-protected': { setup: 'auth', passes: ['card.discovery', 'card.json', 'lifecycle.send'], advises: ['card.public', 'interop.cors.card'] },
-  'card-protected-spa': { setup: 'auth', on: JSONRPC, passes: ['card.discovery', 'card.json', 'auth.required', 'auth.accepted'], advises: ['card.public', 'interop.cors.card'] },
+  'card-protected-spa': {
+    setup: 'auth',
+    on: JSONRPC,
+    passes: ['card.discovery', 'card.json', 'auth.required', 'auth.accepted'],
+    advises: ['card.public', 'interop.cors.card'],
+  },
   'card-extra-fields': [
     { passes: ['card.capabilities.shape', 'card.required-fields', 'card.skills', 'card.urls.other'], advises: ['card.strict-lint'] },
     // The peer's card carries the vendor fields: still discoverable and usable.
@@ -304,7 +351,11 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'card-content-type-charset': { passes: ['card.content-type', 'card.json', 'card.public'] },
   // Legacy is left out: a legacy card without authentication served at agent-card.json is taken for a v0.2.0-0.2.4 card.
   'card-both-paths': { on: V02_UP, passes: ['card.well-known-path', 'card.discovery', 'card.public'] },
-  'card-dual-v03-v1': { on: V1, passes: ['card.required-fields', 'card.urls.endpoint', 'errors.version-missing'], advises: ['card.protocol.coherence', 'card.strict-lint'] },
+  'card-dual-v03-v1': {
+    on: V1,
+    passes: ['card.required-fields', 'card.urls.endpoint', 'errors.version-missing'],
+    advises: ['card.protocol.coherence', 'card.strict-lint'],
+  },
   'card-shared-url-transports': { on: V0X, passes: ['card.urls.endpoint'], advises: ['card.protocol.coherence'] },
   'card-custom-binding-uri': { on: V1, passes: ['card.protocol.conventions', 'card.urls.endpoint', 'card.protocol.coherence'] },
   'card-varies-by-version': { on: V03_UP, passes: ['card.vary'] },
@@ -327,9 +378,15 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'task-rejected-initial': { on: V02_UP, passes: ['lifecycle.send', 'lifecycle.get', 'lifecycle.terminal', 'lifecycle.transitions'] },
   'strict-task-ids': { passes: ['errors.task-not-found', 'errors.unknown-task-message'], passesOn: { 'legacy JSONRPC': ['errors.task-not-found'] } },
   // Legacy is left out: legacy clients choose the task ids.
-  'prefixed-task-ids': { on: V02_UP, passes: ['errors.task-not-found', 'errors.unknown-task-message', 'lifecycle.task-id-stable', 'lifecycle.context', 'streaming.consistency'] },
+  'prefixed-task-ids': {
+    on: V02_UP,
+    passes: ['errors.task-not-found', 'errors.unknown-task-message', 'lifecycle.task-id-stable', 'lifecycle.context', 'streaming.consistency'],
+  },
   'sequential-task-ids': { setup: 'peer', who: 'both', passes: ['interop.peer.concurrent', 'interop.peer.relay', 'lifecycle.task-id-stable'] },
-  'skip-working': { passes: ['lifecycle.transitions', 'lifecycle.terminal', 'lifecycle.blocking'], passesOn: { 'legacy JSONRPC': ['lifecycle.transitions', 'lifecycle.terminal'] } },
+  'skip-working': {
+    passes: ['lifecycle.transitions', 'lifecycle.terminal', 'lifecycle.blocking'],
+    passesOn: { 'legacy JSONRPC': ['lifecycle.transitions', 'lifecycle.terminal'] },
+  },
   'back-to-submitted': { on: ['v0.2 JSONRPC', 'v1.0 HTTP+JSON'], passes: ['lifecycle.transitions'] },
   'asks-again': { on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'], passes: ['lifecycle.multi-turn'] },
   'answer-message-reply': { on: V02_UP, passes: ['lifecycle.multi-turn'] },
@@ -349,10 +406,19 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'push-second-delete-not-found': { setup: 'push', on: V02_UP, passes: ['lifecycle.push-config'] },
   // ------------------------------------------------------------------ streaming
   // Line endings and SSE fields are read by one parser whatever the generation: a few targets of each binding.
-  'sse-crlf': { on: ['v0.2 JSONRPC', 'v0.3 JSONRPC', 'v1.0 HTTP+JSON'], passes: ['streaming.framing', 'streaming.terminal', 'streaming.after-final', 'streaming.resubscribe'] },
-  'sse-cr': { on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'], passes: ['streaming.framing', 'streaming.terminal', 'streaming.after-final', 'streaming.resubscribe'] },
+  'sse-crlf': {
+    on: ['v0.2 JSONRPC', 'v0.3 JSONRPC', 'v1.0 HTTP+JSON'],
+    passes: ['streaming.framing', 'streaming.terminal', 'streaming.after-final', 'streaming.resubscribe'],
+  },
+  'sse-cr': {
+    on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'],
+    passes: ['streaming.framing', 'streaming.terminal', 'streaming.after-final', 'streaming.resubscribe'],
+  },
   'sse-multiline-data': { passes: ['streaming.framing', 'streaming.artifacts', 'streaming.consistency'] },
-  'sse-fields': { passes: ['streaming.framing', 'streaming.first-event', 'streaming.resubscribe', 'streaming.closes'], passesOn: each(V1, ['streaming.framing', 'streaming.first-event', 'streaming.resubscribe']) },
+  'sse-fields': {
+    passes: ['streaming.framing', 'streaming.first-event', 'streaming.resubscribe', 'streaming.closes'],
+    passesOn: each(V1, ['streaming.framing', 'streaming.first-event', 'streaming.resubscribe']),
+  },
   'sse-unknown-fields': { on: ['v0.2 JSONRPC', 'v1.0 HTTP+JSON'], passes: ['streaming.framing', 'streaming.after-final'] },
   gzip: { passes: ['card.json', 'lifecycle.get', 'streaming.content-type', 'streaming.framing'] },
   'stream-open-at-auth-required': { on: V1, passes: ['streaming.terminal', 'lifecycle.terminal'] },
@@ -371,11 +437,60 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'jsonrpc-error-http-status': [
     {
       on: JSONRPC,
-      passes: ['errors.unknown-method', 'errors.invalid-json', 'errors.invalid-request', 'errors.invalid-params', 'errors.task-not-found', 'errors.shape', 'errors.cancel-terminal', 'errors.cancel-twice', 'errors.message-to-terminal', 'errors.push-not-supported'],
+      passes: [
+        'errors.unknown-method',
+        'errors.invalid-json',
+        'errors.invalid-request',
+        'errors.invalid-params',
+        'errors.task-not-found',
+        'errors.shape',
+        'errors.cancel-terminal',
+        'errors.cancel-twice',
+        'errors.message-to-terminal',
+        'errors.push-not-supported',
+      ],
       passesOn: {
-        'v0.2 JSONRPC': ['errors.unknown-method', 'errors.invalid-json', 'errors.invalid-request', 'errors.invalid-params', 'errors.task-not-found', 'errors.shape', 'errors.cancel-terminal', 'errors.cancel-twice', 'errors.message-to-terminal', 'errors.push-not-supported', 'errors.unknown-task-message'],
-        'v0.3 JSONRPC': ['errors.unknown-method', 'errors.invalid-json', 'errors.invalid-request', 'errors.invalid-params', 'errors.task-not-found', 'errors.shape', 'errors.cancel-terminal', 'errors.cancel-twice', 'errors.message-to-terminal', 'errors.push-not-supported', 'errors.unknown-task-message'],
-        'v1.0 JSONRPC': ['errors.unknown-method', 'errors.invalid-json', 'errors.invalid-request', 'errors.invalid-params', 'errors.task-not-found', 'errors.shape', 'errors.cancel-terminal', 'errors.cancel-twice', 'errors.message-to-terminal', 'errors.push-not-supported', 'errors.unknown-task-message', 'errors.details', 'errors.version-unsupported'],
+        'v0.2 JSONRPC': [
+          'errors.unknown-method',
+          'errors.invalid-json',
+          'errors.invalid-request',
+          'errors.invalid-params',
+          'errors.task-not-found',
+          'errors.shape',
+          'errors.cancel-terminal',
+          'errors.cancel-twice',
+          'errors.message-to-terminal',
+          'errors.push-not-supported',
+          'errors.unknown-task-message',
+        ],
+        'v0.3 JSONRPC': [
+          'errors.unknown-method',
+          'errors.invalid-json',
+          'errors.invalid-request',
+          'errors.invalid-params',
+          'errors.task-not-found',
+          'errors.shape',
+          'errors.cancel-terminal',
+          'errors.cancel-twice',
+          'errors.message-to-terminal',
+          'errors.push-not-supported',
+          'errors.unknown-task-message',
+        ],
+        'v1.0 JSONRPC': [
+          'errors.unknown-method',
+          'errors.invalid-json',
+          'errors.invalid-request',
+          'errors.invalid-params',
+          'errors.task-not-found',
+          'errors.shape',
+          'errors.cancel-terminal',
+          'errors.cancel-twice',
+          'errors.message-to-terminal',
+          'errors.push-not-supported',
+          'errors.unknown-task-message',
+          'errors.details',
+          'errors.version-unsupported',
+        ],
       },
     },
   ],
@@ -411,7 +526,7 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
 
 // ------------------------------------------------------------------------------------------ the runs
 
-const list = <T,>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
+const list = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
 const outcome = (r: Report): Outcome => r.conformanceLevel ?? 'not-assessed';
 const byId = (r: Report) => new Map(reportResults(r).map((x) => [x.id, x]));
 /** Results that are not passing for the agent's sake: failures and advisories (errors and skips aside). */
@@ -429,7 +544,11 @@ interface DefectCase {
 }
 const defectCases: DefectCase[] = (Object.entries(DEFECTS) as [DefectName, DefectExpectation | DefectExpectation[]][]).flatMap(([defect, es]) =>
   list(es).flatMap((e) =>
-    (e.on ?? ALL).map((target): DefectCase => ({ defect, e, c: { target, setup: e.peer ? 'peer' : (e.setup ?? 'plain'), ...(e.peer ? { peerDefects: [defect] } : { defects: [defect] }) } })),
+    (e.on ?? ALL).map((target): DefectCase => ({
+      defect,
+      e,
+      c: { target, setup: e.peer ? 'peer' : (e.setup ?? 'plain'), ...(e.peer ? { peerDefects: [defect] } : { defects: [defect] }) },
+    })),
   ),
 );
 
@@ -438,17 +557,23 @@ interface PermittedCase {
   e: PermittedExpectation;
   c: CaseSpec;
 }
-const permittedCases: PermittedCase[] = (Object.entries(PERMITTED) as [PermittedName, PermittedExpectation | PermittedExpectation[]][]).flatMap(([permitted, es]) =>
-  list(es).flatMap((e) =>
-    (e.on ?? ALL).map((target): PermittedCase => {
-      const who = e.who ?? 'agent';
-      return {
-        permitted,
-        e,
-        c: { target, setup: e.setup ?? 'plain', ...(who !== 'peer' ? { permitted: [permitted] } : {}), ...(who !== 'agent' ? { peerPermitted: [permitted] } : {}) },
-      };
-    }),
-  ),
+const permittedCases: PermittedCase[] = (Object.entries(PERMITTED) as [PermittedName, PermittedExpectation | PermittedExpectation[]][]).flatMap(
+  ([permitted, es]) =>
+    list(es).flatMap((e) =>
+      (e.on ?? ALL).map((target): PermittedCase => {
+        const who = e.who ?? 'agent';
+        return {
+          permitted,
+          e,
+          c: {
+            target,
+            setup: e.setup ?? 'plain',
+            ...(who !== 'peer' ? { permitted: [permitted] } : {}),
+            ...(who !== 'agent' ? { peerPermitted: [permitted] } : {}),
+          },
+        };
+      }),
+    ),
 );
 
 const label = (c: CaseSpec) => `${c.target}${c.setup === 'plain' ? '' : ` (${c.setup}${c.peerDefects || c.peerPermitted ? ', on the peer' : ''})`}`;
@@ -474,7 +599,11 @@ describe('the clean agent', () => {
     const r = reportOf(c);
     const bad = flagged(r).map((x) => `${x.id}: ${describeResult(x)}`);
     expect(bad).toEqual([]);
-    expect(reportResults(r).filter((x) => x.status === 'error').map((x) => `${x.id}: ${x.message}`)).toEqual([]);
+    expect(
+      reportResults(r)
+        .filter((x) => x.status === 'error')
+        .map((x) => `${x.id}: ${x.message}`),
+    ).toEqual([]);
     expect(outcome(r)).toBe('full');
     expect(r.protocol.generation).toBe(c.target.split(' ')[0]);
     const results = Object.fromEntries(reportResults(r).map((x) => [x.id, `${x.status}${x.skipKind ? `/${x.skipKind}` : ''} ${x.level} ${x.tier}`]));
@@ -551,7 +680,8 @@ describe('coverage: every check can fail and can pass a permitted variant, where
   /** (check, target) pairs where some clean setup judges the check (it is not "not applicable" everywhere). */
   const applicable = () => {
     const pairs = new Set<string>();
-    for (const c of cleanCases) for (const x of reportResults(reportOf(c))) if (!(x.status === 'skip' && x.skipKind === 'not-applicable')) pairs.add(`${x.id} @ ${c.target}`);
+    for (const c of cleanCases)
+      for (const x of reportResults(reportOf(c))) if (!(x.status === 'skip' && x.skipKind === 'not-applicable')) pairs.add(`${x.id} @ ${c.target}`);
     return pairs;
   };
   const exempt = new Set(EXEMPT.flatMap((x) => x.on.map((t) => `${x.check} @ ${t}`)));
@@ -574,7 +704,10 @@ describe('coverage: every check can fail and can pass a permitted variant, where
         if (expected.includes(x.id) && !e.checkBugs?.includes(x.id) && detects(x)) caught.add(`${x.id} @ ${c.target}`);
       }
     }
-    expect([...caught].filter((p) => exempt.has(p)), 'an exempt pair is caught after all: drop the exemption').toEqual([]);
+    expect(
+      [...caught].filter((p) => exempt.has(p)),
+      'an exempt pair is caught after all: drop the exemption',
+    ).toEqual([]);
     expect([...applicable()].filter((p) => !caught.has(p) && !exempt.has(p)).sort()).toEqual([]);
   });
 

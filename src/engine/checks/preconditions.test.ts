@@ -10,7 +10,16 @@ import type { TaskRun } from './fixtures/tasks';
 const DIALECT = { isRest: false } as unknown as Dialect;
 
 const http = (status: number): HttpResult =>
-  ({ exchangeId: 'x1', url: 'http://agent.test/', responded: true, status, headers: new Headers(), contentType: 'application/json', text: '{}', json: () => ({ ok: true, value: {} }) }) as unknown as HttpResult;
+  ({
+    exchangeId: 'x1',
+    url: 'http://agent.test/',
+    responded: true,
+    status,
+    headers: new Headers(),
+    contentType: 'application/json',
+    text: '{}',
+    json: () => ({ ok: true, value: {} }),
+  }) as unknown as HttpResult;
 
 /** A context whose shared fixtures are given: `tasks:skills` answers `runs`. */
 function context(over: Partial<Record<keyof CheckContext, unknown>> = {}, runs: TaskRun[] = []): CheckContext {
@@ -82,15 +91,29 @@ describe('requires: preconditions checked before the body, with the standard ski
   });
 
   it('dialect: the reason the binding is untestable when detection gave one', () => {
-    const v = probe(['dialect']).def.run(context({ dialect: undefined, detection: { evidence: [], untestable: 'The card declares only gRPC interfaces.' } })) as Verdict;
+    const v = probe(['dialect']).def.run(
+      context({ dialect: undefined, detection: { evidence: [], untestable: 'The card declares only gRPC interfaces.' } }),
+    ) as Verdict;
     expect(skipOf(v)).toEqual(['skip', 'precondition', 'The card declares only gRPC interfaces.']);
   });
 
   it('streaming and push: an undeclared capability is not applicable, judged before the binding', () => {
     const ctx = context({ dialect: undefined, card: { capabilities: {} } });
-    expect(skipOf(probe(['streaming']).def.run(ctx) as Verdict)).toEqual(['skip', 'not-applicable', 'The card says streaming is not supported (capabilities.streaming is not true).']);
-    expect(skipOf(probe(['push']).def.run(ctx) as Verdict)).toEqual(['skip', 'not-applicable', 'The card does not declare pushNotifications (see errors.push-not-supported).']);
-    expect(skipOf(probe(['stream']).def.run(ctx) as Verdict)).toEqual(['skip', 'not-applicable', 'The card says streaming is not supported (capabilities.streaming is not true).']);
+    expect(skipOf(probe(['streaming']).def.run(ctx) as Verdict)).toEqual([
+      'skip',
+      'not-applicable',
+      'The card says streaming is not supported (capabilities.streaming is not true).',
+    ]);
+    expect(skipOf(probe(['push']).def.run(ctx) as Verdict)).toEqual([
+      'skip',
+      'not-applicable',
+      'The card does not declare pushNotifications (see errors.push-not-supported).',
+    ]);
+    expect(skipOf(probe(['stream']).def.run(ctx) as Verdict)).toEqual([
+      'skip',
+      'not-applicable',
+      'The card says streaming is not supported (capabilities.streaming is not true).',
+    ]);
     // Declared, but no binding to call it over.
     const declared = context({ dialect: undefined });
     expect(skipOf(probe(['push']).def.run(declared) as Verdict)).toEqual(['skip', 'precondition', 'No usable agent card, so the agent cannot be called.']);
@@ -107,7 +130,11 @@ describe('requires: preconditions checked before the body, with the standard ski
 
   it('task-runs: no task at all skips, saying why (message-only agent, credentials, our budget)', async () => {
     const messageOnly = await probe(['task-runs']).def.run(context({}, [run('message', false)]));
-    expect(skipOf(messageOnly)).toEqual(['skip', 'not-applicable', 'The agent replied with a Message instead of a Task (a message-only agent), so there is no task to check.']);
+    expect(skipOf(messageOnly)).toEqual([
+      'skip',
+      'not-applicable',
+      'The agent replied with a Message instead of a Task (a message-only agent), so there is no task to check.',
+    ]);
     const refused = await probe(['task-runs']).def.run(context({}, [run('failed-call', false, 401)]));
     expect(refused.skipKind).toBe('credentials');
     const slow = await probe(['task-runs']).def.run(context({}, [run('timeout', false)]));
@@ -117,7 +144,11 @@ describe('requires: preconditions checked before the body, with the standard ski
   });
 
   it('peer and peer-callable: no peer is not applicable; a peer that cannot be called is a precondition', () => {
-    expect(skipOf(probe(['peer-callable']).def.run(context()) as Verdict)).toEqual(['skip', 'not-applicable', 'No peer agent was given (enter a "Peer agent URL" to run two-agent checks).']);
+    expect(skipOf(probe(['peer-callable']).def.run(context()) as Verdict)).toEqual([
+      'skip',
+      'not-applicable',
+      'No peer agent was given (enter a "Peer agent URL" to run two-agent checks).',
+    ]);
     const peer = { card: {}, dialect: undefined } as unknown as ResolvedTarget;
     expect(skipOf(probe(['peer-callable']).def.run(context({ peer })) as Verdict)).toEqual(['skip', 'precondition', 'One of the two agents cannot be called.']);
     const p = probe(['peer']);

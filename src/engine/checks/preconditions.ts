@@ -40,12 +40,23 @@ async function taskRunsStep(ctx: CheckContextWith<'dialect'>): Promise<Step> {
   const [first, ...rest] = runs.filter(isObserved);
   if (!first) {
     if (runs.some((r) => r.outcome === 'message')) {
-      return { verdict: skip('The agent replied with a Message instead of a Task (a message-only agent), so there is no task to check.', 'not-applicable', runs.map(runEvidence)) };
+      return {
+        verdict: skip(
+          'The agent replied with a Message instead of a Task (a message-only agent), so there is no task to check.',
+          'not-applicable',
+          runs.map(runEvidence),
+        ),
+      };
     }
     const limited = runs.map((r) => rateLimited(r.send, 'Creating a test task')).find(Boolean);
     if (limited) return { verdict: limited };
     if (runs.length && runs.every((r) => r.outcome === 'timeout')) {
-      return { verdict: toolLimit(`No test task answered within our ${ctx.taskTimeoutMs} ms budget, so there is no task to check. To judge it, ${TIMEOUT_KNOB}.`, runs.map(runEvidence)) };
+      return {
+        verdict: toolLimit(
+          `No test task answered within our ${ctx.taskTimeoutMs} ms budget, so there is no task to check. To judge it, ${TIMEOUT_KNOB}.`,
+          runs.map(runEvidence),
+        ),
+      };
     }
     return { verdict: skip('No test task could be created (see lifecycle.send).', 'precondition', runs.map(runEvidence)) };
   }
@@ -76,7 +87,8 @@ async function streamStep(ctx: CheckContextWith<'dialect'>): Promise<Step> {
 }
 
 function streamingStep(ctx: CheckContext): Step {
-  if (!ctx.card.capabilities.streaming) return { verdict: skip('The card says streaming is not supported (capabilities.streaming is not true).', 'not-applicable') };
+  if (!ctx.card.capabilities.streaming)
+    return { verdict: skip('The card says streaming is not supported (capabilities.streaming is not true).', 'not-applicable') };
   return dialectStep(ctx);
 }
 
@@ -94,7 +106,8 @@ function step(ctx: CheckContext, need: Precondition): Step | Promise<Step> {
     case 'streaming':
       return streamingStep(ctx);
     case 'push':
-      if (!ctx.card.capabilities.pushNotifications) return { verdict: skip('The card does not declare pushNotifications (see errors.push-not-supported).', 'not-applicable') };
+      if (!ctx.card.capabilities.pushNotifications)
+        return { verdict: skip('The card does not declare pushNotifications (see errors.push-not-supported).', 'not-applicable') };
       return dialectStep(ctx);
     case 'stream': {
       const pre = streamingStep(ctx);

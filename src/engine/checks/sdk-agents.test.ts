@@ -108,7 +108,14 @@ describe('the other demo agents', () => {
   it('flawed: non-conformant, with its four realistic defects found (each where it shows)', async () => {
     const { failing, report, detail } = await run('flawed');
     // Wrong TaskNotFound code: for get and for a message naming an unknown task. 500 on cancel: of a completed and of a canceled task.
-    expect(failing, detail).toEqual(['card.capabilities.shape', 'errors.cancel-terminal', 'errors.cancel-twice', 'errors.task-not-found', 'errors.unknown-task-message', 'streaming.terminal']);
+    expect(failing, detail).toEqual([
+      'card.capabilities.shape',
+      'errors.cancel-terminal',
+      'errors.cancel-twice',
+      'errors.task-not-found',
+      'errors.unknown-task-message',
+      'streaming.terminal',
+    ]);
     expect(report.conformanceLevel).toBe('non-conformant');
   });
 });

@@ -33,7 +33,10 @@ describe('every check is traced to the spec', () => {
         if (!spec) continue;
         expect(obligationFor(c, g), `${c.id} ${g}`).toBe(levelOf(spec));
         const req = requirementFor(c, g);
-        expect(req?.sentences.map((s) => s.quote), `${c.id} ${g}`).toEqual(spec.sentences.map((s) => s.quote));
+        expect(
+          req?.sentences.map((s) => s.quote),
+          `${c.id} ${g}`,
+        ).toEqual(spec.sentences.map((s) => s.quote));
       }
     }
   });

@@ -114,7 +114,16 @@ function agent(g: Gen, o: AgentOpts) {
   });
 }
 
-const STREAMING = ['streaming.content-type', 'streaming.framing', 'streaming.first-event', 'streaming.terminal', 'streaming.after-final', 'streaming.closes', 'streaming.artifacts', 'streaming.consistency'];
+const STREAMING = [
+  'streaming.content-type',
+  'streaming.framing',
+  'streaming.first-event',
+  'streaming.terminal',
+  'streaming.after-final',
+  'streaming.closes',
+  'streaming.artifacts',
+  'streaming.consistency',
+];
 
 async function run(g: Gen, o: AgentOpts, only = STREAMING, timeoutMs = 1500) {
   const { host, requests } = agent(g, o);
@@ -129,7 +138,9 @@ const statusOf = (r: CheckResult | undefined) => [r?.status, r?.skipKind].filter
 describe('SSE framing freedoms (WHATWG)', () => {
   it('CR-only line ends: every event arrives, the last (terminal) one included', async () => {
     const { byId } = await run('v1.0', {
-      stream: { chunks: (id) => sse(id, ev.task('v1.0', 'submitted'), ev.status('v1.0', 'working'), ev.status('v1.0', 'completed')).map((e) => e.replace(/\n/g, '\r')) },
+      stream: {
+        chunks: (id) => sse(id, ev.task('v1.0', 'submitted'), ev.status('v1.0', 'working'), ev.status('v1.0', 'completed')).map((e) => e.replace(/\n/g, '\r')),
+      },
     });
     expect(statusOf(byId['streaming.terminal'])).toBe('pass');
     expect(byId['streaming.terminal']!.message).toMatch(/TASK_STATE_COMPLETED at event 3 of 3 and closed/);
@@ -175,7 +186,12 @@ describe('payload findings the generation does not require', () => {
   it('v1.0: a leftover "kind" on the Task and "final" on a status update are advisories (§5.7), not framing failures', async () => {
     const { byId } = await run('v1.0', {
       stream: {
-        chunks: (id) => sse(id, { task: { ...task('v1.0', 'working'), kind: 'task' } }, { statusUpdate: { taskId: TASK, contextId: CTX, status: { state: 'TASK_STATE_COMPLETED' }, final: true } }),
+        chunks: (id) =>
+          sse(
+            id,
+            { task: { ...task('v1.0', 'working'), kind: 'task' } },
+            { statusUpdate: { taskId: TASK, contextId: CTX, status: { state: 'TASK_STATE_COMPLETED' }, final: true } },
+          ),
       },
     });
     const f = byId['streaming.framing']!;
@@ -242,10 +258,16 @@ describe('v1.0 stream ends', () => {
   });
 
   it('one final Task snapshot after the terminal status is allowed (§11.7); more is not', async () => {
-    const ok = await run('v1.0', { stream: { chunks: (id) => sse(id, ev.task('v1.0', 'working'), ev.status('v1.0', 'completed'), ev.task('v1.0', 'completed')) } });
+    const ok = await run('v1.0', {
+      stream: { chunks: (id) => sse(id, ev.task('v1.0', 'working'), ev.status('v1.0', 'completed'), ev.task('v1.0', 'completed')) },
+    });
     expect(ok.byId['streaming.after-final']!.status).toBe('pass');
     expect(ok.byId['streaming.after-final']!.message).toMatch(/one final Task snapshot in TASK_STATE_COMPLETED followed, which §11\.7 allows/);
-    const bad = await run('v1.0', { stream: { chunks: (id) => sse(id, ev.task('v1.0', 'working'), ev.status('v1.0', 'completed'), ev.task('v1.0', 'completed'), ev.status('v1.0', 'working')) } });
+    const bad = await run('v1.0', {
+      stream: {
+        chunks: (id) => sse(id, ev.task('v1.0', 'working'), ev.status('v1.0', 'completed'), ev.task('v1.0', 'completed'), ev.status('v1.0', 'working')),
+      },
+    });
     expect(bad.byId['streaming.after-final']!.status).toBe('fail');
     expect(bad.byId['streaming.after-final']!.message).toMatch(/^1 event\(s\) arrived after the final one/);
   });
@@ -269,7 +291,9 @@ describe('our budget ended the stream', () => {
     const { byId } = await run('v1.0', { stream: { chunks: (id) => sse(id, ev.task('v1.0', 'working')), keepOpen: true }, getState: () => 'completed' });
     const t = byId['streaming.terminal']!;
     expect(t.status).toBe('fail');
-    expect(t.message).toMatch(/The task reached TASK_STATE_COMPLETED \(read back with get\), but the stream neither delivered that nor closed: it was still open when the 1500 ms budget ran out/);
+    expect(t.message).toMatch(
+      /The task reached TASK_STATE_COMPLETED \(read back with get\), but the stream neither delivered that nor closed: it was still open when the 1500 ms budget ran out/,
+    );
   });
 
   it('no event at all before the budget ended: framing and first-event are tool limits', async () => {
@@ -306,14 +330,18 @@ describe('before v1.0: any first event, Task endings, input-required', () => {
   });
 
   it('v0.3: input-required with final:false and the stream left open is not a failure', async () => {
-    const { byId } = await run('v0.3', { stream: { chunks: (id) => sse(id, ev.task('v0.3', 'working'), ev.status('v0.3', 'input-required', false)), keepOpen: true } });
+    const { byId } = await run('v0.3', {
+      stream: { chunks: (id) => sse(id, ev.task('v0.3', 'working'), ev.status('v0.3', 'input-required', false)), keepOpen: true },
+    });
     expect(byId['streaming.terminal']!.status).toBe('pass');
     expect(byId['streaming.terminal']!.message).toMatch(/paused at input-required .*stayed open/);
     expect(statusOf(byId['streaming.closes'])).toBe('skip:not-applicable');
   });
 
   it('v0.3: events after final:true still fail after-final', async () => {
-    const { byId } = await run('v0.3', { stream: { chunks: (id) => sse(id, ev.task('v0.3', 'working'), ev.status('v0.3', 'completed', true), ev.status('v0.3', 'working', false)) } });
+    const { byId } = await run('v0.3', {
+      stream: { chunks: (id) => sse(id, ev.task('v0.3', 'working'), ev.status('v0.3', 'completed', true), ev.status('v0.3', 'working', false)) },
+    });
     expect(byId['streaming.after-final']!.status).toBe('fail');
   });
 
@@ -333,7 +361,9 @@ describe('errors instead of a stream', () => {
     });
     const c = byId['streaming.content-type']!;
     expect(c.status).toBe('fail');
-    expect(c.message).toMatch(/refused the streaming request with an error instead of opening a stream \(-32603 "model backend down", HTTP 200\), although the card declares streaming/);
+    expect(c.message).toMatch(
+      /refused the streaming request with an error instead of opening a stream \(-32603 "model backend down", HTTP 200\), although the card declares streaming/,
+    );
     expect(c.message).not.toMatch(/Content-Type/);
   });
 
@@ -371,14 +401,24 @@ describe('errors instead of a stream', () => {
 describe('streaming.artifacts', () => {
   it('appending to an artifact that arrived inside the Task event is fine', async () => {
     const { byId } = await run('v0.3', {
-      stream: { chunks: (id) => sse(id, ev.task('v0.3', 'working', { artifacts: [{ artifactId: 'a1', parts: [{ kind: 'text', text: 'Hel' }] }] }), ev.artifact('v0.3', 'a1', 'lo', true, true), ev.status('v0.3', 'completed', true)) },
+      stream: {
+        chunks: (id) =>
+          sse(
+            id,
+            ev.task('v0.3', 'working', { artifacts: [{ artifactId: 'a1', parts: [{ kind: 'text', text: 'Hel' }] }] }),
+            ev.artifact('v0.3', 'a1', 'lo', true, true),
+            ev.status('v0.3', 'completed', true),
+          ),
+      },
     });
     expect(byId['streaming.artifacts']!.status).toBe('pass');
     expect(byId['streaming.artifacts']!.evidence.map((e) => e.value).join()).toMatch(/a1: Hello/);
   });
 
   it('appending to an artifact never started is reported (an advisory: append is descriptive)', async () => {
-    const { byId } = await run('v0.3', { stream: { chunks: (id) => sse(id, ev.task('v0.3', 'working'), ev.artifact('v0.3', 'a9', 'lo', true), ev.status('v0.3', 'completed', true)) } });
+    const { byId } = await run('v0.3', {
+      stream: { chunks: (id) => sse(id, ev.task('v0.3', 'working'), ev.artifact('v0.3', 'a9', 'lo', true), ev.status('v0.3', 'completed', true)) },
+    });
     expect(byId['streaming.artifacts']!.status).toBe('advisory');
     expect(byId['streaming.artifacts']!.message).toMatch(/appends to artifact a9, which was never started/);
   });
@@ -390,7 +430,11 @@ describe('streaming.resubscribe', () => {
     let gets = 0;
     const { byId } = await run(
       'v1.0',
-      { stream: { chunks: () => [] }, subscribe: { chunks: (id) => sse(id, ev.task('v1.0', 'working'), ev.status('v1.0', 'input-required')), keepOpen: true }, getState: () => (++gets <= 1 ? 'completed' : 'input-required') },
+      {
+        stream: { chunks: () => [] },
+        subscribe: { chunks: (id) => sse(id, ev.task('v1.0', 'working'), ev.status('v1.0', 'input-required')), keepOpen: true },
+        getState: () => (++gets <= 1 ? 'completed' : 'input-required'),
+      },
       only,
       5000,
     );
@@ -400,7 +444,12 @@ describe('streaming.resubscribe', () => {
   });
 
   it('v1.0: the subscription stays open after the terminal status: a failure citing §3.1.6', async () => {
-    const { byId } = await run('v1.0', { stream: { chunks: () => [] }, subscribe: { chunks: (id) => sse(id, ev.task('v1.0', 'working'), ev.status('v1.0', 'completed')), keepOpen: true } }, only, 5000);
+    const { byId } = await run(
+      'v1.0',
+      { stream: { chunks: () => [] }, subscribe: { chunks: (id) => sse(id, ev.task('v1.0', 'working'), ev.status('v1.0', 'completed')), keepOpen: true } },
+      only,
+      5000,
+    );
     const r = byId['streaming.resubscribe']!;
     expect(r.status).toBe('fail');
     expect(r.message).toMatch(/delivered TASK_STATE_COMPLETED but was still open 3000 ms later \(v1\.0 §3\.1\.6/);
@@ -410,7 +459,11 @@ describe('streaming.resubscribe', () => {
     let gets = 0;
     const { byId } = await run(
       'v1.0',
-      { stream: { chunks: () => [] }, subscribe: { chunks: (id) => sse(id, ev.task('v1.0', 'working')), keepOpen: true }, getState: () => (++gets <= 1 ? 'completed' : 'working') },
+      {
+        stream: { chunks: () => [] },
+        subscribe: { chunks: (id) => sse(id, ev.task('v1.0', 'working')), keepOpen: true },
+        getState: () => (++gets <= 1 ? 'completed' : 'working'),
+      },
       only,
     );
     const r = byId['streaming.resubscribe']!;

@@ -73,15 +73,17 @@ export function transportVerdict(r: HttpResult, what: string): Verdict {
   const evidence = [exchangeEvidence(r)];
   if (e.blame === 'tool' || e.source === 'abort') {
     return toolError(
-      e.source === 'proxy'
-        ? `The proxy could not reach the agent while ${what} (${e.code}): ${e.message}`
-        : `Our tool failed while ${what}: ${e.message}`,
+      e.source === 'proxy' ? `The proxy could not reach the agent while ${what} (${e.code}): ${e.message}` : `Our tool failed while ${what}: ${e.message}`,
       evidence,
       e.source === 'proxy' ? e.code : undefined,
     );
   }
   if (e.blame === 'unknown' && r.neverReached) {
-    return skip(`Nothing has answered at this address during the run (${e.message}), so the agent could not be reached while ${what}.`, 'unreachable', evidence);
+    return skip(
+      `Nothing has answered at this address during the run (${e.message}), so the agent could not be reached while ${what}.`,
+      'unreachable',
+      evidence,
+    );
   }
   if (e.blame === 'unknown') {
     return {
@@ -109,7 +111,13 @@ export function refusedForCredentials(ctx: Pick<CheckContext, 'credentials'>, ht
   if (s !== 401 && s !== 403) return undefined;
   if (ctx.credentials.kind === 'none') {
     const challenge = http.headers.get('www-authenticate');
-    return skip(`The agent answered HTTP ${s}: it requires credentials${challenge ? ` (WWW-Authenticate: ${challenge.slice(0, 120)})` : ''}. Enter them to run this check.`, 'credentials', [exchangeEvidence(http)]);
+    return skip(
+      `The agent answered HTTP ${s}: it requires credentials${challenge ? ` (WWW-Authenticate: ${challenge.slice(0, 120)})` : ''}. Enter them to run this check.`,
+      'credentials',
+      [exchangeEvidence(http)],
+    );
   }
-  return skip(`The agent refused the credentials given (HTTP ${s}). Check they are valid and sent where the card says.`, 'credentials', [exchangeEvidence(http)]);
+  return skip(`The agent refused the credentials given (HTTP ${s}). Check they are valid and sent where the card says.`, 'credentials', [
+    exchangeEvidence(http),
+  ]);
 }

@@ -2,17 +2,7 @@ import { z } from 'zod';
 import { Binding, Category, CheckResult, Generation, Obligation } from './check';
 
 /** Task states folded across generations (`TASK_STATE_CANCELLED`, `canceled`, ... all map here). */
-export const TASK_STATES = [
-  'submitted',
-  'working',
-  'input-required',
-  'auth-required',
-  'completed',
-  'canceled',
-  'failed',
-  'rejected',
-  'unknown',
-] as const;
+export const TASK_STATES = ['submitted', 'working', 'input-required', 'auth-required', 'completed', 'canceled', 'failed', 'rejected', 'unknown'] as const;
 export const TaskState = z.enum(TASK_STATES);
 export type TaskState = z.infer<typeof TaskState>;
 

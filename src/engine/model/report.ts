@@ -20,7 +20,17 @@ export type ConformanceLevel = z.infer<typeof ConformanceLevel>;
  * - `tool-failure`: our tool or its proxy failed before the agent could be assessed
  * - `stopped`: the run was stopped before the agent could be assessed
  */
-export const NotAssessedReason = z.enum(['invalid-url', 'unreachable', 'not-a2a', 'credentials-required', 'credentials-rejected', 'untestable', 'tool-limit', 'tool-failure', 'stopped']);
+export const NotAssessedReason = z.enum([
+  'invalid-url',
+  'unreachable',
+  'not-a2a',
+  'credentials-required',
+  'credentials-rejected',
+  'untestable',
+  'tool-limit',
+  'tool-failure',
+  'stopped',
+]);
 export type NotAssessedReason = z.infer<typeof NotAssessedReason>;
 export const NotAssessed = z.object({ reason: NotAssessedReason, message: z.string() });
 export type NotAssessed = z.infer<typeof NotAssessed>;
@@ -73,7 +83,9 @@ export const ReportComparison = z.object({
   summary: z.string(),
   counts: z.record(ChangeKind, z.number().int().nonnegative()),
   /** Changed checks only, most serious first. */
-  changes: z.array(z.object({ id: z.string(), title: z.string(), before: ComparedStatus, after: ComparedStatus, kind: ChangeKind, skipKind: SkipKind.optional() })),
+  changes: z.array(
+    z.object({ id: z.string(), title: z.string(), before: ComparedStatus, after: ComparedStatus, kind: ChangeKind, skipKind: SkipKind.optional() }),
+  ),
   /** Why the run is worse than the baseline (a lower level, every regressed or new failure); empty: not worse. */
   regressions: z.array(z.string()),
   /** `regressed` when `regressions` is not empty; `improved` when the level rose or a failure was fixed; else `unchanged`. */

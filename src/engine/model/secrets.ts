@@ -4,4 +4,5 @@
  */
 
 /** Query-parameter names whose values are secrets (`?api_key=…`, `?token=…`, `?sig=…`). */
-export const SENSITIVE_QUERY_PARAM = /^(?:api[-_]?key|key|token|access[-_]?token|id[-_]?token|auth|authorization|secret|client[-_]?secret|password|passwd|sig|signature|code)$/i;
+export const SENSITIVE_QUERY_PARAM =
+  /^(?:api[-_]?key|key|token|access[-_]?token|id[-_]?token|auth|authorization|secret|client[-_]?secret|password|passwd|sig|signature|code)$/i;

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckStatus, SkipKind } from '../model/check';
-import { agentKey, changeKind, compareResults, compareRuns, levelMove, previousRunOf, regressionsOf, sameAgent, type ComparedRun, type ComparedStatus } from './compare';
+import {
+  agentKey,
+  changeKind,
+  compareResults,
+  compareRuns,
+  levelMove,
+  previousRunOf,
+  regressionsOf,
+  sameAgent,
+  type ComparedRun,
+  type ComparedStatus,
+} from './compare';
 
 const r = (id: string, status: CheckStatus, skipKind?: SkipKind) => ({ id, test: `title of ${id}`, status, ...(skipKind ? { skipKind } : {}) });
 
@@ -30,7 +41,12 @@ describe('compareRuns', () => {
     };
     const after: ComparedRun = {
       level: 'full',
-      results: [r('lifecycle.cancel', 'pass'), r('streaming.resubscribe', 'skip', 'not-applicable'), r('lifecycle.push.set', 'skip', 'precondition'), r('card.required-fields', 'pass')],
+      results: [
+        r('lifecycle.cancel', 'pass'),
+        r('streaming.resubscribe', 'skip', 'not-applicable'),
+        r('lifecycle.push.set', 'skip', 'precondition'),
+        r('card.required-fields', 'pass'),
+      ],
     };
     const c = compareRuns(before, after);
     expect(c.summary).toBe('minimal → full · 1 fixed · 0 regressed · 2 not applicable');
@@ -47,11 +63,25 @@ describe('compareRuns', () => {
     const before: ComparedRun = {
       level: 'partial',
       provisional: true,
-      results: [r('a.pass-fail', 'pass'), r('b.fail-pass', 'fail'), r('c.skip-fail', 'skip'), r('d.pass-error', 'pass'), r('e.pass-advisory', 'pass'), r('f.gone', 'pass')],
+      results: [
+        r('a.pass-fail', 'pass'),
+        r('b.fail-pass', 'fail'),
+        r('c.skip-fail', 'skip'),
+        r('d.pass-error', 'pass'),
+        r('e.pass-advisory', 'pass'),
+        r('f.gone', 'pass'),
+      ],
     };
     const after: ComparedRun = {
       level: 'minimal',
-      results: [r('a.pass-fail', 'fail'), r('b.fail-pass', 'pass'), r('c.skip-fail', 'fail'), r('d.pass-error', 'error'), r('e.pass-advisory', 'advisory'), r('g.new', 'pass')],
+      results: [
+        r('a.pass-fail', 'fail'),
+        r('b.fail-pass', 'pass'),
+        r('c.skip-fail', 'fail'),
+        r('d.pass-error', 'error'),
+        r('e.pass-advisory', 'advisory'),
+        r('g.new', 'pass'),
+      ],
     };
     const c = compareRuns(before, after);
     expect(c.changes.map((x) => `${x.id}:${x.kind}`)).toEqual([
@@ -67,7 +97,11 @@ describe('compareRuns', () => {
       'partial (provisional) → minimal · 1 fixed · 1 regressed · 1 new failure · 0 not applicable · 1 tool error · 1 advisory change · 1 now judged · 1 removed',
     );
     expect(c.counts).toMatchObject({ regressed: 1, 'new-failure': 1, fixed: 1, 'not-applicable': 0, removed: 1 });
-    expect(regressionsOf(c)).toEqual(['The level went down: partial → minimal.', 'a.pass-fail regressed: pass → fail.', 'c.skip-fail fails (skip in the baseline).']);
+    expect(regressionsOf(c)).toEqual([
+      'The level went down: partial → minimal.',
+      'a.pass-fail regressed: pass → fail.',
+      'c.skip-fail fails (skip in the baseline).',
+    ]);
   });
 
   it('handles not-assessed runs (level null) on either side', () => {

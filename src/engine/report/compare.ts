@@ -117,7 +117,8 @@ const PLURAL: Partial<Record<ChangeKind, [string, string]>> = {
 };
 const countText = (k: ChangeKind, n: number) => `${n} ${PLURAL[k]?.[n === 1 ? 0 : 1] ?? CHANGE_LABELS[k]}`;
 
-const levelText = (r: { level: ConformanceLevel | null; provisional?: boolean }) => `${r.level ?? 'not assessed'}${r.level && r.provisional ? ' (provisional)' : ''}`;
+const levelText = (r: { level: ConformanceLevel | null; provisional?: boolean }) =>
+  `${r.level ?? 'not assessed'}${r.level && r.provisional ? ' (provisional)' : ''}`;
 
 /** Compares two runs: the later one (`after`) against the earlier one (`before`, the baseline). */
 export function compareRuns(before: ComparedRun, after: ComparedRun): Comparison {

@@ -5,11 +5,37 @@ import { computeLevel, meetsLevel } from './level';
 
 /** A result with just what the level rules read. */
 function r(id: string, tier: Tier, status: CheckResult['status'], extra: Partial<CheckResult> = {}): CheckResult {
-  const category = id.startsWith('card.') ? 'agent-card' : id.startsWith('lifecycle.') ? 'lifecycle' : id.startsWith('streaming.') ? 'streaming' : id.startsWith('interop.') ? 'interop' : 'error-handling';
-  return { id, test: id, category, status, level: tier === 'advisory' ? 'MAY' : 'MUST', tier, message: `${id} ${status}`, duration_ms: 1, evidence: [], ...extra };
+  const category = id.startsWith('card.')
+    ? 'agent-card'
+    : id.startsWith('lifecycle.')
+      ? 'lifecycle'
+      : id.startsWith('streaming.')
+        ? 'streaming'
+        : id.startsWith('interop.')
+          ? 'interop'
+          : 'error-handling';
+  return {
+    id,
+    test: id,
+    category,
+    status,
+    level: tier === 'advisory' ? 'MAY' : 'MUST',
+    tier,
+    message: `${id} ${status}`,
+    duration_ms: 1,
+    evidence: [],
+    ...extra,
+  };
 }
 
-const agent = (reach: TargetInfo['reach'], extra: Partial<TargetInfo> = {}): TargetInfo => ({ role: 'agent', inputUrl: 'http://agent.test', attempts: [], evidence: [], reach, ...extra });
+const agent = (reach: TargetInfo['reach'], extra: Partial<TargetInfo> = {}): TargetInfo => ({
+  role: 'agent',
+  inputUrl: 'http://agent.test',
+  attempts: [],
+  evidence: [],
+  reach,
+  ...extra,
+});
 
 /** A clean run: card, basic, core, optional and advisory checks all passing. */
 const clean = (): CheckResult[] => [
@@ -51,7 +77,9 @@ describe('computeLevel: the seed 001 tiers', () => {
     );
     expect(v.level).toBe('minimal');
     expect(v.reason).toMatch(/core lifecycle fails \(lifecycle\.cancel\)/);
-    expect(v.reason).toMatch(/streaming: streaming\.framing; error-handling: errors\.invalid-request|error-handling: errors\.invalid-request.*streaming: streaming\.framing/);
+    expect(v.reason).toMatch(
+      /streaming: streaming\.framing; error-handling: errors\.invalid-request|error-handling: errors\.invalid-request.*streaming: streaming\.framing/,
+    );
   });
 
   it('error-handling or streaming failures with the core lifecycle intact are partial (seed: "some optional features fail")', () => {
@@ -113,14 +141,22 @@ describe('computeLevel: not assessed (no level)', () => {
   });
 
   it('a public card but A2A calls refused for lack of credentials: not assessed, credentials required', () => {
-    const rs = replace(clean(), r('lifecycle.send', 'basic', 'skip', { skipKind: 'credentials', message: 'The agent answered HTTP 401' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'credentials' }));
+    const rs = replace(
+      clean(),
+      r('lifecycle.send', 'basic', 'skip', { skipKind: 'credentials', message: 'The agent answered HTTP 401' }),
+      r('lifecycle.get', 'basic', 'skip', { skipKind: 'credentials' }),
+    );
     const v = computeLevel(rs, ok);
     expect(v).toMatchObject({ level: null, notAssessed: { reason: 'credentials-required' } });
     expect(computeLevel(rs, { ...ok, credentialsGiven: true }).notAssessed?.reason).toBe('credentials-rejected');
   });
 
   it('an endpoint that takes no connection is unreachable, our failure on the first call is a tool failure', () => {
-    const unreachable = replace(clean(), r('lifecycle.send', 'basic', 'skip', { skipKind: 'unreachable' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'unreachable' }));
+    const unreachable = replace(
+      clean(),
+      r('lifecycle.send', 'basic', 'skip', { skipKind: 'unreachable' }),
+      r('lifecycle.get', 'basic', 'skip', { skipKind: 'unreachable' }),
+    );
     expect(computeLevel(unreachable, ok).notAssessed?.reason).toBe('unreachable');
     const tool = replace(clean(), r('lifecycle.send', 'basic', 'error'), r('lifecycle.get', 'basic', 'error'));
     expect(computeLevel(tool, ok).notAssessed?.reason).toBe('tool-failure');
@@ -144,7 +180,10 @@ describe('computeLevel: not assessed (no level)', () => {
 
 describe('computeLevel: the edges (each case pins one decision)', () => {
   it('says exactly why, naming the errors, the incomplete run and each advisory', () => {
-    const v = computeLevel(replace(clean(), r('streaming.framing', 'optional', 'error'), r('interop.cors.card', 'advisory', 'advisory'), r('card.caching', 'optional', 'advisory')), ok);
+    const v = computeLevel(
+      replace(clean(), r('streaming.framing', 'optional', 'error'), r('interop.cors.card', 'advisory', 'advisory'), r('card.caching', 'optional', 'advisory')),
+      ok,
+    );
     expect(v.reason).toBe(
       'Every applicable required check passes. Provisional: 1 check(s) could not run because our tool or proxy failed (streaming.framing). 2 advisories (card.caching, interop.cors.card) do not affect the level.',
     );
@@ -157,11 +196,15 @@ describe('computeLevel: the edges (each case pins one decision)', () => {
     const unverified = computeLevel(replace(clean(), r('lifecycle.get', 'basic', 'skip', { skipKind: 'precondition' })), ok);
     expect(unverified).toMatchObject({ level: 'partial', reason: 'Core lifecycle passes; core checks could not be verified (lifecycle.get).' });
     const both = computeLevel(replace(clean(), r('errors.invalid-request', 'optional', 'fail'), r('lifecycle.cancel', 'core', 'error')), ok);
-    expect(both.reason).toMatch(/^Core lifecycle passes; required checks fail \(error-handling: errors\.invalid-request\); core checks could not be verified \(lifecycle\.cancel\)\./);
+    expect(both.reason).toMatch(
+      /^Core lifecycle passes; required checks fail \(error-handling: errors\.invalid-request\); core checks could not be verified \(lifecycle\.cancel\)\./,
+    );
   });
 
   it('minimal and non-conformant reasons name the checks', () => {
-    expect(computeLevel(replace(clean(), r('lifecycle.shape', 'core', 'fail')), ok).reason).toBe('Card and basic send/get work, but the core lifecycle fails (lifecycle.shape).');
+    expect(computeLevel(replace(clean(), r('lifecycle.shape', 'core', 'fail')), ok).reason).toBe(
+      'Card and basic send/get work, but the core lifecycle fails (lifecycle.shape).',
+    );
     expect(computeLevel(replace(clean(), r('lifecycle.send', 'basic', 'fail')), ok).reason).toBe('Basic send/get is broken (lifecycle.send).');
     const noBasic = clean().filter((x) => x.tier !== 'basic');
     expect(computeLevel(noBasic, ok).reason).toBe('No basic send + get check passed, so not even minimal conformance is shown.');
@@ -174,18 +217,37 @@ describe('computeLevel: the edges (each case pins one decision)', () => {
     expect(computeLevel(failing, ok).level).toBe('non-conformant');
   });
 
-  it('basic checks that could not run for our budget or an untestable interface: not assessed, with the check\'s own words', () => {
-    const limit = replace(clean(), r('lifecycle.send', 'basic', 'skip', { skipKind: 'tool-limit', message: 'still working after 5000 ms' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'tool-limit' }));
+  it("basic checks that could not run for our budget or an untestable interface: not assessed, with the check's own words", () => {
+    const limit = replace(
+      clean(),
+      r('lifecycle.send', 'basic', 'skip', { skipKind: 'tool-limit', message: 'still working after 5000 ms' }),
+      r('lifecycle.get', 'basic', 'skip', { skipKind: 'tool-limit' }),
+    );
     expect(computeLevel(limit, ok).notAssessed).toEqual({ reason: 'tool-limit', message: 'Not assessed: still working after 5000 ms' });
     // The card was larger than we read: say so, not "no usable endpoint".
-    const big = replace(clean(), r('card.json', 'card', 'skip', { skipKind: 'tool-limit', message: 'The card is larger than this tool reads.' }), r('lifecycle.send', 'basic', 'skip', { skipKind: 'precondition', message: 'no endpoint' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'precondition' }));
+    const big = replace(
+      clean(),
+      r('card.json', 'card', 'skip', { skipKind: 'tool-limit', message: 'The card is larger than this tool reads.' }),
+      r('lifecycle.send', 'basic', 'skip', { skipKind: 'precondition', message: 'no endpoint' }),
+      r('lifecycle.get', 'basic', 'skip', { skipKind: 'precondition' }),
+    );
     expect(computeLevel(big, ok).notAssessed).toEqual({ reason: 'tool-limit', message: 'Not assessed: The card is larger than this tool reads.' });
-    const grpc = replace(clean(), r('lifecycle.send', 'basic', 'skip', { skipKind: 'precondition', message: 'only gRPC' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'precondition' }));
+    const grpc = replace(
+      clean(),
+      r('lifecycle.send', 'basic', 'skip', { skipKind: 'precondition', message: 'only gRPC' }),
+      r('lifecycle.get', 'basic', 'skip', { skipKind: 'precondition' }),
+    );
     expect(computeLevel(grpc, ok).notAssessed).toEqual({ reason: 'untestable', message: 'Not assessed beyond the card: only gRPC' });
-    const na = replace(clean(), r('lifecycle.send', 'basic', 'skip', { skipKind: 'not-applicable' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'not-applicable' }));
+    const na = replace(
+      clean(),
+      r('lifecycle.send', 'basic', 'skip', { skipKind: 'not-applicable' }),
+      r('lifecycle.get', 'basic', 'skip', { skipKind: 'not-applicable' }),
+    );
     expect(computeLevel(na, ok).level).toBe('non-conformant');
     const tool = replace(clean(), r('lifecycle.send', 'basic', 'error', { message: 'proxy down' }), r('lifecycle.get', 'basic', 'error'));
-    expect(computeLevel(tool, ok).notAssessed?.message).toBe('Not assessed: our tool or its proxy failed on the first call to the agent (lifecycle.send: proxy down). This says nothing about the agent.');
+    expect(computeLevel(tool, ok).notAssessed?.message).toBe(
+      'Not assessed: our tool or its proxy failed on the first call to the agent (lifecycle.send: proxy down). This says nothing about the agent.',
+    );
   });
 
   it('the discovery outcome words use what discovery saw (the error, every attempt)', () => {
@@ -194,19 +256,32 @@ describe('computeLevel: the edges (each case pins one decision)', () => {
       'Not assessed: nothing answered at http://agent.test (connect ECONNREFUSED 127.0.0.1:9). Check the URL and that the agent is running; no verdict was made.',
     );
     expect(computeLevel([], { agent: agent('unreachable') }).notAssessed?.message).toMatch(/\(no answer\)/);
-    const noCard = agent('no-card', { attempts: [{ url: 'a', status: 404, ok: false }, { url: 'b', ok: false }] });
+    const noCard = agent('no-card', {
+      attempts: [
+        { url: 'a', status: 404, ok: false },
+        { url: 'b', ok: false },
+      ],
+    });
     expect(computeLevel([], { agent: noCard }).notAssessed?.message).toMatch(/well-known paths \(404, no answer\)/);
     expect(computeLevel([], { agent: agent('tool-failure', { error: 'target_blocked' }) }).notAssessed?.message).toMatch(/\(target_blocked\)/);
     expect(computeLevel([], { agent: agent('tool-failure') }).notAssessed?.message).toMatch(/\(refused\)/);
-    expect(computeLevel([], { agent: agent('invalid-url', { error: 'Not an absolute http(s) URL: x' }) }).notAssessed?.message).toBe('Not assessed: Not an absolute http(s) URL: x.');
+    expect(computeLevel([], { agent: agent('invalid-url', { error: 'Not an absolute http(s) URL: x' }) }).notAssessed?.message).toBe(
+      'Not assessed: Not an absolute http(s) URL: x.',
+    );
     expect(computeLevel([], { agent: agent('invalid-url') }).notAssessed?.message).toBe('Not assessed: the URL is not an absolute http(s) URL.');
   });
 
   it('a card that was read is graded; a run with no agent at all is a tool failure or a stop', () => {
     expect(computeLevel(clean(), { agent: agent('card') }).level).toBe('full');
     expect(computeLevel(clean(), {}).level).toBe('full');
-    expect(computeLevel([], { runComplete: true }).notAssessed).toEqual({ reason: 'tool-failure', message: 'Not assessed: the run ended before the agent was contacted.' });
-    expect(computeLevel([], { runComplete: false }).notAssessed).toEqual({ reason: 'stopped', message: 'Not assessed: the run was stopped before the agent was contacted.' });
+    expect(computeLevel([], { runComplete: true }).notAssessed).toEqual({
+      reason: 'tool-failure',
+      message: 'Not assessed: the run ended before the agent was contacted.',
+    });
+    expect(computeLevel([], { runComplete: false }).notAssessed).toEqual({
+      reason: 'stopped',
+      message: 'Not assessed: the run was stopped before the agent was contacted.',
+    });
     // Stopped after the card, before basic send/get was judged: not graded either.
     const cardOnly = clean().filter((x) => x.tier === 'card');
     expect(computeLevel(cardOnly, { ...ok, runComplete: false }).notAssessed?.reason).toBe('stopped');
@@ -214,17 +289,36 @@ describe('computeLevel: the edges (each case pins one decision)', () => {
 });
 
 describe('computeLevel: exact words of the not-assessed outcomes', () => {
-  const creds = replace(clean(), r('lifecycle.send', 'basic', 'skip', { skipKind: 'credentials', message: 'HTTP 401.' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'credentials' }));
+  const creds = replace(
+    clean(),
+    r('lifecycle.send', 'basic', 'skip', { skipKind: 'credentials', message: 'HTTP 401.' }),
+    r('lifecycle.get', 'basic', 'skip', { skipKind: 'credentials' }),
+  );
   it('credentials required / rejected, unreachable endpoint, stopped before basic', () => {
     expect(computeLevel(creds, ok).notAssessed?.message).toBe('Not assessed: the agent requires credentials for its A2A calls. HTTP 401.');
-    expect(computeLevel(creds, { ...ok, credentialsGiven: true }).notAssessed?.message).toBe('Not assessed: the agent refused the credentials given. HTTP 401.');
-    const down = replace(clean(), r('lifecycle.send', 'basic', 'skip', { skipKind: 'unreachable', message: 'ECONNREFUSED.' }), r('lifecycle.get', 'basic', 'skip', { skipKind: 'unreachable' }));
-    expect(computeLevel(down, ok).notAssessed?.message).toBe('Not assessed: the card was read, but the endpoint it declares accepted no connection. ECONNREFUSED.');
+    expect(computeLevel(creds, { ...ok, credentialsGiven: true }).notAssessed?.message).toBe(
+      'Not assessed: the agent refused the credentials given. HTTP 401.',
+    );
+    const down = replace(
+      clean(),
+      r('lifecycle.send', 'basic', 'skip', { skipKind: 'unreachable', message: 'ECONNREFUSED.' }),
+      r('lifecycle.get', 'basic', 'skip', { skipKind: 'unreachable' }),
+    );
+    expect(computeLevel(down, ok).notAssessed?.message).toBe(
+      'Not assessed: the card was read, but the endpoint it declares accepted no connection. ECONNREFUSED.',
+    );
     const cardOnly = clean().filter((x) => x.tier === 'card');
-    expect(computeLevel(cardOnly, { ...ok, runComplete: false }).notAssessed?.message).toBe('Not assessed: the run was stopped before a basic send + get was judged.');
+    expect(computeLevel(cardOnly, { ...ok, runComplete: false }).notAssessed?.message).toBe(
+      'Not assessed: the run was stopped before a basic send + get was judged.',
+    );
   });
   it('lists failures of several categories joined by "; " in category order', () => {
-    const v = computeLevel(replace(clean(), r('streaming.framing', 'optional', 'fail'), r('card.caching', 'optional', 'fail'), r('errors.invalid-request', 'optional', 'fail')), ok);
-    expect(v.reason).toBe('Core lifecycle passes; required checks fail (agent-card: card.caching; streaming: streaming.framing; error-handling: errors.invalid-request).');
+    const v = computeLevel(
+      replace(clean(), r('streaming.framing', 'optional', 'fail'), r('card.caching', 'optional', 'fail'), r('errors.invalid-request', 'optional', 'fail')),
+      ok,
+    );
+    expect(v.reason).toBe(
+      'Core lifecycle passes; required checks fail (agent-card: card.caching; streaming: streaming.framing; error-handling: errors.invalid-request).',
+    );
   });
 });

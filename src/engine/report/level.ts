@@ -63,7 +63,10 @@ function basicNotAssessed(results: readonly CheckResult[], ctx: LevelContext): N
   const first = basic.find((r) => r.status === 'skip' || r.status === 'error');
   if (!first) return undefined;
   if (first.status === 'error') {
-    return { reason: 'tool-failure', message: `Not assessed: our tool or its proxy failed on the first call to the agent (${first.id}: ${first.message}). This says nothing about the agent.` };
+    return {
+      reason: 'tool-failure',
+      message: `Not assessed: our tool or its proxy failed on the first call to the agent (${first.id}: ${first.message}). This says nothing about the agent.`,
+    };
   }
   switch (first.skipKind) {
     case 'credentials':
@@ -103,7 +106,9 @@ export function computeLevel(results: readonly CheckResult[], ctx: LevelContext 
   const failed = (tier: CheckResult['tier']) => results.filter((r) => r.tier === tier && r.status === 'fail');
   const advisories = results.filter((r) => r.status === 'advisory');
   const note = [
-    provisional ? ` Provisional: ${errors.length ? `${errors.length} check(s) could not run because our tool or proxy failed (${ids(errors)})` : 'the run did not complete'}.` : '',
+    provisional
+      ? ` Provisional: ${errors.length ? `${errors.length} check(s) could not run because our tool or proxy failed (${ids(errors)})` : 'the run did not complete'}.`
+      : '',
     advisories.length ? ` ${advisories.length} advisor${advisories.length === 1 ? 'y' : 'ies'} (${ids(advisories)}) do not affect the level.` : '',
   ].join('');
   const notAssessed = (na: NotAssessed): LevelVerdict => ({ level: null, notAssessed: na, provisional: false, reason: na.message });
@@ -115,7 +120,11 @@ export function computeLevel(results: readonly CheckResult[], ctx: LevelContext 
     if (make) return notAssessed(make(agent));
   }
   if (!agent && !results.length) {
-    return notAssessed(runComplete ? { reason: 'tool-failure', message: 'Not assessed: the run ended before the agent was contacted.' } : { reason: 'stopped', message: 'Not assessed: the run was stopped before the agent was contacted.' });
+    return notAssessed(
+      runComplete
+        ? { reason: 'tool-failure', message: 'Not assessed: the run ended before the agent was contacted.' }
+        : { reason: 'stopped', message: 'Not assessed: the run was stopped before the agent was contacted.' },
+    );
   }
 
   const cardFails = failed('card');

@@ -46,7 +46,17 @@ describe('migrateReport', () => {
 
   it('migrates a schemaVersion 1 report: the old info tier (browser readiness) becomes advisory, its failures advisories', () => {
     const v2 = sampleReport();
-    const cors = { id: 'interop.cors.card', test: 'cors', category: 'interop', status: 'fail', level: 'MAY', tier: 'info', message: 'no CORS', duration_ms: 1, evidence: [] };
+    const cors = {
+      id: 'interop.cors.card',
+      test: 'cors',
+      category: 'interop',
+      status: 'fail',
+      level: 'MAY',
+      tier: 'info',
+      message: 'no CORS',
+      duration_ms: 1,
+      evidence: [],
+    };
     const v1 = {
       ...v2,
       schemaVersion: 1,

@@ -14,9 +14,7 @@ export interface CategoryCounts {
 }
 
 export function resultsPerCategory(s: RunState): CategoryCounts[] {
-  const rows = new Map<Category, CategoryCounts>(
-    CATEGORIES.map((c) => [c, { category: c, pass: 0, fail: 0, advisory: 0, skip: 0, error: 0 }]),
-  );
+  const rows = new Map<Category, CategoryCounts>(CATEGORIES.map((c) => [c, { category: c, pass: 0, fail: 0, advisory: 0, skip: 0, error: 0 }]));
   for (const r of resultsOf(s)) rows.get(r.category)![r.status]++;
   return [...rows.values()];
 }

@@ -44,7 +44,11 @@ describe('spec sentences', () => {
     expect(wrong).toEqual([]);
   });
   it('a level override always says why', () => {
-    const bare = Object.entries(CHECK_SPECS).flatMap(([id, spec]) => Object.entries(spec).filter(([, gs]) => gs?.level && !gs.note).map(([g]) => `${id} ${g}`));
+    const bare = Object.entries(CHECK_SPECS).flatMap(([id, spec]) =>
+      Object.entries(spec)
+        .filter(([, gs]) => gs?.level && !gs.note)
+        .map(([g]) => `${id} ${g}`),
+    );
     expect(bare).toEqual([]);
   });
 });

@@ -37,7 +37,20 @@ export const GENERATION_DOC: Record<Generation, SpecDoc> = {
  * - `none`: the sentence describes the behaviour without a requirement word (an example, a table of meanings,
  *   "the server will ..."). A check backed only by such sentences is an advisory.
  */
-export const KEYWORDS = ['MUST', 'MUST NOT', 'REQUIRED', 'SHALL', 'SHALL NOT', 'SHOULD', 'SHOULD NOT', 'RECOMMENDED', 'MAY', 'OPTIONAL', 'required-field', 'none'] as const;
+export const KEYWORDS = [
+  'MUST',
+  'MUST NOT',
+  'REQUIRED',
+  'SHALL',
+  'SHALL NOT',
+  'SHOULD',
+  'SHOULD NOT',
+  'RECOMMENDED',
+  'MAY',
+  'OPTIONAL',
+  'required-field',
+  'none',
+] as const;
 export type Keyword = (typeof KEYWORDS)[number];
 
 /** One normative (or descriptive) sentence, quoted verbatim from a document. */

@@ -1,14 +1,5 @@
 import type { Category, CheckResult, CheckStatus, Obligation } from '../model/check';
-import type {
-  HttpRequestInfo,
-  HttpResponseInfo,
-  RunEvent,
-  RunOptionsPublic,
-  TargetInfo,
-  TaskState,
-  Timings,
-  TransportError,
-} from '../model/events';
+import type { HttpRequestInfo, HttpResponseInfo, RunEvent, RunOptionsPublic, TargetInfo, TaskState, Timings, TransportError } from '../model/events';
 
 export type RunStatus = 'idle' | 'running' | 'completed' | 'interrupted' | 'errored';
 
@@ -223,5 +214,4 @@ export function applyEvents(state: RunState, events: readonly RunEvent[]): RunSt
 }
 
 /** Results of finished checks, in the order they started. */
-export const resultsOf = (s: RunState): CheckResult[] =>
-  s.checkOrder.map((id) => s.checks[id]?.result).filter((r): r is CheckResult => r !== undefined);
+export const resultsOf = (s: RunState): CheckResult[] => s.checkOrder.map((id) => s.checks[id]?.result).filter((r): r is CheckResult => r !== undefined);

@@ -93,7 +93,6 @@ export function truncate(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max)}… [${s.length - max} more chars]` : s;
 }
 
-export const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);

@@ -142,7 +142,12 @@ export const HOSTILE_BEHAVIOURS = {
     make: cardSide(async (_r, res, kit) => {
       const card = await kit.card();
       const [head, tail] = JSON.stringify({ ...card, description: '@@BAD@@' }).split('@@BAD@@') as [string, string];
-      sendText(res, 200, 'application/json; charset=utf-8', Buffer.concat([Buffer.from(`${head}caf`), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from(tail)]));
+      sendText(
+        res,
+        200,
+        'application/json; charset=utf-8',
+        Buffer.concat([Buffer.from(`${head}caf`), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from(tail)]),
+      );
     }),
   },
   'card-bom': {
@@ -166,7 +171,14 @@ export const HOSTILE_BEHAVIOURS = {
     make: cardSide(async (_r, res, kit) => {
       const card = await kit.card();
       const skills = (card.skills as Json[]).map((s, i) =>
-        i === 0 ? { ...s, name: HOSTILE_CARD_TEXT.skillName, description: `<a href="${HOSTILE_CARD_TEXT.javascriptUrl}">click</a>`, tags: [...(s.tags as string[]), '<i>tag</i>'] } : s,
+        i === 0
+          ? {
+              ...s,
+              name: HOSTILE_CARD_TEXT.skillName,
+              description: `<a href="${HOSTILE_CARD_TEXT.javascriptUrl}">click</a>`,
+              tags: [...(s.tags as string[]), '<i>tag</i>'],
+            }
+          : s,
       );
       const hostile = {
         ...card,
@@ -283,7 +295,10 @@ export const HOSTILE_BEHAVIOURS = {
       if (isStreamRequest(r)) return kit.forward(r, res);
       const up = await kit.fetchText(r);
       const at = up.text.indexOf('"text":"');
-      const body = at < 0 ? Buffer.from(up.text) : Buffer.concat([Buffer.from(up.text.slice(0, at + 8)), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(up.text.slice(at + 8))]);
+      const body =
+        at < 0
+          ? Buffer.from(up.text)
+          : Buffer.concat([Buffer.from(up.text.slice(0, at + 8)), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(up.text.slice(at + 8))]);
       sendText(res, up.status, up.contentType, body);
     }),
   },
@@ -305,7 +320,9 @@ export const HOSTILE_BEHAVIOURS = {
     description: 'Every RPC call is redirected (307) to a login page on another host, which answers 200 HTML.',
     side: 'rpc',
     make: (kit) => {
-      const side = kit.sideServer((_req, res) => sendText(res, 200, 'text/html; charset=utf-8', '<!DOCTYPE html><html><body><form>Sign in</form></body></html>'));
+      const side = kit.sideServer((_req, res) =>
+        sendText(res, 200, 'text/html; charset=utf-8', '<!DOCTYPE html><html><body><form>Sign in</form></body></html>'),
+      );
       return (r, res) => {
         if (r.method !== 'POST') return kit.forward(r, res);
         return side.then((origin) => void res.writeHead(307, { location: `${origin}/sso/login?return=%2Fa2a` }).end());
@@ -335,7 +352,7 @@ export const HOSTILE_BEHAVIOURS = {
     ),
   },
   'rpc-wrong-id': {
-    description: 'Every JSON-RPC answer (and stream event) carries an id other than the request\'s.',
+    description: "Every JSON-RPC answer (and stream event) carries an id other than the request's.",
     side: 'rpc',
     make: rpcSide((r, res, kit) => {
       const swap = (v: unknown) => (isObj(v) && 'jsonrpc' in v ? { ...v, id: v.id === null ? 'a2a-hostile-id' : `${String(v.id)}-someone-else` } : v);
@@ -484,7 +501,8 @@ export const HOSTILE_BEHAVIOURS = {
     }),
   },
   'sse-comments-retry': {
-    description: 'Streams open with a byte order mark and carry comments (also inside events), retry and id fields, and events split over several data lines (all legal SSE).',
+    description:
+      'Streams open with a byte order mark and carry comments (also inside events), retry and id fields, and events split over several data lines (all legal SSE).',
     side: 'stream',
     make: streamSide(async (_r, res, _kit, events) => {
       res.write('\uFEFF: a2a hostile stream\nretry: 1500\n\n');
@@ -492,7 +510,12 @@ export const HOSTILE_BEHAVIOURS = {
       for await (const data of events) {
         const cut = data.indexOf(',"result":');
         const lines = cut > 0 ? [data.slice(0, cut), data.slice(cut)] : [data];
-        res.write(`: event ${++n}\nid: ${n}\nretry: ${1000 + n}\ndata: ${lines[0]}\n: between data lines\n${lines.slice(1).map((l) => `data: ${l}\n`).join('')}\n`);
+        res.write(
+          `: event ${++n}\nid: ${n}\nretry: ${1000 + n}\ndata: ${lines[0]}\n: between data lines\n${lines
+            .slice(1)
+            .map((l) => `data: ${l}\n`)
+            .join('')}\n`,
+        );
       }
       res.end(': bye\n\n');
     }),

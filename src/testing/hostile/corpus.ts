@@ -50,7 +50,14 @@ export interface Expectation {
 }
 
 const NOT_JSON = /not JSON/;
-const STREAMING_OK = ['streaming.content-type', 'streaming.framing', 'streaming.first-event', 'streaming.terminal', 'streaming.artifacts', 'streaming.consistency'];
+const STREAMING_OK = [
+  'streaming.content-type',
+  'streaming.framing',
+  'streaming.first-event',
+  'streaming.terminal',
+  'streaming.artifacts',
+  'streaming.consistency',
+];
 const LIFECYCLE_OK = ['lifecycle.send', 'lifecycle.get', 'lifecycle.terminal', 'lifecycle.transitions'];
 
 export const EXPECT: Record<HostileName, Expectation> = {
@@ -75,7 +82,10 @@ export const EXPECT: Record<HostileName, Expectation> = {
   'rpc-invalid-json': { fails: { 'lifecycle.send': NOT_JSON, 'streaming.framing': /data is not JSON/, 'errors.shape': NOT_JSON }, level: 'non-conformant' },
   'rpc-truncated-json': { fails: { 'lifecycle.send': NOT_JSON, 'streaming.framing': /data is not JSON/ }, level: 'non-conformant' },
   'rpc-nested-100k': { fails: { 'lifecycle.send': /got array/, 'streaming.framing': /should be an object, got array/ }, level: 'non-conformant' },
-  'rpc-html-200': { fails: { 'lifecycle.send': /not JSON \(text\/html/, 'streaming.content-type': /text\/html/, 'errors.shape': NOT_JSON }, level: 'non-conformant' },
+  'rpc-html-200': {
+    fails: { 'lifecycle.send': /not JSON \(text\/html/, 'streaming.content-type': /text\/html/, 'errors.shape': NOT_JSON },
+    level: 'non-conformant',
+  },
   'rpc-reset-mid-body': { fails: { 'lifecycle.send': /reset by the agent/, 'streaming.terminal': /broke off/ }, level: 'non-conformant' },
   // A send that never answers may be a long task (our budget, not judged: not assessed); an error probe that
   // never answers is a hung server (fails).
@@ -86,7 +96,10 @@ export const EXPECT: Record<HostileName, Expectation> = {
   },
   'rpc-drip': {
     fails: { 'errors.invalid-json': /Incomplete answer .*stopped sending the body/ },
-    skips: { 'lifecycle.send': ['tool-limit', /no answer within our 5000 ms budget/], 'streaming.terminal': ['tool-limit', /still open when the 5000 ms budget ran out/] },
+    skips: {
+      'lifecycle.send': ['tool-limit', /no answer within our 5000 ms budget/],
+      'streaming.terminal': ['tool-limit', /still open when the 5000 ms budget ran out/],
+    },
     level: 'not-assessed',
   },
   'rpc-invalid-utf8': { fails: { 'lifecycle.shape': /not valid UTF-8/ }, passes: ['lifecycle.send', 'lifecycle.get'], level: 'minimal' },
@@ -126,7 +139,11 @@ export const EXPECT: Record<HostileName, Expectation> = {
     level: 'non-conformant',
   },
   'task-id-changes': {
-    fails: { 'lifecycle.get': /returned task id "[^"]+" for "[^"]+"/, 'lifecycle.task-id-stable': /task ids changed/, 'streaming.consistency': /mixes task ids/ },
+    fails: {
+      'lifecycle.get': /returned task id "[^"]+" for "[^"]+"/,
+      'lifecycle.task-id-stable': /task ids changed/,
+      'streaming.consistency': /mixes task ids/,
+    },
     level: 'non-conformant',
   },
   // No release forbids a transition in words: leaving a terminal state is an advisory; events after the end fail.
@@ -142,10 +159,18 @@ export const EXPECT: Record<HostileName, Expectation> = {
     level: 'minimal',
   },
   'sse-never-ends': { fails: { 'streaming.terminal': /still open when the \d+ ms budget ran out/ }, passes: LIFECYCLE_OK, level: 'partial' },
-  'sse-flood': { fails: { 'streaming.terminal': /more than 2000 events \(our per-stream limit/ }, passes: [...LIFECYCLE_OK, 'streaming.first-event'], level: 'partial' },
+  'sse-flood': {
+    fails: { 'streaming.terminal': /more than 2000 events \(our per-stream limit/ },
+    passes: [...LIFECYCLE_OK, 'streaming.first-event'],
+    level: 'partial',
+  },
   'sse-split-every-byte': { fails: {}, passes: [...LIFECYCLE_OK, ...STREAMING_OK, 'streaming.resubscribe'], level: 'full' },
   'sse-invalid-utf8': { fails: { 'streaming.framing': /not valid UTF-8/ }, passes: LIFECYCLE_OK, level: 'partial' },
-  'sse-bom-every-event': { fails: { 'streaming.framing': /not SSE fields .*byte order mark/, 'streaming.terminal': /without reaching a terminal/ }, passes: LIFECYCLE_OK, level: 'partial' },
+  'sse-bom-every-event': {
+    fails: { 'streaming.framing': /not SSE fields .*byte order mark/, 'streaming.terminal': /without reaching a terminal/ },
+    passes: LIFECYCLE_OK,
+    level: 'partial',
+  },
   'sse-comments-retry': { fails: {}, passes: [...LIFECYCLE_OK, ...STREAMING_OK, 'streaming.resubscribe'], level: 'full' },
   'black-hole': { fails: {}, skips: { 'card.discovery': ['tool-limit', /did not answer within the time budget/] }, level: 'not-assessed' },
 };
@@ -233,7 +258,13 @@ export function invariantProblems(r: CorpusRun): string[] {
   if (r.crash) p.push(`crashed: ${r.crash}`);
   if (!r.report) return p;
   const parsed = Report.safeParse(r.report);
-  if (!parsed.success) p.push(`the report does not validate: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    p.push(
+      `the report does not validate: ${parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .join('; ')}`,
+    );
   if (r.report.runStatus !== 'completed') p.push(`runStatus ${r.report.runStatus}`);
   const bound = r.report.protocol.endpointUrl === null ? DISCOVERY_BOUND_MS : WALL_BOUND_MS;
   if (!(r.wallMs < bound)) p.push(`took ${Math.round(r.wallMs)} ms (bound ${bound} ms)`);
@@ -266,12 +297,14 @@ export function judge(r: CorpusRun, mode: 'direct' | 'proxy'): string[] {
   }
   for (const [id, [kind, pattern]] of Object.entries(e.skips ?? {})) {
     const x = results.get(id);
-    if (x?.status !== 'skip' || x.skipKind !== kind) p.push(`${id} should skip (${kind}), got ${x ? `${x.status}${x.skipKind ? `/${x.skipKind}` : ''}: ${x.message}` : 'no result'}`);
+    if (x?.status !== 'skip' || x.skipKind !== kind)
+      p.push(`${id} should skip (${kind}), got ${x ? `${x.status}${x.skipKind ? `/${x.skipKind}` : ''}: ${x.message}` : 'no result'}`);
     else if (!pattern.test(x.message)) p.push(`${id} skips, but its message does not match ${pattern}: ${x.message}`);
   }
   for (const [id, code] of Object.entries(errors)) {
     const x = results.get(id);
-    if (x?.status !== 'error' || x.proxyError !== code) p.push(`${id} should be an error with proxy code ${code}, got ${x ? `${x.status} [${x.proxyError ?? ''}]: ${x.message}` : 'no result'}`);
+    if (x?.status !== 'error' || x.proxyError !== code)
+      p.push(`${id} should be an error with proxy code ${code}, got ${x ? `${x.status} [${x.proxyError ?? ''}]: ${x.message}` : 'no result'}`);
   }
   for (const id of e.passes ?? []) {
     const x = results.get(id);

@@ -21,7 +21,9 @@ beforeAll(async () => {
 
 afterAll(() => {
   const slowest = [...runs.values()].sort((a, b) => b.wallMs - a.wallMs).slice(0, 3);
-  console.log(`hostile corpus (direct): ${runs.size} runs in ${Math.round(corpusMs)} ms; slowest ${slowest.map((r) => `${r.name} ${Math.round(r.wallMs)} ms`).join(', ')}`);
+  console.log(
+    `hostile corpus (direct): ${runs.size} runs in ${Math.round(corpusMs)} ms; slowest ${slowest.map((r) => `${r.name} ${Math.round(r.wallMs)} ms`).join(', ')}`,
+  );
 });
 
 const run = (name: HostileName) => {

@@ -37,7 +37,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const slowest = [...runs.values()].sort((a, b) => b.wallMs - a.wallMs).slice(0, 3);
-  console.log(`hostile corpus (proxy): ${runs.size} runs in ${Math.round(corpusMs)} ms; slowest ${slowest.map((r) => `${r.name} ${Math.round(r.wallMs)} ms`).join(', ')}`);
+  console.log(
+    `hostile corpus (proxy): ${runs.size} runs in ${Math.round(corpusMs)} ms; slowest ${slowest.map((r) => `${r.name} ${Math.round(r.wallMs)} ms`).join(', ')}`,
+  );
   proxy?.close();
   server?.closeAllConnections();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));

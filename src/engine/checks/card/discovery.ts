@@ -19,7 +19,7 @@ export const cardDiscovery = defineCheck({
     'v1.0': 'v1.0.1 §8.2 Discovery Mechanisms, §14.3 Well-Known URI',
   }),
   recommendation:
-    'Serve the card with GET at /.well-known/agent-card.json (v0.3 and v1.0) or /.well-known/agent.json (legacy, v0.2), relative to the agent\'s base URL. With @a2a-js/sdk mount agentCardHandler at that path; in a2a-python, A2AStarletteApplication serves it. If the card lives elsewhere (direct configuration, a registry), give its URL instead of the base URL.',
+    "Serve the card with GET at /.well-known/agent-card.json (v0.3 and v1.0) or /.well-known/agent.json (legacy, v0.2), relative to the agent's base URL. With @a2a-js/sdk mount agentCardHandler at that path; in a2a-python, A2AStarletteApplication serves it. If the card lives elsewhere (direct configuration, a registry), give its URL instead of the base URL.",
   run: (c) => {
     const d = c.discovery;
     const attempts = d.attempts.map((a) => ev(a.url, `${a.status ?? 'no answer'}${a.note ? ` (${a.note})` : ''}`, { exchangeId: a.exchangeId }));
@@ -53,7 +53,11 @@ export const cardDiscovery = defineCheck({
       }
       if (d.unreachable && d.unreachable.blame !== 'agent') {
         // Nothing took a connection (refused, DNS): no verdict on the agent (the report says "not assessed").
-        return skip(`Nothing answered at any candidate URL (${d.unreachable.message}), so whether the agent serves a card could not be judged.`, 'unreachable', attempts);
+        return skip(
+          `Nothing answered at any candidate URL (${d.unreachable.message}), so whether the agent serves a card could not be judged.`,
+          'unreachable',
+          attempts,
+        );
       }
       if (d.unreachable) {
         // The agent answered, but broke every exchange (reset, redirect loop, oversized headers): its fault.
@@ -84,7 +88,8 @@ export const cardJson = defineCheck({
     'v0.3': 'v0.3.0 §5.5 AgentCard Object Structure',
     'v1.0': 'v1.0.1 §14.3 (the resource MUST return an AgentCard), §5.5 JSON',
   }),
-  recommendation: 'Return the card as a UTF-8 JSON object (RFC 8259, no byte order mark), not an HTML page or an error text. Check reverse proxies and SPA fallbacks that answer unknown paths with index.html.',
+  recommendation:
+    'Return the card as a UTF-8 JSON object (RFC 8259, no byte order mark), not an HTML page or an error text. Check reverse proxies and SPA fallbacks that answer unknown paths with index.html.',
   run: (c) => {
     const r = c.discovery.response;
     if (!r) return skip('No response to judge (see card.discovery).', 'precondition');
@@ -99,13 +104,24 @@ export const cardJson = defineCheck({
     const problems: string[] = [];
     if (r.bom) problems.push('the body starts with a UTF-8 byte order mark (RFC 8259 §8.1: implementations MUST NOT add one to networked JSON)');
     if (r.truncated) {
-      return judge({ problems, evidence: [exchangeEvidence(r, 'card response (cut at the read limit)')], ok: '', bad: `The card is not a usable JSON object (the rest of the body, over the tool's ${limit} byte read limit, was not judged)` });
+      return judge({
+        problems,
+        evidence: [exchangeEvidence(r, 'card response (cut at the read limit)')],
+        ok: '',
+        bad: `The card is not a usable JSON object (the rest of the body, over the tool's ${limit} byte read limit, was not judged)`,
+      });
     }
     if (r.invalidUtf8) problems.push('the body is not valid UTF-8 (RFC 8259 §8.1: JSON exchanged between systems MUST be encoded using UTF-8)');
     if (c.discovery.parseError) problems.push(`not JSON: ${c.discovery.parseError}`);
     else if (!isRecord(c.raw)) problems.push(`JSON, but a ${typeName(c.raw)} instead of an object`);
     if (/^\s*</.test(r.text)) problems.push('the body looks like HTML');
-    return collect(problems, [exchangeEvidence(r, 'card response')], `A ${r.bytes} byte JSON object.`, 'The card is not a usable JSON object', fixupsFor(c, 'card.json'));
+    return collect(
+      problems,
+      [exchangeEvidence(r, 'card response')],
+      `A ${r.bytes} byte JSON object.`,
+      'The card is not a usable JSON object',
+      fixupsFor(c, 'card.json'),
+    );
   },
 });
 
@@ -115,13 +131,20 @@ export const cardContentType = defineCheck({
   category: 'agent-card',
   level: 'SHOULD',
   phase: 'card',
-  specRefs: ALL({ legacy: 'v0.1.0 §3.2 Data Format', 'v0.2': 'v0.2.6 §3.2 Data Format', 'v0.3': 'v0.3.0 §3.1', 'v1.0': 'v1.0.1 §14.3 Well-Known URI Registration' }),
+  specRefs: ALL({
+    legacy: 'v0.1.0 §3.2 Data Format',
+    'v0.2': 'v0.2.6 §3.2 Data Format',
+    'v0.3': 'v0.3.0 §3.1',
+    'v1.0': 'v1.0.1 §14.3 Well-Known URI Registration',
+  }),
   recommendation: 'Send Content-Type: application/json for the card (frameworks do this when you return a JSON response object instead of a string).',
   run: (c) => {
     const r = c.discovery.response;
     if (!r) return skip('No response to judge (see card.discovery).', 'precondition');
     const ok = /^\s*application\/([a-z0-9.+-]+\+)?json\b/i.test(r.contentType);
-    return ok ? pass(`Content-Type: ${r.contentType}`) : fail(`Content-Type is ${r.contentType ? `"${r.contentType}"` : 'missing'}, expected application/json.`, [exchangeEvidence(r)]);
+    return ok
+      ? pass(`Content-Type: ${r.contentType}`)
+      : fail(`Content-Type is ${r.contentType ? `"${r.contentType}"` : 'missing'}, expected application/json.`, [exchangeEvidence(r)]);
   },
 });
 
@@ -131,14 +154,23 @@ export const cardWellKnownPath = defineCheck({
   category: 'agent-card',
   level: 'MAY',
   phase: 'card',
-  specRefs: ALL({ legacy: 'v0.1.0 §5.3', 'v0.2': 'v0.2.6 §5.3', 'v0.3': 'v0.3.0 §5.3 (renamed to agent-card.json)', 'v1.0': 'v1.0.1 §14.3 Well-Known URI Registration' }),
-  recommendation: 'Serve the card at /.well-known/agent-card.json (v0.3 and v1.0 clients look there first); keep /.well-known/agent.json as an alias only for old clients.',
+  specRefs: ALL({
+    legacy: 'v0.1.0 §5.3',
+    'v0.2': 'v0.2.6 §5.3',
+    'v0.3': 'v0.3.0 §5.3 (renamed to agent-card.json)',
+    'v1.0': 'v1.0.1 §14.3 Well-Known URI Registration',
+  }),
+  recommendation:
+    'Serve the card at /.well-known/agent-card.json (v0.3 and v1.0 clients look there first); keep /.well-known/agent.json as an alias only for old clients.',
   requires: ['card'],
   run: (c) => {
     const src = c.discovery.cardSource;
     if (src === 'direct') return skip('The card URL was given directly, so its location was not discovered.', 'not-applicable');
     const expected = c.generation === 'legacy' || c.generation === 'v0.2' ? 'agent.json' : 'agent-card.json';
     if (src === expected || (expected === 'agent.json' && src === 'agent-card.json')) return pass(`Served at /.well-known/${src}.`);
-    return fail(`A ${c.generation} card was found only at /.well-known/${src}; ${c.generation} clients look for /.well-known/${expected} first. The location is recommended, not required.`, c.discovery.attempts.map((a) => ev(a.url, String(a.status ?? 'no answer'))));
+    return fail(
+      `A ${c.generation} card was found only at /.well-known/${src}; ${c.generation} clients look for /.well-known/${expected} first. The location is recommended, not required.`,
+      c.discovery.attempts.map((a) => ev(a.url, String(a.status ?? 'no answer'))),
+    );
   },
 });

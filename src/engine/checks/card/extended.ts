@@ -29,7 +29,12 @@ function extendedCardLocations(ctx: CheckContext, d: Dialect, lane: string): Ext
   const rpcCall = async (anonymous: boolean) => (await d.rpc(ctx.http, 'extendedCard', {}, { lane, checkId: ctx.checkId, anonymous })).http;
   if (d.isRest) {
     const route = d.route('extendedCard');
-    return [{ label: d.describe('extendedCard'), call: (anonymous) => d.rawRest(ctx.http, route.method, route.path, undefined, { lane, checkId: ctx.checkId, anonymous }) }];
+    return [
+      {
+        label: d.describe('extendedCard'),
+        call: (anonymous) => d.rawRest(ctx.http, route.method, route.path, undefined, { lane, checkId: ctx.checkId, anonymous }),
+      },
+    ];
   }
   if (d.generation !== 'v0.2') return [{ label: d.method('extendedCard'), call: rpcCall }];
   const base = d.endpointUrl;
@@ -44,7 +49,8 @@ function extendedCardLocations(ctx: CheckContext, d: Dialect, lane: string): Ext
   ].filter((u, i, all) => all.indexOf(u) === i);
   const gets: ExtendedCardLocation[] = urls.map((url) => ({
     label: `GET ${ctx.http.redactor.url(url)}`,
-    call: (anonymous) => exchange(ctx.http, { method: 'GET', url: d.url(url, { lane, anonymous }), headers: anonymous ? {} : ctx.authHeaders, lane, checkId: ctx.checkId }),
+    call: (anonymous) =>
+      exchange(ctx.http, { method: 'GET', url: d.url(url, { lane, anonymous }), headers: anonymous ? {} : ctx.authHeaders, lane, checkId: ctx.checkId }),
   }));
   return [...gets, { label: `JSON-RPC ${d.method('extendedCard')}`, call: rpcCall }];
 }
@@ -86,7 +92,8 @@ export const cardExtended = defineCheck({
     'v0.3': 'v0.3.0 §7.10 agent/getAuthenticatedExtendedCard',
     'v1.0': 'v1.0.1 §3.1.11 Get Extended Agent Card, §13.3',
   },
-  recommendation: 'Serve the extended card only to authenticated clients (401 with WWW-Authenticate otherwise); v1.0: GetExtendedAgentCard / GET /extendedAgentCard, v0.3: agent/getAuthenticatedExtendedCard / GET /v1/card. With no extended card configured, answer ExtendedAgentCardNotConfiguredError (-32007).',
+  recommendation:
+    'Serve the extended card only to authenticated clients (401 with WWW-Authenticate otherwise); v1.0: GetExtendedAgentCard / GET /extendedAgentCard, v0.3: agent/getAuthenticatedExtendedCard / GET /v1/card. With no extended card configured, answer ExtendedAgentCardNotConfiguredError (-32007).',
   requires: ['dialect', 'card'],
   run: async (ctx) => {
     const raw = ctx.raw;
@@ -113,10 +120,20 @@ export const cardExtended = defineCheck({
     if (chosen && anon && servesCard(anon)) {
       // v1.0 §13.3: the operation MUST require authentication. v0.2/v0.3 §4.4: authenticate every request per the
       // card's declared requirements (card-level `security`).
-      if (ctx.generation === 'v1.0' && declaresSecurity(ctx)) return fail(`The extended card was served without credentials (${chosen.label}); v1.0 §13.3: the operation MUST require authentication.`, evidence);
-      if (ctx.generation !== 'v1.0' && authRequirement(ctx).required) return fail(`The extended card was served without credentials (${chosen.label}), although the card requires authentication: ${authRequirement(ctx).why}`, evidence);
+      if (ctx.generation === 'v1.0' && declaresSecurity(ctx))
+        return fail(`The extended card was served without credentials (${chosen.label}); v1.0 §13.3: the operation MUST require authentication.`, evidence);
+      if (ctx.generation !== 'v1.0' && authRequirement(ctx).required)
+        return fail(
+          `The extended card was served without credentials (${chosen.label}), although the card requires authentication: ${authRequirement(ctx).why}`,
+          evidence,
+        );
       if (ctx.generation === 'v1.0') {
-        return { status: 'fail', advisory: 'The card declares no security scheme, so a client has nothing to authenticate with.', message: `The extended card was served without credentials (${chosen.label}); v1.0 §13.3 says the operation MUST require authentication, but the card declares no scheme.`, evidence };
+        return {
+          status: 'fail',
+          advisory: 'The card declares no security scheme, so a client has nothing to authenticate with.',
+          message: `The extended card was served without credentials (${chosen.label}); v1.0 §13.3 says the operation MUST require authentication, but the card declares no scheme.`,
+          evidence,
+        };
       }
       return pass(`The extended card was served without credentials, which the card allows: ${authRequirement(ctx).why}`, evidence);
     }
@@ -130,7 +147,9 @@ export const cardExtended = defineCheck({
     }
     const refusedAnon = anon && (anon.status === 401 || anon.status === 403) ? anon : undefined;
     if (ctx.credentials.kind === 'none') {
-      return refusedAnon ? pass(`Refused without credentials (HTTP ${refusedAnon.status}); give credentials to check it is served.`, evidence) : skip('No credentials given, and the agent did not refuse the anonymous request.', 'precondition', evidence);
+      return refusedAnon
+        ? pass(`Refused without credentials (HTTP ${refusedAnon.status}); give credentials to check it is served.`, evidence)
+        : skip('No credentials given, and the agent did not refuse the anonymous request.', 'precondition', evidence);
     }
     const tried: string[] = [];
     for (const loc of chosen ? [chosen] : locations) {
@@ -139,7 +158,11 @@ export const cardExtended = defineCheck({
       evidence.push(exchangeEvidence(r, `${loc.label} with credentials`));
       tried.push(`${loc.label}: ${errorOf(r)}`);
       if (servesCard(r)) return pass(`The extended card is served to authenticated clients (${loc.label}).`, evidence);
-      if (notConfigured(r)) return pass(`The agent answered that no extended card is configured (${errorOf(r)}), a defined answer (${ctx.generation === 'v1.0' ? 'ExtendedAgentCardNotConfiguredError, v1.0 §13.3' : 'AuthenticatedExtendedCardNotConfiguredError -32007'}).`, evidence);
+      if (notConfigured(r))
+        return pass(
+          `The agent answered that no extended card is configured (${errorOf(r)}), a defined answer (${ctx.generation === 'v1.0' ? 'ExtendedAgentCardNotConfiguredError, v1.0 §13.3' : 'AuthenticatedExtendedCardNotConfiguredError -32007'}).`,
+          evidence,
+        );
       if (r.status === 401 || r.status === 403) {
         return skip(
           r.status === 403

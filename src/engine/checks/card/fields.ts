@@ -42,8 +42,12 @@ export const cardRequiredFields = defineCheck({
     for (const f of requiredStrings) {
       const v = raw[f];
       if (v === undefined) problems.push(missing(f));
-      else if (typeof v !== 'string') problems.push(`"${f}" should be a string, got ${typeName(v)}${v === null && g === 'v1.0' ? ' (ProtoJSON reads null as unset)' : ''}`);
-      else if (!v.trim()) advisories.push(`"${f}" is empty (the schema requires presence and type, not content${g === 'v1.0' ? '; v1.0 §8.4.1 keeps "description": "" as a valid REQUIRED value' : ''})`);
+      else if (typeof v !== 'string')
+        problems.push(`"${f}" should be a string, got ${typeName(v)}${v === null && g === 'v1.0' ? ' (ProtoJSON reads null as unset)' : ''}`);
+      else if (!v.trim())
+        advisories.push(
+          `"${f}" is empty (the schema requires presence and type, not content${g === 'v1.0' ? '; v1.0 §8.4.1 keeps "description": "" as a valid REQUIRED value' : ''})`,
+        );
     }
     if (raw.capabilities === undefined) problems.push(missing('capabilities'));
     if (raw.skills === undefined) problems.push(missing('skills'));
@@ -58,23 +62,33 @@ export const cardRequiredFields = defineCheck({
     } else if (p !== undefined) {
       if (!isRecord(p)) problems.push(`"provider" should be an object, got ${typeName(p)}`);
       else {
-        if (typeof p.organization !== 'string') problems.push(p.organization === undefined ? '"provider.organization" is required' : `"provider.organization" should be a string, got ${typeName(p.organization)}`);
+        if (typeof p.organization !== 'string')
+          problems.push(
+            p.organization === undefined
+              ? '"provider.organization" is required'
+              : `"provider.organization" should be a string, got ${typeName(p.organization)}`,
+          );
         else if (!p.organization.trim()) advisories.push('"provider.organization" is empty');
         if (g !== 'legacy') {
-          if (typeof p.url !== 'string') problems.push(p.url === undefined ? '"provider.url" is required' : `"provider.url" should be a string, got ${typeName(p.url)}`);
+          if (typeof p.url !== 'string')
+            problems.push(p.url === undefined ? '"provider.url" is required' : `"provider.url" should be a string, got ${typeName(p.url)}`);
           else if (!p.url.trim()) advisories.push('"provider.url" is empty');
         }
       }
     }
     const fx = fixupsFor(c, 'card.required-fields').filter((f) => !problems.some((q) => q.includes(`"${f.path}"`)));
-    const lenient = g === 'v0.2' && raw.protocolVersion === undefined ? ' (protocolVersion is absent: v0.2.6 requires it, but v0.2.0-0.2.4 cards lack it, so it is not judged)' : '';
+    const lenient =
+      g === 'v0.2' && raw.protocolVersion === undefined
+        ? ' (protocolVersion is absent: v0.2.6 requires it, but v0.2.0-0.2.4 cards lack it, so it is not judged)'
+        : '';
     return judge({
       problems,
       advisories,
       fx,
       ok: `Every required field is present and typed${lenient}.`,
       bad: 'Required fields are missing or mistyped',
-      advisoryReason: 'An empty string is schema-valid for a required field (the schemas require presence and type only; v1.0 §8.4.1 keeps "description": "" as a valid REQUIRED value).',
+      advisoryReason:
+        'An empty string is schema-valid for a required field (the schemas require presence and type only; v1.0 §8.4.1 keeps "description": "" as a valid REQUIRED value).',
     });
   },
 });
@@ -99,7 +113,13 @@ export const cardCapabilitiesShape = defineCheck({
     const caps = c.raw.capabilities;
     // Only the shape and the members of this generation's schema/proto are judged (normalize records them,
     // per generation); unknown members are valid in every schema and left to card.strict-lint.
-    return collect([], [ev('capabilities', caps, { path: 'capabilities' })], `capabilities is an object whose ${c.generation} flags are booleans.`, 'capabilities is malformed', fixupsFor(c, 'card.capabilities.shape'));
+    return collect(
+      [],
+      [ev('capabilities', caps, { path: 'capabilities' })],
+      `capabilities is an object whose ${c.generation} flags are booleans.`,
+      'capabilities is malformed',
+      fixupsFor(c, 'card.capabilities.shape'),
+    );
   },
 });
 
@@ -116,12 +136,18 @@ export const cardSkills = defineCheck({
     'v0.3': 'v0.3.0 §5.5.4 AgentSkill',
     'v1.0': 'v1.0.1 §4.4.5 AgentSkill',
   }),
-  recommendation: 'Give each skill a unique id, a name, a description and a list of tags; add examples so clients (and this tool) can build a meaningful first message.',
+  recommendation:
+    'Give each skill a unique id, a name, a description and a list of tags; add examples so clients (and this tool) can build a meaningful first message.',
   requires: ['card'],
   run: (c) => {
     const skills = c.raw.skills;
     const g = c.generation;
-    if (!Array.isArray(skills)) return fail(`"skills" is ${skills === undefined ? 'missing' : `a ${typeName(skills)}`}, so no skill can be checked.`, [], 'Declare "skills" as a list of AgentSkill objects.');
+    if (!Array.isArray(skills))
+      return fail(
+        `"skills" is ${skills === undefined ? 'missing' : `a ${typeName(skills)}`}, so no skill can be checked.`,
+        [],
+        'Declare "skills" as a list of AgentSkill objects.',
+      );
     const problems: string[] = [];
     const advisories: string[] = [];
     const seen = new Set<string>();
@@ -137,7 +163,8 @@ export const cardSkills = defineCheck({
       if (g !== 'legacy') {
         if (s.tags === undefined) problems.push(`skills[${i}].tags is missing (required since v0.2)`);
         else if (!Array.isArray(s.tags)) problems.push(`skills[${i}].tags is a ${typeName(s.tags)}, not a list (required since v0.2)`);
-        else if (g === 'v1.0' && s.tags.length === 0) advisories.push(`skills[${i}].tags is empty (v1.0 §5.7: required arrays MUST have an element, but §8.4.1 keeps an empty REQUIRED array as valid)`);
+        else if (g === 'v1.0' && s.tags.length === 0)
+          advisories.push(`skills[${i}].tags is empty (v1.0 §5.7: required arrays MUST have an element, but §8.4.1 keeps an empty REQUIRED array as valid)`);
       }
       if (typeof s.id === 'string') {
         if (seen.has(s.id)) advisories.push(`skill id "${s.id}" is used twice (the schema describes ids as unique, without a requirement word)`);
@@ -150,10 +177,20 @@ export const cardSkills = defineCheck({
       problems,
       advisories,
       fx,
-      evidence: [ev('skills', `${skills.length} skill(s): ${skills.slice(0, 10).map((s) => (isRecord(s) ? String(s.id) : '?')).join(', ')}`, { path: 'skills' })],
+      evidence: [
+        ev(
+          'skills',
+          `${skills.length} skill(s): ${skills
+            .slice(0, 10)
+            .map((s) => (isRecord(s) ? String(s.id) : '?'))
+            .join(', ')}`,
+          { path: 'skills' },
+        ),
+      ],
       ok: `${skills.length} well-formed skill(s).`,
       bad: 'Skills are malformed',
-      advisoryReason: 'Empty strings are schema-valid, unique ids are described without a requirement word, and v1.0 contradicts itself on empty required arrays (§5.7 vs §8.4.1).',
+      advisoryReason:
+        'Empty strings are schema-valid, unique ids are described without a requirement word, and v1.0 contradicts itself on empty required arrays (§5.7 vs §8.4.1).',
     });
   },
 });
@@ -171,7 +208,8 @@ export const cardModes = defineCheck({
     'v0.3': 'v0.3.0 §5.5, §5.5.4',
     'v1.0': 'v1.0.1 §4.4.1, §4.4.5, §5.7 (REQUIRED repeated fields MUST be non-empty)',
   }),
-  recommendation: 'Declare defaultInputModes/defaultOutputModes as non-empty lists of media types (e.g. ["text/plain", "application/json"]); a skill\'s inputModes/outputModes, when present, override them.',
+  recommendation:
+    'Declare defaultInputModes/defaultOutputModes as non-empty lists of media types (e.g. ["text/plain", "application/json"]); a skill\'s inputModes/outputModes, when present, override them.',
   requires: ['card'],
   run: (c) => {
     const raw = c.raw;
@@ -186,7 +224,10 @@ export const cardModes = defineCheck({
       }
       // null: v0.1.0 "If null or omitted, the agent's defaultInputModes apply" (skill modes); ProtoJSON reads null as unset.
       if (v === null && !required && ((g === 'legacy' && kind === 'skill') || g === 'v1.0')) return;
-      if (!Array.isArray(v)) return void problems.push(`${path} should be a list, got ${typeName(v)}${v === null && required && g === 'v1.0' ? ' (ProtoJSON reads null as unset; the field is REQUIRED)' : ''}`);
+      if (!Array.isArray(v))
+        return void problems.push(
+          `${path} should be a list, got ${typeName(v)}${v === null && required && g === 'v1.0' ? ' (ProtoJSON reads null as unset; the field is REQUIRED)' : ''}`,
+        );
       if (v.length === 0 && kind === 'default') {
         // v1.0 §5.7: required arrays MUST have an element; the v0.x schemas set no minimum length.
         if (g === 'v1.0') problems.push(`${path} is empty (v1.0 §5.7: arrays marked as required MUST contain at least one element)`);
@@ -212,7 +253,10 @@ export const cardModes = defineCheck({
       problems,
       advisories,
       fx,
-      evidence: [ev('defaultInputModes', raw.defaultInputModes, { path: 'defaultInputModes' }), ev('defaultOutputModes', raw.defaultOutputModes, { path: 'defaultOutputModes' })],
+      evidence: [
+        ev('defaultInputModes', raw.defaultInputModes, { path: 'defaultInputModes' }),
+        ev('defaultOutputModes', raw.defaultOutputModes, { path: 'defaultOutputModes' }),
+      ],
       ok: 'Modes are well-formed lists.',
       bad: 'Modes are malformed',
       advisoryReason: `The ${g} schema sets no minimum length for the default modes: an empty list is schema-valid.`,
@@ -227,19 +271,26 @@ export const cardModesMediaTypes = defineCheck({
   level: 'MAY',
   phase: 'card',
   specRefs: ALL({ 'v0.2': 'v0.2.6 §5.5 (MIME types)', 'v0.3': 'v0.3.0 §5.5 (media types)', 'v1.0': 'v1.0.1 §4.4.1 (media types)' }),
-  recommendation: 'Use media types such as "text/plain" or "application/json" (or ranges such as "image/*") instead of shorthands like "text" or "json" (early samples used the shorthand; current SDKs and clients match on media types).',
+  recommendation:
+    'Use media types such as "text/plain" or "application/json" (or ranges such as "image/*") instead of shorthands like "text" or "json" (early samples used the shorthand; current SDKs and clients match on media types).',
   requires: ['card'],
   run: (c) => {
     const card = c.card;
     const all = [
       ...card.defaultInputModes.map((m) => ['defaultInputModes', m] as const),
       ...card.defaultOutputModes.map((m) => ['defaultOutputModes', m] as const),
-      ...card.skills.flatMap((s, i) => [...(s.inputModes ?? []).map((m) => [`skills[${i}].inputModes`, m] as const), ...(s.outputModes ?? []).map((m) => [`skills[${i}].outputModes`, m] as const)]),
+      ...card.skills.flatMap((s, i) => [
+        ...(s.inputModes ?? []).map((m) => [`skills[${i}].inputModes`, m] as const),
+        ...(s.outputModes ?? []).map((m) => [`skills[${i}].outputModes`, m] as const),
+      ]),
     ];
     const bad = all.filter(([, m]) => !MEDIA_TYPE.test(m));
     if (!all.length) return skip('The card declares no modes to judge.', 'precondition');
     return bad.length
-      ? fail(`${bad.length} mode(s) are not media types (the spec describes modes as media types but does not require it): ${[...new Set(bad.map(([, m]) => JSON.stringify(m)))].slice(0, 6).join(', ')}.`, bad.slice(0, 10).map(([p, m]) => ev(p, m, { path: p })))
+      ? fail(
+          `${bad.length} mode(s) are not media types (the spec describes modes as media types but does not require it): ${[...new Set(bad.map(([, m]) => JSON.stringify(m)))].slice(0, 6).join(', ')}.`,
+          bad.slice(0, 10).map(([p, m]) => ev(p, m, { path: p })),
+        )
       : pass(`${all.length} mode(s), all media types.`);
   },
 });

@@ -36,18 +36,26 @@ export const cardProtocolCoherence = defineCheck({
       rawSi.forEach((x, n) => {
         if (!isRecord(x)) return; // reported by normalization
         const at = `supportedInterfaces[${n}]`;
-        if (x.protocolBinding === undefined && x.transport !== undefined) problems.push(`${at}.protocolBinding is missing (REQUIRED; the entry uses the v0.3 name "transport")`);
-        else if (typeof x.protocolBinding === 'string' && !x.protocolBinding.trim()) problems.push(`${at}.protocolBinding is empty (REQUIRED: clients cannot tell how to call this interface)`);
+        if (x.protocolBinding === undefined && x.transport !== undefined)
+          problems.push(`${at}.protocolBinding is missing (REQUIRED; the entry uses the v0.3 name "transport")`);
+        else if (typeof x.protocolBinding === 'string' && !x.protocolBinding.trim())
+          problems.push(`${at}.protocolBinding is empty (REQUIRED: clients cannot tell how to call this interface)`);
         if (x.protocolVersion === undefined || x.protocolVersion === null) problems.push(`${at}.protocolVersion is missing (REQUIRED)`);
         else if (typeof x.protocolVersion === 'string' && !x.protocolVersion.trim()) problems.push(`${at}.protocolVersion is empty (REQUIRED)`);
       });
       if (si.length && !si.some((i) => /^1\./.test(i.protocolVersion ?? ''))) problems.push('no interface declares protocolVersion 1.x');
-      const legacyFields = ['protocolVersion', 'preferredTransport', 'additionalInterfaces', 'supportsAuthenticatedExtendedCard', 'url'].filter((f) => f in raw);
+      const legacyFields = ['protocolVersion', 'preferredTransport', 'additionalInterfaces', 'supportsAuthenticatedExtendedCard', 'url'].filter(
+        (f) => f in raw,
+      );
       // A dual v0.3/v1.0 card (e.g. @a2a-js/sdk toCompatAgentCard with embedV1Interfaces) is permitted: v1.0 receivers ignore unrecognized fields (§5.7).
-      if (legacyFields.length) advisories.push(`v0.3 top-level fields beside supportedInterfaces: ${legacyFields.join(', ')} (v1.0 clients ignore them; v0.3 clients read them, so keep them consistent with the v0.3 interfaces)`);
+      if (legacyFields.length)
+        advisories.push(
+          `v0.3 top-level fields beside supportedInterfaces: ${legacyFields.join(', ')} (v1.0 clients ignore them; v0.3 clients read them, so keep them consistent with the v0.3 interfaces)`,
+        );
       advisoryReason = 'v1.0 §5.7: implementations SHOULD ignore unrecognized fields, so v0.3 fields beside supportedInterfaces are permitted.';
     } else if (g === 'v0.3' || g === 'v0.2') {
-      if (g === 'v0.3' && typeof raw.protocolVersion === 'string' && !/^0\.3(\.\d+)?$/.test(raw.protocolVersion)) advisories.push(`protocolVersion "${raw.protocolVersion}" is not a 0.3.x version although the card is shaped as v0.3`);
+      if (g === 'v0.3' && typeof raw.protocolVersion === 'string' && !/^0\.3(\.\d+)?$/.test(raw.protocolVersion))
+        advisories.push(`protocolVersion "${raw.protocolVersion}" is not a 0.3.x version although the card is shaped as v0.3`);
       if (typeof raw.preferredTransport === 'string' && !CORE_BINDINGS.includes(raw.preferredTransport)) {
         advisories.push(
           `preferredTransport ${JSON.stringify(raw.preferredTransport)} is not one of JSONRPC, GRPC, HTTP+JSON${canonicalBinding(raw.preferredTransport) ? ` (spelled differently from "${canonicalBinding(raw.preferredTransport)}": clients match the exact string)` : ' (a custom transport; clients may not support it)'}`,
@@ -112,7 +120,10 @@ export const cardProtocolConventions = defineCheck({
       }
       const v = i.protocolVersion;
       if (typeof v === 'string' && v.trim()) {
-        if (/^\d+\.\d+\.\d+/.test(v)) problems.push(`supportedInterfaces[${n}].protocolVersion "${v}" has a patch number (v1.0 §3.6: patch version numbers SHOULD NOT be used in Agent Cards)`);
+        if (/^\d+\.\d+\.\d+/.test(v))
+          problems.push(
+            `supportedInterfaces[${n}].protocolVersion "${v}" has a patch number (v1.0 §3.6: patch version numbers SHOULD NOT be used in Agent Cards)`,
+          );
         else if (!/^\d+\.\d+$/.test(v)) advisories.push(`supportedInterfaces[${n}].protocolVersion "${v}" is not Major.Minor (e.g. "1.0")`);
       }
     });
@@ -120,7 +131,7 @@ export const cardProtocolConventions = defineCheck({
       problems,
       advisories,
       ok: `${si.filter(isRecord).length} interface(s), bindings and versions spelled as the spec spells them.`,
-      bad: 'Interface declarations do not follow the spec\'s conventions',
+      bad: "Interface declarations do not follow the spec's conventions",
       advisoryReason: 'The version format is shown only by examples ("0.3", "1.0"), without a requirement word.',
     });
   },

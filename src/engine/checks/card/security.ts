@@ -35,18 +35,38 @@ export const cardSecuritySchemes = defineCheck({
     if (g === 'legacy') {
       // authentication exists only in v0.1.0; null is absent there (`authentication?: AgentAuthentication | null`).
       const a = raw.authentication;
-      if (a !== undefined && a !== null && (!isRecord(a) || !Array.isArray(a.schemes))) problems.push('authentication.schemes should be a list of scheme names');
+      if (a !== undefined && a !== null && (!isRecord(a) || !Array.isArray(a.schemes)))
+        problems.push('authentication.schemes should be a list of scheme names');
       if (a === undefined || a === null) return skip('The card declares no authentication.', 'not-applicable');
-      return judge({ problems, fx: fx.filter((f) => !problems.some((p) => p.startsWith(f.path))), ok: 'authentication.schemes is well-formed.', bad: 'authentication is malformed' });
+      return judge({
+        problems,
+        fx: fx.filter((f) => !problems.some((p) => p.startsWith(f.path))),
+        ok: 'authentication.schemes is well-formed.',
+        bad: 'authentication is malformed',
+      });
     }
     const schemes = raw.securitySchemes;
     if ((schemes === undefined || (schemes === null && g === 'v1.0')) && !fx.length) return skip('The card declares no security schemes.', 'not-applicable');
-    const knownFlows = g === 'v1.0' ? ['authorizationCode', 'clientCredentials', 'implicit', 'password', 'deviceCode'] : ['authorizationCode', 'clientCredentials', 'implicit', 'password'];
+    const knownFlows =
+      g === 'v1.0'
+        ? ['authorizationCode', 'clientCredentials', 'implicit', 'password', 'deviceCode']
+        : ['authorizationCode', 'clientCredentials', 'implicit', 'password'];
     // Members each flow REQUIRES. v0.x: the schema's `required`; v1.0: the proto's REQUIRED fields (the deprecated implicit and password flows mark none).
     const needs: Record<string, string[]> =
       g === 'v1.0'
-        ? { authorizationCode: ['authorizationUrl', 'tokenUrl', 'scopes'], clientCredentials: ['tokenUrl', 'scopes'], deviceCode: ['deviceAuthorizationUrl', 'tokenUrl', 'scopes'], implicit: [], password: [] }
-        : { authorizationCode: ['authorizationUrl', 'tokenUrl', 'scopes'], clientCredentials: ['tokenUrl', 'scopes'], implicit: ['authorizationUrl', 'scopes'], password: ['tokenUrl', 'scopes'] };
+        ? {
+            authorizationCode: ['authorizationUrl', 'tokenUrl', 'scopes'],
+            clientCredentials: ['tokenUrl', 'scopes'],
+            deviceCode: ['deviceAuthorizationUrl', 'tokenUrl', 'scopes'],
+            implicit: [],
+            password: [],
+          }
+        : {
+            authorizationCode: ['authorizationUrl', 'tokenUrl', 'scopes'],
+            clientCredentials: ['tokenUrl', 'scopes'],
+            implicit: ['authorizationUrl', 'scopes'],
+            password: ['tokenUrl', 'scopes'],
+          };
     if (isRecord(schemes)) {
       for (const [name, s] of Object.entries(schemes).slice(0, 100)) {
         const p = `securitySchemes.${name}`;
@@ -56,7 +76,10 @@ export const cardSecuritySchemes = defineCheck({
         }
         const n = c.card.securitySchemes[name];
         const wrapper = Object.keys(s).find((k) => k.endsWith('SecurityScheme'));
-        if (g === 'v1.0' && !wrapper) problems.push(`${p} should be a v1.0 oneof wrapper such as {"apiKeySecurityScheme": {...}} (found ${s.type ? `"type": ${JSON.stringify(s.type)}` : 'no wrapper'})`);
+        if (g === 'v1.0' && !wrapper)
+          problems.push(
+            `${p} should be a v1.0 oneof wrapper such as {"apiKeySecurityScheme": {...}} (found ${s.type ? `"type": ${JSON.stringify(s.type)}` : 'no wrapper'})`,
+          );
         if (g !== 'v1.0' && wrapper) problems.push(`${p} uses the v1.0 wrapper "${wrapper}" in a ${g} card (expected "type")`);
         if (!n || n.type === 'unknown') {
           problems.push(`${p} has no recognisable type`);
@@ -75,7 +98,9 @@ export const cardSecuritySchemes = defineCheck({
             // v1.0 lists the values only in a proto comment; the v0.x schemas make them an enum.
             advisories.push(`${p}: apiKey "location" is ${JSON.stringify(loc)}; the proto comment lists "header", "query" and "cookie" in lower case`);
           } else {
-            problems.push(`${p}: apiKey "${locKey}" must be "header", "query" or "cookie", got ${JSON.stringify(loc ?? body[locKey === 'in' ? 'location' : 'in'])}`);
+            problems.push(
+              `${p}: apiKey "${locKey}" must be "header", "query" or "cookie", got ${JSON.stringify(loc ?? body[locKey === 'in' ? 'location' : 'in'])}`,
+            );
           }
         } else if (n.type === 'http') {
           requireString(body, 'scheme', `${p}: http`, ' (e.g. "bearer")');
@@ -91,7 +116,8 @@ export const cardSecuritySchemes = defineCheck({
           const names = Object.keys(flows).filter((k) => !(flows[k] === null && nullIsAbsent(g)));
           // No OAuthFlows member is required (v0.x schema; in v1.0 the oneof may be unset): declaring none is advice.
           if (!names.length) advisories.push(`${p}: oauth2 "flows" declares no flow, so clients cannot tell how to obtain a token`);
-          if (g === 'v1.0' && names.filter((k) => knownFlows.includes(k)).length > 1) problems.push(`${p}: v1.0 OAuthFlows is a oneof and holds exactly one flow (found ${names.join(', ')})`);
+          if (g === 'v1.0' && names.filter((k) => knownFlows.includes(k)).length > 1)
+            problems.push(`${p}: v1.0 OAuthFlows is a oneof and holds exactly one flow (found ${names.join(', ')})`);
           for (const flow of names.slice(0, 10)) {
             const f = flows[flow];
             const where = `${p}.flows.${flow}`;
@@ -103,7 +129,8 @@ export const cardSecuritySchemes = defineCheck({
               problems.push(`${where} should be an object, got ${typeName(f)}`);
               continue;
             }
-            if (g === 'v1.0' && (flow === 'implicit' || flow === 'password')) advisories.push(`${where} is deprecated in v1.0 (use authorizationCode with PKCE${flow === 'password' ? ' or deviceCode' : ''})`);
+            if (g === 'v1.0' && (flow === 'implicit' || flow === 'password'))
+              advisories.push(`${where} is deprecated in v1.0 (use authorizationCode with PKCE${flow === 'password' ? ' or deviceCode' : ''})`);
             for (const k of needs[flow] ?? []) {
               if (k === 'scopes') {
                 if (!isRecord(f.scopes)) {
@@ -126,7 +153,8 @@ export const cardSecuritySchemes = defineCheck({
       evidence: [ev('securitySchemes', schemes, { path: 'securitySchemes' })],
       ok: 'Every security scheme is complete.',
       bad: 'Security schemes are incomplete',
-      advisoryReason: 'Empty strings are schema-valid, unknown flows and an empty flows object are not forbidden, the v1.0 apiKey locations come from a proto comment, and deprecated flows are permitted.',
+      advisoryReason:
+        'Empty strings are schema-valid, unknown flows and an empty flows object are not forbidden, the v1.0 apiKey locations come from a proto comment, and deprecated flows are permitted.',
     });
   },
 });
@@ -143,17 +171,26 @@ export const cardSecurityReferences = defineCheck({
     'v0.3': 'v0.3.0 §5.5 security, §5.5.4 AgentSkill.security',
     'v1.0': 'v1.0.1 §4.4.1 securityRequirements, §4.4.5',
   }),
-  recommendation: 'Declare every scheme you reference in "security" (v1.0: "securityRequirements") under "securitySchemes", with the same name; or remove the stale requirement.',
+  recommendation:
+    'Declare every scheme you reference in "security" (v1.0: "securityRequirements") under "securitySchemes", with the same name; or remove the stale requirement.',
   requires: ['card'],
   run: (c) => {
     const declared = new Set(Object.keys(c.card.securitySchemes));
     const refs: [string, string][] = [];
     c.card.securityRequirements.forEach((req, i) => Object.keys(req).forEach((n) => refs.push([`security[${i}]`, n])));
-    c.card.skills.forEach((s, si) => s.securityRequirements.forEach((req, i) => Object.keys(req).forEach((n) => refs.push([`skills[${si}].security[${i}]`, n]))));
+    c.card.skills.forEach((s, si) =>
+      s.securityRequirements.forEach((req, i) => Object.keys(req).forEach((n) => refs.push([`skills[${si}].security[${i}]`, n]))),
+    );
     const fx = fixupsFor(c, 'card.security.references');
     if (!refs.length && !fx.length) return skip('The card has no security requirements.', 'not-applicable');
     const missing = refs.filter(([, n]) => !declared.has(n));
     const problems = missing.map(([p, n]) => `${p} references "${n}", which securitySchemes does not declare`);
-    return collect(problems, [ev('declared schemes', [...declared].join(', ') || '(none)')], `${refs.length} reference(s), all declared.`, 'Security requirements reference undeclared schemes', fx);
+    return collect(
+      problems,
+      [ev('declared schemes', [...declared].join(', ') || '(none)')],
+      `${refs.length} reference(s), all declared.`,
+      'Security requirements reference undeclared schemes',
+      fx,
+    );
   },
 });

@@ -68,7 +68,8 @@ export const cardCaching = defineCheck({
   level: 'SHOULD',
   phase: 'card',
   specRefs: { 'v1.0': 'v1.0.1 §8.6.1 Caching: Server Requirements' },
-  recommendation: 'Send Cache-Control: max-age=<seconds> and an ETag (from the card version or a content hash) on the card response, and answer If-None-Match with 304. @a2a-js/sdk agentCardHandler does this.',
+  recommendation:
+    'Send Cache-Control: max-age=<seconds> and an ETag (from the card version or a content hash) on the card response, and answer If-None-Match with 304. @a2a-js/sdk agentCardHandler does this.',
   run: (c) => {
     const r = c.discovery.response;
     if (!r) return skip('No card was found.', 'precondition');
@@ -88,7 +89,8 @@ export const cardVary = defineCheck({
   level: 'SHOULD',
   phase: 'card',
   specRefs: { 'v1.0': 'v1.0.1 §3.6 Versioning, §8.6 Caching (RFC 9110 §12.5.5 Vary)', 'v0.3': 'v0.3.0 §5.3 (cards fetched by v1.0 clients too)' },
-  recommendation: 'When the card content depends on the A2A-Version request header (e.g. a v0.3-shaped card for old clients), add "Vary: A2A-Version" so shared caches keep one entry per version.',
+  recommendation:
+    'When the card content depends on the A2A-Version request header (e.g. a v0.3-shaped card for old clients), add "Vary: A2A-Version" so shared caches keep one entry per version.',
   run: async (c) => {
     const first = c.discovery.response;
     if (!first || !c.discovery.cardUrl || !isRecord(c.raw)) return skip('No card was found.', 'precondition');
@@ -105,14 +107,19 @@ export const cardVary = defineCheck({
         checkId: 'card.vary',
       });
     const second = await fetchCard(false);
-    if (!second.responded) return skip(`The second card request (without A2A-Version) got no answer: ${second.error?.message ?? ''}`, 'precondition', [exchangeEvidence(second)]);
+    if (!second.responded)
+      return skip(`The second card request (without A2A-Version) got no answer: ${second.error?.message ?? ''}`, 'precondition', [exchangeEvidence(second)]);
     const vary = first.headers.get('vary') ?? '';
     const varies = /(^|,)\s*(a2a-version|\*)\s*(,|$)/i.test(vary);
     // Same card (key order and per-request signatures aside): nothing varies.
-    if (sameCard(first, second)) return varies ? pass('The card is the same with and without A2A-Version, and Vary lists A2A-Version anyway.') : pass('The card is the same with and without A2A-Version.');
+    if (sameCard(first, second))
+      return varies
+        ? pass('The card is the same with and without A2A-Version, and Vary lists A2A-Version anyway.')
+        : pass('The card is the same with and without A2A-Version.');
     // A control request with the header again: a card that changes on every request does not vary *by the header*.
     const control = await fetchCard(true);
-    if (!control.responded) return skip(`The control card request (with A2A-Version) got no answer: ${control.error?.message ?? ''}`, 'precondition', [exchangeEvidence(control)]);
+    if (!control.responded)
+      return skip(`The control card request (with A2A-Version) got no answer: ${control.error?.message ?? ''}`, 'precondition', [exchangeEvidence(control)]);
     if (!sameCard(first, control)) {
       return skip(
         'The card differs between two identical requests (with A2A-Version: 1.0), so whether it varies by A2A-Version cannot be told.',
@@ -123,7 +130,16 @@ export const cardVary = defineCheck({
     const sj = second.json();
     const otherIsCard = sj.ok && isRecord(sj.value);
     return varies
-      ? pass(`The card differs by A2A-Version (${otherIsCard ? 'another JSON card' : 'a different body'} without the header) and Vary: ${vary} says so.`, [exchangeEvidence(second, 'without A2A-Version')])
-      : fail(`The card differs with and without A2A-Version (the same with the header twice), but the response has ${vary ? `Vary: ${vary}` : 'no Vary header'}.`, [exchangeEvidence(first, 'with A2A-Version: 1.0'), exchangeEvidence(second, 'without A2A-Version'), exchangeEvidence(control, 'with A2A-Version: 1.0, again')]);
+      ? pass(`The card differs by A2A-Version (${otherIsCard ? 'another JSON card' : 'a different body'} without the header) and Vary: ${vary} says so.`, [
+          exchangeEvidence(second, 'without A2A-Version'),
+        ])
+      : fail(
+          `The card differs with and without A2A-Version (the same with the header twice), but the response has ${vary ? `Vary: ${vary}` : 'no Vary header'}.`,
+          [
+            exchangeEvidence(first, 'with A2A-Version: 1.0'),
+            exchangeEvidence(second, 'without A2A-Version'),
+            exchangeEvidence(control, 'with A2A-Version: 1.0, again'),
+          ],
+        );
   },
 });

@@ -5,7 +5,10 @@ import { collect, nullIsAbsent } from './common';
 
 function decodeB64urlJson(s: string): unknown {
   try {
-    const b64 = s.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(s.length / 4) * 4, '=');
+    const b64 = s
+      .replace(/-/g, '+')
+      .replace(/_/g, '/')
+      .padEnd(Math.ceil(s.length / 4) * 4, '=');
     const bin = atob(b64);
     const bytes = Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
     return JSON.parse(new TextDecoder().decode(bytes));
@@ -22,7 +25,8 @@ export const cardSignatures = defineCheck({
   tier: 'optional',
   phase: 'card',
   specRefs: { 'v0.3': 'v0.3.0 §5.5.6 AgentCardSignature', 'v1.0': 'v1.0.1 §8.4 Agent Card Signing (§8.4.2 Signature Format)' },
-  recommendation: 'Each signature needs "protected" (base64url of a JSON header with alg and kid, typ "JOSE" recommended) and "signature" (base64url), computed over the JCS-canonicalized card without "signatures" (v1.0 §8.4.1). @a2a-js/sdk offers AgentCardSignatureGenerator.',
+  recommendation:
+    'Each signature needs "protected" (base64url of a JSON header with alg and kid, typ "JOSE" recommended) and "signature" (base64url), computed over the JCS-canonicalized card without "signatures" (v1.0 §8.4.1). @a2a-js/sdk offers AgentCardSignatureGenerator.',
   requires: ['card'],
   run: (c) => {
     const sigs = c.raw.signatures;
@@ -42,7 +46,9 @@ export const cardSignatures = defineCheck({
           // v0.3 does not require "alg" to be protected; v1.0 §8.4.2 does.
           const unprotected = isRecord(s.header) ? s.header : {};
           if (typeof hdr.alg !== 'string' && !(c.generation !== 'v1.0' && typeof unprotected.alg === 'string')) {
-            problems.push(`signatures[${i}] has no "alg" in its ${c.generation === 'v1.0' ? 'protected header (v1.0 §8.4.2 MUST)' : 'JOSE header (RFC 7515 §4.1.1 MUST)'}`);
+            problems.push(
+              `signatures[${i}] has no "alg" in its ${c.generation === 'v1.0' ? 'protected header (v1.0 §8.4.2 MUST)' : 'JOSE header (RFC 7515 §4.1.1 MUST)'}`,
+            );
           }
           if (c.generation === 'v1.0' && typeof hdr.kid !== 'string') problems.push(`signatures[${i}] protected header has no "kid" (v1.0 §8.4.2 MUST)`);
         }

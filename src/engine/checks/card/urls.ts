@@ -72,8 +72,17 @@ export const cardUrlsEndpoint = defineCheck({
       .map((i) => ({ i, problem: endpointUrlProblem(i.url, String(i.binding)) }))
       .filter((x): x is { i: (typeof ifs)[number]; problem: string } => x.problem !== undefined);
     return bad.length
-      ? fail(`${bad.length} endpoint URL(s) do not have the form of their binding: ${bad.map((b) => `${JSON.stringify(b.i.url)} (${b.problem})`).slice(0, 5).join(', ')}.`, bad.map((b) => ev(`${b.i.source} ${b.i.binding}`, `${b.i.url}: ${b.problem}`, { path: b.i.source })))
-      : pass(`${ifs.length} endpoint URL(s), each in the form of its binding.`, ifs.map((i) => ev(`${i.source} ${i.binding}`, i.url)));
+      ? fail(
+          `${bad.length} endpoint URL(s) do not have the form of their binding: ${bad
+            .map((b) => `${JSON.stringify(b.i.url)} (${b.problem})`)
+            .slice(0, 5)
+            .join(', ')}.`,
+          bad.map((b) => ev(`${b.i.source} ${b.i.binding}`, `${b.i.url}: ${b.problem}`, { path: b.i.source })),
+        )
+      : pass(
+          `${ifs.length} endpoint URL(s), each in the form of its binding.`,
+          ifs.map((i) => ev(`${i.source} ${i.binding}`, i.url)),
+        );
   },
 });
 
@@ -84,7 +93,8 @@ export const cardUrlsOther = defineCheck({
   level: 'MAY',
   phase: 'card',
   specRefs: ALL({ legacy: 'v0.1.0 §5.5', 'v0.2': 'v0.2.6 §5.5', 'v0.3': 'v0.3.0 §5.5', 'v1.0': 'v1.0.1 §4.4.1' }),
-  recommendation: 'Use absolute https URLs for provider.url, documentationUrl and iconUrl; avoid javascript:, data: or relative URLs (clients render these as links).',
+  recommendation:
+    'Use absolute https URLs for provider.url, documentationUrl and iconUrl; avoid javascript:, data: or relative URLs (clients render these as links).',
   requires: ['card'],
   run: (c) => {
     const card = c.card;
@@ -96,7 +106,13 @@ export const cardUrlsOther = defineCheck({
     const bad = urls.filter(([, u]) => !isAbsHttp(u));
     // The spec only describes these URLs (no requirement word): findings are advice (the level is MAY).
     return bad.length
-      ? fail(`${bad.length} URL(s) are not absolute http(s): ${bad.map(([p, u]) => `${p}=${JSON.stringify(u).slice(0, 80)}`).slice(0, 4).join(', ')}. The spec describes these URLs without a requirement word.`, bad.map(([p, u]) => ev(p, u, { path: p })))
+      ? fail(
+          `${bad.length} URL(s) are not absolute http(s): ${bad
+            .map(([p, u]) => `${p}=${JSON.stringify(u).slice(0, 80)}`)
+            .slice(0, 4)
+            .join(', ')}. The spec describes these URLs without a requirement word.`,
+          bad.map(([p, u]) => ev(p, u, { path: p })),
+        )
       : pass(`${urls.length} URL(s), all absolute http(s).`);
   },
 });
@@ -113,7 +129,8 @@ export const cardUrlsOauth = defineCheck({
     'v0.3': 'v0.3.0 a2a.json OAuth flows ("This MUST be a URL")',
     'v1.0': 'v1.0.1 a2a.proto ImplicitOAuthFlow, PasswordOAuthFlow',
   },
-  recommendation: 'Give authorizationUrl, tokenUrl and refreshUrl as absolute https URLs of the authorization server, e.g. "https://auth.example.com/oauth2/token", not relative paths or bare host names.',
+  recommendation:
+    'Give authorizationUrl, tokenUrl and refreshUrl as absolute https URLs of the authorization server, e.g. "https://auth.example.com/oauth2/token", not relative paths or bare host names.',
   requires: ['card'],
   run: (c) => {
     const g = c.generation;

@@ -21,11 +21,18 @@ export const errorsUnknownMethod = defineCheck({
     const p = await PROBES['unknown-method'](ctx);
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
-    if (ctx.dialect.isRest) return expectRest(ctx, p, 'Unknown operation', { pass: (s) => isClientError(s) || s === 501, expected: 'a 4xx status (404 or 405 by HTTP semantics) or 501' });
+    if (ctx.dialect.isRest)
+      return expectRest(ctx, p, 'Unknown operation', {
+        pass: (s) => isClientError(s) || s === 501,
+        expected: 'a 4xx status (404 or 405 by HTTP semantics) or 501',
+      });
     return expectRpcCode(ctx, p, 'Unknown method', {
       codes: [-32601],
       names: 'MethodNotFound',
-      hints: { [-32600]: 'JSON-RPC 2.0 §5.1 reserves -32601 for a method that does not exist; -32600 is for a body that is not a Request object (servers that validate the method name against a schema, e.g. with pydantic, answer -32600 here).' },
+      hints: {
+        [-32600]:
+          'JSON-RPC 2.0 §5.1 reserves -32601 for a method that does not exist; -32600 is for a body that is not a Request object (servers that validate the method name against a schema, e.g. with pydantic, answer -32600 here).',
+      },
     });
   },
 });
@@ -48,7 +55,10 @@ export const errorsInvalidJson = defineCheck({
     return expectRpcCode(ctx, p, 'Malformed JSON', {
       codes: [-32700],
       names: 'JSONParseError',
-      hints: { [-32602]: '@a2a-js/sdk 1.x answers a parse error with -32602 (its RequestMalformedError maps to INVALID_PARAMS); JSON-RPC 2.0 §5.1 and the A2A tables say -32700.' },
+      hints: {
+        [-32602]:
+          '@a2a-js/sdk 1.x answers a parse error with -32602 (its RequestMalformedError maps to INVALID_PARAMS); JSON-RPC 2.0 §5.1 and the A2A tables say -32700.',
+      },
     });
   },
 });
@@ -111,7 +121,12 @@ export const errorsNotification = defineCheck({
   category: 'error-handling',
   level: 'MAY',
   phase: 'suite',
-  specRefs: { legacy: 'v0.1.0 §6.11.1; JSON-RPC 2.0 §4.1', 'v0.2': 'v0.2.6 §6.11.1; JSON-RPC 2.0 §4.1', 'v0.3': 'v0.3.0 §6.11.1; JSON-RPC 2.0 §4.1', 'v1.0': 'v1.0.1 §9.3; JSON-RPC 2.0 §4.1' },
+  specRefs: {
+    legacy: 'v0.1.0 §6.11.1; JSON-RPC 2.0 §4.1',
+    'v0.2': 'v0.2.6 §6.11.1; JSON-RPC 2.0 §4.1',
+    'v0.3': 'v0.3.0 §6.11.1; JSON-RPC 2.0 §4.1',
+    'v1.0': 'v1.0.1 §9.3; JSON-RPC 2.0 §4.1',
+  },
   recommendation:
     'A JSON-RPC request without "id" is a notification: do not process it as a request and do not reply with a JSON-RPC Response (answer HTTP 204 or 202 with an empty body), or reject it as an invalid A2A request (-32600 with id null), since the A2A schemas require an id.',
   requires: ['dialect'],
@@ -129,16 +144,25 @@ export const errorsNotification = defineCheck({
     const evidence = [exchangeEvidence(p.http)];
     const s = p.http.status;
     if (p.http.text.trim() === '') {
-      return s >= 200 && s < 300 ? pass(`${what}: HTTP ${s} with an empty body (no JSON-RPC response), as JSON-RPC 2.0 §4.1 requires.`, evidence) : fail(`${what}: HTTP ${s} with an empty body.`, evidence);
+      return s >= 200 && s < 300
+        ? pass(`${what}: HTTP ${s} with an empty body (no JSON-RPC response), as JSON-RPC 2.0 §4.1 requires.`, evidence)
+        : fail(`${what}: HTTP ${s} with an empty body.`, evidence);
     }
     const code = p.rpc?.error?.code;
     const idNull = p.rpc?.id === null || p.rpc?.id === undefined;
     if ((code === -32600 || code === -32602) && idNull) {
       return pass(`${what}: rejected as an invalid request (${code}, id null): the A2A schemas require an id on every method request.`, evidence);
     }
-    if (p.rpc?.hasResult) return fail(`${what}: processed and answered with a result (id ${JSON.stringify(p.rpc.id)}); JSON-RPC 2.0 §4.1: the server MUST NOT reply to a notification.`, evidence);
+    if (p.rpc?.hasResult)
+      return fail(
+        `${what}: processed and answered with a result (id ${JSON.stringify(p.rpc.id)}); JSON-RPC 2.0 §4.1: the server MUST NOT reply to a notification.`,
+        evidence,
+      );
     if (typeof code === 'number') {
-      return fail(`${what}: answered with error ${code} (id ${JSON.stringify(p.rpc?.id)})${code === -32001 ? ': TaskNotFound means it was processed as a request' : ''}; JSON-RPC 2.0 §4.1: the server MUST NOT reply to a notification.`, evidence);
+      return fail(
+        `${what}: answered with error ${code} (id ${JSON.stringify(p.rpc?.id)})${code === -32001 ? ': TaskNotFound means it was processed as a request' : ''}; JSON-RPC 2.0 §4.1: the server MUST NOT reply to a notification.`,
+        evidence,
+      );
     }
     return fail(`${what}: answered ${answered(p)}.`, evidence);
   },

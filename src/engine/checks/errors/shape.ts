@@ -28,7 +28,15 @@ export const errorsShape = defineCheck({
     const names = (Object.keys(PROBES) as (keyof typeof PROBES)[]).filter((n) => !(n === 'invalid-request' && ctx.dialect.isRest));
     const probes = await Promise.all(names.map((n) => PROBES[n](ctx)));
     // Crashes (no answer, a 5xx without a structured error) are judged by the probes' own checks.
-    const judged = probes.filter((p) => p.http.responded && !p.http.error && p.http.status !== 401 && p.http.status !== 403 && p.http.status !== 429 && (p.http.status < 500 || structuredError(ctx, p)));
+    const judged = probes.filter(
+      (p) =>
+        p.http.responded &&
+        !p.http.error &&
+        p.http.status !== 401 &&
+        p.http.status !== 403 &&
+        p.http.status !== 429 &&
+        (p.http.status < 500 || structuredError(ctx, p)),
+    );
     if (!judged.length) return skip('No error answer to judge (the error probes did not run or got no answer).', 'precondition');
     const problems: [string, string][] = [];
     const notes = new Set<string>();
@@ -42,7 +50,11 @@ export const errorsShape = defineCheck({
           p.rest?.notes.forEach((x) => notes.add(x));
         } else {
           const body = p.http.json();
-          if (!body.ok) problems.push([p.name, `the error body is not JSON (HTTP ${p.http.status}, ${p.http.contentType || 'no content type'}); v0.3.0 §3.2.3 requires error responses in a consistent JSON format`]);
+          if (!body.ok)
+            problems.push([
+              p.name,
+              `the error body is not JSON (HTTP ${p.http.status}, ${p.http.contentType || 'no content type'}); v0.3.0 §3.2.3 requires error responses in a consistent JSON format`,
+            ]);
           else if (!isRecord(body.value)) problems.push([p.name, 'the error body is JSON but not an object that maps to an A2A error type (v0.3.0 §3.2.3)']);
         }
         continue;
@@ -70,9 +82,16 @@ export const errorsShape = defineCheck({
       }
       if (ctx.generation === 'v1.0' && env.error) v1ErrorDataProblems(env.error.data, 'must').forEach((x) => problems.push([p.name, x]));
     }
-    if (!errorAnswers && !problems.length) return skip('No probe was answered with an error, so there is no error shape to judge (see the other errors checks).', 'precondition');
+    if (!errorAnswers && !problems.length)
+      return skip('No probe was answered with an error, so there is no error shape to judge (see the other errors checks).', 'precondition');
     if (problems.length) {
-      return fail(`${problems.length} shape problem(s): ${problems.slice(0, 3).map(([n, x]) => `${n}: ${x}`).join('; ')}.`, problems.slice(0, 20).map(([n, x]) => ev(n, x)));
+      return fail(
+        `${problems.length} shape problem(s): ${problems
+          .slice(0, 3)
+          .map(([n, x]) => `${n}: ${x}`)
+          .join('; ')}.`,
+        problems.slice(0, 20).map(([n, x]) => ev(n, x)),
+      );
     }
     return pass(`${errorAnswers} error answer(s), all well-formed.${notes.size ? ` (${[...notes][0]}.)` : ''}`);
   },
@@ -92,9 +111,12 @@ export const errorsDetails = defineCheck({
     if (ctx.dialect.isRest) return skip('On HTTP+JSON, ErrorInfo is part of google.rpc.Status (see errors.shape).', 'not-applicable');
     const p = await PROBES['task-not-found'](ctx);
     const e = p.rpc?.error;
-    if (!e || typeof e.code !== 'number' || e.code > -32001 || e.code < -32099) return skip('No A2A-specific error answer to inspect (see errors.task-not-found).', 'precondition');
+    if (!e || typeof e.code !== 'number' || e.code > -32001 || e.code < -32099)
+      return skip('No A2A-specific error answer to inspect (see errors.task-not-found).', 'precondition');
     // Untyped items of a data list break a MUST: errors.shape reports them.
     const problems = v1ErrorDataProblems(e.data, 'should');
-    return problems.length ? fail(`The A2A error ${e.code} carries no usable ErrorInfo: ${problems.join('; ')}.`, [exchangeEvidence(p.http)]) : pass('error.data carries a google.rpc.ErrorInfo.', [exchangeEvidence(p.http)]);
+    return problems.length
+      ? fail(`The A2A error ${e.code} carries no usable ErrorInfo: ${problems.join('; ')}.`, [exchangeEvidence(p.http)])
+      : pass('error.data carries a google.rpc.ErrorInfo.', [exchangeEvidence(p.http)]);
   },
 });

@@ -15,7 +15,8 @@ import { generationOf, restPrefix } from './interfaces';
 const BINDING_BUDGET_MS = 20_000;
 
 /** The interface is not served at all: 404/405, method not found, UNIMPLEMENTED. */
-const notServed = (o: CallOutcome) => o.http.status === 404 || o.http.status === 405 || (o.kind === 'error' && (o.error.code === -32601 || o.error.status === 'UNIMPLEMENTED'));
+const notServed = (o: CallOutcome) =>
+  o.http.status === 404 || o.http.status === 405 || (o.kind === 'error' && (o.error.code === -32601 || o.error.status === 'UNIMPLEMENTED'));
 
 /** An error's meaning across bindings (a JSON-RPC code and its HTTP+JSON mapping compare equal). */
 function errorCategory(o: CallOutcome): string {
@@ -29,7 +30,10 @@ function errorCategory(o: CallOutcome): string {
   return `${e.code ?? e.reason ?? e.status ?? o.http.status}`;
 }
 
-const describeError = (o: CallOutcome) => (o.kind === 'error' ? `${o.error.code ?? o.error.reason ?? o.error.status ?? `HTTP ${o.http.status}`}${o.error.message ? ` "${o.error.message.slice(0, 80)}"` : ''}` : o.kind);
+const describeError = (o: CallOutcome) =>
+  o.kind === 'error'
+    ? `${o.error.code ?? o.error.reason ?? o.error.status ?? `HTTP ${o.http.status}`}${o.error.message ? ` "${o.error.message.slice(0, 80)}"` : ''}`
+    : o.kind;
 
 export const interopBindings = defineCheck({
   id: 'interop.bindings',
@@ -42,7 +46,8 @@ export const interopBindings = defineCheck({
     'v0.3': 'v0.3.0 §5.6.2 Additional Interfaces, §3.4.1 Functional Equivalence',
     'v1.0': 'v1.0.1 §8.3.1 (each interface MUST accurately declare its transport and URL), §5.1 Functional Equivalence',
   },
-  recommendation: 'Serve every interface you declare, at the URL and with the binding and protocol version you declare; drop interfaces you do not serve. With @a2a-js/sdk, mount restHandler/jsonRpcHandler at exactly the declared paths, and enable legacyCompat if you list protocolVersion 0.3 interfaces.',
+  recommendation:
+    'Serve every interface you declare, at the URL and with the binding and protocol version you declare; drop interfaces you do not serve. With @a2a-js/sdk, mount restHandler/jsonRpcHandler at exactly the declared paths, and enable legacyCompat if you list protocolVersion 0.3 interfaces.',
   requires: ['dialect'],
   run: async (ctx) => {
     const sel = ctx.detection.selected;
@@ -75,9 +80,14 @@ export const interopBindings = defineCheck({
       });
       const label = `${i.binding} ${g} ${ctx.http.redactor.url(i.url)}`;
       const input = skillInput(ctx, primarySkill(ctx));
-      const run = await runTask({ ...ctx, taskTimeoutMs: Math.min(ctx.taskTimeoutMs, BINDING_BUDGET_MS) }, d, { ...input, input, lane: ctx.lane(`binding ${i.binding} ${g}`) });
+      const run = await runTask({ ...ctx, taskTimeoutMs: Math.min(ctx.taskTimeoutMs, BINDING_BUDGET_MS) }, d, {
+        ...input,
+        input,
+        lane: ctx.lane(`binding ${i.binding} ${g}`),
+      });
       evidence.push(runEvidence(run));
-      if (run.outcome === 'timeout') notes.push(`${label} answered send; the task did not settle within our ${Math.min(ctx.taskTimeoutMs, BINDING_BUDGET_MS)} ms cap`);
+      if (run.outcome === 'timeout')
+        notes.push(`${label} answered send; the task did not settle within our ${Math.min(ctx.taskTimeoutMs, BINDING_BUDGET_MS)} ms cap`);
       if (run.outcome !== 'failed-call' && run.outcome !== 'no-task') continue;
       const broken = run.brokenCall ?? run.send;
       const v = brokenCallVerdict(ctx, broken, label);
@@ -89,12 +99,16 @@ export const interopBindings = defineCheck({
           notes.push(`${label} refused the input with ${describeError(broken)}, as the main interface did (${describeError(mainBroken)}): the same answer`);
           continue;
         }
-        problems.push(`${label}: ${v.message}${m ? ` The main interface ${mainBroken ? `answered ${mainBroken.kind === 'error' ? describeError(mainBroken) : mainBroken.kind}` : `ran the same input to ${m.outcome}`}.` : ''}`);
+        problems.push(
+          `${label}: ${v.message}${m ? ` The main interface ${mainBroken ? `answered ${mainBroken.kind === 'error' ? describeError(mainBroken) : mainBroken.kind}` : `ran the same input to ${m.outcome}`}.` : ''}`,
+        );
         continue;
       }
       problems.push(`${label}: ${v.message}`);
     }
     const tail = notes.length ? ` (${notes.join('; ')})` : '';
-    return problems.length ? fail(`${problems.length} of ${others.length} other interface(s) do not work like the main one: ${problems.join(' | ')}${tail}`, evidence) : pass(`${others.length} other interface(s) answer send and get like the main one${tail}.`, evidence);
+    return problems.length
+      ? fail(`${problems.length} of ${others.length} other interface(s) do not work like the main one: ${problems.join(' | ')}${tail}`, evidence)
+      : pass(`${others.length} other interface(s) answer send and get like the main one${tail}.`, evidence);
   },
 });

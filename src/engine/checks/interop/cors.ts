@@ -10,10 +10,19 @@ import type { CheckContext } from '../context';
 import { defineCheck, ev, fail, pass, skip, toolError, transportVerdict, type Verdict } from '../define';
 import { needDialect } from '../preconditions';
 
-const CORS_REF = { legacy: 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v0.2': 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v0.3': 'Fetch Standard §3.2 CORS protocol (outside A2A)', 'v1.0': 'Fetch Standard §3.2 CORS protocol (outside A2A)' };
+const CORS_REF = {
+  legacy: 'Fetch Standard §3.2 CORS protocol (outside A2A)',
+  'v0.2': 'Fetch Standard §3.2 CORS protocol (outside A2A)',
+  'v0.3': 'Fetch Standard §3.2 CORS protocol (outside A2A)',
+  'v1.0': 'Fetch Standard §3.2 CORS protocol (outside A2A)',
+};
 
 const listHas = (header: string | undefined, item: string) =>
-  !!header && header.split(',').map((x) => x.trim().toLowerCase()).some((x) => x === item.toLowerCase() || (x === '*' && item.toLowerCase() !== 'authorization'));
+  !!header &&
+  header
+    .split(',')
+    .map((x) => x.trim().toLowerCase())
+    .some((x) => x === item.toLowerCase() || (x === '*' && item.toLowerCase() !== 'authorization'));
 
 /** Fetch: "A CORS-safelisted method is a method that is GET, HEAD, or POST": a preflight need not list them. */
 const SAFELISTED_METHODS = new Set(['GET', 'HEAD', 'POST']);
@@ -38,7 +47,8 @@ function noPreflight(): Verdict {
   );
 }
 
-const acaoProblem = (acao: string | undefined) => (acao === '*' || acao === PREFLIGHT_ORIGIN ? undefined : acao ? `Access-Control-Allow-Origin is "${acao}"` : 'no Access-Control-Allow-Origin');
+const acaoProblem = (acao: string | undefined) =>
+  acao === '*' || acao === PREFLIGHT_ORIGIN ? undefined : acao ? `Access-Control-Allow-Origin is "${acao}"` : 'no Access-Control-Allow-Origin';
 
 interface PreflightOutcome {
   verdict?: Verdict;
@@ -54,11 +64,23 @@ interface PreflightOutcome {
  * an ok status (200-299), Access-Control-Allow-Origin `*` or the origin, the method listed unless safelisted,
  * every non-safelisted header listed (`*` does not cover Authorization). `optional` headers are reported apart.
  */
-async function preflight(ctx: CheckContext, host: PreflightHost, url: string, method: string, headers: string[], optional: string[] = []): Promise<PreflightOutcome> {
+async function preflight(
+  ctx: CheckContext,
+  host: PreflightHost,
+  url: string,
+  method: string,
+  headers: string[],
+  optional: string[] = [],
+): Promise<PreflightOutcome> {
   const all = [...headers, ...optional];
   const r = await host.preflight({ url, origin: PREFLIGHT_ORIGIN, method, headers: all, signal: ctx.http.signal });
   if (!r.ok) {
-    return { verdict: r.blame === 'tool' ? toolError(`The preflight could not be sent: ${r.error}`) : fail(`The preflight got no answer: ${r.error}`), problems: [], optionalMissing: [], evidence: [] };
+    return {
+      verdict: r.blame === 'tool' ? toolError(`The preflight could not be sent: ${r.error}`) : fail(`The preflight got no answer: ${r.error}`),
+      problems: [],
+      optionalMissing: [],
+      evidence: [],
+    };
   }
   const h = lower(r.headers);
   const problems: string[] = [];
@@ -66,12 +88,19 @@ async function preflight(ctx: CheckContext, host: PreflightHost, url: string, me
   const origin = acaoProblem(h['access-control-allow-origin']);
   if (origin) problems.push(origin);
   if (!SAFELISTED_METHODS.has(method.toUpperCase()) && !listHas(h['access-control-allow-methods'], method)) {
-    problems.push(`Access-Control-Allow-Methods ${h['access-control-allow-methods'] ? `"${h['access-control-allow-methods']}"` : 'missing'} does not allow ${method}`);
+    problems.push(
+      `Access-Control-Allow-Methods ${h['access-control-allow-methods'] ? `"${h['access-control-allow-methods']}"` : 'missing'} does not allow ${method}`,
+    );
   }
   const missing = headers.filter((x) => !listHas(h['access-control-allow-headers'], x));
   if (missing.length) problems.push(`Access-Control-Allow-Headers does not allow ${missing.join(', ')}`);
   const optionalMissing = optional.filter((x) => !listHas(h['access-control-allow-headers'], x));
-  const evidence: Evidence[] = [ev('preflight', `OPTIONS ${ctx.http.redactor.url(url)} (Origin ${PREFLIGHT_ORIGIN}, ${method}, headers ${all.join(', ') || 'none'}) → ${r.status}\n${accessControl(h)}`)];
+  const evidence: Evidence[] = [
+    ev(
+      'preflight',
+      `OPTIONS ${ctx.http.redactor.url(url)} (Origin ${PREFLIGHT_ORIGIN}, ${method}, headers ${all.join(', ') || 'none'}) → ${r.status}\n${accessControl(h)}`,
+    ),
+  ];
   return { problems, optionalMissing, evidence };
 }
 
@@ -111,24 +140,44 @@ async function corsCard(ctx: CheckContext, url: string): Promise<Verdict> {
     // GET from the origin, as close as we can get from here.
     const o = await preflight(ctx, host, url, 'GET', []);
     if (o.verdict) return o.verdict;
-    evidence.push(...o.evidence, ev('note', 'Measured with an OPTIONS request for GET (the proxy cannot send a GET with Origin); a browser sends no preflight for a plain GET.'));
+    evidence.push(
+      ...o.evidence,
+      ev('note', 'Measured with an OPTIONS request for GET (the proxy cannot send a GET with Origin); a browser sends no preflight for a plain GET.'),
+    );
     simple = o.problems.length ? o.problems.join('; ') : undefined;
   } else {
-    const r = await exchange(ctx.http, { method: 'GET', url, headers: { Origin: PREFLIGHT_ORIGIN, Accept: 'application/json' }, lane: ctx.lane('cors card'), checkId: ctx.checkId });
+    const r = await exchange(ctx.http, {
+      method: 'GET',
+      url,
+      headers: { Origin: PREFLIGHT_ORIGIN, Accept: 'application/json' },
+      lane: ctx.lane('cors card'),
+      checkId: ctx.checkId,
+    });
     if (!r.responded) return transportVerdict(r, 'reading the card with an Origin header');
     const acao = r.headers.get('access-control-allow-origin') ?? undefined;
-    evidence.push(ev('GET with Origin', `GET ${ctx.http.redactor.url(url)} (Origin ${PREFLIGHT_ORIGIN}) → ${r.status}\naccess-control-allow-origin: ${acao ?? '(none)'}`, { exchangeId: r.exchangeId }));
+    evidence.push(
+      ev('GET with Origin', `GET ${ctx.http.redactor.url(url)} (Origin ${PREFLIGHT_ORIGIN}) → ${r.status}\naccess-control-allow-origin: ${acao ?? '(none)'}`, {
+        exchangeId: r.exchangeId,
+      }),
+    );
     simple = [r.status < 200 || r.status >= 300 ? `the GET answered HTTP ${r.status}` : undefined, acaoProblem(acao)].filter(Boolean).join('; ') || undefined;
   }
   if (ctx.generation !== 'v1.0') {
-    return simple ? fail(`A web page on another origin could not read the agent card: ${simple}.`, evidence) : pass('The agent card is readable from another origin (a plain GET; no preflight is involved).', evidence);
+    return simple
+      ? fail(`A web page on another origin could not read the agent card: ${simple}.`, evidence)
+      : pass('The agent card is readable from another origin (a plain GET; no preflight is involved).', evidence);
   }
   const withHeader = await preflight(ctx, host, url, 'GET', ['a2a-version']);
   if (withHeader.verdict) return withHeader.verdict;
   evidence.push(...withHeader.evidence);
   const headerOk = !withHeader.problems.length;
-  if (simple && !headerOk) return fail(`A web page on another origin could not read the agent card, with or without the A2A-Version header: ${simple}; with the header: ${withHeader.problems.join('; ')}.`, evidence);
-  if (simple) return fail(`A web page on another origin can read the agent card only when it sends the A2A-Version header (the plain GET fails: ${simple}).`, evidence);
+  if (simple && !headerOk)
+    return fail(
+      `A web page on another origin could not read the agent card, with or without the A2A-Version header: ${simple}; with the header: ${withHeader.problems.join('; ')}.`,
+      evidence,
+    );
+  if (simple)
+    return fail(`A web page on another origin can read the agent card only when it sends the A2A-Version header (the plain GET fails: ${simple}).`, evidence);
   if (!headerOk) {
     return fail(
       `The agent card is readable from another origin without the A2A-Version header (as a query parameter, v1.0 §3.6.1), but not with it: ${withHeader.problems.join('; ')}.`,
@@ -136,16 +185,19 @@ async function corsCard(ctx: CheckContext, url: string): Promise<Verdict> {
       'Add A2A-Version to Access-Control-Allow-Headers on the card route so browser clients can send the header like every other client.',
     );
   }
-  return pass('The agent card is readable from another origin, both as a plain GET (A2A-Version as a query parameter) and with the A2A-Version header.', evidence);
+  return pass(
+    'The agent card is readable from another origin, both as a plain GET (A2A-Version as a query parameter) and with the A2A-Version header.',
+    evidence,
+  );
 }
 
-const CORS_REC = 'Answer OPTIONS preflights on the card, RPC and stream endpoints with Access-Control-Allow-Origin (your dashboard origins or *), Access-Control-Allow-Methods (GET, POST) and Access-Control-Allow-Headers (Content-Type, A2A-Version, A2A-Extensions, Authorization and your API-key header), and put Access-Control-Allow-Origin on the answers too. Express: the cors package; Starlette: CORSMiddleware.';
+const CORS_REC =
+  'Answer OPTIONS preflights on the card, RPC and stream endpoints with Access-Control-Allow-Origin (your dashboard origins or *), Access-Control-Allow-Methods (GET, POST) and Access-Control-Allow-Headers (Content-Type, A2A-Version, A2A-Extensions, Authorization and your API-key header), and put Access-Control-Allow-Origin on the answers too. Express: the cors package; Starlette: CORSMiddleware.';
 
 /** Headers a browser client must send to the RPC and stream endpoints (A2A-Version is reported apart, see versionNote). */
 function rpcHeaders(ctx: CheckContext): string[] {
   return ['content-type', ...Object.keys(ctx.authHeaders).map((k) => k.toLowerCase())];
 }
-
 
 /** The URL a browser client posts a message (or a stream) to: the operations table's, with the interface's tenant. */
 const rpcUrl = (ctx: CheckContext, op: 'send' | 'stream'): string | undefined => ctx.dialect?.operationUrl(op);

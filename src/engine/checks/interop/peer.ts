@@ -46,7 +46,12 @@ export const interopPeerCard = defineCheck({
   level: 'MUST',
   tier: 'optional',
   phase: 'suite',
-  specRefs: { legacy: 'seed procedure 5.5 (agent A can discover agent B)', 'v0.2': 'v0.2.6 §5 Agent Discovery', 'v0.3': 'v0.3.0 §5 Agent Discovery', 'v1.0': 'v1.0.1 §8 Agent Discovery' },
+  specRefs: {
+    legacy: 'seed procedure 5.5 (agent A can discover agent B)',
+    'v0.2': 'v0.2.6 §5 Agent Discovery',
+    'v0.3': 'v0.3.0 §5 Agent Discovery',
+    'v1.0': 'v1.0.1 §8 Agent Discovery',
+  },
   recommendation: 'Make the peer agent serve a valid card at its well-known URI (run this tool on the peer alone to see its card checks).',
   requires: ['peer'],
   run: (ctx) => {
@@ -58,7 +63,10 @@ export const interopPeerCard = defineCheck({
       );
     }
     if (!peer.dialect) return fail(`The peer card declares no testable interface (${peer.detection.untestable ?? 'none'}).`);
-    return pass(`Peer "${peer.card.name}" is ${peer.detection.generation} over ${peer.detection.binding}.`, peer.detection.evidence.map((e) => ev('peer detection', e)));
+    return pass(
+      `Peer "${peer.card.name}" is ${peer.detection.generation} over ${peer.detection.binding}.`,
+      peer.detection.evidence.map((e) => ev('peer detection', e)),
+    );
   },
 });
 
@@ -68,20 +76,34 @@ export const interopPeerCommon = defineCheck({
   category: 'interop',
   level: 'SHOULD',
   phase: 'suite',
-  specRefs: { 'v0.3': 'v0.3.0 §5.6.3 Client Transport Selection', 'v1.0': 'v1.0.1 §8.3.2 Client Protocol Selection, §3.6 Versioning', legacy: 'seed procedure 5.5', 'v0.2': 'v0.2.6 §5.5' },
-  recommendation: 'Give both agents at least one common (protocol version, binding) interface, e.g. JSON-RPC 1.0, or add a v0.3 compatibility interface to the newer one (@a2a-js/sdk legacyCompat).',
+  specRefs: {
+    'v0.3': 'v0.3.0 §5.6.3 Client Transport Selection',
+    'v1.0': 'v1.0.1 §8.3.2 Client Protocol Selection, §3.6 Versioning',
+    legacy: 'seed procedure 5.5',
+    'v0.2': 'v0.2.6 §5.5',
+  },
+  recommendation:
+    'Give both agents at least one common (protocol version, binding) interface, e.g. JSON-RPC 1.0, or add a v0.3 compatibility interface to the newer one (@a2a-js/sdk legacyCompat).',
   requires: ['peer'],
   run: (ctx) => {
     const peer = ctx.peer;
     const offers = (t: { card: { interfaces: CardInterface[] }; detection: { generation: Generation } }) =>
-      new Set(t.card.interfaces.map((i) => `${generationOf(i, t.detection.generation).replace(/^v/, '').split('.')[0] === '1' ? '1.0' : generationOf(i, t.detection.generation)} ${canonicalBinding(String(i.binding)) ?? i.binding}`));
+      new Set(
+        t.card.interfaces.map(
+          (i) =>
+            `${generationOf(i, t.detection.generation).replace(/^v/, '').split('.')[0] === '1' ? '1.0' : generationOf(i, t.detection.generation)} ${canonicalBinding(String(i.binding)) ?? i.binding}`,
+        ),
+      );
     const a = offers(ctx);
     const b = offers(peer);
     const common = [...a].filter((x) => b.has(x));
     const evidence = [ev('agent offers', [...a].join(', ')), ev('peer offers', [...b].join(', '))];
     return common.length
       ? pass(`Common: ${common.join(', ')}.`, evidence)
-      : fail('The cards declare no common (protocol version, binding) pair. Clients that speak several versions or bindings (e.g. an SDK with legacy compatibility) may still connect them; nothing requires two agents to share one.', evidence);
+      : fail(
+          'The cards declare no common (protocol version, binding) pair. Clients that speak several versions or bindings (e.g. an SDK with legacy compatibility) may still connect them; nothing requires two agents to share one.',
+          evidence,
+        );
   },
 });
 
@@ -92,7 +114,12 @@ export const interopPeerConcurrent = defineCheck({
   level: 'MUST',
   tier: 'optional',
   phase: 'suite',
-  specRefs: { legacy: 'seed procedure 5.5 (concurrent tasks)', 'v0.2': 'v0.2.6 §6.1', 'v0.3': 'v0.3.0 §6.1', 'v1.0': 'v1.0.1 §3.4.2 Task Identifier Semantics' },
+  specRefs: {
+    legacy: 'seed procedure 5.5 (concurrent tasks)',
+    'v0.2': 'v0.2.6 §6.1',
+    'v0.3': 'v0.3.0 §6.1',
+    'v1.0': 'v1.0.1 §3.4.2 Task Identifier Semantics',
+  },
   recommendation: 'Keep per-task state keyed by task id and never share mutable state between requests; generate unique task ids (UUIDs).',
   requires: ['peer-callable'],
   run: async (ctx) => {
@@ -117,7 +144,12 @@ export const interopPeerConcurrent = defineCheck({
     if (agentDup) return fail(`Two concurrent tasks of the agent share the id ${agentDup[0]}: task ids MUST be unique per agent.`, evidence);
     const peerDup = dupOf([b1, b2]);
     if (peerDup) {
-      return { status: 'fail', advisory: 'The duplicate is on the peer, not on the agent under test.', message: `Two concurrent tasks of the peer share the id ${peerDup[0]} (run this tool on the peer alone to judge it).`, evidence };
+      return {
+        status: 'fail',
+        advisory: 'The duplicate is on the peer, not on the agent under test.',
+        message: `Two concurrent tasks of the peer share the id ${peerDup[0]} (run this tool on the peer alone to judge it).`,
+        evidence,
+      };
     }
     const broken = runs.filter((r) => r.outcome === 'failed-call' || r.outcome === 'no-task');
     const verdicts = broken.map((r) => brokenCallVerdict(r === a1 || r === a2 ? ctx : peerCtx, r.brokenCall ?? r.send, r.lane));
@@ -140,19 +172,29 @@ export const interopPeerConcurrent = defineCheck({
       };
     }
     const slow = runs.filter((r) => r.outcome === 'timeout');
-    if (slow.length) return toolLimit(`${slow.length} of 4 concurrent task(s) did not settle within our ${ctx.taskTimeoutMs} ms budget (${slow.map((r) => r.lane).join(', ')}); ids so far are distinct per agent. To give them more time, ${TIMEOUT_KNOB}.`, evidence);
+    if (slow.length)
+      return toolLimit(
+        `${slow.length} of 4 concurrent task(s) did not settle within our ${ctx.taskTimeoutMs} ms budget (${slow.map((r) => r.lane).join(', ')}); ids so far are distinct per agent. To give them more time, ${TIMEOUT_KNOB}.`,
+        evidence,
+      );
     return pass('4 concurrent tasks (2 per agent) settled, with distinct ids per agent.', evidence);
   },
 });
 
 export const interopPeerRelay = defineCheck({
   id: 'interop.peer.relay',
-  title: 'Two agents: each accepts the other\'s output as input (A → B and B → A)',
+  title: "Two agents: each accepts the other's output as input (A → B and B → A)",
   category: 'interop',
   level: 'SHOULD',
   phase: 'suite',
-  specRefs: { legacy: 'seed procedure 5.5 (A sends a task to B, B to A)', 'v0.2': 'v0.2.6 §6.4 Message, §6.7 Artifact', 'v0.3': 'v0.3.0 §6.4, §6.7', 'v1.0': 'v1.0.1 §3.7 Messages and Artifacts' },
-  recommendation: 'Produce plain text (or declared media types) in artifacts and accept the media types you declare in defaultInputModes, so an agent can hand its result to another.',
+  specRefs: {
+    legacy: 'seed procedure 5.5 (A sends a task to B, B to A)',
+    'v0.2': 'v0.2.6 §6.4 Message, §6.7 Artifact',
+    'v0.3': 'v0.3.0 §6.4, §6.7',
+    'v1.0': 'v1.0.1 §3.7 Messages and Artifacts',
+  },
+  recommendation:
+    'Produce plain text (or declared media types) in artifacts and accept the media types you declare in defaultInputModes, so an agent can hand its result to another.',
   requires: ['peer-callable'],
   run: async (ctx) => {
     const { peer, dialect: ad } = ctx;
@@ -165,13 +207,22 @@ export const interopPeerRelay = defineCheck({
     // An agent may refuse media types it does not declare (ContentTypeNotSupported): relay text only to agents
     // whose defaultInputModes accept text.
     const noText = [!acceptsText(peer.card) && 'the peer', !acceptsText(ctx.card) && 'the agent'].filter(Boolean);
-    if (noText.length) return skip(`${noText.join(' and ')} declare${noText.length === 1 ? 's' : ''} no text input mode (defaultInputModes), so relaying text output does not apply.`, 'not-applicable');
+    if (noText.length)
+      return skip(
+        `${noText.join(' and ')} declare${noText.length === 1 ? 's' : ''} no text input mode (defaultInputModes), so relaying text output does not apply.`,
+        'not-applicable',
+      );
     const toB = await runTask(peerCtx, pd, { text: aOut, lane: ctx.lane('relay A→B') });
     const toA = await runTask(ctx, ad, { text: bOut, lane: ctx.lane('relay B→A') });
     const evidence = [runEvidence(toB), runEvidence(toA)];
-    const problems = [toB, toA].filter((r) => r.outcome === 'failed-call' || r.outcome === 'no-task').map((r) => `${r.lane}: ${brokenCallVerdict(ctx, r.brokenCall ?? r.send, r.lane).message}`);
+    const problems = [toB, toA]
+      .filter((r) => r.outcome === 'failed-call' || r.outcome === 'no-task')
+      .map((r) => `${r.lane}: ${brokenCallVerdict(ctx, r.brokenCall ?? r.send, r.lane).message}`);
     return problems.length
-      ? fail(`Relay failed: ${problems.join('; ')}. An agent may refuse input it does not support or that does not fit its skills; this is an interoperability note, not a requirement.`, evidence)
-      : pass('Each agent accepted the other\'s output.', evidence);
+      ? fail(
+          `Relay failed: ${problems.join('; ')}. An agent may refuse input it does not support or that does not fit its skills; this is an interoperability note, not a requirement.`,
+          evidence,
+        )
+      : pass("Each agent accepted the other's output.", evidence);
   },
 });

@@ -29,7 +29,14 @@ export const lifecycleBlocking = defineCheck({
     const input = skillInput(ctx, skillId);
     const lane = ctx.lane('blocking');
     const started = ctx.http.host.now();
-    const res = await d.send(ctx.http, { ...input, lane, checkId: ctx.checkId, taskId: ctx.generation === 'legacy' ? ctx.uuid() : undefined, blocking: v1 ? undefined : true, timeoutMs: ctx.taskTimeoutMs });
+    const res = await d.send(ctx.http, {
+      ...input,
+      lane,
+      checkId: ctx.checkId,
+      taskId: ctx.generation === 'legacy' ? ctx.uuid() : undefined,
+      blocking: v1 ? undefined : true,
+      timeoutMs: ctx.taskTimeoutMs,
+    });
     const took = ctx.http.host.now() - started;
     const how = v1 ? 'SendMessage without returnImmediately (blocking is the default)' : `${d.describe('send')} with configuration.blocking: true`;
     const evidence = [exchangeEvidence(res.http, `${how}, answered after ${took} ms`)];
@@ -38,7 +45,13 @@ export const lifecycleBlocking = defineCheck({
       if (!v1 && res.kind === 'error' && !refusedForCredentials(ctx, res.http) && res.http.status !== 429 && res.http.status < 500) {
         const v = brokenCallVerdict(ctx, res, `A blocking ${d.describe('send')}`, { input });
         if (v.status !== 'fail') return v;
-        return { ...v, advisory: ctx.generation === 'v0.3' ? 'v0.3.0 MessageSendConfiguration.blocking: "The server may reject this if the task is long-running."' : 'blocking is described, not required, in v0.2.6.' };
+        return {
+          ...v,
+          advisory:
+            ctx.generation === 'v0.3'
+              ? 'v0.3.0 MessageSendConfiguration.blocking: "The server may reject this if the task is long-running."'
+              : 'blocking is described, not required, in v0.2.6.',
+        };
       }
       return brokenCallVerdict(ctx, res, `A blocking ${d.describe('send')} (skill ${skillId ?? 'none'})`, { input, waits: true });
     }
@@ -60,8 +73,14 @@ export const lifecycleBlocking = defineCheck({
     }
     evidence.push(exchangeEvidence(back.http, 'read back'));
     const hard: string[] = [];
-    if (isTerminal(back.task.state, ctx.generation) && back.task.state !== t.state) hard.push(`the blocking answer said ${t.rawState}, but the stored task is ${back.task.rawState}`);
-    if (artifactCount(back.task) > artifactCount(t)) hard.push(`the blocking answer carried ${artifactCount(t)} artifact(s), the finished task has ${artifactCount(back.task)} ("The response MUST include the latest task state with all artifacts")`);
-    return hard.length ? fail(`${hard.join('; ')}.`, evidence) : pass(`The blocking send returned after ${took} ms with the task ${t.rawState} and its ${artifactCount(t)} artifact(s), as stored.`, evidence);
+    if (isTerminal(back.task.state, ctx.generation) && back.task.state !== t.state)
+      hard.push(`the blocking answer said ${t.rawState}, but the stored task is ${back.task.rawState}`);
+    if (artifactCount(back.task) > artifactCount(t))
+      hard.push(
+        `the blocking answer carried ${artifactCount(t)} artifact(s), the finished task has ${artifactCount(back.task)} ("The response MUST include the latest task state with all artifacts")`,
+      );
+    return hard.length
+      ? fail(`${hard.join('; ')}.`, evidence)
+      : pass(`The blocking send returned after ${took} ms with the task ${t.rawState} and its ${artifactCount(t)} artifact(s), as stored.`, evidence);
   },
 });

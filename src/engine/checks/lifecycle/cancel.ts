@@ -28,7 +28,8 @@ export const lifecycleCancelEffective = defineCheck({
   level: 'SHOULD',
   phase: 'suite',
   specRefs: CANCEL,
-  recommendation: 'Support cancellation of running work: check for cancellation between steps of the executor, and publish a final canceled status (seed procedure step 2.3).',
+  recommendation:
+    'Support cancellation of running work: check for cancellation between steps of the executor, and publish a final canceled status (seed procedure step 2.3).',
   requires: ['dialect'],
   run: async (ctx) => {
     const c = await cancelFixture(ctx);

@@ -27,7 +27,14 @@ interface AnswerSeen {
  * (working, finished in any state: a refusal is an answer too), or asked again with a new status (timestamp or
  * message changed), or our message is in its history. Gives up after a short while (the budget, at most 15 s).
  */
-async function followAnswer(ctx: CheckContextWith<'dialect'>, taskId: string, lane: string, before: TaskView, messageId: string, last: TaskState | undefined): Promise<AnswerSeen> {
+async function followAnswer(
+  ctx: CheckContextWith<'dialect'>,
+  taskId: string,
+  lane: string,
+  before: TaskView,
+  messageId: string,
+  last: TaskState | undefined,
+): Promise<AnswerSeen> {
   const started = ctx.http.host.now();
   const deadline = started + Math.min(ctx.taskTimeoutMs, 15_000);
   let delay = 150;
@@ -49,9 +56,11 @@ async function followAnswer(ctx: CheckContextWith<'dialect'>, taskId: string, la
     if (isTerminal(st, ctx.generation)) return note(`it ended ${g.task.rawState}`);
     if (st !== 'input-required' && st !== 'auth-required') return note(`it resumed (${g.task.rawState})`);
     if (historyMessageIds(g.task).includes(messageId)) return note(`our message is in its history, and it asks again (${g.task.rawState})`);
-    if (g.task.timestamp && g.task.timestamp !== before.timestamp) return note(`its status changed (timestamp ${before.timestamp ?? 'none'} → ${g.task.timestamp}), asking again`);
+    if (g.task.timestamp && g.task.timestamp !== before.timestamp)
+      return note(`its status changed (timestamp ${before.timestamp ?? 'none'} → ${g.task.timestamp}), asking again`);
     if (g.task.statusMessageId !== before.statusMessageId || g.task.statusText !== before.statusText) return note('it asks again with a new status message');
-    if ((g.task.history?.length ?? 0) > (before.history?.length ?? 0) && before.history !== undefined) return note(`its history grew (${before.history.length} → ${g.task.history?.length})`);
+    if ((g.task.history?.length ?? 0) > (before.history?.length ?? 0) && before.history !== undefined)
+      return note(`its history grew (${before.history.length} → ${g.task.history?.length})`);
     if (ctx.http.host.now() >= deadline || ctx.http.signal.aborted) {
       evidence.push(exchangeEvidence(g.http, 'read back: unchanged'));
       return { task: seen, evidence };
@@ -61,7 +70,7 @@ async function followAnswer(ctx: CheckContextWith<'dialect'>, taskId: string, la
 
 export const lifecycleMultiTurn = defineCheck({
   id: 'lifecycle.multi-turn',
-  title: 'A task paused in input-required processes the client\'s answer in the same task',
+  title: "A task paused in input-required processes the client's answer in the same task",
   category: 'lifecycle',
   level: 'MUST',
   phase: 'suite',
@@ -79,7 +88,8 @@ export const lifecycleMultiTurn = defineCheck({
     const paused = runs.find((r) => r.final?.state === 'input-required' && r.final.id);
     const t = paused?.final;
     const taskId = t?.id;
-    if (!paused || !t || !taskId) return skip('No test task paused in input-required, so multi-turn could not be exercised.', 'not-applicable', runs.map(runEvidence));
+    if (!paused || !t || !taskId)
+      return skip('No test task paused in input-required, so multi-turn could not be exercised.', 'not-applicable', runs.map(runEvidence));
     const d = ctx.dialect;
     const lane = paused.lane;
     const evidence = [runEvidence(paused)];
@@ -93,7 +103,16 @@ export const lifecycleMultiTurn = defineCheck({
     for (let round = 1; round <= 2; round++) {
       const answer = round === 1 ? 'Here is the extra input you asked for: yes, go ahead.' : 'Yes. Please continue with sensible defaults.';
       const messageId = ctx.uuid();
-      const follow = await d.send(ctx.http, { text: answer, lane, checkId: ctx.checkId, taskId, contextId: t.contextId, messageId, returnImmediately: true, timeoutMs: ctx.taskTimeoutMs });
+      const follow = await d.send(ctx.http, {
+        text: answer,
+        lane,
+        checkId: ctx.checkId,
+        taskId,
+        contextId: t.contextId,
+        messageId,
+        returnImmediately: true,
+        timeoutMs: ctx.taskTimeoutMs,
+      });
       evidence.push(exchangeEvidence(follow.http, `answer ${round}`));
       if (follow.kind === 'task') {
         emitState(ctx, lane, { source: 'send', at: ctx.http.host.now(), task: follow.task, exchangeId: follow.http.exchangeId }, last);
@@ -108,7 +127,13 @@ export const lifecycleMultiTurn = defineCheck({
       last = seen.task?.state ?? last;
       if (seen.processed && seen.task) {
         const how = seen.processed;
-        return graded([], weak, evidence, `Task ${taskId} processed answer ${round}: ${how}.`, 'No sentence requires the answer to come back in the same task.');
+        return graded(
+          [],
+          weak,
+          evidence,
+          `Task ${taskId} processed answer ${round}: ${how}.`,
+          'No sentence requires the answer to come back in the same task.',
+        );
       }
       if (seen.task) before = seen.task;
     }
@@ -142,7 +167,10 @@ export const lifecycleHistory = defineCheck({
     if (full.kind !== 'task') return brokenCallVerdict(ctx, full, 'get with historyLength 100');
     const evidence = [exchangeEvidence(full.http, 'historyLength=100')];
     if (!full.task.history?.length) {
-      return fail(`get with historyLength=100 returned ${full.task.history ? 'an empty history' : 'no history'} for task ${id}, which has exchanged at least our message.`, evidence);
+      return fail(
+        `get with historyLength=100 returned ${full.task.history ? 'an empty history' : 'no history'} for task ${id}, which has exchanged at least our message.`,
+        evidence,
+      );
     }
     return pass(`History of task ${id} has ${full.task.history.length} message(s).`, evidence);
   },
@@ -182,7 +210,12 @@ export const lifecycleHistoryLength = defineCheck({
         break;
       }
     }
-    if (!chosen) return skip('No test task showed two or more history messages, so a bound of 1 cannot be observed (history too short to test the bound).', 'precondition', tried);
+    if (!chosen)
+      return skip(
+        'No test task showed two or more history messages, so a bound of 1 cannot be observed (history too short to test the bound).',
+        'precondition',
+        tried,
+      );
     const { id, lane, size } = chosen;
     const one = await readBack(ctx, id, lane, 1);
     if (one.kind !== 'task') return brokenCallVerdict(ctx, one, 'get with historyLength 1');
@@ -213,7 +246,8 @@ export const lifecycleContext = defineCheck({
   level: 'SHOULD',
   phase: 'suite',
   specRefs: { 'v0.2': 'v0.2.6 §6.4 Message.contextId', 'v0.3': 'v0.3.0 §6.4 Message.contextId', 'v1.0': 'v1.0.1 §3.4.1 Context Identifier Semantics' },
-  recommendation: 'When a message carries a contextId, create the new task in that context (or reject the contextId if it is not acceptable); do not silently start a new context.',
+  recommendation:
+    'When a message carries a contextId, create the new task in that context (or reject the contextId if it is not acceptable); do not silently start a new context.',
   requires: ['task-runs'],
   run: async (ctx) => {
     const r = await completedRun(ctx);
@@ -224,30 +258,51 @@ export const lifecycleContext = defineCheck({
     const lane = ctx.lane('context');
     // The skill's own input (an image-only skill gets its image again), in the existing context.
     const input = r.input ?? skillInput(ctx, r.skillId);
-    const next = await d.send(ctx.http, { ...input, text: input.text, contextId, lane, checkId: ctx.checkId, returnImmediately: true, timeoutMs: ctx.taskTimeoutMs });
+    const next = await d.send(ctx.http, {
+      ...input,
+      text: input.text,
+      contextId,
+      lane,
+      checkId: ctx.checkId,
+      returnImmediately: true,
+      timeoutMs: ctx.taskTimeoutMs,
+    });
     const evidence = [exchangeEvidence(next.http, `send in context ${contextId}`)];
     const v1 = ctx.generation === 'v1.0';
     if (next.kind === 'message') {
       if (next.message.contextId === contextId) return pass(`The reply message stays in context ${contextId}.`, evidence);
       if (next.message.contextId === undefined) {
-        return { ...fail(`The reply message carries no contextId, so whether it stayed in context ${contextId} cannot be seen.`, evidence), advisory: 'Message.contextId is optional; only a proto comment says it "must be provided" (lowercase).' };
+        return {
+          ...fail(`The reply message carries no contextId, so whether it stayed in context ${contextId} cannot be seen.`, evidence),
+          advisory: 'Message.contextId is optional; only a proto comment says it "must be provided" (lowercase).',
+        };
       }
-      return fail(`The reply message is in context ${next.message.contextId}, not ${contextId}${v1 ? ' (§3.4.1: an agent that cannot accept the contextId MUST reject the request and MUST NOT generate a new one)' : ''}.`, evidence);
+      return fail(
+        `The reply message is in context ${next.message.contextId}, not ${contextId}${v1 ? ' (§3.4.1: an agent that cannot accept the contextId MUST reject the request and MUST NOT generate a new one)' : ''}.`,
+        evidence,
+      );
     }
     if (next.kind === 'error') {
       const blocked = refusedForCredentials(ctx, next.http) ?? rateLimited(next, 'Sending a message with an existing contextId');
       if (blocked) return blocked;
       const crash = next.http.status >= 500 || next.error.code === -32603;
       // A refusal of our content type is not a refusal of the context: judged as such (skip or advisory).
-      if (crash || contentTypeRefusal(next, ctx.generation, ctx.binding) === 'explicit') return brokenCallVerdict(ctx, next, 'sending a message with an existing contextId', { input });
+      if (crash || contentTypeRefusal(next, ctx.generation, ctx.binding) === 'explicit')
+        return brokenCallVerdict(ctx, next, 'sending a message with an existing contextId', { input });
       const err = `${next.error.code ?? `HTTP ${next.http.status}`} ${next.error.message.slice(0, 160)}`;
       if (v1) return pass(`The agent refused the client-provided contextId with an error (${err}), which v1.0.1 §3.4.1 permits.`, evidence);
-      return { ...fail(`The agent refused a message in its own context ${contextId} (${err}).`, evidence), advisory: `Keeping a client-sent contextId is described, not required, in ${ctx.generation}.` };
+      return {
+        ...fail(`The agent refused a message in its own context ${contextId} (${err}).`, evidence),
+        advisory: `Keeping a client-sent contextId is described, not required, in ${ctx.generation}.`,
+      };
     }
     if (next.kind !== 'task') return brokenCallVerdict(ctx, next, 'sending a message with an existing contextId', { input, waits: true });
     emitState(ctx, lane, { source: 'send', at: ctx.http.host.now(), task: next.task, exchangeId: next.http.exchangeId });
     if (contextOfTask(next.task) !== undefined && contextOfTask(next.task) !== contextId) {
-      return fail(`The new task got contextId ${JSON.stringify(contextOfTask(next.task))} instead of ${contextId}${v1 ? ' (§3.4.1: MUST NOT generate a new contextId; reject the request instead)' : ''}.`, evidence);
+      return fail(
+        `The new task got contextId ${JSON.stringify(contextOfTask(next.task))} instead of ${contextId}${v1 ? ' (§3.4.1: MUST NOT generate a new contextId; reject the request instead)' : ''}.`,
+        evidence,
+      );
     }
     const hard: string[] = [];
     const weak: string[] = [];
@@ -259,7 +314,8 @@ export const lifecycleContext = defineCheck({
       if (back.kind === 'task') {
         evidence.push(exchangeEvidence(back.http, 'read back'));
         stored = contextOfTask(back.task) ?? stored;
-        if (back.task.contextId !== undefined && back.task.contextId !== contextId) hard.push(`task ${next.task.id} is stored in context ${back.task.contextId}, not ${contextId}`);
+        if (back.task.contextId !== undefined && back.task.contextId !== contextId)
+          hard.push(`task ${next.task.id} is stored in context ${back.task.contextId}, not ${contextId}`);
       }
       if (v1) {
         const listed = await listTasks(ctx, lane, { contextId, pageSize: 100 });
@@ -272,6 +328,12 @@ export const lifecycleContext = defineCheck({
       }
     }
     if (stored === undefined) weak.push(`neither the answer nor the stored task carries a contextId, so the context cannot be seen`);
-    return graded(hard, weak, evidence, `New task ${next.task.id} in the same context ${contextId} (read back).`, 'No sentence requires a new task per message, a contextId on every Task (v1.0: not REQUIRED) or ListTasks to show them.');
+    return graded(
+      hard,
+      weak,
+      evidence,
+      `New task ${next.task.id} in the same context ${contextId} (read back).`,
+      'No sentence requires a new task per message, a contextId on every Task (v1.0: not REQUIRED) or ListTasks to show them.',
+    );
   },
 });

@@ -11,7 +11,10 @@ import { graded, listTasks, type ListParams } from './shared';
 /** Method not found: -32601, or REST 404/405/501 (a route that does not exist). */
 function notImplemented(o: CallOutcome): boolean {
   if (o.kind !== 'error') return false;
-  return o.error.code === -32601 || ((o.http.status === 404 || o.http.status === 405 || o.http.status === 501) && o.error.code === undefined && o.error.reason !== 'TASK_NOT_FOUND');
+  return (
+    o.error.code === -32601 ||
+    ((o.http.status === 404 || o.http.status === 405 || o.http.status === 501) && o.error.code === undefined && o.error.reason !== 'TASK_NOT_FOUND')
+  );
 }
 
 /** One ListTasks page judged against v1.0.1 §3.1.4 and the proto (docs/spec-review/lifecycle.md X5: MUST findings vs advisories). */
@@ -26,7 +29,8 @@ export function judgeListPage(v: unknown, contextId: string | undefined): { hard
   if (v.nextPageToken === undefined) hard.push('"nextPageToken" is missing (§3.1.4: MUST always be present, "" on the last page)');
   else if (typeof v.nextPageToken !== 'string') hard.push('"nextPageToken" is not a string');
   for (const k of ['pageSize', 'totalSize'] as const) {
-    if (v[k] === undefined) (tasks.length ? hard : weak).push(`"${k}" is absent${tasks.length ? ' (REQUIRED in the proto)' : ' (ProtoJSON omits a zero; REQUIRED in the proto)'}`);
+    if (v[k] === undefined)
+      (tasks.length ? hard : weak).push(`"${k}" is absent${tasks.length ? ' (REQUIRED in the proto)' : ' (ProtoJSON omits a zero; REQUIRED in the proto)'}`);
     else if (typeof v[k] !== 'number' && !(typeof v[k] === 'string' && /^\d+$/.test(String(v[k])))) hard.push(`"${k}" is not a number`);
   }
   const ids: string[] = [];
@@ -49,7 +53,8 @@ export function judgeListPage(v: unknown, contextId: string | undefined): { hard
       prev = ts;
     }
   }
-  if (withArtifacts.length) hard.push(`task(s) ${withArtifacts.slice(0, 3).join(', ')} carry "artifacts" although includeArtifacts was not set (§3.1.4: MUST be omitted entirely)`);
+  if (withArtifacts.length)
+    hard.push(`task(s) ${withArtifacts.slice(0, 3).join(', ')} carry "artifacts" although includeArtifacts was not set (§3.1.4: MUST be omitted entirely)`);
   if (unordered) hard.push('the tasks are not sorted by status timestamp, newest first (§3.1.4 MUST)');
   if (foreign.length) hard.push(`the contextId filter returned tasks of other contexts: ${foreign.slice(0, 3).join(', ')}`);
   return { hard, weak, ids, nextPageToken: typeof v.nextPageToken === 'string' && v.nextPageToken ? v.nextPageToken : undefined };
@@ -62,7 +67,8 @@ export const lifecycleList = defineCheck({
   level: 'SHOULD',
   phase: 'suite',
   specRefs: { 'v1.0': 'v1.0.1 §3.1.4 List Tasks' },
-  recommendation: 'Implement ListTasks: filter by contextId, return visible tasks newest first (by status timestamp), always include nextPageToken ("" on the last page), and omit artifacts unless includeArtifacts is set.',
+  recommendation:
+    'Implement ListTasks: filter by contextId, return visible tasks newest first (by status timestamp), always include nextPageToken ("" on the last page), and omit artifacts unless includeArtifacts is set.',
   requires: ['task-runs'],
   run: async (ctx) => {
     const runs = ctx.taskRuns;
@@ -71,7 +77,9 @@ export const lifecycleList = defineCheck({
     const hard: string[] = [];
     const weak: string[] = [];
     const evidence: Evidence[] = [];
-    const calls: { params: ListParams; label: string }[] = ours.contextId ? [{ params: { contextId: ours.contextId, pageSize: 10 }, label: `contextId ${ours.contextId}` }] : [];
+    const calls: { params: ListParams; label: string }[] = ours.contextId
+      ? [{ params: { contextId: ours.contextId, pageSize: 10 }, label: `contextId ${ours.contextId}` }]
+      : [];
     calls.push({ params: { pageSize: 100 }, label: 'unfiltered' });
     let pages = 0;
     for (const call of calls) {
@@ -83,7 +91,8 @@ export const lifecycleList = defineCheck({
           if (pages === 0 && notImplemented(res)) {
             return {
               ...fail('ListTasks is not implemented (method not found).', evidence),
-              advisory: 'Only the lowercase "must support" of v1.0.1 §3.1 asks for ListTasks, a sentence that also lists capability-gated operations; the a2a-tck has no requirement to implement it either.',
+              advisory:
+                'Only the lowercase "must support" of v1.0.1 §3.1 asks for ListTasks, a sentence that also lists capability-gated operations; the a2a-tck has no requirement to implement it either.',
             };
           }
           return brokenCallVerdict(ctx, res, `ListTasks (${call.label})`);

@@ -29,7 +29,9 @@ function readConfig(v: unknown, g: Generation, rest: boolean, taskId: string): {
   if (g === 'v1.0') {
     let flat: Record<string, unknown> = v;
     if (typeof v.url !== 'string' && isRecord(v.pushNotificationConfig) && typeof v.pushNotificationConfig.url === 'string') {
-      weak.push('the config is nested as {"pushNotificationConfig": {…}} (the §3.1.7 text says PushNotificationConfig; the proto returns the flat TaskPushNotificationConfig)');
+      weak.push(
+        'the config is nested as {"pushNotificationConfig": {…}} (the §3.1.7 text says PushNotificationConfig; the proto returns the flat TaskPushNotificationConfig)',
+      );
       flat = v.pushNotificationConfig;
     }
     if (typeof flat.url !== 'string') hard.push('"url" is missing (REQUIRED in TaskPushNotificationConfig)');
@@ -75,7 +77,12 @@ function isOurConfig(c: unknown, id: string | undefined, url: string): boolean {
 function webhookRefused(o: CallOutcome, ctx: CheckContext): boolean {
   if (o.kind !== 'error') return false;
   if (o.error.code === -32602) return true;
-  return !!ctx.dialect?.isRest && o.http.status === 400 && (o.error.reason === undefined || o.error.reason === 'INVALID_ARGUMENT') && (o.error.status === undefined || o.error.status === 'INVALID_ARGUMENT');
+  return (
+    !!ctx.dialect?.isRest &&
+    o.http.status === 400 &&
+    (o.error.reason === undefined || o.error.reason === 'INVALID_ARGUMENT') &&
+    (o.error.status === undefined || o.error.status === 'INVALID_ARGUMENT')
+  );
 }
 
 /**
@@ -130,7 +137,11 @@ async function pushConfigCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdic
     const v = brokenCallVerdict(ctx, set, `${setWhat} on an agent that declares push notifications`);
     if (v.status !== 'fail') return { ...v, evidence };
     if (v1) return { ...v, evidence };
-    return { ...v, evidence, advisory: `The push config methods are ${g === 'v0.3' ? 'optional (v0.3.0 §11.1.3 "MAY implement")' : 'described, not required,'} in ${g}, and capabilities are descriptive.` };
+    return {
+      ...v,
+      evidence,
+      advisory: `The push config methods are ${g === 'v0.3' ? 'optional (v0.3.0 §11.1.3 "MAY implement")' : 'described, not required,'} in ${g}, and capabilities are descriptive.`,
+    };
   }
   const c = readConfig(set.value, g, d.isRest, taskId);
   hard.push(...c.hard.map((x) => `set answer: ${x}`));
@@ -149,7 +160,10 @@ async function pushConfigCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdic
     const pre = refusedForCredentials(ctx, get.http) ?? rateLimited(get, 'reading the push config back');
     if (pre) return pre;
     const running = await stillRunning();
-    if (v1 && running) hard.push(`get right after set failed (${errText(get)}) while the task is still running (§3.1.7: the configuration MUST persist until task completion or explicit deletion)`);
+    if (v1 && running)
+      hard.push(
+        `get right after set failed (${errText(get)}) while the task is still running (§3.1.7: the configuration MUST persist until task completion or explicit deletion)`,
+      );
     else weak.push(`get right after set failed (${errText(get)})${running ? '' : ' after the task had finished (kept "until task completion")'}`);
   }
 
@@ -161,7 +175,8 @@ async function pushConfigCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdic
       const configs = listedConfigs(list.value);
       if (!configs) miss(`the list answer is not a list of configs (${JSON.stringify(list.value)?.slice(0, 80)})`);
       else if (!configs.some((x) => isOurConfig(x, configId, PUSH_WEBHOOK_URL))) {
-        if (await stillRunning()) miss(`the list does not show the config just set${v1 ? ' (§3.1.9: MUST return all active push notification configurations)' : ''}`);
+        if (await stillRunning())
+          miss(`the list does not show the config just set${v1 ? ' (§3.1.9: MUST return all active push notification configurations)' : ''}`);
         else weak.push('the list does not show the config just set (the task had finished)');
       }
     }
@@ -184,7 +199,9 @@ async function pushConfigCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdic
         const again = await d.pushDelete(ctx.http, { taskId, configId, ...opts });
         if (again.kind === 'transport' || again.http.status >= 500) {
           evidence.push(exchangeEvidence(again.http, 'second delete'));
-          miss(`a second delete of the same config answered ${again.kind === 'transport' ? 'nothing' : `HTTP ${again.http.status}`}${v1 ? ' (§3.1.10: delete MUST be idempotent)' : ''}`);
+          miss(
+            `a second delete of the same config answered ${again.kind === 'transport' ? 'nothing' : `HTTP ${again.http.status}`}${v1 ? ' (§3.1.10: delete MUST be idempotent)' : ''}`,
+          );
         }
       }
     }

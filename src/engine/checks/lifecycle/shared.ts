@@ -13,7 +13,12 @@ export const SEND = {
   'v1.0': 'v1.0.1 §3.1.1 SendMessage',
 };
 export const GET = { legacy: 'v0.1.0 §7.3 tasks/get', 'v0.2': 'v0.2.6 §7.3 tasks/get', 'v0.3': 'v0.3.0 §7.3 tasks/get', 'v1.0': 'v1.0.1 §3.1.3 GetTask' };
-export const CANCEL = { legacy: 'v0.1.0 §7.4 tasks/cancel', 'v0.2': 'v0.2.6 §7.4 tasks/cancel', 'v0.3': 'v0.3.0 §7.4 tasks/cancel', 'v1.0': 'v1.0.1 §3.1.5 CancelTask' };
+export const CANCEL = {
+  legacy: 'v0.1.0 §7.4 tasks/cancel',
+  'v0.2': 'v0.2.6 §7.4 tasks/cancel',
+  'v0.3': 'v0.3.0 §7.4 tasks/cancel',
+  'v1.0': 'v1.0.1 §3.1.5 CancelTask',
+};
 export const STATES = { legacy: 'v0.1.0 §6.3 TaskState', 'v0.2': 'v0.2.6 §6.3 TaskState', 'v0.3': 'v0.3.0 §6.3 TaskState', 'v1.0': 'v1.0.1 §4.1.3 TaskState' };
 
 /**
@@ -31,7 +36,7 @@ export function graded(hard: string[], weak: string[], evidence: Evidence[], ok:
 
 export const DECLARED_WHY =
   'Input modes describe what a skill accepts ("Supported media types for input"); no sentence obliges an agent to accept every declared type, and A2A has no skill selection.';
-export const UNKNOWN_WHY = 'A state of the generation\'s enum: no sentence forbids it as a first state.';
+export const UNKNOWN_WHY = "A state of the generation's enum: no sentence forbids it as a first state.";
 
 /** Whether a state is one a task may be in right after creation, per generation (docs/spec-review/lifecycle.md X6); `unknown` is an advisory. */
 export function initialStateNote(t: TaskView, g: Generation): string | undefined {

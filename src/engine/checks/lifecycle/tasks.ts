@@ -36,7 +36,12 @@ export const lifecycleSend = defineCheck({
     if (!basic) {
       const [first] = declared;
       if (first?.input) {
-        return declaredInputRefused(`${d.describe('send')} to skill ${first.skillId ?? '(none)'}`, first.input, first.send, declared.map((r) => exchangeEvidence(r.send.http, `skill ${r.skillId}`)));
+        return declaredInputRefused(
+          `${d.describe('send')} to skill ${first.skillId ?? '(none)'}`,
+          first.input,
+          first.send,
+          declared.map((r) => exchangeEvidence(r.send.http, `skill ${r.skillId}`)),
+        );
       }
       return skip(
         `Every selected skill accepts only media types this tool cannot produce, and the agent correctly refused our text with ContentTypeNotSupported (${refused.map((r) => r.skillId).join(', ')}).`,
@@ -45,19 +50,38 @@ export const lifecycleSend = defineCheck({
       );
     }
     const s = basic.send;
-    const evidence = [exchangeEvidence(s.http, `${d.describe('send')} response`), ev('message sent', basic.input ? `${basic.input.text} (${basic.input.mediaType})` : basic.text)];
-    if (refused.length) evidence.push(...refused.map((r) => ev(`skill ${r.skillId}`, `correctly refused our text: ${r.input?.unsupported ?? ''}`, { exchangeId: r.send.http.exchangeId })));
-    const weak: string[] = declared.map((r) => `skill ${r.skillId} refused our ${r.input?.mediaType ?? ''} input as an unsupported content type although it declares that media type (input modes are descriptive)`);
+    const evidence = [
+      exchangeEvidence(s.http, `${d.describe('send')} response`),
+      ev('message sent', basic.input ? `${basic.input.text} (${basic.input.mediaType})` : basic.text),
+    ];
+    if (refused.length)
+      evidence.push(
+        ...refused.map((r) => ev(`skill ${r.skillId}`, `correctly refused our text: ${r.input?.unsupported ?? ''}`, { exchangeId: r.send.http.exchangeId })),
+      );
+    const weak: string[] = declared.map(
+      (r) =>
+        `skill ${r.skillId} refused our ${r.input?.mediaType ?? ''} input as an unsupported content type although it declares that media type (input modes are descriptive)`,
+    );
     evidence.push(...declared.map((r) => exchangeEvidence(r.send.http, `skill ${r.skillId}: declared input refused`)));
     if (s.kind === 'message') {
       if (ctx.generation === 'legacy') return fail('tasks/send returned a Message; the legacy protocol always returns a Task.', evidence);
-      return graded([], weak, evidence, 'The agent replied with a Message (a message-only agent): allowed, but checks that need a task will skip.', DECLARED_WHY);
+      return graded(
+        [],
+        weak,
+        evidence,
+        'The agent replied with a Message (a message-only agent): allowed, but checks that need a task will skip.',
+        DECLARED_WHY,
+      );
     }
     if (s.kind !== 'task') return brokenCallVerdict(ctx, s, d.describe('send'), { input: basic.input, waits: true });
     const t = s.task;
     if (!t.id) return fail('The returned Task has no id.', evidence);
     if (ctx.generation === 'legacy' && basic.clientTaskId && t.id !== basic.clientTaskId) {
-      return fail(`tasks/send returned task id "${t.id}", not the id the client chose ("${basic.clientTaskId}").`, evidence, 'In the legacy protocol the client picks the task id (TaskSendParams.id); echo it back.');
+      return fail(
+        `tasks/send returned task id "${t.id}", not the id the client chose ("${basic.clientTaskId}").`,
+        evidence,
+        'In the legacy protocol the client picks the task id (TaskSendParams.id); echo it back.',
+      );
     }
     if (!t.state) return fail(`The initial state ${JSON.stringify(t.rawState)} is not a task state.`, evidence);
     const note = initialStateNote(t, ctx.generation);
@@ -73,10 +97,10 @@ export const lifecycleSend = defineCheck({
       else if (v.status === 'fail') {
         weak.push(v.message);
         if (v.advisory && !otherWhy.includes(v.advisory)) otherWhy.push(v.advisory);
-      }
-      else evidence.push(ev(`skill ${r.skillId} not judged`, v.message));
+      } else evidence.push(ev(`skill ${r.skillId} not judged`, v.message));
     }
-    if (hard.length) return fail(`The first skill's task was created, but ${hard.length} other skill(s) failed to start: ${hard.slice(0, 3).join('; ')}.`, evidence);
+    if (hard.length)
+      return fail(`The first skill's task was created, but ${hard.length} other skill(s) failed to start: ${hard.slice(0, 3).join('; ')}.`, evidence);
     const why = [note ? UNKNOWN_WHY : '', declared.length ? DECLARED_WHY : '', ...otherWhy].filter(Boolean).join(' ');
     return graded([], weak, evidence, `Task ${t.id} created in state ${t.rawState}.`, why);
   },
@@ -91,7 +115,8 @@ export const lifecycleGet = defineCheck({
   critical: true,
   phase: 'suite',
   specRefs: GET,
-  recommendation: 'Keep created tasks in a task store and answer get with the stored Task (the same id). @a2a-js/sdk: InMemoryTaskStore or a DatabaseTaskStore; a2a-python: InMemoryTaskStore.',
+  recommendation:
+    'Keep created tasks in a task store and answer get with the stored Task (the same id). @a2a-js/sdk: InMemoryTaskStore or a DatabaseTaskStore; a2a-python: InMemoryTaskStore.',
   requires: ['task-runs'],
   run: (ctx) => {
     const runs = ctx.taskRuns;
@@ -122,7 +147,9 @@ export const lifecycleGet = defineCheck({
         if (isTaskNotFound(g, ctx)) {
           const retried = r.notFoundRetries?.length ? ' (asked again after 300 ms)' : '';
           if (isTerminal(before.state, ctx.generation)) {
-            weak.push(`${what} answered TaskNotFound for a task that had already finished (${before.rawState}): the error table allows "already completed and purged", and no release sets a retention time`);
+            weak.push(
+              `${what} answered TaskNotFound for a task that had already finished (${before.rawState}): the error table allows "already completed and purged", and no release sets a retention time`,
+            );
           } else {
             hard.push(`${what} answered TaskNotFound for task ${sent}, which it had just reported ${before.rawState ?? 'created'}${retried}`);
           }
@@ -141,7 +168,13 @@ export const lifecycleGet = defineCheck({
     }
     if (!judged) return skip('No get was made (the task could not be created).', 'precondition', runs.map(runEvidence));
     if (!hard.length && !weak.length) evidence.push(...runs.slice(0, 3).map(runEvidence));
-    return graded(hard, weak, evidence, `${judged} get(s) of ${runs.length} task(s) returned the task asked for, each in a legal state.`, 'A finished task may be purged: the error table allows TaskNotFound for a task "already completed and purged".');
+    return graded(
+      hard,
+      weak,
+      evidence,
+      `${judged} get(s) of ${runs.length} task(s) returned the task asked for, each in a legal state.`,
+      'A finished task may be purged: the error table allows TaskNotFound for a task "already completed and purged".',
+    );
   },
 });
 
@@ -181,7 +214,8 @@ export const lifecycleTransitions = defineCheck({
   level: 'MUST',
   phase: 'suite',
   specRefs: { legacy: 'v0.1.0 §6.3 TaskState', 'v0.2': 'v0.2.6 §6.3', 'v0.3': 'v0.3.0 §6.3 TaskState', 'v1.0': 'v1.0.1 §4.1.3 TaskState (terminal states)' },
-  recommendation: 'Never change the state of a task after it reached completed, failed, canceled or rejected; a new request on a finished task must create a new task or be refused.',
+  recommendation:
+    'Never change the state of a task after it reached completed, failed, canceled or rejected; a new request on a finished task must create a new task or be refused.',
   requires: ['task-runs'],
   run: async (ctx) => {
     const runs = ctx.taskRuns;
@@ -193,7 +227,10 @@ export const lifecycleTransitions = defineCheck({
     // The cancel lane: the answer and the read-backs show whether a canceled task stays canceled.
     const c = await cancelFixture(ctx);
     if (c.observations.length > 1) {
-      sequences.push({ label: `canceled task ${c.observations[0]?.task.id ?? '?'}`, states: c.observations.map((o) => ({ state: o.task.state, raw: o.task.rawState, source: o.source })) });
+      sequences.push({
+        label: `canceled task ${c.observations[0]?.task.id ?? '?'}`,
+        states: c.observations.map((o) => ({ state: o.task.state, raw: o.task.rawState, source: o.source })),
+      });
     }
     // Polling sees only snapshots; the stream shows every transition, so judge it too (one sequence per task).
     if (ctx.card.capabilities.streaming) {
@@ -220,7 +257,10 @@ export const lifecycleTransitions = defineCheck({
         }
       }
     }
-    const evidence = [...runs.map(runEvidence), ...sequences.slice(runs.length).map((q) => ev(q.label, q.states.map((x) => `${x.source}:${x.raw}`).join(' → ')))];
+    const evidence = [
+      ...runs.map(runEvidence),
+      ...sequences.slice(runs.length).map((q) => ev(q.label, q.states.map((x) => `${x.source}:${x.raw}`).join(' → '))),
+    ];
     return problems.length
       ? fail(`A terminal state changed: ${problems.slice(0, 3).join('; ')}.`, evidence)
       : pass(`${count} observed states in ${sequences.length} sequence(s); no terminal state changed.`, evidence);
@@ -253,7 +293,7 @@ export const lifecycleTaskIdStable = defineCheck({
       weak.map((p) => `The context changed within one task: ${p}`),
       runs.map(runEvidence),
       `${created.length} task(s), ids stable and distinct.`,
-      'No sentence requires a task to keep its contextId in every answer (v1.0: Task.contextId is not REQUIRED; legacy: sessionId is the client\'s).',
+      "No sentence requires a task to keep its contextId in every answer (v1.0: Task.contextId is not REQUIRED; legacy: sessionId is the client's).",
     );
   },
 });
@@ -293,8 +333,14 @@ export const lifecycleShape = defineCheck({
       // UTF-8 without a byte order mark: v1.0 §14.1.1 with RFC 8259 §8.1 (MUST); v0.x cite JSON-RPC 2.0 and
       // through it RFC 4627, which has no such rule: an advisory there.
       for (const h of [r.send.http, ...r.gets.map((g) => g.http)]) {
-        if (h.invalidUtf8) add(`the response body is not valid UTF-8${v1 ? ' (v1.0.1 §14.1.1: UTF-8 MUST be used)' : ''}`, h.exchangeId, v1 ? 'MUST' : 'advisory');
-        if (h.bom) add(`the response body starts with a UTF-8 byte order mark${v1 ? ' (RFC 8259 §8.1: MUST NOT be added)' : ''}`, h.exchangeId, v1 ? 'MUST' : 'advisory');
+        if (h.invalidUtf8)
+          add(`the response body is not valid UTF-8${v1 ? ' (v1.0.1 §14.1.1: UTF-8 MUST be used)' : ''}`, h.exchangeId, v1 ? 'MUST' : 'advisory');
+        if (h.bom)
+          add(
+            `the response body starts with a UTF-8 byte order mark${v1 ? ' (RFC 8259 §8.1: MUST NOT be added)' : ''}`,
+            h.exchangeId,
+            v1 ? 'MUST' : 'advisory',
+          );
       }
     }
     if (!runs.some((r) => r.send.kind === 'task' || r.send.kind === 'message')) return skip('No task or message was returned to judge.', 'precondition');
@@ -305,7 +351,10 @@ export const lifecycleShape = defineCheck({
       .slice(0, 20)
       .map(([p, x]) => ev(x.level === 'MUST' ? 'problem' : 'not required', p, { exchangeId: x.exchangeId }));
     if (hard.length) {
-      return fail(`${hard.length} shape problem(s): ${hard.slice(0, 3).join('; ')}.${weak.length ? ` Also ${weak.length} finding(s) the ${ctx.generation} specification does not require (see evidence).` : ''}`, evidence);
+      return fail(
+        `${hard.length} shape problem(s): ${hard.slice(0, 3).join('; ')}.${weak.length ? ` Also ${weak.length} finding(s) the ${ctx.generation} specification does not require (see evidence).` : ''}`,
+        evidence,
+      );
     }
     if (weak.length) {
       return {

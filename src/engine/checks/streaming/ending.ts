@@ -35,7 +35,8 @@ export const streamingAfterFinal = defineCheck({
   tier: 'optional',
   phase: 'suite',
   specRefs: { ...STREAM, 'v1.0': 'v1.0.1 §3.1.2, §3.5.2 Streaming Event Delivery, §11.7' },
-  recommendation: 'Stop publishing once the final status is out (v1.0: the terminal status, optionally followed by one final Task snapshot): close the stream; late artifacts belong before the final status.',
+  recommendation:
+    'Stop publishing once the final status is out (v1.0: the terminal status, optionally followed by one final Task snapshot): close the stream; late artifacts belong before the final status.',
   requires: ['stream'],
   run: (ctx) => {
     const f = ctx.stream;
@@ -43,7 +44,11 @@ export const streamingAfterFinal = defineCheck({
     const final = items[f.finalIndex];
     if (f.finalIndex < 0 || !final) {
       const end = items[f.endIndex];
-      if (end) return skip(`The stream paused at ${end.rawState ?? end.kind} and never sent a final event; events after an interrupted state are allowed.`, 'not-applicable');
+      if (end)
+        return skip(
+          `The stream paused at ${end.rawState ?? end.kind} and never sent a final event; events after an interrupted state are allowed.`,
+          'not-applicable',
+        );
       return skip('No final event arrived (see streaming.terminal).', 'precondition');
     }
     let after = items.slice(f.finalIndex + 1);
@@ -57,7 +62,10 @@ export const streamingAfterFinal = defineCheck({
       }
     }
     return after.length
-      ? fail(`${after.length} event(s) arrived after the final one (${final.kind}${final.rawState ? ` ${final.rawState}` : ''}${final.final ? ', final: true' : ''}, event ${final.seq})${snapshot}.`, itemEvidence(after))
+      ? fail(
+          `${after.length} event(s) arrived after the final one (${final.kind}${final.rawState ? ` ${final.rawState}` : ''}${final.final ? ', final: true' : ''}, event ${final.seq})${snapshot}.`,
+          itemEvidence(after),
+        )
       : pass(`No event after the final one${snapshot}.`);
   },
 });
@@ -79,7 +87,9 @@ export const streamingCloses = defineCheck({
     if (f.finalIndex < 0 && end.kind === 'status' && isInterrupted(end.state)) {
       return skip(`The stream paused at ${end.rawState} without final: true, so it did not claim to end; nothing requires closing there.`, 'not-applicable');
     }
-    return f.closed ? pass(`The stream closed after the final event (${end.kind}${end.rawState ? ` ${end.rawState}` : ''}).`) : fail(`The stream was still open ${CLOSE_GRACE_MS} ms after the final event (${end.kind}${end.rawState ? ` ${end.rawState}` : ''}, event ${end.seq}).`);
+    return f.closed
+      ? pass(`The stream closed after the final event (${end.kind}${end.rawState ? ` ${end.rawState}` : ''}).`)
+      : fail(`The stream was still open ${CLOSE_GRACE_MS} ms after the final event (${end.kind}${end.rawState ? ` ${end.rawState}` : ''}, event ${end.seq}).`);
   },
 });
 
@@ -106,7 +116,9 @@ function judgeTerminal(ctx: CheckContext, f: StreamFixture): Verdict {
         return fail(
           `The task reached ${rb.task.rawState} (read back with get), but the stream neither delivered that nor closed: it ${streamEnd(ctx, run)} (last streamed state ${lastState ?? 'none'}).`,
           [...evd, exchangeEvidence(rb.http, 'get after the stream')],
-          g === 'v1.0' ? 'Publish the terminal status on the stream and close it (v1.0 §3.1.2).' : 'Publish the last status with "final": true and close the stream.',
+          g === 'v1.0'
+            ? 'Publish the terminal status on the stream and close it (v1.0 §3.1.2).'
+            : 'Publish the last status with "final": true and close the stream.',
         );
       }
       if (rb?.kind === 'task' && isInterrupted(rb.task.state)) {
@@ -117,14 +129,27 @@ function judgeTerminal(ctx: CheckContext, f: StreamFixture): Verdict {
           evidence: [...evd, exchangeEvidence(rb.http, 'get after the stream')],
         };
       }
-      const state = rb?.kind === 'task' ? `still ${rb.task.rawState} (read back with get)` : rb ? `of unknown state (the get after the stream ${rb.kind === 'error' ? `failed: ${errorText(rb.error)}` : `gave ${rb.kind}`})` : 'of unknown state (no event named the task)';
-      return toolLimit(`The stream ${streamEnd(ctx, run)} before the task ended; the task is ${state}. Not the agent's fault as far as we can see. ${budgetKnob(ctx, run)}`, [...evd, ...(rb ? [exchangeEvidence(rb.http, 'get after the stream')] : [])]);
+      const state =
+        rb?.kind === 'task'
+          ? `still ${rb.task.rawState} (read back with get)`
+          : rb
+            ? `of unknown state (the get after the stream ${rb.kind === 'error' ? `failed: ${errorText(rb.error)}` : `gave ${rb.kind}`})`
+            : 'of unknown state (no event named the task)';
+      return toolLimit(
+        `The stream ${streamEnd(ctx, run)} before the task ended; the task is ${state}. Not the agent's fault as far as we can see. ${budgetKnob(ctx, run)}`,
+        [...evd, ...(rb ? [exchangeEvidence(rb.http, 'get after the stream')] : [])],
+      );
     }
-    if (g === 'v1.0') return fail(`The stream ${streamEnd(ctx, run)} without reaching a terminal or interrupted state (last state ${lastState ?? 'none'}): a v1.0 task stream ends at a terminal state (§3.1.2).`, evd);
+    if (g === 'v1.0')
+      return fail(
+        `The stream ${streamEnd(ctx, run)} without reaching a terminal or interrupted state (last state ${lastState ?? 'none'}): a v1.0 task stream ends at a terminal state (§3.1.2).`,
+        evd,
+      );
     return fail(`No final event arrived: the stream ${streamEnd(ctx, run)} (last state ${lastState ?? 'none'}) and no status update had "final": true.`, evd);
   }
   if (end.kind === 'message') {
-    if (g === 'v1.0' && !f.closed) return fail(`The stream carried a Message but did not close within ${CLOSE_GRACE_MS} ms (§3.1.2: exactly one Message, then close immediately).`, evd);
+    if (g === 'v1.0' && !f.closed)
+      return fail(`The stream carried a Message but did not close within ${CLOSE_GRACE_MS} ms (§3.1.2: exactly one Message, then close immediately).`, evd);
     return pass(`The stream is a Message reply (event ${end.seq}).`, evd);
   }
   // A break right after the end (a reset instead of a clean close) still ends the stream for the client.
@@ -132,7 +157,11 @@ function judgeTerminal(ctx: CheckContext, f: StreamFixture): Verdict {
   const how = f.closed ? 'closed' : `ended with a transport error instead of a clean close (${run.result.error?.message ?? 'error'})`;
   if (g === 'v1.0') {
     if (final) {
-      if (!ended) return fail(`The stream reached ${final.rawState} but did not close within ${CLOSE_GRACE_MS} ms${run.reason === 'stopped' ? '' : ` (it ${streamEnd(ctx, run)})`}; v1.0 §3.1.2: the stream MUST close when the task reaches a terminal state.`, evd);
+      if (!ended)
+        return fail(
+          `The stream reached ${final.rawState} but did not close within ${CLOSE_GRACE_MS} ms${run.reason === 'stopped' ? '' : ` (it ${streamEnd(ctx, run)})`}; v1.0 §3.1.2: the stream MUST close when the task reaches a terminal state.`,
+          evd,
+        );
       return pass(`The stream reached ${final.rawState} at event ${final.seq} of ${items.length} and ${how}.`, evd);
     }
     // Interrupted: §3.1.2/§3.1.6 require closing at terminal states only; §11.7 describes closing at interrupted
@@ -141,21 +170,30 @@ function judgeTerminal(ctx: CheckContext, f: StreamFixture): Verdict {
     if (end.state === 'auth-required') return pass(`The stream reached ${end.rawState} and stayed open, as v1.0 §7.6.1 says it SHOULD.`, evd);
     return {
       status: 'fail',
-      advisory: 'v1.0.1 §3.1.2 and §3.1.6 require closing at terminal states only; §11.7 describes the stream closing at a terminal or interrupted state. Staying open is allowed.',
+      advisory:
+        'v1.0.1 §3.1.2 and §3.1.6 require closing at terminal states only; §11.7 describes the stream closing at a terminal or interrupted state. Staying open is allowed.',
       message: `The stream reached ${end.rawState} at event ${end.seq} and stayed open (still open ${CLOSE_GRACE_MS} ms later); clients that follow §11.7 wait for the close.`,
       evidence: evd,
-      recommendation: 'Either close the stream at input-required (clients then send the answer as a new streaming message) or keep it open and document it; both are allowed.',
+      recommendation:
+        'Either close the stream at input-required (clients then send the answer as a new streaming message) or keep it open and document it; both are allowed.',
     };
   }
   if (final) return pass(`The stream reached ${final.rawState ?? final.kind} with "final": true at event ${final.seq} of ${items.length}.`, evd);
   if (end.kind === 'task') {
     // The schema lets any event be a Task; the reference SDK (a2a-python) ends a stream at a Task in a terminal or
     // input-required state.
-    return pass(`The stream ended with the Task in ${end.rawState} (event ${end.seq})${f.closed ? ' and closed' : ''}; a Task in that state ends the stream for SDK clients.`, evd);
+    return pass(
+      `The stream ended with the Task in ${end.rawState} (event ${end.seq})${f.closed ? ' and closed' : ''}; a Task in that state ends the stream for SDK clients.`,
+      evd,
+    );
   }
   if (isTerminal(end.state, g)) return fail(`A terminal status (${end.rawState}, event ${end.seq}) arrived but no event had "final": true.`, evd);
   // Interrupted status without final:true.
-  if (!f.closed) return pass(`The stream paused at ${end.rawState} (event ${end.seq}) and stayed open without "final": true; nothing before v1.0 requires closing there.`, evd);
+  if (!f.closed)
+    return pass(
+      `The stream paused at ${end.rawState} (event ${end.seq}) and stayed open without "final": true; nothing before v1.0 requires closing there.`,
+      evd,
+    );
   return {
     status: 'fail',
     advisory: `Before v1.0, "final" is described as marking the end of the stream, but no sentence says when an interrupted state must carry it.`,

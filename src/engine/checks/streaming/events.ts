@@ -18,7 +18,8 @@ export const streamingArtifacts = defineCheck({
     'v0.3': 'v0.3.0 §7.2.3 TaskArtifactUpdateEvent',
     'v1.0': 'v1.0.1 §4.2.2 TaskArtifactUpdateEvent',
   },
-  recommendation: 'Send the first chunk of an artifact with append false (or absent) and a stable artifactId, later chunks with append: true and the same artifactId, and mark the last chunk with lastChunk: true.',
+  recommendation:
+    'Send the first chunk of an artifact with append false (or absent) and a stable artifactId, later chunks with append: true and the same artifactId, and mark the last chunk with lastChunk: true.',
   requires: ['stream'],
   run: (ctx) => {
     const f = ctx.stream;
@@ -52,7 +53,9 @@ export const streamingArtifacts = defineCheck({
       if (now && a.artifact?.lastChunk) now.closed = true;
     }
     const summary = [...seen].map(([k, v]) => `${k}: ${v.chunks} chunk(s), ${v.text.length} chars`).join('; ');
-    return problems.length ? fail(`Artifact chunks do not reassemble: ${problems.slice(0, 3).join('; ')}.`, itemEvidence(arts)) : pass(`${arts.length} artifact event(s) reassemble (${summary}).`, [ev('reassembled', [...seen].map(([k, v]) => `${k}: ${v.text}`).join('\n'))]);
+    return problems.length
+      ? fail(`Artifact chunks do not reassemble: ${problems.slice(0, 3).join('; ')}.`, itemEvidence(arts))
+      : pass(`${arts.length} artifact event(s) reassemble (${summary}).`, [ev('reassembled', [...seen].map(([k, v]) => `${k}: ${v.text}`).join('\n'))]);
   },
 });
 
@@ -70,7 +73,11 @@ export const streamingConsistency = defineCheck({
     const f = ctx.stream;
     const ids = new Set(f.run.items.map((i) => i.taskId).filter(Boolean));
     const ctxs = new Set(f.run.items.map((i) => i.contextId).filter(Boolean));
-    if (ids.size > 1 || ctxs.size > 1) return fail(`The stream mixes task ids ${[...ids].join(', ')}${ctxs.size > 1 ? ` and contexts ${[...ctxs].join(', ')}` : ''}.`, itemEvidence(f.run.items));
+    if (ids.size > 1 || ctxs.size > 1)
+      return fail(
+        `The stream mixes task ids ${[...ids].join(', ')}${ctxs.size > 1 ? ` and contexts ${[...ctxs].join(', ')}` : ''}.`,
+        itemEvidence(f.run.items),
+      );
     return pass(ids.size ? `All events are about task ${[...ids][0]}.` : 'No task ids to compare (message-only stream).');
   },
 });

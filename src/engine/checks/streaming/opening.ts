@@ -52,7 +52,9 @@ export const streamingContentType = defineCheck({
     if (refused) return refused;
     if (r.status === 200 && /^\s*text\/event-stream/i.test(r.contentType)) {
       const ttfe = f.run.firstEventMs;
-      return pass(`HTTP 200 text/event-stream${ttfe !== undefined ? `; first event after ${ttfe} ms` : ''}.`, [exchangeEvidence(r, `${ctx.dialect.describe('stream')} response`)]);
+      return pass(`HTTP 200 text/event-stream${ttfe !== undefined ? `; first event after ${ttfe} ms` : ''}.`, [
+        exchangeEvidence(r, `${ctx.dialect.describe('stream')} response`),
+      ]);
     }
     // An error answer (a JSON-RPC error, a google.rpc.Status, an HTTP error with an error body) is a refusal, not
     // a framing defect: v0.1.0 §7.2 even allows an initial failure as an HTTP error with a JSON-RPC error body.
@@ -64,7 +66,12 @@ export const streamingContentType = defineCheck({
     if (limited) return limited;
     if (answer.kind === 'error') return refusalVerdict(ctx, answer.error, r.status, 'instead of opening a stream', [exchangeEvidence(r)]);
     if (r.status === 404 || r.status === 405) return refusalVerdict(ctx, undefined, r.status, 'instead of opening a stream', [exchangeEvidence(r)]);
-    return { status: 'fail', critical: r.status >= 500, message: `The stream endpoint answered HTTP ${r.status} with ${r.contentType ? `Content-Type ${r.contentType}` : 'no Content-Type'}, not an event stream (HTTP 200, text/event-stream).`, evidence: [exchangeEvidence(r)] };
+    return {
+      status: 'fail',
+      critical: r.status >= 500,
+      message: `The stream endpoint answered HTTP ${r.status} with ${r.contentType ? `Content-Type ${r.contentType}` : 'no Content-Type'}, not an event stream (HTTP 200, text/event-stream).`,
+      evidence: [exchangeEvidence(r)],
+    };
   },
 });
 
@@ -91,19 +98,33 @@ export const streamingFraming = defineCheck({
     const problems = [
       ...(invalidUtf8 ? ['The stream is not valid UTF-8 (SSE streams MUST be UTF-8; clients replace or reject the bytes)'] : []),
       ...(firstLost
-        ? [`${lost.length}${run.ignoredLineCount >= 20 ? '+' : ''} line(s) are not SSE fields (e.g. ${visible(firstLost.line)}): ${lostCause(lost)}; clients ignore such lines, so their content is lost`]
+        ? [
+            `${lost.length}${run.ignoredLineCount >= 20 ? '+' : ''} line(s) are not SSE fields (e.g. ${visible(firstLost.line)}): ${lostCause(lost)}; clients ignore such lines, so their content is lost`,
+          ]
         : []),
-      ...(bad.length ? [`${bad.length} of ${items.length} event(s) are malformed: ${[...new Set(bad.flatMap((b) => (b.problems.length ? b.problems : ['not a valid event'])))].slice(0, 3).join('; ')}`] : []),
+      ...(bad.length
+        ? [
+            `${bad.length} of ${items.length} event(s) are malformed: ${[...new Set(bad.flatMap((b) => (b.problems.length ? b.problems : ['not a valid event'])))].slice(0, 3).join('; ')}`,
+          ]
+        : []),
     ];
     const lostEvidence = lost.slice(0, 5).map((l) => ev('SSE line ignored (content lost)', visible(l.line)));
     if (!items.length && !problems.length) {
       if (run.reason === 'error') return brokeOff(ctx, run, 'before its first event');
-      if (BUDGET_ENDS.has(run.reason)) return toolLimit(`No event arrived before our budget ended: the stream ${streamEnd(ctx, run)}. ${budgetKnob(ctx, run)}`, [exchangeEvidence(run.result)]);
-      return fail(`The stream ended without any event (${run.reason}): a JSON-RPC request MUST get a response, and a task stream carries at least the task.`, [exchangeEvidence(run.result)]);
+      if (BUDGET_ENDS.has(run.reason))
+        return toolLimit(`No event arrived before our budget ended: the stream ${streamEnd(ctx, run)}. ${budgetKnob(ctx, run)}`, [
+          exchangeEvidence(run.result),
+        ]);
+      return fail(`The stream ended without any event (${run.reason}): a JSON-RPC request MUST get a response, and a task stream carries at least the task.`, [
+        exchangeEvidence(run.result),
+      ]);
     }
     if (problems.length) return fail(`${problems.join('. ')}.`, [...lostEvidence, ...itemEvidence(bad)]);
     if (run.reason === 'oversize') {
-      return toolLimit(`The ${items.length} event(s) read are well-formed, but then an event exceeded our size limit and we stopped reading, so the rest of the stream was not judged. ${budgetKnob(ctx, run)}`, [exchangeEvidence(run.result)]);
+      return toolLimit(
+        `The ${items.length} event(s) read are well-formed, but then an event exceeded our size limit and we stopped reading, so the rest of the stream was not judged. ${budgetKnob(ctx, run)}`,
+        [exchangeEvidence(run.result)],
+      );
     }
     const ignored = benign.length
       ? ` ${run.ignoredLineCount} line(s) were ignored as WHATWG SSE says clients must (${[...new Set(benign.map((l) => (l.type === 'invalid-retry' ? `retry "${l.value}"` : `field "${l.field}"`)))].slice(0, 3).join(', ')}): legal, nothing lost.`
@@ -116,8 +137,12 @@ export const streamingFraming = defineCheck({
         status: 'fail',
         advisory: `Only findings the ${ctx.generation} specification describes without requiring remain${ctx.generation === 'v1.0' ? ' (v1.0.1 §5.7: receivers SHOULD ignore unrecognized fields; sending them is no violation)' : ''}.`,
         message: `${summary} Findings the ${ctx.generation} specification does not require: ${notes.slice(0, 3).join('; ')}.`,
-        evidence: itemEvidence(items.filter((i) => i.notes?.length), 3),
-        recommendation: 'Drop fields the generation removed ("kind", "final" in v1.0) and write timestamps as RFC 3339 UTC (e.g. 2025-01-01T10:00:00Z): strict clients may reject anything else.',
+        evidence: itemEvidence(
+          items.filter((i) => i.notes?.length),
+          3,
+        ),
+        recommendation:
+          'Drop fields the generation removed ("kind", "final" in v1.0) and write timestamps as RFC 3339 UTC (e.g. 2025-01-01T10:00:00Z): strict clients may reject anything else.',
       };
     }
     return pass(summary);
@@ -140,18 +165,38 @@ export const streamingFirstEvent = defineCheck({
     const first = run.items[0];
     if (!first) {
       if (run.reason === 'error') return brokeOff(ctx, run, 'before its first event');
-      if (BUDGET_ENDS.has(run.reason)) return toolLimit(`No event arrived before our budget ended: the stream ${streamEnd(ctx, run)}. ${budgetKnob(ctx, run)}`, [exchangeEvidence(run.result)]);
+      if (BUDGET_ENDS.has(run.reason))
+        return toolLimit(`No event arrived before our budget ended: the stream ${streamEnd(ctx, run)}. ${budgetKnob(ctx, run)}`, [
+          exchangeEvidence(run.result),
+        ]);
       return fail(`No event arrived: the stream ${streamEnd(ctx, run)} empty.`, [exchangeEvidence(run.result)]);
     }
     const timing = `first event after ${run.firstEventMs} ms; gaps p50 ${quantile(run.gapsMs, 0.5) ?? '-'} ms, max ${run.gapsMs.length ? Math.max(...run.gapsMs.slice(0, 10000)) : '-'} ms`;
     const evd = [...itemEvidence([first], 1), ev('timing', timing)];
-    if (first.kind === 'error') return skip(`The agent answered the stream with an error event first (${errorText(first.error)}): the request was refused, so there is no event order to judge (streaming.terminal judges the error).`, 'precondition', evd);
-    if (first.kind === 'invalid') return skip('The first event is not a valid event for the generation, so its type cannot be told (see streaming.framing).', 'precondition', evd);
+    if (first.kind === 'error')
+      return skip(
+        `The agent answered the stream with an error event first (${errorText(first.error)}): the request was refused, so there is no event order to judge (streaming.terminal judges the error).`,
+        'precondition',
+        evd,
+      );
+    if (first.kind === 'invalid')
+      return skip('The first event is not a valid event for the generation, so its type cannot be told (see streaming.framing).', 'precondition', evd);
     if (first.kind === 'message') return pass(`The stream is a single Message (message-only reply); ${timing}.`, evd);
     if (ctx.generation === 'v1.0') {
-      return first.kind === 'task' ? pass(`The first event is the Task (${first.rawState}); ${timing}.`, evd) : fail(`The first event is a ${first.kind === 'status' ? 'status update' : 'artifact update'}${first.rawState ? ` (${first.rawState})` : ''}, but a v1.0 task stream MUST begin with the Task object (§3.1.2).`, evd);
+      return first.kind === 'task'
+        ? pass(`The first event is the Task (${first.rawState}); ${timing}.`, evd)
+        : fail(
+            `The first event is a ${first.kind === 'status' ? 'status update' : 'artifact update'}${first.rawState ? ` (${first.rawState})` : ''}, but a v1.0 task stream MUST begin with the Task object (§3.1.2).`,
+            evd,
+          );
     }
-    const order = run.items.slice(0, 4).map((i) => `${i.kind}${i.rawState ? ` ${i.rawState}` : ''}`).join(' → ');
-    return pass(`The first event is a ${first.kind}${first.rawState ? ` (${first.rawState})` : ''}; no release before v1.0 fixes the first event (order: ${order}); ${timing}.`, evd);
+    const order = run.items
+      .slice(0, 4)
+      .map((i) => `${i.kind}${i.rawState ? ` ${i.rawState}` : ''}`)
+      .join(' → ');
+    return pass(
+      `The first event is a ${first.kind}${first.rawState ? ` (${first.rawState})` : ''}; no release before v1.0 fixes the first event (order: ${order}); ${timing}.`,
+      evd,
+    );
   },
 });

@@ -19,22 +19,37 @@ export const streamingDisconnect = defineCheck({
   level: 'SHOULD',
   phase: 'suite',
   specRefs: { legacy: 'v0.1.0 §7.2', 'v0.2': 'v0.2.6 §7.2', 'v0.3': 'v0.3.0 §7.2 (seed procedure 3.5)', 'v1.0': 'v1.0.1 §3.5.2, §3.1.6' },
-  recommendation: 'Do not tie the task to the client connection: when the SSE client goes away, keep the task running (or cancel it cleanly) and keep it in the task store; never crash the handler on a closed socket.',
+  recommendation:
+    'Do not tie the task to the client connection: when the SSE client goes away, keep the task running (or cancel it cleanly) and keep it in the task store; never crash the handler on a closed socket.',
   requires: ['streaming'],
   run: async (ctx) => {
     const d = ctx.dialect;
     const skillId = await runningSkill(ctx);
     const lane = ctx.lane('disconnect');
     let taskId: string | undefined;
-    const run = await d.streamSend(ctx.http, { ...skillInput(ctx, skillId), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined }, (it) => {
-      taskId ??= it.taskId ?? it.task?.id;
-      return taskId ? 'stop' : undefined;
-    });
+    const run = await d.streamSend(
+      ctx.http,
+      { ...skillInput(ctx, skillId), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined },
+      (it) => {
+        taskId ??= it.taskId ?? it.task?.id;
+        return taskId ? 'stop' : undefined;
+      },
+    );
     if (!run.result.responded) return transportVerdict(run.result, 'opening the stream');
-    if (!taskId) return skip('No event with a task id arrived before the stream ended, so there was nothing to disconnect from.', 'precondition', [exchangeEvidence(run.result)]);
+    if (!taskId)
+      return skip('No event with a task id arrived before the stream ended, so there was nothing to disconnect from.', 'precondition', [
+        exchangeEvidence(run.result),
+      ]);
     await ctx.http.host.sleep(200, ctx.http.signal).catch(() => undefined);
     // Health first: a crash is the finding that matters most; then whether the task survived.
-    const newMessage = () => d.send(ctx.http, { ...skillInput(ctx, primarySkill(ctx)), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined });
+    const newMessage = () =>
+      d.send(ctx.http, {
+        ...skillInput(ctx, primarySkill(ctx)),
+        lane,
+        checkId: ctx.checkId,
+        timeoutMs: ctx.taskTimeoutMs,
+        taskId: d.generation === 'legacy' ? ctx.uuid() : undefined,
+      });
     let health = await newMessage();
     if (health.kind !== 'task' && health.kind !== 'message') {
       // An agent that restarts a worker may refuse one request: ask again once before calling it a crash.
@@ -79,7 +94,8 @@ export const streamingResubscribe = defineCheck({
     'v0.3': 'v0.3.0 §7.9 tasks/resubscribe',
     'v1.0': 'v1.0.1 §3.1.6 Subscribe to Task',
   },
-  recommendation: 'Implement resubscribe (SubscribeToTask in v1.0) for tasks that are still running: send the current Task first (v1.0) and then the remaining updates, closing at the terminal state.',
+  recommendation:
+    'Implement resubscribe (SubscribeToTask in v1.0) for tasks that are still running: send the current Task first (v1.0) and then the remaining updates, closing at the terminal state.',
   requires: ['streaming'],
   run: async (ctx) => {
     const d = ctx.dialect;
@@ -172,11 +188,16 @@ export const streamingResubscribe = defineCheck({
       if (run.reason === 'not-stream') {
         const body = run.result.json();
         const isErrorAnswer = run.result.status >= 400 || (body.ok && isRecord(body.value) && body.value.error !== undefined);
-        if (!isErrorAnswer) return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType || ''} with a result, not an event stream.`, evd);
+        if (!isErrorAnswer)
+          return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType || ''} with a result, not an event stream.`, evd);
         // A task that finished before the subscription may be refused legitimately (v1.0: UnsupportedOperation).
         const now = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
         if (now.kind === 'task' && isTerminal(now.task.state, g)) {
-          lastSkip = skip(`The task finished (${now.task.rawState}) before the subscription, so resubscribing to a running task could not be exercised.`, 'precondition', evd);
+          lastSkip = skip(
+            `The task finished (${now.task.rawState}) before the subscription, so resubscribing to a running task could not be exercised.`,
+            'precondition',
+            evd,
+          );
           continue;
         }
         const code = body.ok && isRecord(body.value) && isRecord(body.value.error) ? body.value.error.code : undefined;
@@ -188,7 +209,11 @@ export const streamingResubscribe = defineCheck({
         // The same refusal, delivered as the first event of a stream: judged like the JSON answer above.
         const now = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
         if (now.kind === 'task' && isTerminal(now.task.state, g)) {
-          lastSkip = skip(`The task finished (${now.task.rawState}) before the subscription, and the agent refused it with an error event, so resubscribing to a running task could not be exercised.`, 'precondition', evd);
+          lastSkip = skip(
+            `The task finished (${now.task.rawState}) before the subscription, and the agent refused it with an error event, so resubscribing to a running task could not be exercised.`,
+            'precondition',
+            evd,
+          );
           continue;
         }
         const e = run.items[0].error;
@@ -200,19 +225,35 @@ export const streamingResubscribe = defineCheck({
   },
 });
 
-function judgeResubscribe(ctx: CheckContext, run: StreamRun, taskId: string, evd: Evidence[], endSeenAs: string | undefined, finishedAs: string | undefined): Verdict {
+function judgeResubscribe(
+  ctx: CheckContext,
+  run: StreamRun,
+  taskId: string,
+  evd: Evidence[],
+  endSeenAs: string | undefined,
+  finishedAs: string | undefined,
+): Verdict {
   const [first] = run.items;
   if (!first) {
-    if (BUDGET_ENDS.has(run.reason)) return toolLimit(`The resubscribed stream carried no event before our budget ended (it ${streamEnd(ctx, run)}). ${budgetKnob(ctx, run)}`, evd);
+    if (BUDGET_ENDS.has(run.reason))
+      return toolLimit(`The resubscribed stream carried no event before our budget ended (it ${streamEnd(ctx, run)}). ${budgetKnob(ctx, run)}`, evd);
     return fail('The resubscribed stream carried no event.', evd);
   }
-  if (ctx.generation === 'v1.0' && first.kind !== 'task') return fail(`SubscribeToTask sent a ${first.kind} first; v1.0 §3.1.6: the operation MUST return a Task object as the first event.`, evd);
+  if (ctx.generation === 'v1.0' && first.kind !== 'task')
+    return fail(`SubscribeToTask sent a ${first.kind} first; v1.0 §3.1.6: the operation MUST return a Task object as the first event.`, evd);
   const foreign = run.items.find((i) => i.taskId && i.taskId !== taskId);
   if (foreign) return fail(`The resubscribed stream carried events of another task (${foreign.taskId}).`, evd);
   const paused = endSeenAs ?? finishedAs;
   if ((run.reason === 'stopped' || BUDGET_ENDS.has(run.reason)) && paused) {
-    return pass(`Resubscribed to task ${taskId}: ${run.items.length} event(s); the task paused at ${paused} and the stream stayed open, which is allowed (only terminal states end a subscription).`, evd);
+    return pass(
+      `Resubscribed to task ${taskId}: ${run.items.length} event(s); the task paused at ${paused} and the stream stayed open, which is allowed (only terminal states end a subscription).`,
+      evd,
+    );
   }
-  if (BUDGET_ENDS.has(run.reason)) return toolLimit(`Resubscribed to task ${taskId} (${run.items.length} event(s)), but the task was still running when our budget ended: the stream ${streamEnd(ctx, run)}. ${budgetKnob(ctx, run)}`, evd);
+  if (BUDGET_ENDS.has(run.reason))
+    return toolLimit(
+      `Resubscribed to task ${taskId} (${run.items.length} event(s)), but the task was still running when our budget ended: the stream ${streamEnd(ctx, run)}. ${budgetKnob(ctx, run)}`,
+      evd,
+    );
   return pass(`Resubscribed to task ${taskId}: ${run.items.length} event(s), ended ${run.reason}.`, evd);
 }

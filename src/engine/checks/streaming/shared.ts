@@ -51,14 +51,24 @@ export function brokeOff(ctx: CheckContext, run: StreamRun, what: string): Verdi
   const e = run.result.error;
   // Our side (a proxy refusal, the user's stop) is never the agent's fault; a cut the proxy saw upstream is.
   if (e && (e.blame === 'tool' || e.source === 'abort')) return transportVerdict(run.result, what);
-  return { status: 'fail', critical: e?.code === 'reset' || e?.code === 'upstream_reset', message: `The stream ${streamEnd(ctx, run)} ${what}.`, evidence: [exchangeEvidence(run.result)] };
+  return {
+    status: 'fail',
+    critical: e?.code === 'reset' || e?.code === 'upstream_reset',
+    message: `The stream ${streamEnd(ctx, run)} ${what}.`,
+    evidence: [exchangeEvidence(run.result)],
+  };
 }
 
-export const errorText = (e: ProtocolError | undefined) => (e ? `${[e.code, e.status, e.reason].filter((x) => x !== undefined && x !== '').join(' ')}${e.message ? ` "${e.message}"` : ''}`.trim() || 'no details' : 'no details');
+export const errorText = (e: ProtocolError | undefined) =>
+  e
+    ? `${[e.code, e.status, e.reason].filter((x) => x !== undefined && x !== '').join(' ')}${e.message ? ` "${e.message}"` : ''}`.trim() || 'no details'
+    : 'no details';
 
-export const isContentTypeError = (e: ProtocolError | undefined) => !!e && (e.code === -32005 || e.reason === 'CONTENT_TYPE_NOT_SUPPORTED' || e.httpStatus === 415);
+export const isContentTypeError = (e: ProtocolError | undefined) =>
+  !!e && (e.code === -32005 || e.reason === 'CONTENT_TYPE_NOT_SUPPORTED' || e.httpStatus === 415);
 
-export const notImplementedError = (e: ProtocolError | undefined, httpStatus: number) => httpStatus === 404 || httpStatus === 405 || e?.code === -32601 || e?.status === 'UNIMPLEMENTED';
+export const notImplementedError = (e: ProtocolError | undefined, httpStatus: number) =>
+  httpStatus === 404 || httpStatus === 405 || e?.code === -32601 || e?.status === 'UNIMPLEMENTED';
 
 /**
  * The agent answered our (valid) streaming request with an error, as an HTTP error body or as an error event:
@@ -67,7 +77,11 @@ export const notImplementedError = (e: ProtocolError | undefined, httpStatus: nu
  */
 export function refusalVerdict(ctx: CheckContext, e: ProtocolError | undefined, httpStatus: number, where: string, evidence: Evidence[]): Verdict {
   if (isContentTypeError(e) && skillInput(ctx, primarySkill(ctx)).unsupported) {
-    return skip(`The agent refused the test input's media type (${errorText(e)}), which its skill does not declare and this tool could not produce another way.`, 'not-applicable', evidence);
+    return skip(
+      `The agent refused the test input's media type (${errorText(e)}), which its skill does not declare and this tool could not produce another way.`,
+      'not-applicable',
+      evidence,
+    );
   }
   const what = notImplementedError(e, httpStatus) ? 'answered that the streaming method does not exist' : 'refused the streaming request with an error';
   return {

@@ -26,7 +26,8 @@ const fetchPreflight: SpecSentence = {
 const fetchAllowOrigin: SpecSentence = {
   doc: 'fetch',
   section: '§3.2.3 HTTP responses',
-  quote: 'Indicates whether the response can be shared, via returning the literal value of the `Origin` request header (which can be `null`) or `*` in a response.',
+  quote:
+    'Indicates whether the response can be shared, via returning the literal value of the `Origin` request header (which can be `null`) or `*` in a response.',
   keyword: 'none',
 };
 const fetchAllowHeaders: SpecSentence = {
@@ -97,19 +98,64 @@ export const SPEC: Record<string, CheckSpec> = {
   'interop.bindings': {
     'v0.3': gen({
       sentences: [
-        { doc: 'a2a-v0.3.0', section: '§5.6.2 Additional Interfaces', quote: 'Transport declaration: Each AgentInterface MUST accurately declare the transport protocol available at its specified URL.', keyword: 'MUST' },
-        { doc: 'a2a-v0.3.0', section: '§3.4.1 Functional Equivalence Requirements', quote: 'When an agent supports multiple transports, all supported transports MUST:', keyword: 'MUST' },
-        { doc: 'a2a-v0.3.0', section: '§3.4.1 Functional Equivalence Requirements', quote: 'Identical Functionality: Provide the same set of operations and capabilities.', keyword: 'none' },
-        { doc: 'a2a-v0.3.0', section: '§11.1.4 Multi-Transport Compliance', quote: 'If an agent supports additional transports (gRPC, HTTP+JSON), it MUST:', keyword: 'MUST' },
-        { doc: 'a2a-v0.3.0', section: '§11.1.4 Multi-Transport Compliance', quote: 'Functional equivalence: Provide identical functionality across all supported transports.', keyword: 'none' },
+        {
+          doc: 'a2a-v0.3.0',
+          section: '§5.6.2 Additional Interfaces',
+          quote: 'Transport declaration: Each AgentInterface MUST accurately declare the transport protocol available at its specified URL.',
+          keyword: 'MUST',
+        },
+        {
+          doc: 'a2a-v0.3.0',
+          section: '§3.4.1 Functional Equivalence Requirements',
+          quote: 'When an agent supports multiple transports, all supported transports MUST:',
+          keyword: 'MUST',
+        },
+        {
+          doc: 'a2a-v0.3.0',
+          section: '§3.4.1 Functional Equivalence Requirements',
+          quote: 'Identical Functionality: Provide the same set of operations and capabilities.',
+          keyword: 'none',
+        },
+        {
+          doc: 'a2a-v0.3.0',
+          section: '§11.1.4 Multi-Transport Compliance',
+          quote: 'If an agent supports additional transports (gRPC, HTTP+JSON), it MUST:',
+          keyword: 'MUST',
+        },
+        {
+          doc: 'a2a-v0.3.0',
+          section: '§11.1.4 Multi-Transport Compliance',
+          quote: 'Functional equivalence: Provide identical functionality across all supported transports.',
+          keyword: 'none',
+        },
       ],
     }),
     'v1.0': gen({
       sentences: [
-        { doc: 'a2a-v1.0.1', section: '§8.3.1 Supported Interfaces Declaration', quote: 'Each interface MUST accurately declare its transport protocol and URL', keyword: 'MUST' },
-        { doc: 'a2a-v1.0.1', section: '§5.1 Functional Equivalence Requirements', quote: 'When an agent supports multiple protocols, all supported protocols MUST:', keyword: 'MUST' },
-        { doc: 'a2a-v1.0.1', section: '§5.1 Functional Equivalence Requirements', quote: 'Identical Functionality: Provide the same set of operations and capabilities', keyword: 'none' },
-        { doc: 'a2a-v1.0.1', section: '§3.6.2 Server Responsibilities', quote: 'Agents CAN expose multiple interfaces for the same transport with different versions under the same or different URLs.', keyword: 'none' },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§8.3.1 Supported Interfaces Declaration',
+          quote: 'Each interface MUST accurately declare its transport protocol and URL',
+          keyword: 'MUST',
+        },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§5.1 Functional Equivalence Requirements',
+          quote: 'When an agent supports multiple protocols, all supported protocols MUST:',
+          keyword: 'MUST',
+        },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§5.1 Functional Equivalence Requirements',
+          quote: 'Identical Functionality: Provide the same set of operations and capabilities',
+          keyword: 'none',
+        },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§3.6.2 Server Responsibilities',
+          quote: 'Agents CAN expose multiple interfaces for the same transport with different versions under the same or different URLs.',
+          keyword: 'none',
+        },
       ],
       note: 'An interface listed with protocolVersion "0.3" is judged by v0.3 rules (called without A2A-Version, which §3.6.2 says agents MUST read as 0.3).',
     }),
@@ -137,21 +183,47 @@ export const SPEC: Record<string, CheckSpec> = {
     'v0.2': gen({
       sentences: [
         jsonRpcOnly('a2a-v0.2.6'),
-        { doc: 'a2a-v0.2.6', file: 'a2a.json', section: 'AgentCard.additionalInterfaces', quote: '"description": "Announcement of additional supported transports. Client can use any of\\nthe supported transports."', keyword: 'none' },
+        {
+          doc: 'a2a-v0.2.6',
+          file: 'a2a.json',
+          section: 'AgentCard.additionalInterfaces',
+          quote: '"description": "Announcement of additional supported transports. Client can use any of\\nthe supported transports."',
+          keyword: 'none',
+        },
       ],
       note: 'Nothing requires two agents to share a binding or version. Advisory.',
     }),
     'v0.3': gen({
       sentences: [
-        { doc: 'a2a-v0.3.0', section: '§3.2 Supported Transport Protocols', quote: 'All three protocols are considered equal in status, and agents may choose to implement any combination of them based on their requirements.', keyword: 'none' },
-        { doc: 'a2a-v0.3.0', section: '§3.4.2 Transport Selection and Negotiation', quote: 'Client Choice: Clients MAY choose any transport declared by the agent.', keyword: 'MAY' },
+        {
+          doc: 'a2a-v0.3.0',
+          section: '§3.2 Supported Transport Protocols',
+          quote: 'All three protocols are considered equal in status, and agents may choose to implement any combination of them based on their requirements.',
+          keyword: 'none',
+        },
+        {
+          doc: 'a2a-v0.3.0',
+          section: '§3.4.2 Transport Selection and Negotiation',
+          quote: 'Client Choice: Clients MAY choose any transport declared by the agent.',
+          keyword: 'MAY',
+        },
       ],
       note: 'Two conforming agents may implement disjoint transports (one JSON-RPC only, one HTTP+JSON only). Advisory.',
     }),
     'v1.0': gen({
       sentences: [
-        { doc: 'a2a-v1.0.1', section: '§5.2 Protocol Selection and Negotiation', quote: 'Client Choice: Clients MAY choose any protocol declared by the agent', keyword: 'MAY' },
-        { doc: 'a2a-v1.0.1', section: '§3.6.2 Server Responsibilities', quote: 'Agents CAN expose multiple interfaces for the same transport with different versions under the same or different URLs.', keyword: 'none' },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§5.2 Protocol Selection and Negotiation',
+          quote: 'Client Choice: Clients MAY choose any protocol declared by the agent',
+          keyword: 'MAY',
+        },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§3.6.2 Server Responsibilities',
+          quote: 'Agents CAN expose multiple interfaces for the same transport with different versions under the same or different URLs.',
+          keyword: 'none',
+        },
       ],
       note: 'Offering a 0.3 interface next to 1.0 is allowed, not required; nothing requires two agents to share a binding. Advisory.',
     }),
@@ -159,33 +231,78 @@ export const SPEC: Record<string, CheckSpec> = {
 
   'interop.peer.concurrent': {
     legacy: gen({
-      sentences: [{ doc: 'a2a-v0.1.0', section: '§6.1 Task Object (id)', quote: 'when initiating the task and MUST be used by the server to refer to this task.', keyword: 'MUST' }],
+      sentences: [
+        {
+          doc: 'a2a-v0.1.0',
+          section: '§6.1 Task Object (id)',
+          quote: 'when initiating the task and MUST be used by the server to refer to this task.',
+          keyword: 'MUST',
+        },
+      ],
       note: 'Backed: each task keeps the (distinct) id the client chose. Not backed: that four tasks settle within our budget (a timeout is a tool limit). Half of the tasks run on the peer, which is not the agent under test.',
     }),
     'v0.2': gen({
       sentences: [
-        { doc: 'a2a-v0.2.6', file: 'a2a.json', section: 'Task.required', quote: '"required": [ "contextId", "id", "kind", "status" ]', keyword: 'required-field' },
-        { doc: 'a2a-v0.2.6', file: 'a2a.json', section: 'Task.id', quote: '"id": { "description": "Unique identifier for the task", "type": "string" }', keyword: 'none' },
+        {
+          doc: 'a2a-v0.2.6',
+          file: 'a2a.json',
+          section: 'Task.required',
+          quote: '"required": [ "contextId", "id", "kind", "status" ]',
+          keyword: 'required-field',
+        },
+        {
+          doc: 'a2a-v0.2.6',
+          file: 'a2a.json',
+          section: 'Task.id',
+          quote: '"id": { "description": "Unique identifier for the task", "type": "string" }',
+          keyword: 'none',
+        },
       ],
       note: 'The task id is a required field defined as unique: distinct ids are a MUST through the required field. That concurrent tasks settle within our budget is not a requirement.',
     }),
     'v0.3': gen({
       sentences: [
-        { doc: 'a2a-v0.3.0', file: 'a2a.json', section: 'Task.required', quote: '"required": [ "contextId", "id", "kind", "status" ]', keyword: 'required-field' },
-        { doc: 'a2a-v0.3.0', file: 'a2a.json', section: 'Task.id', quote: '"id": { "description": "A unique identifier for the task, generated by the server for a new task.", "type": "string" }', keyword: 'none' },
+        {
+          doc: 'a2a-v0.3.0',
+          file: 'a2a.json',
+          section: 'Task.required',
+          quote: '"required": [ "contextId", "id", "kind", "status" ]',
+          keyword: 'required-field',
+        },
+        {
+          doc: 'a2a-v0.3.0',
+          file: 'a2a.json',
+          section: 'Task.id',
+          quote: '"id": { "description": "A unique identifier for the task, generated by the server for a new task.", "type": "string" }',
+          keyword: 'none',
+        },
       ],
       note: 'As v0.2.6: distinct ids backed through the required field; settling within our budget is not.',
     }),
     'v1.0': gen({
-      sentences: [{ doc: 'a2a-v1.0.1', section: '§3.4.2 Task Identifier Semantics', quote: 'Agents MUST generate a unique taskId for each new task they create', keyword: 'MUST' }],
+      sentences: [
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§3.4.2 Task Identifier Semantics',
+          quote: 'Agents MUST generate a unique taskId for each new task they create',
+          keyword: 'MUST',
+        },
+      ],
       note: 'Backed: distinct task ids. Not backed: that the tasks settle within our budget.',
     }),
   },
 
   'interop.peer.relay': {
     legacy: gen({
-      sentences: [{ doc: 'a2a-v0.1.0', section: '§5.5 AgentCard Object Structure (defaultInputModes)', quote: 'Default accepted input MIME types. Defaults to ["text/plain"] if omitted.', keyword: 'none' }],
-      note: 'Nothing requires an agent to accept another agent\'s output. Seed procedure 5.5. Advisory.',
+      sentences: [
+        {
+          doc: 'a2a-v0.1.0',
+          section: '§5.5 AgentCard Object Structure (defaultInputModes)',
+          quote: 'Default accepted input MIME types. Defaults to ["text/plain"] if omitted.',
+          keyword: 'none',
+        },
+      ],
+      note: "Nothing requires an agent to accept another agent's output. Seed procedure 5.5. Advisory.",
     }),
     'v0.2': gen({
       sentences: [
@@ -193,7 +310,8 @@ export const SPEC: Record<string, CheckSpec> = {
           doc: 'a2a-v0.2.6',
           file: 'a2a.json',
           section: 'AgentCard.defaultInputModes',
-          quote: '"description": "The set of interaction modes that the agent supports across all skills. This can be overridden per-skill.\\nSupported media types for input."',
+          quote:
+            '"description": "The set of interaction modes that the agent supports across all skills. This can be overridden per-skill.\\nSupported media types for input."',
           keyword: 'none',
         },
       ],
@@ -213,10 +331,20 @@ export const SPEC: Record<string, CheckSpec> = {
     }),
     'v1.0': gen({
       sentences: [
-        { doc: 'a2a-v1.0.1', section: '§3.7 Messages and Artifacts', quote: 'The core interaction model defined by A2A is for clients to send messages to initiate a task that produces one or more artifacts.', keyword: 'none' },
-        { doc: 'a2a-v1.0.1', section: '§3.1.1 Send Message (Errors)', quote: "ContentTypeNotSupportedError: A Media Type provided in the request's message parts is not supported by the agent.", keyword: 'none' },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§3.7 Messages and Artifacts',
+          quote: 'The core interaction model defined by A2A is for clients to send messages to initiate a task that produces one or more artifacts.',
+          keyword: 'none',
+        },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§3.1.1 Send Message (Errors)',
+          quote: "ContentTypeNotSupportedError: A Media Type provided in the request's message parts is not supported by the agent.",
+          keyword: 'none',
+        },
       ],
-      note: 'An agent may refuse input it does not support; nothing requires accepting another agent\'s output. Advisory.',
+      note: "An agent may refuse input it does not support; nothing requires accepting another agent's output. Advisory.",
     }),
   },
 };

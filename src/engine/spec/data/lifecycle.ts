@@ -40,8 +40,18 @@ const TASK_REQUIRED_03 = q(
   'required-field',
   'a2a.json',
 );
-const CORE_METHODS_03 = q(V03, '§11.1.2 Core Method Implementation', 'MUST implement all of the following core methods via at least one supported transport:', 'MUST');
-const DATA_OBJECTS_03 = q(V03, '§11.1.5 Data Format Compliance', 'A2A data objects: MUST use the data structures defined in Section 6 for all protocol entities.', 'MUST');
+const CORE_METHODS_03 = q(
+  V03,
+  '§11.1.2 Core Method Implementation',
+  'MUST implement all of the following core methods via at least one supported transport:',
+  'MUST',
+);
+const DATA_OBJECTS_03 = q(
+  V03,
+  '§11.1.5 Data Format Compliance',
+  'A2A data objects: MUST use the data structures defined in Section 6 for all protocol entities.',
+  'MUST',
+);
 const TASK_ID_REQUIRED_10 = q(V10, 'Task.id', '// new task. string id = 1 [(google.api.field_behavior) = REQUIRED];', 'required-field', 'a2a.proto');
 const TASK_STATUS_REQUIRED_10 = q(V10, 'Task.status', 'TaskStatus status = 3 [(google.api.field_behavior) = REQUIRED];', 'required-field', 'a2a.proto');
 const STATE_REQUIRED_10 = q(V10, 'TaskStatus.state', 'TaskState state = 1 [(google.api.field_behavior) = REQUIRED];', 'required-field', 'a2a.proto');
@@ -51,9 +61,24 @@ const CORE_OPERATIONS_10 = q(
   'The following operations define the fundamental capabilities that all A2A implementations must support, independent of the specific protocol binding used.',
   'none',
 );
-const ERRORS_10 = q(V10, '§3.3.2 Error Handling', 'Servers MUST return appropriate errors and SHOULD provide actionable information to help clients resolve issues.', 'MUST');
-const CANT_RESTART_02 = q(V02, '§6.1 Task Object', "A task which has reached a terminal state (completed, canceled, rejected, or failed) can't be restarted.", 'none');
-const CANT_RESTART_03 = q(V03, '§6.1 Task Object', "A task which has reached a terminal state (completed, canceled, rejected, or failed) can't be restarted.", 'none');
+const ERRORS_10 = q(
+  V10,
+  '§3.3.2 Error Handling',
+  'Servers MUST return appropriate errors and SHOULD provide actionable information to help clients resolve issues.',
+  'MUST',
+);
+const CANT_RESTART_02 = q(
+  V02,
+  '§6.1 Task Object',
+  "A task which has reached a terminal state (completed, canceled, rejected, or failed) can't be restarted.",
+  'none',
+);
+const CANT_RESTART_03 = q(
+  V03,
+  '§6.1 Task Object',
+  "A task which has reached a terminal state (completed, canceled, rejected, or failed) can't be restarted.",
+  'none',
+);
 const CANCEL_ATTEMPT = (doc: SpecDoc, section: string) =>
   q(
     doc,
@@ -63,8 +88,18 @@ const CANCEL_ATTEMPT = (doc: SpecDoc, section: string) =>
   );
 const A2A_CODES_SHOULD = (doc: SpecDoc) => q(doc, '§8.2 A2A-Specific Errors', 'Servers SHOULD use these codes where applicable.', 'SHOULD');
 const LEGACY_STATES = [
-  q(V01, '§6.3 TaskState Enum', '| completed | Task finished successfully. Results are typically available in Task.artifacts or TaskStatus.message. | Yes |', 'none'),
-  q(V01, '§6.3 TaskState Enum', '| input-required | Agent requires additional input from the client/user to proceed. The task is effectively paused. | No (Pause) |', 'none'),
+  q(
+    V01,
+    '§6.3 TaskState Enum',
+    '| completed | Task finished successfully. Results are typically available in Task.artifacts or TaskStatus.message. | Yes |',
+    'none',
+  ),
+  q(
+    V01,
+    '§6.3 TaskState Enum',
+    '| input-required | Agent requires additional input from the client/user to proceed. The task is effectively paused. | No (Pause) |',
+    'none',
+  ),
   q(V01, '§6.3 TaskState Enum', '| unknown | The state of the task cannot be determined (e.g., task ID is invalid, unknown, or has expired). | Yes |', 'none'),
 ];
 const STATE_ENUM_02 = q(
@@ -75,7 +110,13 @@ const STATE_ENUM_02 = q(
   'a2a.json',
 );
 const TERMINAL_10 = q(V10, 'TaskState', '// Indicates that a task has finished successfully. This is a terminal state.', 'none', 'a2a.proto');
-const INTERRUPTED_10 = q(V10, 'TaskState', '// Indicates that the agent requires additional user input to proceed. This is an interrupted state.', 'none', 'a2a.proto');
+const INTERRUPTED_10 = q(
+  V10,
+  'TaskState',
+  '// Indicates that the agent requires additional user input to proceed. This is an interrupted state.',
+  'none',
+  'a2a.proto',
+);
 const MORE_MESSAGES_10 = q(
   V10,
   '§3.3.3 Asynchronous Processing',
@@ -92,8 +133,7 @@ export const SPEC: Record<string, CheckSpec> = {
         SERVER_REFERS_01,
         TASK_REQUIRED_01,
       ],
-      note:
-        'tasks/send answers with a Task (never a Message) that keeps the id the client chose. A skill whose declared input modes exclude our test input may refuse it with ContentTypeNotSupportedError (-32005, §8.2): that refusal is a correct answer, not a failure.',
+      note: 'tasks/send answers with a Task (never a Message) that keeps the id the client chose. A skill whose declared input modes exclude our test input may refuse it with ContentTypeNotSupportedError (-32005, §8.2): that refusal is a correct answer, not a failure.',
     },
     'v0.2': {
       sentences: [
@@ -125,54 +165,86 @@ export const SPEC: Record<string, CheckSpec> = {
     },
     'v1.0': {
       sentences: [
-        q(V10, '§3.1.1 Send Message', 'The agent MAY create a new Task to process the provided message asynchronously or MAY return a direct Message response for simple interactions.', 'MAY'),
+        q(
+          V10,
+          '§3.1.1 Send Message',
+          'The agent MAY create a new Task to process the provided message asynchronously or MAY return a direct Message response for simple interactions.',
+          'MAY',
+        ),
         q(V10, '§3.4.2 Task Identifier Semantics', 'The generated taskId MUST be included in the Task object returned to the client', 'MUST'),
         TASK_ID_REQUIRED_10,
         STATE_REQUIRED_10,
       ],
-      note:
-        'A Task or a Message. A refusal of an input the skill does not declare is a correct answer: ContentTypeNotSupportedError (-32005; REST 400 with reason CONTENT_TYPE_NOT_SUPPORTED, 415 in v1.0.0), or a validation error (-32602 / 400 INVALID_ARGUMENT: §3.3.2 lists "unsupported content type" among validation errors).',
+      note: 'A Task or a Message. A refusal of an input the skill does not declare is a correct answer: ContentTypeNotSupportedError (-32005; REST 400 with reason CONTENT_TYPE_NOT_SUPPORTED, 415 in v1.0.0), or a validation error (-32602 / 400 INVALID_ARGUMENT: §3.3.2 lists "unsupported content type" among validation errors).',
     },
   },
 
   'lifecycle.get': {
     legacy: {
-      sentences: [JSONRPC_01, q(V01, '§7.3 tasks/get', "Response result type (on success): Task (A snapshot of the task's current state).", 'none'), SERVER_REFERS_01, TASK_REQUIRED_01],
+      sentences: [
+        JSONRPC_01,
+        q(V01, '§7.3 tasks/get', "Response result type (on success): Task (A snapshot of the task's current state).", 'none'),
+        SERVER_REFERS_01,
+        TASK_REQUIRED_01,
+      ],
     },
     'v0.2': {
       sentences: [
         JSONRPC_02,
         q(V02, '§7.3 tasks/get', 'Retrieves the current state (including status, artifacts, and optionally history) of a previously initiated task.', 'none'),
         q(V02, 'GetTaskSuccessResponse', '"description": "JSON-RPC success response for the \'tasks/get\' method.",', 'none', 'a2a.json'),
-        q(V02, 'GetTaskSuccessResponse', '"$ref": "#/definitions/Task", "description": "The result object on success." } }, "required": [ "id", "jsonrpc", "result" ],', 'required-field', 'a2a.json'),
+        q(
+          V02,
+          'GetTaskSuccessResponse',
+          '"$ref": "#/definitions/Task", "description": "The result object on success." } }, "required": [ "id", "jsonrpc", "result" ],',
+          'required-field',
+          'a2a.json',
+        ),
       ],
     },
     'v0.3': {
       sentences: [
         CORE_METHODS_03,
         q(V03, '§11.1.2 Core Method Implementation', 'tasks/get - Retrieve task status and results', 'none'),
-        q(V03, 'GetTaskSuccessResponse', '"description": "The result, containing the requested Task object." } }, "required": [ "id", "jsonrpc", "result" ],', 'required-field', 'a2a.json'),
+        q(
+          V03,
+          'GetTaskSuccessResponse',
+          '"description": "The result, containing the requested Task object." } }, "required": [ "id", "jsonrpc", "result" ],',
+          'required-field',
+          'a2a.json',
+        ),
       ],
     },
     'v1.0': {
-      sentences: [CORE_OPERATIONS_10, q(V10, '§3.1.3 Get Task', 'Task: Current state and artifacts of the requested task', 'none'), TASK_ID_REQUIRED_10, TASK_STATUS_REQUIRED_10],
-      note:
-        'Implementing GetTask rests on the lowercase "must support" of §3.1 (A2A cites RFC 2119, where lowercase is arguably normative); a Task returned for the id must carry its REQUIRED fields. TaskNotFoundError for a task that had already finished is not a clear violation: the error table allows "already completed and purged".',
+      sentences: [
+        CORE_OPERATIONS_10,
+        q(V10, '§3.1.3 Get Task', 'Task: Current state and artifacts of the requested task', 'none'),
+        TASK_ID_REQUIRED_10,
+        TASK_STATUS_REQUIRED_10,
+      ],
+      note: 'Implementing GetTask rests on the lowercase "must support" of §3.1 (A2A cites RFC 2119, where lowercase is arguably normative); a Task returned for the id must carry its REQUIRED fields. TaskNotFoundError for a task that had already finished is not a clear violation: the error table allows "already completed and purged".',
     },
   },
 
   'lifecycle.terminal': {
     legacy: {
       sentences: LEGACY_STATES,
-      note: 'No release bounds how long a task may run. A task still running when our budget ends is a tool limit: skip, telling the user to raise the time budget (--timeout, or the run form\'s timeout).',
+      note: "No release bounds how long a task may run. A task still running when our budget ends is a tool limit: skip, telling the user to raise the time budget (--timeout, or the run form's timeout).",
     },
-    'v0.2': { sentences: [CANT_RESTART_02, STATE_ENUM_02], note: 'No time bound on tasks: a task still running when our budget ends is a tool limit (skip; raise --timeout).' },
+    'v0.2': {
+      sentences: [CANT_RESTART_02, STATE_ENUM_02],
+      note: 'No time bound on tasks: a task still running when our budget ends is a tool limit (skip; raise --timeout).',
+    },
     'v0.3': {
       sentences: [CANT_RESTART_03, q(V03, 'TaskState', '// Represents the status a task is finished. This is a terminal state', 'none', 'a2a.proto')],
       note: 'No time bound on tasks: a task still running when our budget ends is a tool limit (skip; raise --timeout).',
     },
     'v1.0': {
-      sentences: [TERMINAL_10, INTERRUPTED_10, q(V10, '§3.3.3 Asynchronous Processing', 'A2A operations are designed for asynchronous task execution.', 'none')],
+      sentences: [
+        TERMINAL_10,
+        INTERRUPTED_10,
+        q(V10, '§3.3.3 Asynchronous Processing', 'A2A operations are designed for asynchronous task execution.', 'none'),
+      ],
       note: 'No time bound on tasks: a task still running when our budget ends is a tool limit (skip; raise --timeout).',
     },
   },
@@ -189,14 +261,28 @@ export const SPEC: Record<string, CheckSpec> = {
     'v0.3': {
       sentences: [
         CANT_RESTART_03,
-        q(V03, 'TaskState', '// client. Authentication is expected to come out-of-band thus this is not // an interrupted or terminal state.', 'none', 'a2a.proto'),
+        q(
+          V03,
+          'TaskState',
+          '// client. Authentication is expected to come out-of-band thus this is not // an interrupted or terminal state.',
+          'none',
+          'a2a.proto',
+        ),
       ],
       note: 'As v0.2. The v0.3 proto calls auth-required neither interrupted nor terminal (the v1.0 proto calls it interrupted).',
     },
     'v1.0': {
-      sentences: [TERMINAL_10, MORE_MESSAGES_10, q(V10, '§3.1.1 Send Message', 'Messages sent to Tasks that are in a terminal state (TASK_STATE_COMPLETED, TASK_STATE_FAILED, TASK_STATE_CANCELED, TASK_STATE_REJECTED) cannot accept further messages.', 'none')],
-      note:
-        '"terminal" is a definition, not a requirement word. The enforceable parts live elsewhere: a message to a terminal task MUST get an error (errors.message-to-terminal, §3.3.2), and a stream MUST close at a terminal state (§3.1.2, streaming checks).',
+      sentences: [
+        TERMINAL_10,
+        MORE_MESSAGES_10,
+        q(
+          V10,
+          '§3.1.1 Send Message',
+          'Messages sent to Tasks that are in a terminal state (TASK_STATE_COMPLETED, TASK_STATE_FAILED, TASK_STATE_CANCELED, TASK_STATE_REJECTED) cannot accept further messages.',
+          'none',
+        ),
+      ],
+      note: '"terminal" is a definition, not a requirement word. The enforceable parts live elsewhere: a message to a terminal task MUST get an error (errors.message-to-terminal, §3.3.2), and a stream MUST close at a terminal state (§3.1.2, streaming checks).',
     },
   },
 
@@ -211,7 +297,10 @@ export const SPEC: Record<string, CheckSpec> = {
       note: 'Stable and unique ids are described, not required, in v0.3.0.',
     },
     'v1.0': {
-      sentences: [q(V10, '§3.4.2 Task Identifier Semantics', 'Agents MUST generate a unique taskId for each new task they create', 'MUST'), TASK_ID_REQUIRED_10],
+      sentences: [
+        q(V10, '§3.4.2 Task Identifier Semantics', 'Agents MUST generate a unique taskId for each new task they create', 'MUST'),
+        TASK_ID_REQUIRED_10,
+      ],
       note: 'Unique task ids are a MUST; a contextId that changes between answers about one task breaks no sentence (Task.contextId is not REQUIRED) and is an advisory.',
     },
   },
@@ -224,14 +313,19 @@ export const SPEC: Record<string, CheckSpec> = {
         q(V01, 'TaskStatus', '"required": [ "state" ], "title": "TaskStatus",', 'required-field', 'a2a.json'),
         q(V01, '§6.2 TaskStatus Object', 'The date and time (UTC is STRONGLY recommended) when this status was recorded by the server.', 'none'),
       ],
-      note:
-        'TaskStatus.timestamp has "format": "date-time" (RFC 3339 date-time: offsets and lowercase t/z allowed); draft-07 makes format assertion optional, so a malformed timestamp is an advisory. Required fields, types and the JSON-RPC envelope are MUST.',
+      note: 'TaskStatus.timestamp has "format": "date-time" (RFC 3339 date-time: offsets and lowercase t/z allowed); draft-07 makes format assertion optional, so a malformed timestamp is an advisory. Required fields, types and the JSON-RPC envelope are MUST.',
     },
     'v0.2': {
       sentences: [
         JSONRPC_02,
         TASK_REQUIRED_02,
-        q(V02, 'Message', '"description": "Identifier of task the message is related to", "type": "string" } }, "required": [ "kind", "messageId", "parts", "role" ],', 'required-field', 'a2a.json'),
+        q(
+          V02,
+          'Message',
+          '"description": "Identifier of task the message is related to", "type": "string" } }, "required": [ "kind", "messageId", "parts", "role" ],',
+          'required-field',
+          'a2a.json',
+        ),
         q(V02, 'TaskStatus.timestamp', '"description": "ISO 8601 datetime string when the status was recorded.",', 'none', 'a2a.json'),
         q(V02, '§9.3 Streaming Task Execution (SSE)', '"timestamp":"2025-04-02T16:59:25.331844"', 'none'),
       ],
@@ -244,17 +338,37 @@ export const SPEC: Record<string, CheckSpec> = {
         q(V03, 'TaskStatus.timestamp', '"description": "An ISO 8601 datetime string indicating when this status was recorded.",', 'none', 'a2a.json'),
         q(V03, '§9.3 Streaming Task Execution (SSE)', '"timestamp":"2025-04-02T16:59:25.331844"', 'none'),
       ],
-      note: 'As v0.2 for timestamps. v0.3 REST answers in the v0.3 proto\'s JSON, where no field is REQUIRED (contextId may be absent).',
+      note: "As v0.2 for timestamps. v0.3 REST answers in the v0.3 proto's JSON, where no field is REQUIRED (contextId may be absent).",
     },
     'v1.0': {
       sentences: [
         q(V10, '§4 Protocol Data Model', 'All protocol bindings MUST provide functionally equivalent representations of these data structures.', 'MUST'),
-        q(V10, '§5.5 JSON Field Naming Convention', 'All JSON serializations of the A2A protocol data model MUST use camelCase naming for field names, not the snake_case convention used in Protocol Buffer definitions.', 'MUST'),
-        q(V10, '§5.6.1 Timestamps', 'When serialized to JSON (in JSON-RPC, HTTP/REST, or other JSON-based bindings), these timestamps MUST be represented as ISO 8601 formatted strings in UTC timezone.', 'MUST'),
+        q(
+          V10,
+          '§5.5 JSON Field Naming Convention',
+          'All JSON serializations of the A2A protocol data model MUST use camelCase naming for field names, not the snake_case convention used in Protocol Buffer definitions.',
+          'MUST',
+        ),
+        q(
+          V10,
+          '§5.6.1 Timestamps',
+          'When serialized to JSON (in JSON-RPC, HTTP/REST, or other JSON-based bindings), these timestamps MUST be represented as ISO 8601 formatted strings in UTC timezone.',
+          'MUST',
+        ),
         q(V10, '§5.6.1 Timestamps', "Timestamps MUST NOT include timezone offsets other than 'Z' (all times are UTC)", 'MUST NOT'),
         q(V10, '§5.6.1 Timestamps', 'When millisecond precision is not available, the fractional seconds portion MAY be omitted or zero-filled', 'MAY'),
-        q(V10, '§5.7 Field Presence and Optionality', 'Fields marked with [(google.api.field_behavior) = REQUIRED] indicate that the field MUST be present and set in valid messages.', 'MUST'),
-        q(V10, '§5.7 Field Presence and Optionality', 'Implementations SHOULD ignore unrecognized fields in messages, allowing for forward compatibility as the protocol evolves.', 'SHOULD'),
+        q(
+          V10,
+          '§5.7 Field Presence and Optionality',
+          'Fields marked with [(google.api.field_behavior) = REQUIRED] indicate that the field MUST be present and set in valid messages.',
+          'MUST',
+        ),
+        q(
+          V10,
+          '§5.7 Field Presence and Optionality',
+          'Implementations SHOULD ignore unrecognized fields in messages, allowing for forward compatibility as the protocol evolves.',
+          'SHOULD',
+        ),
         q(V10, '§14.1.1 application/a2a+json', 'Binary (UTF-8 encoding MUST be used for JSON text)', 'MUST'),
         {
           doc: 'rfc8259',
@@ -263,8 +377,7 @@ export const SPEC: Record<string, CheckSpec> = {
           keyword: 'MUST NOT',
         },
       ],
-      note:
-        'Task.contextId is not REQUIRED in the proto (the §6.3 example omits it). An extra field such as "kind" is an unrecognized field, not an invalid one: advisory. TASK_STATE_UNSPECIFIED is a proto enum value.',
+      note: 'Task.contextId is not REQUIRED in the proto (the §6.3 example omits it). An extra field such as "kind" is an unrecognized field, not an invalid one: advisory. TASK_STATE_UNSPECIFIED is a proto enum value.',
     },
   },
 
@@ -272,7 +385,12 @@ export const SPEC: Record<string, CheckSpec> = {
     legacy: {
       sentences: [
         JSONRPC_01,
-        q(V01, '§7.4 tasks/cancel', 'Response result type (on success): Task (The state of the task after the cancellation attempt. Ideally, Task.status.state will be "canceled" if successful).', 'none'),
+        q(
+          V01,
+          '§7.4 tasks/cancel',
+          'Response result type (on success): Task (The state of the task after the cancellation attempt. Ideally, Task.status.state will be "canceled" if successful).',
+          'none',
+        ),
         q(V01, '§7.4 tasks/cancel', 'Response error type (on failure): JSONRPCError (e.g., TaskNotFoundError, TaskNotCancelableError).', 'none'),
         A2A_CODES_SHOULD(V01),
       ],
@@ -282,7 +400,13 @@ export const SPEC: Record<string, CheckSpec> = {
       sentences: [
         JSONRPC_02,
         q(V02, 'CancelTaskSuccessResponse', '"description": "JSON-RPC success response model for the \'tasks/cancel\' method.",', 'none', 'a2a.json'),
-        q(V02, 'CancelTaskSuccessResponse', '"$ref": "#/definitions/Task", "description": "The result object on success." } }, "required": [ "id", "jsonrpc", "result" ],', 'required-field', 'a2a.json'),
+        q(
+          V02,
+          'CancelTaskSuccessResponse',
+          '"$ref": "#/definitions/Task", "description": "The result object on success." } }, "required": [ "id", "jsonrpc", "result" ],',
+          'required-field',
+          'a2a.json',
+        ),
         A2A_CODES_SHOULD(V02),
       ],
     },
@@ -290,7 +414,13 @@ export const SPEC: Record<string, CheckSpec> = {
       sentences: [
         CORE_METHODS_03,
         q(V03, '§11.1.2 Core Method Implementation', 'tasks/cancel - Request task cancellation', 'none'),
-        q(V03, 'CancelTaskSuccessResponse', '"description": "The result, containing the final state of the canceled Task object." } }, "required": [ "id", "jsonrpc", "result" ],', 'required-field', 'a2a.json'),
+        q(
+          V03,
+          'CancelTaskSuccessResponse',
+          '"description": "The result, containing the final state of the canceled Task object." } }, "required": [ "id", "jsonrpc", "result" ],',
+          'required-field',
+          'a2a.json',
+        ),
         A2A_CODES_SHOULD(V03),
       ],
     },
@@ -317,7 +447,7 @@ export const SPEC: Record<string, CheckSpec> = {
         CANCEL_ATTEMPT(V10, '§3.1.5 Cancel Task'),
         q(V10, '§3.1.5 Cancel Task', 'TaskNotCancelableError: The task is not in a cancelable state (e.g., already completed, failed, or canceled).', 'none'),
       ],
-      note: 'Best effort: advisory. Whether a state is cancelable is the agent\'s call.',
+      note: "Best effort: advisory. Whether a state is cancelable is the agent's call.",
     },
   },
 
@@ -325,7 +455,12 @@ export const SPEC: Record<string, CheckSpec> = {
     legacy: {
       sentences: [
         q(V01, '§7.1.1 TaskSendParams Object', 'If existing, this message continues the task.', 'none'),
-        q(V01, '§6.3 TaskState Enum', '| input-required | Agent requires additional input from the client/user to proceed. The task is effectively paused. | No (Pause) |', 'none'),
+        q(
+          V01,
+          '§6.3 TaskState Enum',
+          '| input-required | Agent requires additional input from the client/user to proceed. The task is effectively paused. | No (Pause) |',
+          'none',
+        ),
       ],
       note: 'Resuming a paused task is described, never required: advisory in every release.',
     },
@@ -337,14 +472,25 @@ export const SPEC: Record<string, CheckSpec> = {
     },
     'v0.3': {
       sentences: [
-        q(V03, 'Message.taskId', '"description": "The identifier of the task this message is part of. Can be omitted for the first message of a new task.",', 'none', 'a2a.json'),
+        q(
+          V03,
+          'Message.taskId',
+          '"description": "The identifier of the task this message is part of. Can be omitted for the first message of a new task.",',
+          'none',
+          'a2a.json',
+        ),
         q(V03, '§9.4 Multi-Turn Interaction (Input Required)', 'Client message/send (providing the requested input, using the _same_ task ID):', 'none'),
       ],
     },
     'v1.0': {
       sentences: [
         MORE_MESSAGES_10,
-        q(V10, '§3.4.3 Multi-Turn Conversation Patterns', 'The client continues the interaction by sending a new message with the same taskId and contextId', 'none'),
+        q(
+          V10,
+          '§3.4.3 Multi-Turn Conversation Patterns',
+          'The client continues the interaction by sending a new message with the same taskId and contextId',
+          'none',
+        ),
         INTERRUPTED_10,
       ],
       note: 'Accepting the answer is a MAY (§3.3.3). Asking again (input-required once more) or ending failed/rejected after the answer are legal outcomes.',
@@ -360,17 +506,38 @@ export const SPEC: Record<string, CheckSpec> = {
       note: 'capabilities.stateTransitionHistory is a placeholder for status-change history (§5.5.2), not for Task.history: it promises nothing about messages.',
     },
     'v0.2': {
-      sentences: [q(V02, 'TaskQueryParams.historyLength', '"historyLength": { "description": "Number of recent messages to be retrieved.", "type": "integer" },', 'none', 'a2a.json')],
+      sentences: [
+        q(
+          V02,
+          'TaskQueryParams.historyLength',
+          '"historyLength": { "description": "Number of recent messages to be retrieved.", "type": "integer" },',
+          'none',
+          'a2a.json',
+        ),
+      ],
       note: 'Keeping history is described, not required: advisory.',
     },
     'v0.3': {
-      sentences: [q(V03, 'TaskQueryParams.historyLength', '"description": "The number of most recent messages from the task\'s history to retrieve.",', 'none', 'a2a.json')],
+      sentences: [
+        q(
+          V03,
+          'TaskQueryParams.historyLength',
+          '"description": "The number of most recent messages from the task\'s history to retrieve.",',
+          'none',
+          'a2a.json',
+        ),
+      ],
       note: 'Keeping history is described, not required: advisory.',
     },
     'v1.0': {
       sentences: [
         q(V10, '§3.7 Messages and Artifacts', 'The agent is responsible to determine which Messages are persisted in the Task History.', 'none'),
-        q(V10, '§3.7 Messages and Artifacts', 'Agents MAY choose to persist all Messages that contain important information in the Task history to ensure clients can retrieve it later.', 'MAY'),
+        q(
+          V10,
+          '§3.7 Messages and Artifacts',
+          'Agents MAY choose to persist all Messages that contain important information in the Task history to ensure clients can retrieve it later.',
+          'MAY',
+        ),
       ],
       note: 'An empty or absent history is legal. The upper bound of historyLength is a separate MUST: lifecycle.history-length.',
     },
@@ -385,20 +552,46 @@ export const SPEC: Record<string, CheckSpec> = {
       ],
     },
     'v0.2': {
-      sentences: [q(V02, 'TaskQueryParams.historyLength', '"historyLength": { "description": "Number of recent messages to be retrieved.", "type": "integer" },', 'none', 'a2a.json')],
+      sentences: [
+        q(
+          V02,
+          'TaskQueryParams.historyLength',
+          '"historyLength": { "description": "Number of recent messages to be retrieved.", "type": "integer" },',
+          'none',
+          'a2a.json',
+        ),
+      ],
     },
     'v0.3': {
       sentences: [
-        q(V03, 'TaskQueryParams.historyLength', '"description": "The number of most recent messages from the task\'s history to retrieve.",', 'none', 'a2a.json'),
-        q(V03, 'SendMessageConfiguration.history_length', 'The maximum number of messages to include in the history. if 0, the // history will be unlimited.', 'none', 'a2a.proto'),
+        q(
+          V03,
+          'TaskQueryParams.historyLength',
+          '"description": "The number of most recent messages from the task\'s history to retrieve.",',
+          'none',
+          'a2a.json',
+        ),
+        q(
+          V03,
+          'SendMessageConfiguration.history_length',
+          'The maximum number of messages to include in the history. if 0, the // history will be unlimited.',
+          'none',
+          'a2a.proto',
+        ),
       ],
       note: 'Never send historyLength 0 to a v0.3 agent: its proto reads 0 as "unlimited", the opposite of v1.0.',
     },
     'v1.0': {
       sentences: [
-        q(V10, 'GetTaskRequest.history_length', 'The server MUST NOT return more // messages than the provided value, but MAY apply a lower limit.', 'MUST NOT', 'a2a.proto'),
+        q(
+          V10,
+          'GetTaskRequest.history_length',
+          'The server MUST NOT return more // messages than the provided value, but MAY apply a lower limit.',
+          'MUST NOT',
+          'a2a.proto',
+        ),
         q(V10, '§3.2.4 History Length Semantics', '0: No history should be returned; the history field SHOULD be omitted', 'SHOULD'),
-        q(V10, '§3.2.4 History Length Semantics', '> 0: Return at most this many recent messages from the task\'s history', 'none'),
+        q(V10, '§3.2.4 History Length Semantics', "> 0: Return at most this many recent messages from the task's history", 'none'),
       ],
       note: 'historyLength N: more than N messages fails (MUST NOT); fewer is legal. historyLength 0: any message fails (MUST NOT), an empty list instead of an omitted field is a SHOULD.',
     },
@@ -415,15 +608,31 @@ export const SPEC: Record<string, CheckSpec> = {
     'v0.3': {
       sentences: [
         q(V03, 'Message.contextId', '"description": "The context identifier for this message, used to group related interactions.",', 'none', 'a2a.json'),
-        q(V03, 'Task.contextId', '"description": "A server-generated identifier for maintaining context across multiple related tasks or interactions.",', 'none', 'a2a.json'),
+        q(
+          V03,
+          'Task.contextId',
+          '"description": "A server-generated identifier for maintaining context across multiple related tasks or interactions.",',
+          'none',
+          'a2a.json',
+        ),
       ],
       note: 'Keeping a client-sent contextId is described, not required: advisory.',
     },
     'v1.0': {
       sentences: [
         q(V10, '§3.4.1 Context Identifier Semantics', 'Agents MAY accept and preserve client-provided contextId values', 'MAY'),
-        q(V10, '§3.4.1 Context Identifier Semantics', 'If an agent cannot accept a client-provided contextId, it MUST reject the request with an error and MUST NOT generate a new contextId for the response', 'MUST'),
-        q(V10, '§3.4.3 Multi-Turn Conversation Patterns', 'Clients MAY use contextId without taskId to start a new task within an existing conversation context', 'MAY'),
+        q(
+          V10,
+          '§3.4.1 Context Identifier Semantics',
+          'If an agent cannot accept a client-provided contextId, it MUST reject the request with an error and MUST NOT generate a new contextId for the response',
+          'MUST',
+        ),
+        q(
+          V10,
+          '§3.4.3 Multi-Turn Conversation Patterns',
+          'Clients MAY use contextId without taskId to start a new task within an existing conversation context',
+          'MAY',
+        ),
       ],
       note: 'Accepting the contextId (same contextId in the answer) or refusing with an error both pass; answering in a different contextId fails.',
     },
@@ -434,14 +643,33 @@ export const SPEC: Record<string, CheckSpec> = {
       sentences: [
         CORE_OPERATIONS_10,
         q(V10, '§3.1.4 List Tasks', 'The nextPageToken field MUST always be present in the response.', 'MUST'),
-        q(V10, '§3.1.4 List Tasks', 'When there are no more results to retrieve (i.e., this is the final page), the field MUST be set to an empty string ("").', 'MUST'),
-        q(V10, '§3.1.4 List Tasks', 'When includeArtifacts is false (the default), the artifacts field MUST be omitted entirely from each Task object in the response.', 'MUST'),
-        q(V10, '§3.1.4 List Tasks', 'Implementations MUST return tasks sorted by their status timestamp time in descending order (most recently updated tasks first).', 'MUST'),
-        q(V10, '§3.1.4 List Tasks', 'The operation MUST return only tasks visible to the authenticated client and MUST use cursor-based pagination for performance and consistency.', 'MUST'),
+        q(
+          V10,
+          '§3.1.4 List Tasks',
+          'When there are no more results to retrieve (i.e., this is the final page), the field MUST be set to an empty string ("").',
+          'MUST',
+        ),
+        q(
+          V10,
+          '§3.1.4 List Tasks',
+          'When includeArtifacts is false (the default), the artifacts field MUST be omitted entirely from each Task object in the response.',
+          'MUST',
+        ),
+        q(
+          V10,
+          '§3.1.4 List Tasks',
+          'Implementations MUST return tasks sorted by their status timestamp time in descending order (most recently updated tasks first).',
+          'MUST',
+        ),
+        q(
+          V10,
+          '§3.1.4 List Tasks',
+          'The operation MUST return only tasks visible to the authenticated client and MUST use cursor-based pagination for performance and consistency.',
+          'MUST',
+        ),
         q(V10, 'ListTasksResponse.tasks', 'repeated Task tasks = 1 [(google.api.field_behavior) = REQUIRED];', 'required-field', 'a2a.proto'),
       ],
-      note:
-        'The answer, once given, is judged at MUST. Implementing ListTasks at all rests only on the lowercase "must support" of §3.1, a sentence that also covers capability-gated operations: a method-not-found answer is an advisory, not a failure. ListTasks does not exist before v1.0 (the v0.3 text lists tasks/list, its proto does not).',
+      note: 'The answer, once given, is judged at MUST. Implementing ListTasks at all rests only on the lowercase "must support" of §3.1, a sentence that also covers capability-gated operations: a method-not-found answer is an advisory, not a failure. ListTasks does not exist before v1.0 (the v0.3 text lists tasks/list, its proto does not).',
     },
   },
 
@@ -449,8 +677,19 @@ export const SPEC: Record<string, CheckSpec> = {
     legacy: {
       sentences: [
         JSONRPC_01,
-        q(V01, '§7.5 tasks/pushNotification/set', 'Response result type (on success): TaskPushNotificationConfig (Confirms the configuration that was set. The server MAY omit or mask any sensitive details like secrets from the authentication.credentials field in the response).', 'MAY'),
-        q(V01, 'TaskPushNotificationConfig', '"required": [ "id", "pushNotificationConfig" ], "title": "TaskPushNotificationConfig",', 'required-field', 'a2a.json'),
+        q(
+          V01,
+          '§7.5 tasks/pushNotification/set',
+          'Response result type (on success): TaskPushNotificationConfig (Confirms the configuration that was set. The server MAY omit or mask any sensitive details like secrets from the authentication.credentials field in the response).',
+          'MAY',
+        ),
+        q(
+          V01,
+          'TaskPushNotificationConfig',
+          '"required": [ "id", "pushNotificationConfig" ], "title": "TaskPushNotificationConfig",',
+          'required-field',
+          'a2a.json',
+        ),
         q(V01, 'PushNotificationConfig', '"required": [ "url" ], "title": "PushNotificationConfig",', 'required-field', 'a2a.json'),
       ],
       note: 'Only set and get exist. Accepting push config when the card declares it is described (§5.5.2), not required: a refusal is an advisory; a config answer without its required fields fails.',
@@ -458,10 +697,34 @@ export const SPEC: Record<string, CheckSpec> = {
     'v0.2': {
       sentences: [
         JSONRPC_02,
-        q(V02, 'SetTaskPushNotificationConfigSuccessResponse', '"$ref": "#/definitions/TaskPushNotificationConfig", "description": "The result object on success." } }, "required": [ "id", "jsonrpc", "result" ],', 'required-field', 'a2a.json'),
-        q(V02, 'TaskPushNotificationConfig', '"taskId": { "description": "Task id.", "type": "string" } }, "required": [ "pushNotificationConfig", "taskId" ],', 'required-field', 'a2a.json'),
-        q(V02, 'PushNotificationConfig', '"url": { "description": "URL for sending the push notifications.", "type": "string" } }, "required": [ "url" ],', 'required-field', 'a2a.json'),
-        q(V02, 'DeleteTaskPushNotificationConfigSuccessResponse', '"result": { "description": "The result object on success.", "type": "null" } },', 'none', 'a2a.json'),
+        q(
+          V02,
+          'SetTaskPushNotificationConfigSuccessResponse',
+          '"$ref": "#/definitions/TaskPushNotificationConfig", "description": "The result object on success." } }, "required": [ "id", "jsonrpc", "result" ],',
+          'required-field',
+          'a2a.json',
+        ),
+        q(
+          V02,
+          'TaskPushNotificationConfig',
+          '"taskId": { "description": "Task id.", "type": "string" } }, "required": [ "pushNotificationConfig", "taskId" ],',
+          'required-field',
+          'a2a.json',
+        ),
+        q(
+          V02,
+          'PushNotificationConfig',
+          '"url": { "description": "URL for sending the push notifications.", "type": "string" } }, "required": [ "url" ],',
+          'required-field',
+          'a2a.json',
+        ),
+        q(
+          V02,
+          'DeleteTaskPushNotificationConfigSuccessResponse',
+          '"result": { "description": "The result object on success.", "type": "null" } },',
+          'none',
+          'a2a.json',
+        ),
       ],
       note: 'Set/get return TaskPushNotificationConfig, list an array of them, delete null. A refusal while the card declares push is an advisory (capabilities are descriptive).',
     },
@@ -469,26 +732,64 @@ export const SPEC: Record<string, CheckSpec> = {
       sentences: [
         q(V03, '§11.1.3 Optional Method Implementation', 'MAY implement the following optional methods:', 'MAY'),
         DATA_OBJECTS_03,
-        q(V03, 'SetTaskPushNotificationConfigSuccessResponse', '"description": "The result, containing the configured push notification settings." } }, "required": [ "id", "jsonrpc", "result" ],', 'required-field', 'a2a.json'),
-        q(V03, 'TaskPushNotificationConfig', '"taskId": { "description": "The ID of the task.", "type": "string" } }, "required": [ "pushNotificationConfig", "taskId" ],', 'required-field', 'a2a.json'),
-        q(V03, 'PushNotificationConfig', '"url": { "description": "The callback URL where the agent should send push notifications.", "type": "string" } }, "required": [ "url" ],', 'required-field', 'a2a.json'),
-        q(V03, 'DeleteTaskPushNotificationConfigSuccessResponse', '"result": { "description": "The result is null on successful deletion.", "type": "null" } },', 'none', 'a2a.json'),
+        q(
+          V03,
+          'SetTaskPushNotificationConfigSuccessResponse',
+          '"description": "The result, containing the configured push notification settings." } }, "required": [ "id", "jsonrpc", "result" ],',
+          'required-field',
+          'a2a.json',
+        ),
+        q(
+          V03,
+          'TaskPushNotificationConfig',
+          '"taskId": { "description": "The ID of the task.", "type": "string" } }, "required": [ "pushNotificationConfig", "taskId" ],',
+          'required-field',
+          'a2a.json',
+        ),
+        q(
+          V03,
+          'PushNotificationConfig',
+          '"url": { "description": "The callback URL where the agent should send push notifications.", "type": "string" } }, "required": [ "url" ],',
+          'required-field',
+          'a2a.json',
+        ),
+        q(
+          V03,
+          'DeleteTaskPushNotificationConfigSuccessResponse',
+          '"result": { "description": "The result is null on successful deletion.", "type": "null" } },',
+          'none',
+          'a2a.json',
+        ),
       ],
-      note: 'The methods are optional (§11.1.3); answers must have the schema\'s shape. REST answers in the v0.3 proto\'s JSON ({name, pushNotificationConfig}; list {configs}; delete {}).',
+      note: "The methods are optional (§11.1.3); answers must have the schema's shape. REST answers in the v0.3 proto's JSON ({name, pushNotificationConfig}; list {configs}; delete {}).",
     },
     'v1.0': {
       sentences: [
         q(V10, '§3.1.7 Create Push Notification Config', 'The operation MUST establish a webhook endpoint for task update notifications.', 'MUST'),
         q(V10, '§3.1.7 Create Push Notification Config', 'The configuration MUST persist until task completion or explicit deletion.', 'MUST'),
-        q(V10, '§3.1.8 Get Push Notification Config', 'The operation MUST return configuration details including webhook URL and notification settings.', 'MUST'),
+        q(
+          V10,
+          '§3.1.8 Get Push Notification Config',
+          'The operation MUST return configuration details including webhook URL and notification settings.',
+          'MUST',
+        ),
         q(V10, '§3.1.8 Get Push Notification Config', 'The operation MUST fail if the configuration does not exist or the client lacks access.', 'MUST'),
-        q(V10, '§3.1.9 List Push Notification Configs', 'The operation MUST return all active push notification configurations for the specified task and MAY support pagination for tasks with many configurations.', 'MUST'),
-        q(V10, '§3.1.10 Delete Push Notification Config', 'This operation MUST be idempotent - multiple deletions of the same config have the same effect.', 'MUST'),
+        q(
+          V10,
+          '§3.1.9 List Push Notification Configs',
+          'The operation MUST return all active push notification configurations for the specified task and MAY support pagination for tasks with many configurations.',
+          'MUST',
+        ),
+        q(
+          V10,
+          '§3.1.10 Delete Push Notification Config',
+          'This operation MUST be idempotent - multiple deletions of the same config have the same effect.',
+          'MUST',
+        ),
         q(V10, 'TaskPushNotificationConfig.url', 'string url = 4 [(google.api.field_behavior) = REQUIRED];', 'required-field', 'a2a.proto'),
         q(V10, '§13.2 Push Notification Security', 'Agents SHOULD validate webhook URLs to prevent SSRF (Server-Side Request Forgery) attacks:', 'SHOULD'),
       ],
-      note:
-        'Create/Get return TaskPushNotificationConfig (flat: id, taskId, url, token, authentication), as the proto says; §3.1.7 "Outputs: PushNotificationConfig" is a known text error. A refusal of our webhook URL (SSRF/allowlist validation, §13.2) is legal; after the task finished a missing config is legal ("until task completion").',
+      note: 'Create/Get return TaskPushNotificationConfig (flat: id, taskId, url, token, authentication), as the proto says; §3.1.7 "Outputs: PushNotificationConfig" is a known text error. A refusal of our webhook URL (SSRF/allowlist validation, §13.2) is legal; after the task finished a missing config is legal ("until task completion").',
     },
   },
 
@@ -496,26 +797,42 @@ export const SPEC: Record<string, CheckSpec> = {
   'lifecycle.blocking': {
     'v0.2': {
       sentences: [
-        q(V02, 'MessageSendConfiguration.blocking', '"blocking": { "description": "If the server should treat the client as a blocking request.", "type": "boolean" },', 'none', 'a2a.json'),
+        q(
+          V02,
+          'MessageSendConfiguration.blocking',
+          '"blocking": { "description": "If the server should treat the client as a blocking request.", "type": "boolean" },',
+          'none',
+          'a2a.json',
+        ),
         q(V02, 'SendMessageConfiguration.blocking', 'If true, the message will be blocking until the task is completed.', 'none', 'a2a.proto'),
       ],
       note: 'blocking has no default and no requirement word: a task returned unfinished to blocking:true is an advisory.',
     },
     'v0.3': {
       sentences: [
-        q(V03, 'MessageSendConfiguration.blocking', '"description": "If true, the client will wait for the task to complete. The server may reject this if the task is long-running.",', 'none', 'a2a.json'),
+        q(
+          V03,
+          'MessageSendConfiguration.blocking',
+          '"description": "If true, the client will wait for the task to complete. The server may reject this if the task is long-running.",',
+          'none',
+          'a2a.json',
+        ),
         q(V03, 'SendMessageConfiguration.blocking', 'If true, the message will be blocking until the task is completed.', 'none', 'a2a.proto'),
       ],
       note: 'Descriptive only, and the server may refuse a blocking request: an unfinished task or an error answer to blocking:true is an advisory.',
     },
     'v1.0': {
       sentences: [
-        q(V10, '§3.2.2 SendMessageConfiguration', 'The operation MUST wait until the task reaches a terminal state (TASK_STATE_COMPLETED, TASK_STATE_FAILED, TASK_STATE_CANCELED, TASK_STATE_REJECTED) or an interrupted state (TASK_STATE_INPUT_REQUIRED, TASK_STATE_AUTH_REQUIRED) before returning.', 'MUST'),
+        q(
+          V10,
+          '§3.2.2 SendMessageConfiguration',
+          'The operation MUST wait until the task reaches a terminal state (TASK_STATE_COMPLETED, TASK_STATE_FAILED, TASK_STATE_CANCELED, TASK_STATE_REJECTED) or an interrupted state (TASK_STATE_INPUT_REQUIRED, TASK_STATE_AUTH_REQUIRED) before returning.',
+          'MUST',
+        ),
         q(V10, '§3.2.2 SendMessageConfiguration', 'The response MUST include the latest task state with all artifacts and status information.', 'MUST'),
         q(V10, 'SendMessageConfiguration.return_immediately', 'If `false` (default), the operation MUST wait until the task reaches a', 'MUST', 'a2a.proto'),
       ],
-      note:
-        'Blocking is the default (returnImmediately unset or false). §3.1.1 ("The operation MUST return immediately with either task information or response message") and §3.3.3 contradict this; the proto, the normative source, sides with §3.2.2, so the level stays MUST. A Message answer is outside the rule ("no effect" on Message responses).',
+      note: 'Blocking is the default (returnImmediately unset or false). §3.1.1 ("The operation MUST return immediately with either task information or response message") and §3.3.3 contradict this; the proto, the normative source, sides with §3.2.2, so the level stays MUST. A Message answer is outside the rule ("no effect" on Message responses).',
     },
   },
 };

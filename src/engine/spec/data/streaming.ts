@@ -241,7 +241,8 @@ const errorInStream = (doc: 'a2a-v0.2.6' | 'a2a-v0.3.0'): SpecSentence => ({
   doc,
   file: 'a2a.json',
   section: 'SendStreamingMessageResponse',
-  quote: '"SendStreamingMessageResponse": { "anyOf": [ { "$ref": "#/definitions/JSONRPCErrorResponse" }, { "$ref": "#/definitions/SendStreamingMessageSuccessResponse" } ]',
+  quote:
+    '"SendStreamingMessageResponse": { "anyOf": [ { "$ref": "#/definitions/JSONRPCErrorResponse" }, { "$ref": "#/definitions/SendStreamingMessageSuccessResponse" } ]',
   keyword: 'none',
 });
 const legacyFatalError: SpecSentence = {
@@ -276,21 +277,37 @@ export const SPEC: Record<string, CheckSpec> = {
         rpcStreamBody('a2a-v0.1.0'),
         status200('a2a-v0.1.0', '§3.3 Streaming Transport (Server-Sent Events)'),
         usesSse('a2a-v0.1.0', '§3.3 Streaming Transport (Server-Sent Events)'),
-        { doc: 'a2a-v0.1.0', section: '§7.2 tasks/sendSubscribe', quote: 'The HTTP body MAY contain a standard JSONRPCResponse with an error object detailing the failure.', keyword: 'MAY' },
+        {
+          doc: 'a2a-v0.1.0',
+          section: '§7.2 tasks/sendSubscribe',
+          quote: 'The HTTP body MAY contain a standard JSONRPCResponse with an error object detailing the failure.',
+          keyword: 'MAY',
+        },
         sseMime,
         sseEventSourceStatus,
       ],
       note: 'The MUST is §7 (an SSE stream); 200 and text/event-stream are how §3.3 and the WHATWG format define such a stream. An initial failure MAY be an HTTP error with a JSON-RPC error body (§7.2): that is a refusal to judge on its own terms, not a wrong content type.',
     }),
     'v0.2': gen({
-      sentences: [rpcStreamBody('a2a-v0.2.6'), status200('a2a-v0.2.6', '§3.3 Streaming Transport (Server-Sent Events)'), usesSse('a2a-v0.2.6', '§3.3 Streaming Transport (Server-Sent Events)'), sseMime, sseEventSourceStatus],
+      sentences: [
+        rpcStreamBody('a2a-v0.2.6'),
+        status200('a2a-v0.2.6', '§3.3 Streaming Transport (Server-Sent Events)'),
+        usesSse('a2a-v0.2.6', '§3.3 Streaming Transport (Server-Sent Events)'),
+        sseMime,
+        sseEventSourceStatus,
+      ],
     }),
     'v0.3': gen({
       sentences: [
         rpcStreamBody('a2a-v0.3.0'),
         status200('a2a-v0.3.0', '§3.3.1 JSON-RPC 2.0 Streaming'),
         usesSse('a2a-v0.3.0', '§3.3.1 JSON-RPC 2.0 Streaming'),
-        { doc: 'a2a-v0.3.0', section: '§3.3.3 HTTP+JSON/REST Streaming', quote: 'If REST transport is supported it MUST implement streaming using Server-Sent Events similar to JSON-RPC.', keyword: 'MUST' },
+        {
+          doc: 'a2a-v0.3.0',
+          section: '§3.3.3 HTTP+JSON/REST Streaming',
+          quote: 'If REST transport is supported it MUST implement streaming using Server-Sent Events similar to JSON-RPC.',
+          keyword: 'MUST',
+        },
         sseMime,
         sseEventSourceStatus,
       ],
@@ -306,8 +323,18 @@ export const SPEC: Record<string, CheckSpec> = {
       sentences: [
         rpcStreamBody('a2a-v0.1.0'),
         rpcAdhere('a2a-v0.1.0', '§3.2 Data Format'),
-        { doc: 'a2a-v0.1.0', section: '§7.2.1 SendTaskStreamingResponse Object (id)', quote: 'The id MUST match the id from the originating tasks/sendSubscribe (or tasks/resubscribe)', keyword: 'MUST' },
-        { doc: 'a2a-v0.1.0', section: '§7.2.1 SendTaskStreamingResponse Object (result)', quote: 'It will be either a TaskStatusUpdateEvent or a TaskArtifactUpdateEvent.', keyword: 'none' },
+        {
+          doc: 'a2a-v0.1.0',
+          section: '§7.2.1 SendTaskStreamingResponse Object (id)',
+          quote: 'The id MUST match the id from the originating tasks/sendSubscribe (or tasks/resubscribe)',
+          keyword: 'MUST',
+        },
+        {
+          doc: 'a2a-v0.1.0',
+          section: '§7.2.1 SendTaskStreamingResponse Object (result)',
+          quote: 'It will be either a TaskStatusUpdateEvent or a TaskArtifactUpdateEvent.',
+          keyword: 'none',
+        },
         usesSse('a2a-v0.1.0', '§3.3 Streaming Transport (Server-Sent Events)'),
         ...sseFreedoms,
         jsonRpcSameId,
@@ -331,11 +358,21 @@ export const SPEC: Record<string, CheckSpec> = {
     'v0.3': gen({
       sentences: [
         rpcStreamBody('a2a-v0.3.0'),
-        { doc: 'a2a-v0.3.0', section: '§3.2.1 JSON-RPC 2.0 Transport', quote: 'Client requests and server responses MUST adhere to the JSON-RPC 2.0 specification.', keyword: 'MUST' },
+        {
+          doc: 'a2a-v0.3.0',
+          section: '§3.2.1 JSON-RPC 2.0 Transport',
+          quote: 'Client requests and server responses MUST adhere to the JSON-RPC 2.0 specification.',
+          keyword: 'MUST',
+        },
         rpcIdEcho('a2a-v0.3.0'),
         anyResult('a2a-v0.3.0'),
         errorInStream('a2a-v0.3.0'),
-        { doc: 'a2a-v0.3.0', section: '§3.3.3 HTTP+JSON/REST Streaming', quote: 'If REST transport is supported it MUST implement streaming using Server-Sent Events similar to JSON-RPC.', keyword: 'MUST' },
+        {
+          doc: 'a2a-v0.3.0',
+          section: '§3.3.3 HTTP+JSON/REST Streaming',
+          quote: 'If REST transport is supported it MUST implement streaming using Server-Sent Events similar to JSON-RPC.',
+          keyword: 'MUST',
+        },
         usesSse('a2a-v0.3.0', '§3.3.1 JSON-RPC 2.0 Streaming'),
         ...sseFreedoms,
         jsonRpcOneOf,
@@ -346,10 +383,31 @@ export const SPEC: Record<string, CheckSpec> = {
       sentences: [
         v1Establish,
         v1TaskFirst,
-        { doc: v1, section: '§3.2.3 Stream Response', quote: 'This wrapper allows streaming endpoints to return different types of updates through a single response stream while maintaining type safety.', keyword: 'none' },
-        { doc: v1, file: 'a2a.proto', section: 'StreamResponse', quote: 'message StreamResponse { // The payload of the stream response. oneof payload {', keyword: 'none' },
-        { doc: v1, section: '§5.7 Field Presence and Optionality', quote: 'Fields marked with [(google.api.field_behavior) = REQUIRED] indicate that the field MUST be present and set in valid messages.', keyword: 'MUST' },
-        { doc: v1, section: '§5.7 Field Presence and Optionality (Unrecognized Fields)', quote: 'Implementations SHOULD ignore unrecognized fields in messages, allowing for forward compatibility as the protocol evolves.', keyword: 'SHOULD' },
+        {
+          doc: v1,
+          section: '§3.2.3 Stream Response',
+          quote: 'This wrapper allows streaming endpoints to return different types of updates through a single response stream while maintaining type safety.',
+          keyword: 'none',
+        },
+        {
+          doc: v1,
+          file: 'a2a.proto',
+          section: 'StreamResponse',
+          quote: 'message StreamResponse { // The payload of the stream response. oneof payload {',
+          keyword: 'none',
+        },
+        {
+          doc: v1,
+          section: '§5.7 Field Presence and Optionality',
+          quote: 'Fields marked with [(google.api.field_behavior) = REQUIRED] indicate that the field MUST be present and set in valid messages.',
+          keyword: 'MUST',
+        },
+        {
+          doc: v1,
+          section: '§5.7 Field Presence and Optionality (Unrecognized Fields)',
+          quote: 'Implementations SHOULD ignore unrecognized fields in messages, allowing for forward compatibility as the protocol evolves.',
+          keyword: 'SHOULD',
+        },
         v1RpcUsesSse,
         v1RpcResponse,
         v1RestSse,
@@ -363,7 +421,14 @@ export const SPEC: Record<string, CheckSpec> = {
 
   'streaming.first-event': {
     legacy: gen({
-      sentences: [{ doc: 'a2a-v0.1.0', section: '§7.2.1 SendTaskStreamingResponse Object (result)', quote: 'It will be either a TaskStatusUpdateEvent or a TaskArtifactUpdateEvent.', keyword: 'none' }],
+      sentences: [
+        {
+          doc: 'a2a-v0.1.0',
+          section: '§7.2.1 SendTaskStreamingResponse Object (result)',
+          quote: 'It will be either a TaskStatusUpdateEvent or a TaskArtifactUpdateEvent.',
+          keyword: 'none',
+        },
+      ],
       note: 'No release before v1.0 says which event comes first; "a submitted/working status first" is seed procedure 3.4, not the spec. Advisory.',
     }),
     'v0.2': gen({
@@ -412,16 +477,44 @@ export const SPEC: Record<string, CheckSpec> = {
   'streaming.artifacts': {
     legacy: gen({
       sentences: [
-        { doc: 'a2a-v0.1.0', section: '§6.7 Artifact Object (append)', quote: 'In streaming (TaskArtifactUpdateEvent), true means append parts to artifact at index; false (default) means replace.', keyword: 'none' },
-        { doc: 'a2a-v0.1.0', section: '§6.7 Artifact Object (lastChunk)', quote: 'In streaming (TaskArtifactUpdateEvent), true indicates this is the final update for the artifact at this index.', keyword: 'none' },
-        { doc: 'a2a-v0.1.0', section: '§7.2.3 TaskArtifactUpdateEvent Object', quote: 'The Artifact data. Could be a complete artifact or an incremental chunk. Use index, append, and lastChunk fields within Artifact for client-side assembly.', keyword: 'none' },
+        {
+          doc: 'a2a-v0.1.0',
+          section: '§6.7 Artifact Object (append)',
+          quote: 'In streaming (TaskArtifactUpdateEvent), true means append parts to artifact at index; false (default) means replace.',
+          keyword: 'none',
+        },
+        {
+          doc: 'a2a-v0.1.0',
+          section: '§6.7 Artifact Object (lastChunk)',
+          quote: 'In streaming (TaskArtifactUpdateEvent), true indicates this is the final update for the artifact at this index.',
+          keyword: 'none',
+        },
+        {
+          doc: 'a2a-v0.1.0',
+          section: '§7.2.3 TaskArtifactUpdateEvent Object',
+          quote:
+            'The Artifact data. Could be a complete artifact or an incremental chunk. Use index, append, and lastChunk fields within Artifact for client-side assembly.',
+          keyword: 'none',
+        },
       ],
       note: 'Chunks are keyed by artifact.index (default 0); append/lastChunk live inside the Artifact. All descriptive. Advisory.',
     }),
     'v0.2': gen({
       sentences: [
-        { doc: 'a2a-v0.2.6', file: 'a2a.json', section: 'TaskArtifactUpdateEvent.append', quote: '"append": { "description": "Indicates if this artifact appends to a previous one", "type": "boolean" }', keyword: 'none' },
-        { doc: 'a2a-v0.2.6', file: 'a2a.json', section: 'TaskArtifactUpdateEvent.lastChunk', quote: '"lastChunk": { "description": "Indicates if this is the last chunk of the artifact", "type": "boolean" }', keyword: 'none' },
+        {
+          doc: 'a2a-v0.2.6',
+          file: 'a2a.json',
+          section: 'TaskArtifactUpdateEvent.append',
+          quote: '"append": { "description": "Indicates if this artifact appends to a previous one", "type": "boolean" }',
+          keyword: 'none',
+        },
+        {
+          doc: 'a2a-v0.2.6',
+          file: 'a2a.json',
+          section: 'TaskArtifactUpdateEvent.lastChunk',
+          quote: '"lastChunk": { "description": "Indicates if this is the last chunk of the artifact", "type": "boolean" }',
+          keyword: 'none',
+        },
       ],
       note: 'Chunks are keyed by artifactId; append/lastChunk are on the event. Descriptive only. Advisory.',
     }),
@@ -431,17 +524,36 @@ export const SPEC: Record<string, CheckSpec> = {
           doc: 'a2a-v0.3.0',
           file: 'a2a.json',
           section: 'TaskArtifactUpdateEvent.append',
-          quote: '"append": { "description": "If true, the content of this artifact should be appended to a previously sent artifact with the same ID.", "type": "boolean" }',
+          quote:
+            '"append": { "description": "If true, the content of this artifact should be appended to a previously sent artifact with the same ID.", "type": "boolean" }',
           keyword: 'none',
         },
-        { doc: 'a2a-v0.3.0', file: 'a2a.json', section: 'TaskArtifactUpdateEvent.lastChunk', quote: '"lastChunk": { "description": "If true, this is the final chunk of the artifact.", "type": "boolean" }', keyword: 'none' },
+        {
+          doc: 'a2a-v0.3.0',
+          file: 'a2a.json',
+          section: 'TaskArtifactUpdateEvent.lastChunk',
+          quote: '"lastChunk": { "description": "If true, this is the final chunk of the artifact.", "type": "boolean" }',
+          keyword: 'none',
+        },
       ],
       note: 'Lowercase "should" in a schema description is not an RFC 2119 keyword. Advisory.',
     }),
     'v1.0': gen({
       sentences: [
-        { doc: v1, file: 'a2a.proto', section: 'TaskArtifactUpdateEvent.append', quote: '// If true, the content of this artifact should be appended to a previously // sent artifact with the same ID. bool append = 4;', keyword: 'none' },
-        { doc: v1, file: 'a2a.proto', section: 'TaskArtifactUpdateEvent.last_chunk', quote: '// If true, this is the final chunk of the artifact. bool last_chunk = 5;', keyword: 'none' },
+        {
+          doc: v1,
+          file: 'a2a.proto',
+          section: 'TaskArtifactUpdateEvent.append',
+          quote: '// If true, the content of this artifact should be appended to a previously // sent artifact with the same ID. bool append = 4;',
+          keyword: 'none',
+        },
+        {
+          doc: v1,
+          file: 'a2a.proto',
+          section: 'TaskArtifactUpdateEvent.last_chunk',
+          quote: '// If true, this is the final chunk of the artifact. bool last_chunk = 5;',
+          keyword: 'none',
+        },
       ],
       note: 'Descriptive proto comments only. Advisory.',
     }),
@@ -450,8 +562,18 @@ export const SPEC: Record<string, CheckSpec> = {
   'streaming.consistency': {
     legacy: gen({
       sentences: [
-        { doc: 'a2a-v0.1.0', section: '§7.2.2 TaskStatusUpdateEvent Object (id)', quote: 'The ID of the task being updated. This MUST match the TaskSendParams.id', keyword: 'MUST' },
-        { doc: 'a2a-v0.1.0', section: '§7.2.3 TaskArtifactUpdateEvent Object (id)', quote: 'The ID of the task that generated this artifact. This MUST match the TaskSendParams.id', keyword: 'MUST' },
+        {
+          doc: 'a2a-v0.1.0',
+          section: '§7.2.2 TaskStatusUpdateEvent Object (id)',
+          quote: 'The ID of the task being updated. This MUST match the TaskSendParams.id',
+          keyword: 'MUST',
+        },
+        {
+          doc: 'a2a-v0.1.0',
+          section: '§7.2.3 TaskArtifactUpdateEvent Object (id)',
+          quote: 'The ID of the task that generated this artifact. This MUST match the TaskSendParams.id',
+          keyword: 'MUST',
+        },
       ],
     }),
     'v0.2': gen({
@@ -459,7 +581,8 @@ export const SPEC: Record<string, CheckSpec> = {
         {
           doc: 'a2a-v0.2.6',
           section: '§7.2 message/stream',
-          quote: 'Sends a message to an agent to initiate/continue a task AND subscribes the client to real-time updates for that task via Server-Sent Events (SSE).',
+          quote:
+            'Sends a message to an agent to initiate/continue a task AND subscribes the client to real-time updates for that task via Server-Sent Events (SSE).',
           keyword: 'none',
         },
       ],
@@ -470,7 +593,8 @@ export const SPEC: Record<string, CheckSpec> = {
         {
           doc: 'a2a-v0.3.0',
           section: '§7.2 message/stream',
-          quote: 'Sends a message to an agent to initiate/continue a task AND subscribes the client to real-time updates for that task via Server-Sent Events (SSE).',
+          quote:
+            'Sends a message to an agent to initiate/continue a task AND subscribes the client to real-time updates for that task via Server-Sent Events (SSE).',
           keyword: 'none',
         },
       ],
@@ -479,8 +603,20 @@ export const SPEC: Record<string, CheckSpec> = {
     'v1.0': gen({
       sentences: [
         v1TaskFirst,
-        { doc: v1, file: 'a2a.proto', section: 'TaskStatusUpdateEvent.task_id', quote: '// The ID of the task that has changed. string task_id = 1 [(google.api.field_behavior) = REQUIRED];', keyword: 'required-field' },
-        { doc: v1, file: 'a2a.proto', section: 'TaskStatusUpdateEvent.context_id', quote: '// The ID of the context that the task belongs to. string context_id = 2 [(google.api.field_behavior) = REQUIRED];', keyword: 'required-field' },
+        {
+          doc: v1,
+          file: 'a2a.proto',
+          section: 'TaskStatusUpdateEvent.task_id',
+          quote: '// The ID of the task that has changed. string task_id = 1 [(google.api.field_behavior) = REQUIRED];',
+          keyword: 'required-field',
+        },
+        {
+          doc: v1,
+          file: 'a2a.proto',
+          section: 'TaskStatusUpdateEvent.context_id',
+          quote: '// The ID of the context that the task belongs to. string context_id = 2 [(google.api.field_behavior) = REQUIRED];',
+          keyword: 'required-field',
+        },
       ],
       note: 'A task lifecycle stream is "the Task" followed by its updates (§3.1.2); every update names its task and context in required fields.',
     }),
@@ -492,7 +628,8 @@ export const SPEC: Record<string, CheckSpec> = {
         {
           doc: 'a2a-v0.1.0',
           section: '§7.7 tasks/resubscribe',
-          quote: 'Allows a client to reconnect to an SSE stream for an ongoing task after a previous connection (from tasks/sendSubscribe or an earlier tasks/resubscribe) was interrupted.',
+          quote:
+            'Allows a client to reconnect to an SSE stream for an ongoing task after a previous connection (from tasks/sendSubscribe or an earlier tasks/resubscribe) was interrupted.',
           keyword: 'none',
         },
       ],
@@ -503,7 +640,8 @@ export const SPEC: Record<string, CheckSpec> = {
         {
           doc: 'a2a-v0.2.6',
           section: '§7.9 tasks/resubscribe',
-          quote: 'Allows a client to reconnect to an SSE stream for an ongoing task after a previous connection (from message/stream or an earlier tasks/resubscribe) was interrupted.',
+          quote:
+            'Allows a client to reconnect to an SSE stream for an ongoing task after a previous connection (from message/stream or an earlier tasks/resubscribe) was interrupted.',
           keyword: 'none',
         },
       ],
@@ -514,7 +652,8 @@ export const SPEC: Record<string, CheckSpec> = {
         {
           doc: 'a2a-v0.3.0',
           section: '§7.9 tasks/resubscribe',
-          quote: 'Allows a client to reconnect to an SSE stream for an ongoing task after a previous connection (from message/stream or an earlier tasks/resubscribe) was interrupted.',
+          quote:
+            'Allows a client to reconnect to an SSE stream for an ongoing task after a previous connection (from message/stream or an earlier tasks/resubscribe) was interrupted.',
           keyword: 'none',
         },
       ],
@@ -522,8 +661,18 @@ export const SPEC: Record<string, CheckSpec> = {
     }),
     'v1.0': gen({
       sentences: [
-        { doc: v1, section: '§3.5.2 Streaming Event Delivery', quote: "The task lifecycle is independent of any individual stream's lifecycle", keyword: 'none' },
-        { doc: v1, section: '§3.5.2 Streaming Event Delivery', quote: 'A client reconnecting to a task after a network interruption by opening a new stream', keyword: 'none' },
+        {
+          doc: v1,
+          section: '§3.5.2 Streaming Event Delivery',
+          quote: "The task lifecycle is independent of any individual stream's lifecycle",
+          keyword: 'none',
+        },
+        {
+          doc: v1,
+          section: '§3.5.2 Streaming Event Delivery',
+          quote: 'A client reconnecting to a task after a network interruption by opening a new stream',
+          keyword: 'none',
+        },
       ],
       note: 'Descriptive. (§3.5.2 "Closing one stream MUST NOT affect other active streams" needs two streams open at once; this check opens one.) Advisory.',
     }),
@@ -541,22 +690,40 @@ export const SPEC: Record<string, CheckSpec> = {
     'v0.3': gen({
       sentences: [
         { doc: 'a2a-v0.3.0', section: '§11.1.3 Optional Method Implementation', quote: 'MAY implement the following optional methods:', keyword: 'MAY' },
-        { doc: 'a2a-v0.3.0', section: '§11.1.3 Optional Method Implementation', quote: 'tasks/resubscribe - Resume streaming for existing tasks (requires capabilities.streaming: true)', keyword: 'none' },
+        {
+          doc: 'a2a-v0.3.0',
+          section: '§11.1.3 Optional Method Implementation',
+          quote: 'tasks/resubscribe - Resume streaming for existing tasks (requires capabilities.streaming: true)',
+          keyword: 'none',
+        },
         resubscribeBackfill('a2a-v0.3.0', '§7.9 tasks/resubscribe'),
       ],
       note: 'tasks/resubscribe is explicitly optional even when streaming is declared. Advisory.',
     }),
     'v1.0': gen({
       sentences: [
-        { doc: v1, section: '§3.1.6 Subscribe to Task', quote: 'The operation MUST return a Task object as the first event in the stream, representing the current state of the task at the time of subscription.', keyword: 'MUST' },
         {
           doc: v1,
           section: '§3.1.6 Subscribe to Task',
-          quote: 'The stream MUST terminate when the task reaches a terminal state (TASK_STATE_COMPLETED, TASK_STATE_FAILED, TASK_STATE_CANCELED, TASK_STATE_REJECTED).',
+          quote:
+            'The operation MUST return a Task object as the first event in the stream, representing the current state of the task at the time of subscription.',
+          keyword: 'MUST',
+        },
+        {
+          doc: v1,
+          section: '§3.1.6 Subscribe to Task',
+          quote:
+            'The stream MUST terminate when the task reaches a terminal state (TASK_STATE_COMPLETED, TASK_STATE_FAILED, TASK_STATE_CANCELED, TASK_STATE_REJECTED).',
           keyword: 'MUST',
         },
         v1KeepOpenAuth,
-        { doc: v1, section: '§3.7 Messages and Artifacts', quote: 'Clients using streaming to retrieve task updates MAY not receive all status update messages if the client is disconnected and then reconnects.', keyword: 'MAY' },
+        {
+          doc: v1,
+          section: '§3.7 Messages and Artifacts',
+          quote:
+            'Clients using streaming to retrieve task updates MAY not receive all status update messages if the client is disconnected and then reconnects.',
+          keyword: 'MAY',
+        },
       ],
       note: 'MUST: the Task first, and closing at a terminal state. Staying open at an interrupted state is allowed (only terminal states are listed; §7.6.1 SHOULD keep streams open in AUTH_REQUIRED). A subscription to a task that is already terminal is refused with UnsupportedOperationError (§3.1.6).',
     }),
