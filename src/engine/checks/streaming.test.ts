@@ -1,3 +1,4 @@
+// A list of independent test cases (describe blocks per check), long by nature: each case stands on its own.
 import { describe, expect, it } from 'vitest';
 import { fakeHost, json, sampleCard } from '../../testing/fake-host';
 import type { CheckResult } from '../model/check';
