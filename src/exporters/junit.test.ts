@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { create } from 'xmlbuilder2';
 import { CATEGORIES, CATEGORY_KEYS } from '../engine/model/check';
@@ -9,7 +10,7 @@ import { HOSTILE_TEXT, conformantReport, hostileReport, largeReport, sampleRepor
 import { cleanText, oneLine } from './common';
 import { toJunit } from './junit';
 
-const XSD = '/work/shared/junit/JUnit.xsd';
+const XSD = fileURLToPath(new URL('./__schema__/JUnit.xsd', import.meta.url));
 
 /** Validates with libxml2's xmllint against the Ant JUnit schema; returns xmllint's complaints ('' when valid). */
 function xsdErrors(xml: string): string {
