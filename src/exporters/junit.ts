@@ -43,7 +43,7 @@ function detail(r: CheckResult): string {
 
 /**
  * The report as JUnit XML for CI (Jenkins, GitLab, GitHub test reporters), valid against the Ant schema
- * (`/work/shared/junit/JUnit.xsd`): a bare `<testsuites>` root (the schema allows it no attributes) with one
+ * (`src/exporters/__schema__/JUnit.xsd`): a bare `<testsuites>` root (the schema allows it no attributes) with one
  * `<testsuite>` per category (`id`, `package`, `hostname`, `timestamp`, `<properties>`, `<system-out>`,
  * `<system-err>` as the schema requires) and one `<testcase>` per check: `classname` = category,
  * `name` = `<id> <title>`, `<failure>` for fail, `<error>` for our tool's errors, `<skipped message>` for skip.

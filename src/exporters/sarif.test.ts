@@ -22,7 +22,7 @@ import { exportReport } from './index';
 import { SARIF_LEVEL, sarifArtifact, sarifText, toSarif } from './sarif';
 
 /**
- * The OASIS SARIF 2.1.0 schema (JSON Schema draft-04), copied from ../shared/sarif so a clean clone validates
+ * The OASIS SARIF 2.1.0 schema (JSON Schema draft-04), vendored in src/exporters/__schema__ so a clean clone validates
  * too. Formats are checked with the platform's URL parser and Date, not skipped.
  */
 const schema = JSON.parse(readFileSync(join(__dirname, '__schema__', 'sarif-schema-2.1.0.json'), 'utf8')) as object;
