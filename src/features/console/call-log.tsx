@@ -5,6 +5,7 @@ import { useRunStoreHandle } from '../../lib/run-store';
 import { useConsole, useConsoleState } from './console-context';
 import type { ConsoleCall } from './console-store';
 
+const EMPTY: SessionFinding[] = [];
 const LEVEL_TEXT: Record<SessionFinding['level'], string> = { MUST: 'MUST', SHOULD: 'SHOULD', advisory: 'advisory' };
 
 /** One finding: its strength, the check that judges the same rule in a run, the message and where the rule is written. */
@@ -30,8 +31,8 @@ export function Findings({ findings, label }: { findings: readonly SessionFindin
 }
 
 /** One SSE event with its findings beside it, so a protocol slip shows where it happened. */
-const FrameRow = memo(function FrameRow({ f, callId }: { f: SessionFrame; callId: string }) {
-  const required = f.findings.filter((x) => x.level !== 'advisory').length;
+const FrameRow = memo(function FrameRow({ f, findings, callId }: { f: SessionFrame; findings: readonly SessionFinding[]; callId: string }) {
+  const required = findings.filter((x) => x.level !== 'advisory').length;
   return (
     <li className={`frame${required ? ' frame-flagged' : ''}`} aria-label={`Event ${f.seq}${required ? `, ${required} finding(s)` : ''}`}>
       <p className="frame-head">
@@ -53,7 +54,7 @@ const FrameRow = memo(function FrameRow({ f, callId }: { f: SessionFrame; callId
           </span>
         ) : null}
       </p>
-      <Findings findings={f.findings} label={`Findings of event ${f.seq} of call ${callId}`} />
+      <Findings findings={findings} label={`Findings of event ${f.seq} of call ${callId}`} />
       <details className="frame-data">
         <summary>Event data</summary>
         <pre className="body untrusted-text">{prettyBody(f.data, 16_384)}</pre>
@@ -67,7 +68,12 @@ function CallItem({ c }: { c: ConsoleCall }) {
   const timeline = useRunStoreHandle();
   const r = c.result;
   const frames = c.frames;
-  const wholeFindings = r ? r.findings.filter((f) => f.frame === undefined) : [];
+  // Each finding next to the event it is about (the sequence rules judged at the end too: a stream that never said
+  // final is flagged on its terminal event); the rest under the call.
+  const seqs = new Set(frames.map((f) => f.seq));
+  const byFrame = new Map<number, SessionFinding[]>();
+  if (r) for (const f of r.findings) if (f.frame !== undefined && seqs.has(f.frame)) byFrame.set(f.frame, [...(byFrame.get(f.frame) ?? []), f]);
+  const wholeFindings = r ? r.findings.filter((f) => f.frame === undefined || !seqs.has(f.frame)) : [];
   const required = r ? r.findings.filter((f) => f.level !== 'advisory').length : 0;
   const advisories = r ? r.findings.length - required : 0;
   const status =
@@ -122,7 +128,7 @@ function CallItem({ c }: { c: ConsoleCall }) {
             </h4>
             <ol className="frames">
               {frames.map((f) => (
-                <FrameRow key={f.seq} f={f} callId={c.id} />
+                <FrameRow key={f.seq} f={f} findings={r ? (byFrame.get(f.seq) ?? EMPTY) : f.findings} callId={c.id} />
               ))}
             </ol>
           </section>

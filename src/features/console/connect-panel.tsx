@@ -99,7 +99,7 @@ export function ConnectPanel() {
           <div className="demo-picks" role="group" aria-label="Demo agents">
             <span className="help">Demo agents:</span>
             {demo.data.map((d) => (
-              <button key={d.id} type="button" onClick={() => setUrl(d.baseUrl ?? d.url)} aria-label={`Use demo agent ${d.label}`}>
+              <button key={d.id} type="button" onClick={() => setUrl(d.baseUrl ?? d.url)} aria-label={`${d.id}: use the demo agent ${d.label}`}>
                 {d.id}
               </button>
             ))}

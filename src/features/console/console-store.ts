@@ -147,6 +147,8 @@ export class ConsoleController {
   private readonly inflight = new Map<string, AbortController>();
   private connectAbort: AbortController | null = null;
   private callSeq = 0;
+  /** Bumped when the page changes session (connect, reset, a saved session): late answers of the old one are dropped. */
+  private epoch = 0;
   private events: RunEvent[] = [];
   private readonly now: () => number;
   private readonly newId: () => string;
@@ -189,6 +191,7 @@ export class ConsoleController {
   /** Opens a session on the agent (discovery as in a run). A new session: the previous one's calls go to history. */
   async connect(input: { agentUrl: string; credentials: Credentials; prefer?: ConsoleOpenInput['prefer'] }): Promise<boolean> {
     this.closeSession();
+    this.epoch++;
     const abort = new AbortController();
     this.connectAbort = abort;
     const id = this.newId();
@@ -372,6 +375,7 @@ export class ConsoleController {
   /** Shows a saved session (from history): its calls, tasks and timeline; calls need a new connection. */
   loadSaved(r: ConsoleRecord<ConsoleCall>): void {
     this.closeSession();
+    this.epoch++;
     this.events = [...r.events];
     this.deps.timeline.load(r.events, 'history');
     const base: ConsoleState = {
@@ -391,6 +395,7 @@ export class ConsoleController {
   /** Clears the page for a new session (the current one stays in history). */
   reset(): void {
     this.closeSession();
+    this.epoch++;
     this.events = [];
     this.deps.timeline.reset();
     this.store.setState({ ...initial(), draft: this.state.draft });
@@ -418,26 +423,38 @@ export class ConsoleController {
     this.store.setState((st) => ({ calls: [...st.calls, call].slice(-MAX_CALLS), error: null }));
     const abort = new AbortController();
     this.inflight.set(id, abort);
-    let live = false;
+    const epoch = this.epoch;
+    const current = () => this.epoch === epoch;
+    let liveEvents = false;
+    let liveFrames = false;
+    let lane = 'console';
     const onEvent = (e: RunEvent) => {
-      live = true;
+      if (!current()) return;
+      liveEvents = true;
+      if (e.type === 'http-request') lane = e.lane;
       this.timeline([e]);
     };
     const onFrame = (f: SessionFrame) => {
-      if (this.session !== s) return;
+      if (!current()) return;
+      liveFrames = true;
       this.store.setState((st) => ({ calls: st.calls.map((c) => (c.id === id && c.frames.length < MAX_FRAMES ? { ...c, frames: [...c.frames, f] } : c)) }));
+      // The task as it streams: its state on the timeline and in the task list, its artifacts as they grow.
+      if (f.taskId && f.state && f.rawState !== undefined && SOURCE[op]) {
+        this.timeline([{ type: 'task-state', at: startedAt + f.ms, lane, taskId: f.taskId, state: f.state, rawState: f.rawState, source: SOURCE[op] }]);
+      }
+      if (f.taskId) this.liveTask(id, f, startedAt);
     };
     try {
       const result = await run(s, { signal: abort.signal, timeoutMs: this.deps.callTimeoutMs, onFrame, onEvent });
-      if (!live) this.timeline(result.events);
-      this.timeline(taskStateEvents(result, op, startedAt));
+      if (!current()) return undefined;
+      if (!liveEvents) this.timeline(result.events);
+      this.timeline(taskStateEvents(liveFrames ? { ...result, frames: [] } : result, op, startedAt));
       const { events: _events, ...stored } = result;
       const kept: StoredResult = { ...stored, frames: stored.frames.slice(0, MAX_FRAMES) };
-      if (this.session === s || this.state.sessionId !== null) {
-        this.patchCall(id, { status: 'done', result: kept, frames: kept.frames });
-        this.absorb(id, kept, startedAt);
-      }
+      this.patchCall(id, { status: 'done', result: kept, frames: kept.frames });
+      this.absorb(id, kept, startedAt);
     } catch (e) {
+      if (!current()) return undefined;
       const text = isSessionInputError(e) ? message(e) : `The console failed on its side (not the agent's fault): ${message(e)}`;
       this.patchCall(id, { status: 'error', error: text });
     } finally {
@@ -445,6 +462,30 @@ export class ConsoleController {
     }
     await this.persist();
     return this.state.calls.find((c) => c.id === id);
+  }
+
+  /** A streamed frame's task, folded in as it arrives (state, context, artifacts so far). */
+  private liveTask(callId: string, f: SessionFrame, at: number) {
+    const taskId = f.taskId;
+    if (!taskId) return;
+    this.store.setState((st) => {
+      const call = st.calls.find((c) => c.id === callId);
+      const prev = st.tasks[taskId];
+      const artifacts = call ? foldStreamArtifacts(call.frames) : [];
+      const task: ConsoleTask = {
+        id: taskId,
+        artifacts: [],
+        statusParts: [],
+        ...prev,
+        ...(f.contextId && { contextId: f.contextId }),
+        ...(f.state && { state: f.state, rawState: f.rawState ?? f.state }),
+        ...(artifacts.length && { artifacts }),
+        ...((f.kind === 'status' || f.kind === 'task') && { statusParts: statusPartsOfFrame(f.data) }),
+        lastCallId: callId,
+        updatedAt: at + f.ms,
+      };
+      return { tasks: { ...st.tasks, [taskId]: task }, taskOrder: [taskId, ...st.taskOrder.filter((x) => x !== taskId)] };
+    });
   }
 
   private patchCall(id: string, patch: Partial<ConsoleCall>) {

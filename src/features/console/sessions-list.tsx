@@ -109,7 +109,7 @@ export function SessionsList({ compact = false }: { compact?: boolean }) {
                             Open
                           </Link>
                         ) : (
-                          <OpenButton id={s.id} label={`Open console session with ${name} from ${fmtDate(s.updatedAt)}`} />
+                          <OpenButton id={s.id} label={`console session with ${name} from ${fmtDate(s.updatedAt)}`} />
                         )}
                         <button
                           type="button"
@@ -149,7 +149,7 @@ function OpenButton({ id, label }: { id: string; label: string }) {
     <button
       type="button"
       disabled={current}
-      aria-label={label}
+      aria-label={`${current ? 'Shown' : 'Open'}: ${label}`}
       onClick={() =>
         void archive.get(id).then((r) => {
           if (r) ctl.loadSaved(r as ConsoleRecord<ConsoleCall>);
