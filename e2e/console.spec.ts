@@ -131,9 +131,18 @@ test('Open in console from a failed check of a run: the request loaded, edited a
   await expect(c1).toContainText('-32602');
   await c1.getByRole('button', { name: /^Inspect exchange / }).click();
   await expect(page.getByRole('region', { name: 'Wire inspector' }).getByRole('region', { name: 'Request' })).toContainText('edited-in-the-console');
-  // Kept like a run: the session is in history after a reload.
+  // Kept like a run: after a reload the session is in History, and opens again in the console.
   await page.reload();
-  await expect(page.getByRole('table', { name: 'Console sessions' }).getByRole('row')).not.toHaveCount(1);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'History' }).click();
+  const saved = page.getByRole('table', { name: 'Console sessions' });
+  await saved.getByRole('row').nth(1).getByRole('link', { name: /^Open/ }).click();
+  await expect(call(page, 'c1')).toContainText('Re-send POST');
+  await expect(
+    page
+      .getByRole('region', { name: 'Timeline' })
+      .getByRole('button', { name: /tasks\/get/ })
+      .first(),
+  ).toBeVisible();
 });
 
 test('axe: the console with a session, light and dark, wide and phone: no serious or critical violations, no sideways scroll at 390 px', async ({ page }) => {

@@ -33,8 +33,7 @@ export function ConsolePage({ timeline, inspector, resolveExchange }: ConsolePag
   const qc = useQueryClient();
   const { search } = useLocation();
   const error = useConsoleState((s) => s.error);
-  const calls = useConsoleState((s) => s.calls.length);
-  const sessionId = useConsoleState((s) => s.sessionId);
+  const savedSeq = useConsoleState((s) => s.savedSeq);
   const exchangeParam = search.get('exchange');
   const runParam = search.get('run') ?? undefined;
   const sessionParam = search.get('session');
@@ -79,7 +78,7 @@ export function ConsolePage({ timeline, inspector, resolveExchange }: ConsolePag
   // The saved sessions list follows what is saved.
   useEffect(() => {
     void qc.invalidateQueries({ queryKey: CONSOLE_SESSIONS_KEY });
-  }, [calls, sessionId, qc]);
+  }, [savedSeq, qc]);
 
   return (
     <section className="console-page" aria-labelledby="console-h">

@@ -145,6 +145,9 @@ describe('console controller', () => {
     expect(run.runId).toBe('s1');
     expect(run.options?.credentials).toBe('bearer');
     expect(run.exchangeOrder).toEqual(['d1']);
+    // Nothing is saved until something is sent.
+    expect(saved).toEqual([]);
+    await ctl.get('t1');
     expect(saved.at(-1)?.id).toBe('s1');
     // Credentials stay in memory: nothing saved carries them.
     expect(JSON.stringify(saved)).not.toContain('sekret');
@@ -247,6 +250,51 @@ describe('console controller', () => {
     // The live request event was not added a second time from the result.
     expect(timeline.store.getState().run.exchangeOrder.filter((x) => x === 'x5')).toHaveLength(1);
     expect(ctl.state.tasks.t2?.state).toBe('working');
+    expect(ctl.state.tasks.t2?.artifactsCut).toBe(false);
+  });
+
+  it('a streamed artifact event cut at the per-event limit is said, and a Get brings the whole artifacts', async () => {
+    const cutFrame = frame(2, {
+      kind: 'artifact',
+      taskId: 't3',
+      data: '{"jsonrpc":"2.0","id":1,"result":{"kind":"artifact-update","artifact":{"parts":[{"kind":"file","file":{"bytes":"iVBO',
+    });
+    const whole = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      result: { kind: 'task', id: 't3', status: { state: 'completed' }, artifacts: [{ artifactId: 'img', parts: [{ kind: 'text', text: 'all of it' }] }] },
+    });
+    const { session } = fakeSession({
+      stream: (async () =>
+        result({
+          operation: 'stream',
+          frames: [frame(1, { kind: 'task', taskId: 't3', state: 'working', rawState: 'working' }), cutFrame],
+          task: { id: 't3', state: 'working', rawState: 'working', artifacts: [], raw: undefined },
+        })) as ConsoleSession['stream'],
+      get: (async () =>
+        result({
+          operation: 'get',
+          task: { id: 't3', state: 'completed', rawState: 'completed', artifacts: [], raw: {} },
+          exchanges: [
+            {
+              exchangeId: 'x9',
+              request: { method: 'POST', url: TARGET.endpointUrl!, headers: {}, bodySize: 2 },
+              response: { status: 200, headers: {}, body: whole, bodySize: 1, truncated: false, stream: false },
+              sseEvents: 0,
+            },
+          ],
+        })) as ConsoleSession['get'],
+    });
+    const { ctl } = setup(session);
+    await ctl.connect({ agentUrl: 'http://127.0.0.1:1/a', credentials: { kind: 'none' } });
+    await ctl.send({ stream: true, text: 'img', parts: [{ kind: 'text', text: 'img' }], blocking: true });
+    expect(ctl.state.tasks.t3?.artifactsCut).toBe(true);
+    await ctl.get('t3');
+    expect(ctl.state.tasks.t3).toMatchObject({
+      artifactsCut: false,
+      state: 'completed',
+      artifacts: [{ key: 'img', parts: [{ kind: 'text', text: 'all of it' }] }],
+    });
   });
 
   it("a refused input is the user's to fix; anything else thrown is our failure, never the agent's", async () => {

@@ -55,6 +55,8 @@ export interface ConsoleTask {
   artifacts: ArtifactView[];
   /** The parts of the task's status message (what an input-required task asks). */
   statusParts: PartView[];
+  /** Some streamed artifact event was larger than the console keeps per event: Get task shows the whole artifacts. */
+  artifactsCut?: boolean;
   lastCallId: string;
   updatedAt: number;
 }
@@ -82,6 +84,8 @@ export interface ConsoleState {
   editor: RawDraft | null;
   /** Bumped when the composer should take focus (Answer, Edit again). */
   composeFocus: number;
+  /** Bumped after each save to this browser's history (the saved sessions list follows it). */
+  savedSeq: number;
 }
 
 export interface RawDraft {
@@ -125,6 +129,7 @@ const initial = (): ConsoleState => ({
   draft: EMPTY_DRAFT,
   editor: null,
   composeFocus: 0,
+  savedSeq: 0,
 });
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -472,6 +477,7 @@ export class ConsoleController {
       const call = st.calls.find((c) => c.id === callId);
       const prev = st.tasks[taskId];
       const artifacts = call ? foldStreamArtifacts(call.frames) : [];
+      const cut = f.kind === 'artifact' && !frameContent(f.data).chunk;
       const task: ConsoleTask = {
         id: taskId,
         artifacts: [],
@@ -480,6 +486,7 @@ export class ConsoleController {
         ...(f.contextId && { contextId: f.contextId }),
         ...(f.state && { state: f.state, rawState: f.rawState ?? f.state }),
         ...(artifacts.length && { artifacts }),
+        ...(cut && { artifactsCut: true }),
         ...((f.kind === 'status' || f.kind === 'task') && { statusParts: statusPartsOfFrame(f.data) }),
         lastCallId: callId,
         updatedAt: at + f.ms,
@@ -517,6 +524,7 @@ export class ConsoleController {
       const streamed = foldStreamArtifacts(r.frames);
       const lastMsgFrame = [...r.frames].reverse().find((f) => f.kind === 'status' || f.kind === 'task');
       const statusParts = lastMsgFrame ? statusPartsOfFrame(lastMsgFrame.data) : [];
+      const cut = r.frames.some((f) => f.kind === 'artifact' && !frameContent(f.data).chunk);
       touch(r.task.id, {
         contextId: r.task.contextId ?? tasks[r.task.id]?.contextId,
         state: r.task.state,
@@ -524,6 +532,7 @@ export class ConsoleController {
         statusText: r.task.statusText,
         artifacts: streamed.length ? streamed : (tasks[r.task.id]?.artifacts ?? []),
         statusParts,
+        artifactsCut: cut,
       });
     } else if (r.task?.id) {
       const content = answerContent(lastBody);
@@ -532,7 +541,7 @@ export class ConsoleController {
         state: r.task.state,
         rawState: r.task.rawState,
         statusText: r.task.statusText,
-        ...(content && { artifacts: content.artifacts, statusParts: content.messageParts }),
+        ...(content && { artifacts: content.artifacts, statusParts: content.messageParts, artifactsCut: false }),
       });
     }
     if (r.message) {
@@ -556,7 +565,8 @@ export class ConsoleController {
   /** Saves the session (calls without engine events, the events apart, bounded). Failures cost only the history. */
   private async persist() {
     const st = this.state;
-    if (!this.deps.save || !st.sessionId || st.phase === 'saved' || !st.startedAt) return;
+    // A session is kept once something was sent: connecting alone leaves nothing worth a history entry.
+    if (!this.deps.save || !st.sessionId || st.phase === 'saved' || !st.startedAt || !st.calls.length) return;
     const record: ConsoleRecord<ConsoleCall> = {
       id: st.sessionId,
       agentUrl: st.agentUrl,
@@ -572,6 +582,7 @@ export class ConsoleController {
     };
     try {
       await this.deps.save(record);
+      this.store.setState((s) => ({ savedSeq: s.savedSeq + 1 }));
     } catch (e) {
       this.store.setState({ error: `Saving the session to this browser's history failed: ${message(e)}` });
     }

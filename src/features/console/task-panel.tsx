@@ -122,6 +122,9 @@ function TaskItem({ task }: { task: ConsoleTask }) {
           </button>
         </div>
         {supportsPush ? <PushConfig task={task} disabled={!open} /> : null}
+        {task.artifactsCut ? (
+          <p className="help">Some streamed artifact events were larger than the console keeps per event (4 KB): Get task shows the whole artifacts.</p>
+        ) : null}
         <ArtifactList artifacts={task.artifacts} taskId={task.id} />
       </article>
     </li>
