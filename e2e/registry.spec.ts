@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { HOSTILE_CARD_TEXT, startHostileAgent, type RunningHostileAgent } from '../src/testing/hostile';
 
 /**
- * The agent registry (seed 002) from the dashboard: the v0.3 demo agent served by `npm start` is added by
+ * The agent registry (docs/conformance-procedure.md#card-mapper) from the dashboard: the v0.3 demo agent served by `npm start` is added by
  * URL (discovery through the local proxy), exported as a v1.0 card, edited, re-imported and deleted.
  * Each test gets a fresh browser context, so the registry (IndexedDB) starts empty.
  */

@@ -65,7 +65,7 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
  * Exports a report (any value: a `Report`, an older schema version, parsed JSON of unknown shape) in
  * `format`. Never throws and never loses data: when the report does not validate, or building the format
  * fails, `file` is the raw JSON of the input (as much as can be serialized, credentials masked) and
- * `fallback.reason` says why (seed 001 step 5 "On failure").
+ * `fallback.reason` says why (docs/conformance-procedure.md#on-failure).
  */
 export function exportReport(report: unknown, format: ExportFormat): ExportResult {
   let reason: string;

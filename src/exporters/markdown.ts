@@ -71,7 +71,7 @@ const orDash = (s: string) => s || '—';
 
 /**
  * The report as GitHub-flavoured Markdown for pull requests and issue trackers: header, summary table,
- * one table per category and the "Failed tests" table of seed 001 step 5.4 (Test | Category | Message |
+ * one table per category and the "Failed tests" table (docs/conformance-procedure.md#failed-tests-table: Test | Category | Message |
  * Recommendation). Credentials are masked first; every agent string goes through `mdText`.
  */
 export function toMarkdown(input: Report): ExportFile {

@@ -5,7 +5,7 @@ import { reportResults } from '../report/build';
 import { runConformance } from '../runner/run';
 import { exportCard, importCard, logEntry, MAPPER_ID, RegistryAgent, synthesizeId } from './mapper';
 
-/** The internal agent of seed 002's export example. */
+/** A registry entry like the export example of the mapper document (docs/conformance-procedure.md#card-mapper). */
 const bayArm: RegistryAgent = RegistryAgent.parse({
   id: 'agent:robot.bay.arm.v1',
   version: '1.0.0',
@@ -25,7 +25,7 @@ const bayArm: RegistryAgent = RegistryAgent.parse({
   local: { physical: { payloadKg: 3, reachMm: 850 } },
 });
 
-/** The external card of seed 002's import example (v0.3-style security inside a v1.0 card, as found in the wild). */
+/** An external card like the mapper document's import example (v0.3-style security inside a v1.0 card, as found in the wild). */
 const geoResearch = {
   name: 'geo-research',
   description: 'External A2A research agent. Accepts a topic and returns a sourced brief.',
@@ -49,7 +49,7 @@ describe('card mapper (seed 002)', () => {
       { url: 'https://robots.example/bay-arm/grpc', protocolBinding: 'GRPC', protocolVersion: '1.0' },
     ]);
     expect(card.capabilities).toEqual({ streaming: false, pushNotifications: false, extendedAgentCard: false });
-    expect(card).not.toHaveProperty('url'); // v1.0 has no top-level url (a2a.proto); the seed's example had one
+    expect(card).not.toHaveProperty('url'); // v1.0 has no top-level url (a2a.proto); the mapper document's example had one
     expect(JSON.stringify(card)).not.toContain('payloadKg');
     expect((card.provider as { organization: string }).organization).toBe('lab');
   });

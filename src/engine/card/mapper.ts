@@ -3,7 +3,7 @@ import { detectGeneration } from './detect';
 import { normalizeCard, type NormalizedScheme } from './normalize';
 
 /**
- * The card mapper of the agent registry (seed 002): an internal registry entry <-> an official A2A v1.0
+ * The card mapper of the agent registry (docs/conformance-procedure.md#card-mapper): an internal registry entry <-> an official A2A v1.0
  * Agent Card. A mapping boundary, not an A2A runtime: platform-native fields stay internal (`local`).
  */
 export const MAPPER_ID = 'a2a-mapper.v1';
@@ -135,7 +135,7 @@ const slug = (s: string) =>
     .replace(/^-+|-+$/g, '')
     .slice(0, 60) || 'agent';
 
-/** `agent:<host>.<name-slug>` from where the card came from and its name (seed 002: "synthesized"). */
+/** `agent:<host>.<name-slug>` from where the card came from and its name (synthesized ids: docs/conformance-procedure.md#card-mapper). */
 export function synthesizeId(name: string, sourceUrl?: string): string {
   let host = 'unknown';
   try {

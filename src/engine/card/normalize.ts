@@ -281,7 +281,7 @@ function normalizeCapabilities(b: Builder, v: unknown): NormalizedCard['capabili
     return caps;
   }
   if (Array.isArray(v)) {
-    // The array format of seed 000: [{type: "streaming", description: "..."}] or ["streaming"].
+    // The array format (docs/conformance-procedure.md#capabilities-as-an-object-or-an-array): [{type: "streaming", description: "..."}] or ["streaming"].
     b.fix('capabilities', 'given as an array instead of an object of booleans; converted', id);
     for (const item of v.slice(0, 100)) {
       const name = typeof item === 'string' ? item : isRecord(item) ? String(item.type ?? item.name ?? '') : '';

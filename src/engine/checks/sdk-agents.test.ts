@@ -50,7 +50,7 @@ describe('@a2a-js/sdk 1.3.0 (v1.0 demo agent, legacyCompat on)', () => {
     // Lenient on a missing A2A-Version only because it also serves 0.3 (legacyCompat): that passes.
     expect(byId['errors.version-missing']!.status).toBe('pass');
     expect(byId['interop.bindings']!.status).toBe('pass');
-    // Seed 001: core lifecycle passes, an error-handling MUST fails: partial.
+    // docs/conformance-procedure.md#levels: core lifecycle passes, an error-handling MUST fails: partial.
     expect(report.conformanceLevel).toBe('partial');
   });
 

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 
 /**
- * The five report categories of the conformance procedure (seed 001, step 1.6 / 5.1).
- * Auth checks live in `error-handling` (seed step 4.5); browser readiness and two-agent checks in `interop`.
+ * The five report categories of the conformance procedure (docs/conformance-procedure.md#categories).
+ * Auth checks live in `error-handling` (procedure step 4.5); browser readiness and two-agent checks in `interop`.
  */
 export const CATEGORIES = ['agent-card', 'lifecycle', 'streaming', 'error-handling', 'interop'] as const;
 export const Category = z.enum(CATEGORIES);
 export type Category = z.infer<typeof Category>;
 
-/** Report keys for each category, as in the seed's ConformanceReport. */
+/** Report keys for each category, as in the procedure's ConformanceReport (docs/conformance-procedure.md#report-shape). */
 export const CATEGORY_KEYS = {
   'agent-card': 'agentCard',
   lifecycle: 'lifecycle',
@@ -88,7 +88,7 @@ export interface CheckInfo {
 }
 
 /**
- * Tiers used by the conformance level (seed 001 step 5.2; see report/level.ts and the README table):
+ * Tiers used by the conformance level (docs/conformance-procedure.md#levels; see report/level.ts and the README table):
  * - `card`: the card is valid (MUST-level card checks)
  * - `basic`: a basic send + get works
  * - `core`: the core task lifecycle (MUST-level lifecycle checks: terminal states, transitions, cancel, ...)
@@ -121,7 +121,7 @@ export const Requirement = z.object({
 });
 export type Requirement = z.infer<typeof Requirement>;
 
-/** The outcome of one check in one run. Shaped after seed 001's ConformanceResult, extended. */
+/** The outcome of one check in one run. Shaped after the procedure's ConformanceResult, extended (docs/conformance-procedure.md#report-shape). */
 export const CheckResult = z.object({
   id: z.string(),
   test: z.string(),

@@ -94,7 +94,7 @@ export const ReportComparison = z.object({
 export type ReportComparison = z.infer<typeof ReportComparison>;
 
 /**
- * The conformance report: seed 001's ConformanceReport (step 5.1) plus protocol, run status,
+ * The conformance report: the procedure's ConformanceReport (docs/conformance-procedure.md#report-shape) plus protocol, run status,
  * provenance and, optionally, the full event log so a saved report replays in the dashboard.
  */
 export const Report = z.object({

@@ -89,7 +89,7 @@ function basicNotAssessed(results: readonly CheckResult[], ctx: LevelContext): N
 }
 
 /**
- * Conformance level from the results (seed 001 step 5.2, made precise; the README has the table):
+ * Conformance level from the results (docs/conformance-procedure.md#levels, made precise; the README has the table):
  * - not assessed (no level): the agent was never exercised: bad URL, nothing answered, no card, credentials
  *   missing or refused, only untestable interfaces, or our own failure on the first call
  * - non-conformant: a card-tier check failed, or basic send/get is broken

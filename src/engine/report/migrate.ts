@@ -7,7 +7,7 @@ import { summarize } from './build';
  * Upgrades saved reports of older schema versions to the current one (Playwright's traceModernizer idea).
  *
  * The chain, one step per version; `migrateReport` applies the steps from the report's version up:
- * - **0 → 1**: seed 001's `ConformanceReport` (step 5.1): no `schemaVersion`, results are
+ * - **0 → 1**: the procedure's `ConformanceReport` (docs/conformance-procedure.md#report-shape): no `schemaVersion`, results are
  *   `{ test, category, status: pass|fail|skip, message?, duration_ms? }`. Version 1 adds ids, levels and tiers
  *   per result, the `error` status and `summary.errors`, protocol, run status, provenance and the event log.
  *   Results get ids `v0.<category>.<slug of test>`, level `MUST`, a tier from their category; the recorded
@@ -39,7 +39,7 @@ export function migrateReport(raw: unknown): { report: unknown; from: number } {
 export const UNKNOWN_VERSION = -1;
 
 /**
- * The schema version of a parsed report: its `schemaVersion`, or 0 for seed-shaped reports
+ * The schema version of a parsed report: its `schemaVersion`, or 0 for reports in the procedure's shape
  * (an object with `categories` and `agentUrl` but no `schemaVersion`), else `UNKNOWN_VERSION`.
  */
 export function detectVersion(raw: unknown): number {
