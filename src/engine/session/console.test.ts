@@ -128,6 +128,15 @@ describe('re-sending a request (Open in console)', () => {
     expect(sent.headers['x-other']).toBe('kept');
     // What is returned stays masked.
     expect(JSON.stringify(r.exchanges)).not.toContain('sekret-1');
+    // A credential typed into the request by hand is masked too (here the agent refuses it: 401).
+    const typed = await s.raw({
+      method: 'POST',
+      url: a.url,
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer typed-by-hand-42' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tasks/get', params: { id: taskId } }),
+    });
+    expect(a.requests.at(-1)!.headers.authorization).toBe('Bearer typed-by-hand-42');
+    expect(JSON.stringify([typed.exchanges, typed.events, typed.summary, typed.error ?? null])).not.toContain('typed-by-hand-42');
   });
 
   it('a streaming request is read as a stream; REST routes are recognised; a probe is judged for its error shape only', async () => {

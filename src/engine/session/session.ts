@@ -204,6 +204,13 @@ export class Session {
       headers: fillCredentials(o.headers, this.auth.headers),
       body: o.body,
     };
+    // A credential typed into the request (not one of the session's) is masked like them in everything returned.
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (!value || this.base.redactor.headers({ [name]: value })[name] === value) continue;
+      this.base.redactor.addSecret(value);
+      const token = /^[A-Za-z][\w-]*\s+(\S{4,})$/.exec(value)?.[1];
+      if (token) this.base.redactor.addSecret(token);
+    }
     const restBaseUrl = d.operationUrl('send').slice(0, -'/message:send'.length);
     const inferred = inferOperation(this.generation, this.binding, restBaseUrl, req);
     const op = inferred.op;
