@@ -20,5 +20,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Two workers on two cores: most files wait on local agents and timers, not the CPU (one worker left a core idle
+    // and doubled the run); the timing-dependent tests are built to hold under this load.
+    maxWorkers: 2,
   },
 });
