@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: every test, in the order that gives the earliest answer on a two-core CI machine.
+ *
+ *   1. e2e/ensure-tools.mjs              finds or installs Debian's Chromium, xmllint and curl
+ *   2. typecheck  |  lint                side by side (tsc is single-threaded; eslint takes what is left)
+ *   3. vitest run |  vite build, then Playwright
+ *                                        side by side: both suites wait on sockets and timers far more than
+ *                                        they compute (measured: the unit suite alone 356 s, the e2e suite
+ *                                        alone ~500 s, both at once 391 s / 670 s), and their timing-held tests
+ *                                        are built to hold under that load.
+ *
+ * Each line of a step's output is prefixed with the step's name; a summary with each step's wall time and
+ * status closes the run. Any failing step fails the run (exit 1) — the other steps still finish, so one
+ * CI run reports every failure. `TEST_SERIAL=1` runs the steps one after the other (for a quiet log).
+ */
+import { spawn } from 'node:child_process';
+
+const serial = process.env.TEST_SERIAL === '1';
+
+/** @typedef {{ name: string, cmds: string[][] }} Step */
+
+/** Runs the step's commands one after the other; resolves with its status and wall time. */
+function runStep(/** @type {Step} */ step) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const next = (i) => {
+      if (i >= step.cmds.length) return resolve({ name: step.name, ok: true, ms: Date.now() - started });
+      const [cmd, ...args] = step.cmds[i];
+      const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });
+      const prefix = `[${step.name}] `;
+      for (const stream of [child.stdout, child.stderr]) {
+        let rest = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk) => {
+          const lines = (rest + chunk).split('\n');
+          rest = lines.pop() ?? '';
+          for (const line of lines) process.stdout.write(prefix + line + '\n');
+        });
+        stream.on('end', () => {
+          if (rest) process.stdout.write(prefix + rest + '\n');
+        });
+      }
+      child.on('error', (e) => {
+        process.stdout.write(`${prefix}could not start ${cmd}: ${e.message}\n`);
+        resolve({ name: step.name, ok: false, ms: Date.now() - started });
+      });
+      child.on('close', (code, signal) => {
+        if (code === 0) return next(i + 1);
+        process.stdout.write(`${prefix}${[cmd, ...args].join(' ')} exited with ${code ?? signal}\n`);
+        resolve({ name: step.name, ok: false, ms: Date.now() - started });
+      });
+    };
+    next(0);
+  });
+}
+
+async function stage(/** @type {Step[]} */ steps) {
+  if (serial) {
+    const out = [];
+    for (const s of steps) out.push(await runStep(s));
+    return out;
+  }
+  return Promise.all(steps.map(runStep));
+}
+
+const npx = (...args) => ['npx', '--no-install', ...args];
+const results = [];
+const t0 = Date.now();
+results.push(...(await stage([{ name: 'tools', cmds: [['node', 'e2e/ensure-tools.mjs']] }])));
+if (results.every((r) => r.ok)) {
+  results.push(
+    ...(await stage([
+      { name: 'typecheck', cmds: [['npm', 'run', '--silent', 'typecheck']] },
+      { name: 'lint', cmds: [['npm', 'run', '--silent', 'lint']] },
+    ])),
+  );
+  results.push(
+    ...(await stage([
+      { name: 'unit', cmds: [npx('vitest', 'run')] },
+      { name: 'e2e', cmds: [npx('vite', 'build', '--logLevel', 'warn'), npx('playwright', 'test', '-c', 'e2e/playwright.config.ts')] },
+    ])),
+  );
+}
+const fmt = (ms) => `${(ms / 1000).toFixed(1)} s`;
+console.log('\nnpm test summary');
+for (const r of results) console.log(`  ${r.ok ? 'ok  ' : 'FAIL'} ${r.name.padEnd(10)} ${fmt(r.ms)}`);
+console.log(`  total ${fmt(Date.now() - t0)}${serial ? ' (serial)' : ''}`);
+process.exit(results.every((r) => r.ok) ? 0 : 1);
