@@ -64,6 +64,7 @@ test.describe('opening a saved report', () => {
       ['Export Markdown', /\.md$/, '| Test | Category | Message | Recommendation |'],
       ['Export JUnit', /\.xml$/, '<testsuite'],
       ['Export HTML', /\.html?$/, 'minimal'],
+      ['Export SARIF', /\.sarif$/, '"version": "2.1.0"'],
     ];
     for (const [button, ext, content] of expectations) {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);

@@ -10,6 +10,7 @@ const FORMATS: { format: ExportFormat; label: string }[] = [
   { format: 'markdown', label: 'Export Markdown' },
   { format: 'junit', label: 'Export JUnit' },
   { format: 'html', label: 'Export HTML' },
+  { format: 'sarif', label: 'Export SARIF' },
 ];
 
 /** Download buttons for the run on screen (the report embeds the redacted event log). */
