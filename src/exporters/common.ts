@@ -14,6 +14,7 @@ export const CATEGORY_LABELS: Record<Category, string> = {
   streaming: 'Streaming (SSE)',
   'error-handling': 'Error handling and auth',
   interop: 'Interop',
+  security: 'Security review (informational)',
 };
 
 /** The results of each category, in the report's category order (empty categories included). */

@@ -47,6 +47,7 @@ export const CATEGORY_LABEL: Record<Category, string> = {
   streaming: 'Streaming',
   'error-handling': 'Error handling',
   interop: 'Interop',
+  security: 'Security review',
 };
 
 export { NOT_ASSESSED_LABELS } from '../exporters/common';

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 
 /**
- * The five report categories of the conformance procedure (docs/conformance-procedure.md#categories).
- * Auth checks live in `error-handling` (procedure step 4.5); browser readiness and two-agent checks in `interop`.
+ * The five report categories of the conformance procedure (docs/conformance-procedure.md#categories), plus the
+ * security review. Auth checks live in `error-handling` (procedure step 4.5); browser readiness and two-agent checks
+ * in `interop`. `security` is informational: its findings are shown apart and never change the conformance level
+ * (report/level.ts leaves the category out; `isInformational`).
  */
-export const CATEGORIES = ['agent-card', 'lifecycle', 'streaming', 'error-handling', 'interop'] as const;
+export const CATEGORIES = ['agent-card', 'lifecycle', 'streaming', 'error-handling', 'interop', 'security'] as const;
 export const Category = z.enum(CATEGORIES);
 export type Category = z.infer<typeof Category>;
 
@@ -15,8 +17,13 @@ export const CATEGORY_KEYS = {
   streaming: 'streaming',
   'error-handling': 'errorHandling',
   interop: 'interop',
+  security: 'security',
 } as const satisfies Record<Category, string>;
 export type CategoryKey = (typeof CATEGORY_KEYS)[Category];
+
+/** Categories whose results are informational: shown, counted apart, never part of the conformance level. */
+export const INFORMATIONAL_CATEGORIES: readonly Category[] = ['security'];
+export const isInformational = (r: { category: Category }): boolean => INFORMATIONAL_CATEGORIES.includes(r.category);
 
 /**
  * RFC 2119 strength (MUST / SHOULD / MAY) of the requirement a check verifies: its *obligation*. In code "level"

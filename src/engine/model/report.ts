@@ -54,6 +54,8 @@ export const Categories = z.object({
   streaming: z.array(CheckResult),
   errorHandling: z.array(CheckResult),
   interop: z.array(CheckResult),
+  /** The security review (informational, never part of the level); absent in reports made before it existed. */
+  security: z.array(CheckResult).default([]),
 });
 export type Categories = z.infer<typeof Categories>;
 

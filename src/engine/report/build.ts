@@ -12,7 +12,7 @@ export function summarize(results: readonly CheckResult[]): Summary {
 }
 
 export function groupByCategory(results: readonly CheckResult[]): Categories {
-  const out: Categories = { agentCard: [], lifecycle: [], streaming: [], errorHandling: [], interop: [] };
+  const out: Categories = { agentCard: [], lifecycle: [], streaming: [], errorHandling: [], interop: [], security: [] };
   for (const r of results) out[CATEGORY_KEYS[r.category]].push(r);
   return out;
 }
@@ -77,6 +77,7 @@ export const reportResults = (r: Report): CheckResult[] => [
   ...r.categories.streaming,
   ...r.categories.errorHandling,
   ...r.categories.interop,
+  ...r.categories.security,
 ];
 
 /**

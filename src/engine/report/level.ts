@@ -1,4 +1,4 @@
-import { CATEGORIES, type Category, type CheckResult } from '../model/check';
+import { CATEGORIES, isInformational, type Category, type CheckResult } from '../model/check';
 import type { TargetInfo } from '../model/events';
 import type { ConformanceLevel, NotAssessed } from '../model/report';
 
@@ -48,7 +48,10 @@ const REACH_MESSAGES: Partial<Record<NonNullable<TargetInfo['reach']>, (t: Targe
   }),
   'credentials-rejected': (t) => ({
     reason: 'credentials-rejected',
-    message: `Not assessed: the agent refused the credentials given (HTTP 401/403 at ${t.inputUrl}). Check they are valid and of the scheme the agent expects.`,
+    // An OAuth token endpoint that refused the client credentials (src/engine/auth) says so in `error`.
+    message: t.error?.startsWith('OAuth:')
+      ? `Not assessed: ${t.error} Check the client id and secret (and scope) registered for this agent.`
+      : `Not assessed: the agent refused the credentials given (HTTP 401/403 at ${t.inputUrl}). Check they are valid and of the scheme the agent expects.`,
   }),
   'tool-failure': (t) => ({
     reason: 'tool-failure',
@@ -98,8 +101,11 @@ function basicNotAssessed(results: readonly CheckResult[], ctx: LevelContext): N
  *   features), or a core check could not be verified (skipped or errored)
  * - full: every applicable required check passes. Advisories never count; skips never count as passes.
  * `error` results (our tool failed) make the verdict provisional; they never count against the agent.
+ * The security review (an informational category) is left out entirely: its findings are named, never counted.
  */
-export function computeLevel(results: readonly CheckResult[], ctx: LevelContext = {}): LevelVerdict {
+export function computeLevel(all: readonly CheckResult[], ctx: LevelContext = {}): LevelVerdict {
+  const results = all.filter((r) => !isInformational(r));
+  const findings = all.filter((r) => isInformational(r) && (r.status === 'fail' || r.status === 'advisory'));
   const runComplete = ctx.runComplete ?? true;
   const errors = results.filter((r) => r.status === 'error');
   const provisional = errors.length > 0 || !runComplete;
@@ -110,6 +116,7 @@ export function computeLevel(results: readonly CheckResult[], ctx: LevelContext 
       ? ` Provisional: ${errors.length ? `${errors.length} check(s) could not run because our tool or proxy failed (${ids(errors)})` : 'the run did not complete'}.`
       : '',
     advisories.length ? ` ${advisories.length} advisor${advisories.length === 1 ? 'y' : 'ies'} (${ids(advisories)}) do not affect the level.` : '',
+    findings.length ? ` ${findings.length} security finding${findings.length === 1 ? '' : 's'} (${ids(findings)}): informational, not part of the level.` : '',
   ].join('');
   const notAssessed = (na: NotAssessed): LevelVerdict => ({ level: null, notAssessed: na, provisional: false, reason: na.message });
 

@@ -98,6 +98,7 @@ const V0_TIER: Record<Category, Tier> = {
   'error-handling': 'core',
   streaming: 'optional',
   interop: 'optional',
+  security: 'advisory',
 };
 
 const slug = (s: string) =>
