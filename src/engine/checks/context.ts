@@ -37,6 +37,8 @@ export interface CheckContext {
   uuid(): string;
   /** The second agent, when the user gave one (two-agent interop checks). */
   readonly peer?: ResolvedTarget;
+  /** Trusted public keys for card signatures the user gave (RunOptions.jwks), as parsed JSON. */
+  readonly jwks?: unknown;
 }
 
 /**

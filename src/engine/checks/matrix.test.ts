@@ -154,6 +154,8 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'card-no-cache-headers': { on: V1, fails: ['card.caching'], level: 'partial' },
   'card-varies-no-vary': { on: V03_UP, fails: ['card.vary'], level: 'partial' },
   'card-bad-signature': { setup: 'signed', on: V03_UP, fails: ['card.signatures'], level: 'partial' },
+  // v0.3 names no canonical form to sign: a signature that does not verify is advice there (spec data note).
+  'card-signature-tampered': { setup: 'signed', on: V03_UP, fails: ['card.signatures.verified'], level: 'full', levelOn: each(V1, 'partial') },
   'extended-card-anonymous': { setup: 'extended', on: [...V02, ...V03_UP], fails: ['card.extended'], level: 'partial' },
   // ------------------------------------------------------------------ tasks
   'send-returns-message': {
@@ -360,8 +362,11 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'card-custom-binding-uri': { on: V1, passes: ['card.protocol.conventions', 'card.urls.endpoint', 'card.protocol.coherence'] },
   'card-varies-by-version': { on: V03_UP, passes: ['card.vary'] },
   'card-revalidate': { on: V1, passes: ['card.caching', 'card.vary'] },
-  'card-signed-per-request': { setup: 'signed', on: V03_UP, passes: ['card.vary', 'card.signatures'] },
-  'card-alg-unprotected': { setup: 'signed', on: V03, passes: ['card.signatures'] },
+  'card-signed-per-request': { setup: 'signed', on: V03_UP, passes: ['card.vary', 'card.signatures', 'card.signatures.verified'] },
+  'card-alg-unprotected': { setup: 'signed', on: V03, passes: ['card.signatures', 'card.signatures.verified'] },
+  // Unverifiable signatures (no key for the kid, jku 404) are skipped with the reason, never the agent's failure.
+  'card-signature-unknown-kid': { setup: 'signed', on: V03_UP, passes: ['card.signatures'] },
+  'card-signature-jku-404': { setup: 'signed', on: V03_UP, passes: ['card.signatures'] },
   'card-oauth-flows': { setup: 'auth', on: V02_UP, passes: ['card.security.schemes', 'card.security.references', 'card.urls.oauth', 'auth.accepted'] },
   'auth-optional': {
     setup: 'auth',

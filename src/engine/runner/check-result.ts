@@ -117,6 +117,8 @@ export interface ContextEnv {
   /** Memoized fixtures, shared by the checks of one run. */
   fixtures: Map<string, Promise<unknown>>;
   peer?: ResolvedTarget;
+  /** Trusted public keys for card signatures (RunOptions.jwks). */
+  jwks?: unknown;
 }
 
 /** Makes the context of each check of a run: card checks judge the card's generation, suite checks the one spoken. */
@@ -151,5 +153,6 @@ export function checkContexts(target: ResolvedTarget, env: ContextEnv): (checkId
     },
     uuid: env.uuid,
     peer: env.peer,
+    jwks: env.jwks,
   });
 }

@@ -30,6 +30,11 @@ export interface RunOptions {
   prefer?: InterfacePreference;
   /** Reported as `options.transport`. */
   transport?: 'proxy' | 'direct';
+  /**
+   * Trusted public keys for card signatures (a JWKS, `{ keys: [...] }`, as parsed JSON): used before a signature's
+   * `jku` (v1.0.1 §8.4.3 "or from a trusted key store"). Public keys only; never reported.
+   */
+  jwks?: unknown;
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;

@@ -1,6 +1,7 @@
 /** The agent card as served (paths, content type, caching, ETag, card defects) and the authenticated extended card. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { buildCard } from './card';
+import { createCardSigner, JWKS_PATH } from './signing';
 import { E } from './errors';
 import type { Auth } from './auth';
 import { CARD_PATH_NEW, HUGE_CARD_BYTES, versionHeader, type AgentState, type Json } from './state';
@@ -10,6 +11,16 @@ export type CardServing = ReturnType<typeof createCardServing>;
 export function createCardServing(s: AgentState, { checkAuth }: Pick<Auth, 'checkAuth'>) {
   const { gen, binding, opts, features, has, permits, servesOldPath, endpointUrl } = s;
   const cardPathNew = CARD_PATH_NEW;
+  const signer = features.signed ? createCardSigner() : undefined;
+
+  /** The public key set of a signed card (features.signed) at JWKS_PATH; false when this is not that path. */
+  function serveJwks(req: IncomingMessage, res: ServerResponse, sub: string): boolean {
+    if (!signer || sub !== JWKS_PATH || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    res
+      .writeHead(200, { 'Content-Type': 'application/jwk-set+json', 'Cache-Control': 'public, max-age=60' })
+      .end(req.method === 'HEAD' ? undefined : JSON.stringify(signer.jwks));
+    return true;
+  }
 
   function serveCard(req: IncomingMessage, res: ServerResponse, sub: string): boolean {
     const isNew = sub === cardPathNew;
@@ -68,6 +79,8 @@ export function createCardServing(s: AgentState, { checkAuth }: Pick<Auth, 'chec
       has,
       permits,
       features,
+      signer,
+      jku: `${s.publicUrl}${JWKS_PATH}`,
     });
   }
 
@@ -114,7 +127,7 @@ export function createCardServing(s: AgentState, { checkAuth }: Pick<Auth, 'chec
     return card;
   }
 
-  return { serveCard, cardNow, extendedCard };
+  return { serveCard, serveJwks, cardNow, extendedCard };
 }
 
 function hash(s: string): string {

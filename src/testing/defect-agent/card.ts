@@ -1,9 +1,9 @@
 /** The agent card of each generation, with the card defects applied. */
-import { randomBytes } from 'node:crypto';
 import type { DefectName } from './defects';
 import type { PermittedName } from './permitted';
 import type { Binding, Generation } from './dialect';
 import { SKILLS } from './skills';
+import type { CardSigner } from './signing';
 
 export interface AuthConfig {
   scheme: 'bearer' | 'apiKey';
@@ -23,6 +23,9 @@ export interface CardInput {
   has: (d: DefectName) => boolean;
   permits?: (p: PermittedName) => boolean;
   features?: AgentFeatures;
+  /** Signs the card (features.signed); the JWKS is served at `jku`. */
+  signer?: CardSigner;
+  jku?: string;
 }
 
 /** Optional capabilities the test agent can declare and implement. */
@@ -35,7 +38,7 @@ export interface AgentFeatures {
   extendedCard?: boolean;
   /** More interfaces to declare (served elsewhere, e.g. by a second test agent with the other binding). */
   extraInterfaces?: { url: string; binding: Binding; protocolVersion?: string }[];
-  /** Sign the card: a well-formed JWS (protected header with alg and kid, base64url signature). */
+  /** Sign the card: a real ES256 JWS over the RFC 8785 form of the card (see signing.ts), key set at JWKS_PATH. */
   signed?: boolean;
   /** Also declare an OAuth2 client-credentials scheme (v0.2+; not required by the endpoint). */
   oauth?: boolean;
@@ -303,14 +306,20 @@ export function buildCard(c: CardInput): Json {
   card.defaultInputModes = has('card-modes-not-list') ? text : modes;
   card.defaultOutputModes = modes;
   if (!has('card-missing-skills')) card.skills = skills;
-  if (features.signed && (gen === 'v0.3' || gen === 'v1.0')) {
-    const b64url = (x: string | Buffer) => Buffer.from(x).toString('base64url');
-    const unprotected = permits('card-alg-unprotected') && gen === 'v0.3';
-    const header = b64url(JSON.stringify(unprotected ? { typ: 'JOSE', kid: 'test-key-1' } : { alg: 'ES256', typ: 'JOSE', kid: 'test-key-1' }));
-    // Well-formed, not a real signature: verification is a later check (issue 14); shape is what is judged here.
-    // card-signed-per-request: ES256 signatures are randomized, so a signer gives a new one on every request.
-    const signature = permits('card-signed-per-request') ? b64url(randomBytes(64)) : b64url('not-a-real-signature-but-well-formed');
-    card.signatures = [{ protected: has('card-bad-signature') ? `${header}!!` : header, signature, ...(unprotected ? { header: { alg: 'ES256' } } : {}) }];
+  if (features.signed && (gen === 'v0.3' || gen === 'v1.0') && c.signer) {
+    // A real ES256 signature (signing.ts); ES256 signatures are randomized, so every request gets a new one
+    // (card-signed-per-request only names that), except the plain agent's, made once and kept (card caching, ETag).
+    const jku = permits('card-signature-jku-404') ? `${c.jku ?? ''}.missing` : c.jku;
+    const o = {
+      jku,
+      kid: permits('card-signature-unknown-kid') ? 'retired-key-0' : undefined,
+      algUnprotected: permits('card-alg-unprotected') && gen === 'v0.3',
+      fresh: permits('card-signed-per-request'),
+    };
+    const sig = c.signer.sign(card, o);
+    if (has('card-bad-signature')) sig.protected = `${String(sig.protected)}!!`;
+    card.signatures = [sig];
+    if (has('card-signature-tampered')) card.description = `${String(card.description)} (edited after signing)`;
   }
   return card;
 }

@@ -433,6 +433,7 @@ const PROBES: Record<DefectName, Probe> = {
   'card-capabilities-array': { agent: 'v03', shows: async (_d, a) => Array.isArray((await cardOf(a)).capabilities) },
   'card-bad-signature': { agent: 'signed', shows: async (_d, a) => !/^[A-Za-z0-9_-]+$/.test((await cardOf(a)).signatures[0].protected) },
   'card-capabilities-strings': { agent: 'v03', shows: async (_d, a) => typeof (await cardOf(a)).capabilities.streaming === 'string' },
+  'card-signature-tampered': { agent: 'signed', shows: async (_d, a) => / \(edited after signing\)$/.test((await cardOf(a)).description) },
   'card-missing-skills': { agent: 'v1', shows: async (_d, a) => !('skills' in (await cardOf(a))) },
   'card-skill-no-description': { agent: 'v1', shows: async (_d, a) => (await cardOf(a)).skills[0].description === undefined },
   'card-modes-not-list': { agent: 'v1', shows: async (_d, a) => typeof (await cardOf(a)).defaultInputModes === 'string' },

@@ -29,6 +29,7 @@ export const DEFECTS = {
   'card-no-cache-headers': 'The card is served without Cache-Control and ETag.',
   'card-varies-no-vary': 'The card differs when A2A-Version is missing, without a Vary: A2A-Version header.',
   'card-bad-signature': 'A signed card whose signature header is not base64url (needs features.signed).',
+  'card-signature-tampered': 'The signed card is changed after signing (its description edited), so its signature does not verify (needs features.signed).',
   'extended-card-anonymous': 'The authenticated extended card is served without credentials (needs features.extendedCard).',
   // ---------------------------------------------------------------- tasks
   'send-returns-message': 'Every send answers with a bare Message, never a Task (message-only agent).',

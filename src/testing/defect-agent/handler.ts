@@ -95,6 +95,7 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
         return true;
       }
       if (sub === cardPathNew || sub === cardPathOld) return serveCard(req, res, sub);
+      if (card.serveJwks(req, res, sub)) return true;
       const notFound = () => res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));
       // interface-broken: the second interface the card declares is a dead path of this agent.
       if (sub === `/${BROKEN_PATH}` || sub.startsWith(`/${BROKEN_PATH}/`)) {

@@ -158,6 +158,18 @@ const PROBES: Record<PermittedName, Probe> = {
     },
   },
   'card-oauth-flows': {
+  'card-signature-unknown-kid': {
+    agent: 'signed',
+    shows: async (_d, a) => {
+      const kid = b64json((await cardOf(a)).signatures[0].protected).kid;
+      const jwks = await (await fetch(new URL('/.well-known/jwks.json', a.cardUrl))).json();
+      return typeof kid === 'string' && !jwks.keys.some((k: { kid?: string }) => k.kid === kid);
+    },
+  },
+  'card-signature-jku-404': {
+    agent: 'signed',
+    shows: async (_d, a) => (await fetch(b64json((await cardOf(a)).signatures[0].protected).jku)).status === 404,
+  },
     agent: 'auth',
     shows: async (_d, a) => {
       const c = await cardOf(a);

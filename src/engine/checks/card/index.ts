@@ -10,6 +10,7 @@ import { cardSecurityReferences, cardSecuritySchemes } from './security';
 import { cardProtocolCoherence, cardProtocolConventions } from './protocol';
 import { cardCaching, cardPublic, cardVary } from './serving';
 import { cardSignatures } from './signatures';
+import { cardSignaturesVerified } from './signature-verify';
 import { cardStrictLint } from './strict-lint';
 
 export { endpointUrlProblem } from './urls';
@@ -36,5 +37,6 @@ export const cardChecks: CheckDef[] = [
   cardCaching,
   cardVary,
   cardSignatures,
+  cardSignaturesVerified,
   cardStrictLint,
 ];

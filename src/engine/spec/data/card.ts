@@ -1490,6 +1490,58 @@ export const SPEC: Record<string, CheckSpec> = {
     },
   },
 
+  'card.signatures.verified': {
+    'v0.3': {
+      sentences: [
+        {
+          doc: 'a2a-v0.3.0',
+          file: 'a2a.json',
+          section: 'AgentCardSignature',
+          quote: 'AgentCardSignature represents a JWS signature of an AgentCard.',
+          keyword: 'none',
+        },
+        {
+          doc: 'a2a-v0.3.0',
+          file: 'a2a.json',
+          section: 'AgentCard.signatures',
+          quote: 'JSON Web Signatures computed for this AgentCard.',
+          keyword: 'none',
+        },
+      ],
+      note: 'v0.3 does not say which bytes are signed (no canonicalization rule): the signature is verified as v1.0 defines it (RFC 8785 over the card without "signatures"), and a signature that does not verify is advice only.',
+    },
+    'v1.0': {
+      sentences: [
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§8.4.1 Canonicalization Requirements',
+          quote:
+            'Before signing, the Agent Card content MUST be canonicalized using the JSON Canonicalization Scheme (JCS) as defined in RFC 8785.',
+          keyword: 'MUST',
+        },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§8.4.1 Canonicalization Requirements',
+          quote: 'Signature Field Exclusion: The signatures field itself MUST be excluded from the content being signed to avoid circular dependencies.',
+          keyword: 'MUST',
+        },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§8.4.3 Signature Verification',
+          quote: 'Retrieve the public key using the kid and jku (or from a trusted key store)',
+          keyword: 'none',
+        },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§8.4.3 Signature Verification',
+          quote: 'Clients SHOULD verify at least one signature before trusting an Agent Card',
+          keyword: 'none',
+        },
+      ],
+      note: 'A signature must verify over the RFC 8785 form of the card without "signatures" (default values removed, §8.4.1 rule 1); one that does not was made over other bytes, or the card was changed after signing. A signature whose key cannot be found (no key for its kid, jku unreachable, unsupported alg) cannot be judged and is skipped with the reason. The "SHOULD" on clients is quoted for context only (keyword none here: it binds the client).',
+    },
+  },
+
   'card.strict-lint': {
     legacy: {
       sentences: [
