@@ -1,4 +1,4 @@
-import { CATEGORIES, CATEGORY_KEYS, type Category, type CheckResult } from '../engine/model/check';
+import { CATEGORIES, CATEGORY_KEYS, isInformational, type Category, type CheckResult } from '../engine/model/check';
 import type { Report } from '../engine/model/report';
 
 /** One exported file, ready to download (browser) or write (CLI). */
@@ -128,7 +128,7 @@ const SKIP_WHY: Record<NonNullable<CheckResult['skipKind']>, string> = {
 
 /** The message of a result, with why it was skipped or why it is only an advisory. */
 export function resultMessage(r: CheckResult): string {
-  if (r.status === 'advisory' && r.advisoryReason) return `${r.message} (advisory: ${r.advisoryReason})`;
+  if (r.status === 'advisory' && r.advisoryReason) return `${r.message} (${isInformational(r) ? 'informational' : 'advisory'}: ${r.advisoryReason})`;
   if (r.status !== 'skip' || !r.skipKind) return r.message;
   const why = SKIP_WHY[r.skipKind];
   return r.message ? `${r.message} (${why})` : `(${why})`;
@@ -175,9 +175,16 @@ export function requirementLines(r: CheckResult): string[] {
 /** Failed checks (required failures) across categories, in report order. */
 export const failedResults = (report: Report): CheckResult[] => resultsByCategory(report).flatMap(({ results }) => results.filter((r) => r.status === 'fail'));
 
-/** Advisories across categories, in report order. */
+/** Advisories across categories, in report order (the security review's findings are listed apart: `securityFindings`). */
 export const advisoryResults = (report: Report): CheckResult[] =>
-  resultsByCategory(report).flatMap(({ results }) => results.filter((r) => r.status === 'advisory'));
+  resultsByCategory(report).flatMap(({ results }) => results.filter((r) => r.status === 'advisory' && !isInformational(r)));
+
+/** The security review's findings (informational: never part of the level), in report order. */
+export const securityFindings = (report: Report): CheckResult[] => report.categories.security.filter((r) => r.status === 'advisory' || r.status === 'fail');
+
+/** What every export says about the security review. */
+export const SECURITY_NOTE =
+  'Informational: what a security review of the public card and endpoints found (evidence and a fix for each). These findings never change the conformance level.';
 
 /** Checks our tool could not run (status `error`), in report order. */
 export const toolErrorResults = (report: Report): CheckResult[] =>

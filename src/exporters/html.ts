@@ -1,4 +1,4 @@
-import type { CheckResult } from '../engine/model/check';
+import { isInformational, type CheckResult } from '../engine/model/check';
 import type { Report } from '../engine/model/report';
 import { truncate } from '../engine/util/json';
 import { stateFromReport } from '../engine/report/build';
@@ -16,6 +16,8 @@ import {
   formatMs,
   resultMessage,
   resultsByCategory,
+  SECURITY_NOTE,
+  securityFindings,
   toolErrorResults,
   type ExportFile,
 } from './common';
@@ -170,6 +172,9 @@ function categoryTile(c: CategoryCounts): string {
 
 const TILE_STATUSES = ['pass', 'fail', 'advisory', 'skip', 'error'] as const;
 
+/** Every conformance category gets a tile; the informational security review only when it ran (older reports have none). */
+const shownTile = (c: CategoryCounts): boolean => !isInformational(c) || TILE_STATUSES.some((s) => c[s] > 0);
+
 /** The verdict card: the level as a large badge (or NOT ASSESSED and why), the verdict line and the reason. */
 function verdictHtml(report: Report): string {
   const level = report.conformanceLevel;
@@ -261,7 +266,7 @@ export function toHtml(input: Report): ExportFile {
     verdictHtml(report),
     `<dl class="facts">${facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>`,
     '</div>',
-    `<ul class="strip" aria-label="Checks per category">${perCategory.map(categoryTile).join('')}</ul>`,
+    `<ul class="strip" aria-label="Checks per category">${perCategory.filter(shownTile).map(categoryTile).join('')}</ul>`,
     '</section>',
   );
   if (report.comparison) out.push(comparisonHtml(report.comparison));
@@ -299,6 +304,24 @@ export function toHtml(input: Report): ExportFile {
         (r) =>
           `<tr>${testCell(r)}<td>${esc(CATEGORY_LABELS[r.category])}</td><td class="msg">${orDash(text(resultMessage(r)))}</td>` +
           `<td class="msg">${orDash(text(r.recommendation ?? ''))}</td></tr>`,
+      ),
+      '</tbody>',
+      '</table>',
+      '</section>',
+    );
+  }
+
+  const findings = securityFindings(report);
+  if (findings.length) {
+    out.push(
+      '<section aria-labelledby="h-security">',
+      '<h2 id="h-security">Security review (informational)</h2>',
+      `<p>${esc(SECURITY_NOTE)}</p>`,
+      '<table class="results">',
+      '<thead><tr><th scope="col">Test</th><th scope="col">Finding</th><th scope="col">Fix</th></tr></thead>',
+      '<tbody>',
+      ...findings.map(
+        (r) => `<tr>${testCell(r)}<td class="msg">${orDash(text(r.message))}</td><td class="msg">${orDash(text(r.recommendation ?? ''))}</td></tr>`,
       ),
       '</tbody>',
       '</table>',

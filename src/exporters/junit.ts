@@ -1,8 +1,8 @@
 import { create } from 'xmlbuilder2';
-import type { CheckResult } from '../engine/model/check';
+import { isInformational, type CheckResult } from '../engine/model/check';
 import type { Report } from '../engine/model/report';
 import { truncate } from '../engine/util/json';
-import { cleanText, exportFilename, levelLabel, oneLine, requirementLines, resultMessage, resultsByCategory, type ExportFile } from './common';
+import { cleanText, exportFilename, levelLabel, oneLine, requirementLines, resultMessage, resultsByCategory, SECURITY_NOTE, type ExportFile } from './common';
 import { scrubForExport } from './sanitize';
 
 export const JUNIT_MIME = 'application/xml';
@@ -107,7 +107,12 @@ export function toJunit(input: Report): ExportFile {
       .ele('system-out')
       .txt(
         advisories.length
-          ? x(['Advisories (they do not affect the level):', ...advisories.map((r) => `- ${cleanText(r.id)}: ${cleanText(resultMessage(r))}`)].join('\n'))
+          ? x(
+              [
+                isInformational({ category }) ? `Security review findings (${SECURITY_NOTE})` : 'Advisories (they do not affect the level):',
+                ...advisories.map((r) => `- ${cleanText(r.id)}: ${cleanText(resultMessage(r))}`),
+              ].join('\n'),
+            )
           : '',
       );
     suite.ele('system-err');

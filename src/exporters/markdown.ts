@@ -15,6 +15,8 @@ import {
   formatMs,
   resultMessage,
   resultsByCategory,
+  SECURITY_NOTE,
+  securityFindings,
   toolErrorResults,
   type ExportFile,
 } from './common';
@@ -133,6 +135,19 @@ export function toMarkdown(input: Report): ExportFile {
         ['Test', 'Category', 'Message', 'Recommendation'],
         ['---', '---', '---', '---'],
         advisories.map((r) => [testCell(r), r.category, orDash(mdText(resultMessage(r))), orDash(mdText(r.recommendation ?? ''))]),
+      ),
+      '',
+    );
+  }
+
+  const findings = securityFindings(report);
+  if (findings.length) {
+    push('## Security review (informational)', '', SECURITY_NOTE, '');
+    push(
+      table(
+        ['Test', 'Finding', 'Fix'],
+        ['---', '---', '---'],
+        findings.map((r) => [testCell(r), orDash(mdText(r.message)), orDash(mdText(r.recommendation ?? ''))]),
       ),
       '',
     );

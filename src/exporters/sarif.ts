@@ -1,6 +1,6 @@
 import type { Invocation, Location, Log, Notification, ReportingDescriptor, Result } from 'sarif';
 import { CHECK_CATALOG } from '../engine/checks';
-import { GENERATIONS, type CheckInfo, type CheckResult, type Obligation } from '../engine/model/check';
+import { GENERATIONS, isInformational, type CheckInfo, type CheckResult, type Obligation } from '../engine/model/check';
 import type { Report } from '../engine/model/report';
 import { agentKey } from '../engine/report/compare';
 import { CHECK_SPECS, GENERATION_DOC, SPEC_DOCS, levelOf, type GenerationSpec } from '../engine/spec';
@@ -69,8 +69,9 @@ function catalogRule(c: CheckInfo): ReportingDescriptor {
     fullDescription: { text: `${c.title} (${CATEGORY_LABELS[c.category]}; ${gens.map((g) => `${g.generation}: ${levelOf(g.spec)}`).join(', ')})` },
     help: { text: text.join('\n').trim(), markdown: md.join('\n').trim() },
     ...(first ? { helpUri: SPEC_DOCS[first.doc].url } : {}),
-    defaultConfiguration: { level: SARIF_LEVEL[c.level] },
-    properties: { category: c.category, tags: ['a2a', 'conformance', c.category] },
+    // Security-review rules are informational (never part of the level): a note by default, tagged `security`.
+    defaultConfiguration: { level: isInformational(c) ? 'note' : SARIF_LEVEL[c.level] },
+    properties: { category: c.category, tags: isInformational(c) ? ['a2a', 'security', 'informational'] : ['a2a', 'conformance', c.category] },
   };
 }
 
@@ -172,7 +173,7 @@ export function toSarif(input: Report): ExportFile {
     .map((r) => {
       const id = cleanText(r.id);
       const advisory = r.status === 'advisory';
-      const text = advisory && r.advisoryReason ? `${r.message} (advisory: ${r.advisoryReason})` : r.message;
+      const text = advisory && r.advisoryReason ? `${r.message} (${isInformational(r) ? 'informational' : 'advisory'}: ${r.advisoryReason})` : r.message;
       return {
         ruleId: id,
         ruleIndex: index.get(id),

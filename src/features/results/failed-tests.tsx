@@ -1,7 +1,7 @@
 import { Fragment, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { StatusChip } from '../../components/status-chip';
-import type { CheckRunState } from '../../lib/engine';
+import { isInformational, type CheckRunState } from '../../lib/engine';
 import { toolErrorText } from '../../lib/format';
 import { useRunChecks, useRunSelector, useRunStoreHandle, type RunStoreState } from '../../lib/run-store';
 import { CheckDetails, flashClass, RerunButton, useRerunOutcome } from './check-details';
@@ -75,12 +75,14 @@ export function FailedTests() {
   const checks = useRunChecks();
   const rerun = useRunSelector(useShallow((s: RunStoreState) => Object.keys(s.reruns).filter((id) => s.reruns[id]?.before === 'fail')));
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  const { failed, advisories, errors } = useMemo(() => {
+  const { failed, advisories, findings, errors } = useMemo(() => {
     const wasFailing = new Set(rerun);
     return {
       // A failure that was re-run stays listed (with "now passes") so the outcome is not lost from view.
       failed: checks.filter((c) => c.result && (c.status === 'fail' || wasFailing.has(c.id))),
-      advisories: checks.filter((c) => c.status === 'advisory'),
+      advisories: checks.filter((c) => c.status === 'advisory' && !isInformational(c)),
+      // The security review: informational findings, listed apart (never a failure, never part of the level).
+      findings: checks.filter((c) => isInformational(c) && (c.status === 'advisory' || c.status === 'fail')),
       errors: checks.filter((c) => c.status === 'error'),
     };
   }, [checks, rerun]);
@@ -128,6 +130,26 @@ export function FailedTests() {
               ))}
             </ul>
           </details>
+        </section>
+      ) : null}
+      {findings.length ? (
+        <section className="security-findings" aria-labelledby="security-heading">
+          <h2 id="security-heading">Security review ({findings.length})</h2>
+          <p className="help">Informational: what we noticed in the public card and endpoints. These findings never change the conformance level.</p>
+          <ul className="advisory-list">
+            {findings.map((c) => (
+              <li key={c.id}>
+                <strong>{c.title}</strong> <span className="check-id">{c.id} · informational</span>
+                <p>{c.result?.message}</p>
+                {c.result?.evidence.slice(0, 5).map((e, i) => (
+                  <p key={i} className="help">
+                    {e.label}: <code>{e.value}</code>
+                  </p>
+                ))}
+                {c.result?.recommendation ? <p className="help">Fix: {c.result.recommendation}</p> : null}
+              </li>
+            ))}
+          </ul>
         </section>
       ) : null}
       {errors.length ? (

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { CATEGORIES, summarize, verdictOf, type Category, type CheckRunState } from '../../lib/engine';
+import { CATEGORIES, isInformational, summarize, verdictOf, type Category, type CheckRunState } from '../../lib/engine';
 import { checkCatalogSize } from '../../lib/engine-adapter';
 import { CATEGORY_LABEL, NOT_ASSESSED_LABELS } from '../../lib/format';
 import { useRunChecks, useRunResults, useRunSelector } from '../../lib/run-store';
@@ -57,7 +57,9 @@ function tilesOf(checks: readonly CheckRunState[]): Tile[] {
 
 /** One category: counts in words (colour never carries the meaning alone) and a small bar. */
 function CategoryTile({ tile, running }: { tile: Tile; running: boolean }) {
-  const name = CATEGORY_LABEL[tile.category];
+  // The security review is informational: its tile says so, and its findings are never shown as failures.
+  const info = isInformational(tile);
+  const name = info ? `${CATEGORY_LABEL[tile.category]} (informational)` : CATEGORY_LABEL[tile.category];
   if (running) {
     const pct = tile.started ? (tile.done / tile.started) * 100 : 0;
     return (
@@ -74,7 +76,7 @@ function CategoryTile({ tile, running }: { tile: Tile; running: boolean }) {
   const parts: [keyof Tile & string, string][] = [
     ['pass', 'pass'],
     ['fail', 'fail'],
-    ['advisory', 'advisory'],
+    ['advisory', info ? 'finding' : 'advisory'],
     ['skip', 'skipped'],
     ['error', 'tool error'],
   ];
