@@ -50,6 +50,7 @@ Options for run:
   --bearer TOKEN                      send Authorization: Bearer TOKEN (or set A2A_INTEROP_BEARER)
   --api-key KEY                       API key, sent where the card's apiKey scheme says (or A2A_INTEROP_API_KEY)
   --peer URL                          a second agent for two-agent interop checks
+  --jwks FILE                         public keys (a JWKS file) trusted to verify the card's signatures
   --timeout SECONDS                   budget per test task (default 60)
   --binding jsonrpc|http+json         test this binding when the card declares several
   --protocol-version 1.0|0.3          test the card's interfaces of this version (e.g. a v1.0 card's 0.3 compat ones)
@@ -138,6 +139,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         bearer: { type: 'string' },
         'api-key': { type: 'string' },
         peer: { type: 'string' },
+        jwks: { type: 'string' },
         timeout: { type: 'string' },
         skill: { type: 'string', multiple: true },
         binding: { type: 'string' },
@@ -230,6 +232,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       }
     }
     const credentials = credentialsFrom(v, io.env);
+    const jwks = v.jwks === undefined ? undefined : readJwks(v.jwks, io);
     const binding =
       v.binding === undefined
         ? undefined
@@ -249,6 +252,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       timeoutMs: Math.round(timeoutS * 1000),
       credentials,
       peer: v.peer,
+      jwks,
       skills: v.skill,
       only: v.only,
       quiet: !!v.quiet,
@@ -275,6 +279,8 @@ interface RunArgs {
   timeoutMs: number;
   credentials: Credentials;
   peer?: string;
+  /** Trusted card-signature keys (--jwks), parsed. */
+  jwks?: unknown;
   skills?: string[];
   only?: string[];
   quiet: boolean;
@@ -301,6 +307,7 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
       {
         agentUrl: a.url,
         peerUrl: a.peer,
+        jwks: a.jwks,
         credentials: a.credentials,
         timeoutMs: a.timeoutMs,
         skills: a.skills,
@@ -368,6 +375,27 @@ function secondsOf(s: string | undefined, fallback: number, flag: string, max = 
 }
 
 /** The `--baseline` report: read, migrated and validated, or a usage error saying what is wrong. */
+/** The --jwks file, parsed: a JSON Web Key Set (`{ "keys": [...] }`) of public keys. */
+function readJwks(path: string, io: CliIo): unknown {
+  let text: string;
+  try {
+    text = (io.readFile ?? ((p: string) => readFileSync(p, 'utf8')))(path);
+  } catch (e) {
+    throw new UsageError(`--jwks: cannot read ${path} (${e instanceof Error ? e.message : String(e)})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--jwks: ${path} is not JSON`);
+  }
+  const keys = typeof value === 'object' && value !== null && 'keys' in value ? value.keys : undefined;
+  if (!Array.isArray(keys) || keys.length === 0) throw new UsageError(`--jwks: ${path} is not a JWKS (a JSON object with a non-empty "keys" list)`);
+  if (keys.some((k) => typeof k === 'object' && k !== null && 'd' in k))
+    throw new UsageError(`--jwks: ${path} holds a private key ("d"); give the public keys only`);
+  return value;
+}
+
 function readBaseline(path: string, io: CliIo): { path: string; report: Report } {
   let text: string;
   try {
