@@ -1,3 +1,7 @@
+import type { WebhookInbox } from './model/inbox';
+
+export type { InboxDelivery, InboxExpectation, InboxLease, WebhookInbox } from './model/inbox';
+
 /**
  * The host port: everything the engine needs from the outside world.
  * The browser supplies a proxy-backed fetch, the CLI Node's fetch, tests a fake server and fake timers.
@@ -29,6 +33,12 @@ export interface Host {
    * proxy's diagnostic endpoint or leave it out (the browser-readiness checks then skip, saying why).
    */
   preflight?(req: PreflightRequest): Promise<PreflightResult>;
+  /**
+   * A webhook inbox the agent can POST push notifications to (src/inbox). Optional: without one the push delivery
+   * checks skip, saying why. The CLI hosts one on an ephemeral 127.0.0.1 port (or behind `--webhook-url`), the
+   * dashboard uses the local server's.
+   */
+  inbox?: WebhookInbox;
 }
 
 export interface PreflightRequest {

@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { timerSleep, type Host, type PreflightRequest, type PreflightResult } from '../engine/ports';
+import { timerSleep, type Host, type PreflightRequest, type PreflightResult, type WebhookInbox } from '../engine/ports';
+import { createNodeInbox } from '../inbox/node';
 
-/** The engine's host in Node (CLI, benchmarks, tests): global fetch straight to the agent. */
-export function createNodeHost(opts: { fetch?: typeof fetch } = {}): Host {
+/**
+ * The engine's host in Node (CLI, benchmarks, tests): global fetch straight to the agent. `inbox`: where push
+ * deliveries are received; default an in-process inbox on an ephemeral 127.0.0.1 port (listening only while a push
+ * check has an address open); `false` for none (the push delivery checks then skip).
+ */
+export function createNodeHost(opts: { fetch?: typeof fetch; inbox?: WebhookInbox | false } = {}): Host {
   const f = opts.fetch ?? globalThis.fetch;
   return {
     fetch: (url, init) => f(url, init),
@@ -11,6 +16,7 @@ export function createNodeHost(opts: { fetch?: typeof fetch } = {}): Host {
     randomUUID: () => randomUUID(),
     transport: 'direct',
     preflight: (req) => nodePreflight(f, req),
+    ...(opts.inbox !== false && { inbox: opts.inbox ?? createNodeInbox() }),
   };
 }
 

@@ -221,7 +221,13 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'list-ignores-context': { on: V1, fails: ['lifecycle.list'], level: 'minimal' },
   'push-config-wrong-url': { setup: 'push', fails: ['lifecycle.push-config'], level: 'partial' },
   // Before v1.0 the push config methods are optional, so a delete without effect is only an advisory there.
-  'push-config-not-deleted': { setup: 'push', on: V1, fails: ['lifecycle.push-config'], level: 'partial' },
+  // A config that stays after delete keeps receiving the task's updates too.
+  'push-config-not-deleted': { setup: 'push', on: V1, fails: ['lifecycle.push-config', 'lifecycle.push-after-delete'], level: 'partial' },
+  // Push delivery (webhook inbox): MUST in v1.0; legacy SHOULD (payload) / example (token); v0.2-v0.3 examples only (advisories).
+  'push-wrong-shape': { setup: 'push', fails: ['lifecycle.push-delivery'], level: 'partial', levelOn: each([...V02, ...V03], 'full') },
+  'push-no-token': { setup: 'push', fails: ['lifecycle.push-auth'], level: 'partial', levelOn: each(PRE_V1, 'full') },
+  'push-out-of-order': { setup: 'push', fails: ['lifecycle.push-order'], level: 'full' },
+  'push-after-delete': { setup: 'push', on: V02_UP, fails: ['lifecycle.push-after-delete'], level: 'partial', levelOn: each([...V02, ...V03], 'full') },
   'wrong-rpc-id': { on: JSONRPC, fails: ['lifecycle.shape', 'streaming.framing', 'errors.shape'], level: 'minimal' },
   // A `"result": null` beside the error is the envelope's defect (errors.shape), not a successful cancel.
   'result-and-error': { on: JSONRPC, fails: ['lifecycle.shape', 'errors.shape'], level: 'minimal' },
@@ -409,6 +415,11 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'push-token-masked': { setup: 'push', on: ['legacy JSONRPC', 'v0.3 JSONRPC', 'v1.0 JSONRPC'], passes: ['lifecycle.push-config'] },
   'push-delete-204': { setup: 'push', on: REST, passes: ['lifecycle.push-config'] },
   'push-second-delete-not-found': { setup: 'push', on: V02_UP, passes: ['lifecycle.push-config'] },
+  'push-retries': {
+    setup: 'push',
+    passes: ['lifecycle.push-delivery', 'lifecycle.push-auth', 'lifecycle.push-order', 'lifecycle.push-after-delete'],
+    passesOn: { 'legacy JSONRPC': ['lifecycle.push-delivery', 'lifecycle.push-auth', 'lifecycle.push-order'] },
+  },
   // ------------------------------------------------------------------ streaming
   // Line endings and SSE fields are read by one parser whatever the generation: a few targets of each binding.
   'sse-crlf': {

@@ -280,9 +280,14 @@ export class Dialect {
    * TaskPushNotificationConfig ({name, pushNotificationConfig}); `restBody: 'config'` sends the v0.3.0 §7.5
    * document's `{config: …}` form instead.
    */
-  pushSet(ctx: HttpContext, a: CallOpts & { taskId: string; url: string; token?: string; restBody?: 'proto' | 'config' }): Promise<CallOutcome> {
+  pushSet(
+    ctx: HttpContext,
+    a: CallOpts & { taskId: string; url: string; token?: string; authentication?: { scheme: string; credentials: string }; restBody?: 'proto' | 'config' },
+  ): Promise<CallOutcome> {
     const g = this.generation;
-    const inner = { url: a.url, ...(a.token !== undefined && { token: a.token }) };
+    // AuthenticationInfo: v1.0 {scheme, credentials}; before, {schemes: [...], credentials}.
+    const auth = a.authentication && (g === 'v1.0' ? a.authentication : { schemes: [a.authentication.scheme], credentials: a.authentication.credentials });
+    const inner = { url: a.url, ...(a.token !== undefined && { token: a.token }), ...(auth && { authentication: auth }) };
     const params =
       g === 'legacy'
         ? { id: a.taskId, pushNotificationConfig: inner }

@@ -3,6 +3,7 @@ import { DEFECT_NAMES, type DefectName, startDefectAgent, type RunningDefectAgen
 import type { Binding, Generation } from './dialect';
 import { Driver, type WireJson, pollUntil } from './wire-client';
 import { HAIKU_LINES } from './skills';
+import { pushDeliveries } from './push-probe';
 
 const STEP = 10;
 const SLOW = 400;
@@ -650,6 +651,10 @@ const PROBES: Record<DefectName, Probe> = {
       return (await d.rpc('GetTaskPushNotificationConfig', { taskId: t.id, id: set.result.id })).error === undefined;
     },
   },
+  'push-wrong-shape': { agent: 'push', shows: async (d) => (await pushDeliveries(d, SLOW)).some((x) => !('statusUpdate' in x.json)) },
+  'push-no-token': { agent: 'push', shows: async (d) => (await pushDeliveries(d, SLOW)).some((x) => x.authorization !== 'match') },
+  'push-out-of-order': { agent: 'push', shows: async (d) => !/COMPLETED/.test((await pushDeliveries(d, SLOW)).at(-1)?.body ?? 'COMPLETED') },
+  'push-after-delete': { agent: 'push', shows: async (d) => (await pushDeliveries(d, SLOW, { deleteFirst: true })).length > 0 },
   'wrong-rpc-id': {
     agent: 'v1',
     shows: async (d) => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Binding, Generation } from './dialect';
 import { PERMITTED_NAMES, startDefectAgent, type PermittedName, type RunningDefectAgent } from './index';
 import { Driver, type WireJson } from './wire-client';
+import { pushDeliveries } from './push-probe';
 
 const STEP = 10;
 const SLOW = 400;
@@ -431,6 +432,10 @@ const PROBES: Record<PermittedName, Probe> = {
     },
   },
   'validation-422': { agent: 'v03rest', shows: async (_d, a) => (await rawPost(`${a.url}/v1/message:send`, '{oops')).status === 422 },
+  'push-retries': {
+    agent: 'push',
+    shows: async (d) => (await pushDeliveries(d, SLOW)).filter((x) => /COMPLETED/.test(x.body)).length >= 2,
+  },
   'push-url-validation': { agent: 'v1', shows: async (d) => (await d.pushSet((await quick(d)).id)).error?.code === -32602 },
   'version-compat-03': {
     agent: 'v1',

@@ -60,6 +60,7 @@ export const PERMITTED = {
   'push-token-masked': 'Stored push configs come back with the token masked ("****").',
   'push-delete-204': 'HTTP+JSON: deleting a push config answers 204 No Content.',
   'push-second-delete-not-found': 'Deleting a push config that is already gone answers an error (not found).',
+  'push-retries': 'Every push delivery is sent twice (delivery is at least once; receivers handle duplicates).',
   // ---------------------------------------------------------------- streaming
   'sse-crlf': 'SSE lines end with CRLF.',
   'sse-cr': 'SSE lines end with a bare CR.',

@@ -12,10 +12,11 @@ import { readBack, startRunningTask } from '../fixtures/tasks';
 import { graded } from './shared';
 
 /**
- * The webhook URL the push-config check registers. An https URL on a public, resolvable host, so an agent that
+ * The webhook URL the push-config check registers when the host has no inbox (or the agent refuses the inbox's
+ * address). An https URL on a public, resolvable host, so an agent that
  * validates webhook URLs against SSRF (v1.0.1 §13.2: scheme, private and loopback ranges, DNS) accepts it;
  * example.com is reserved for documentation (RFC 2606) and its server ignores what it is sent, so no third party
- * receives the test task's notifications. We never listen there: the check judges the config answers, not delivery.
+ * receives the test task's notifications. We never listen there: the check judges the config answers; delivery is push-delivery.ts's, through the inbox.
  */
 export const PUSH_WEBHOOK_URL = 'https://example.com/a2a-interop/push-webhook';
 
@@ -92,9 +93,6 @@ function webhookRefused(o: CallOutcome, ctx: CheckContext): boolean {
  * and capabilities descriptive) is an advisory.
  */
 async function pushConfigCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdict> {
-  const d = ctx.dialect;
-  const g = ctx.generation;
-  const v1 = g === 'v1.0';
   const lane = ctx.lane('push config');
   const started = await startRunningTask(ctx, 'push config', 0, lane);
   if (!started) return skip('No task could be started to attach a push config to.', 'precondition');
@@ -106,6 +104,30 @@ async function pushConfigCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdic
   if (!s.task.id) return skip('The task has no id, so no push config can be attached (see lifecycle.send).', 'precondition', [exchangeEvidence(s.http)]);
   const taskId = s.task.id;
   const token = `a2a-interop-${ctx.uuid()}`;
+  ctx.http.redactor.addSecret(token);
+  // The run's webhook inbox when the host has one (its address masked in what is recorded), else the fixed URL.
+  const lease = await ctx.http.host.inbox?.open({ expect: { token }, signal: ctx.http.signal }).catch(() => undefined);
+  ctx.http.redactor.addSecret(lease && /\/inbox\/([0-9a-f]{32})/.exec(lease.url)?.[1]);
+  try {
+    return await pushConfigOn(ctx, taskId, token, lease?.url ?? PUSH_WEBHOOK_URL, lane, s, !!lease);
+  } finally {
+    await lease?.close();
+  }
+}
+
+async function pushConfigOn(
+  ctx: CheckContextWith<'dialect'>,
+  taskId: string,
+  token: string,
+  hookUrl: string,
+  lane: string,
+  s: Extract<CallOutcome, { kind: 'task' }>,
+  inbox: boolean,
+): Promise<Verdict> {
+  const d = ctx.dialect;
+  const g = ctx.generation;
+  const v1 = g === 'v1.0';
+  let webhook = hookUrl;
   const hard: string[] = [];
   const weak: string[] = [];
   const evidence: Evidence[] = [exchangeEvidence(s.http, 'task started')];
@@ -118,19 +140,29 @@ async function pushConfigCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdic
   const opts = { lane, checkId: ctx.checkId };
   const setWhat = d.describe('pushSet', taskId);
 
-  let set = await d.pushSet(ctx.http, { taskId, url: PUSH_WEBHOOK_URL, token, ...opts });
+  let set = await d.pushSet(ctx.http, { taskId, url: webhook, token, ...opts });
   if (g === 'v0.3' && d.isRest && set.kind === 'error' && set.http.status === 400) {
     // The v0.3 proto's body is the config itself; the §7.5 document shows {config: …}: try that form too.
     evidence.push(exchangeEvidence(set.http, `${setWhat} ({name, pushNotificationConfig})`));
-    set = await d.pushSet(ctx.http, { taskId, url: PUSH_WEBHOOK_URL, token, restBody: 'config', ...opts });
+    set = await d.pushSet(ctx.http, { taskId, url: webhook, token, restBody: 'config', ...opts });
   }
   evidence.push(exchangeEvidence(set.http, setWhat));
   if (set.kind !== 'ok') {
     const pre = refusedForCredentials(ctx, set.http) ?? rateLimited(set, setWhat);
     if (pre) return pre;
+    if (inbox && webhookRefused(set, ctx)) {
+      // Our inbox's (loopback) address refused: the fixed public URL still lets the config methods be judged.
+      webhook = PUSH_WEBHOOK_URL;
+      set = await d.pushSet(ctx.http, { taskId, url: webhook, token, ...opts });
+      evidence.push(exchangeEvidence(set.http, setWhat));
+    }
+  }
+  if (set.kind !== 'ok') {
+    const pre = refusedForCredentials(ctx, set.http) ?? rateLimited(set, setWhat);
+    if (pre) return pre;
     if (webhookRefused(set, ctx)) {
       return toolLimit(
-        `The agent refused our webhook URL ${PUSH_WEBHOOK_URL} as invalid (${errText(set)}). Agents SHOULD validate webhook URLs (v1.0.1 §13.2), and this tool has no other URL to offer, so push configs could not be exercised. To judge them, allow that URL for the test run (this tool has no option for a webhook URL of your own yet).`,
+        `The agent refused our webhook URL ${webhook} as invalid (${errText(set)}). Agents SHOULD validate webhook URLs (v1.0.1 §13.2), and this tool has no other URL to offer, so push configs could not be exercised. To judge them, allow that URL for the test run, or give a public webhook address that forwards to our inbox (CLI --webhook-url).`,
         evidence,
       );
     }
@@ -146,7 +178,7 @@ async function pushConfigCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdic
   const c = readConfig(set.value, g, d.isRest, taskId);
   hard.push(...c.hard.map((x) => `set answer: ${x}`));
   weak.push(...c.weak.map((x) => `set answer: ${x}`));
-  if (c.url !== undefined && c.url !== PUSH_WEBHOOK_URL) hard.push(`set answer: url ${JSON.stringify(c.url)} is not the one sent (${PUSH_WEBHOOK_URL})`);
+  if (c.url !== undefined && c.url !== webhook) hard.push(`set answer: url ${JSON.stringify(c.url)} is not the one sent (${webhook})`);
   const configId = c.id;
 
   const get = await d.pushGet(ctx.http, { taskId, configId, ...opts });
@@ -155,7 +187,7 @@ async function pushConfigCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdic
     const gc = readConfig(get.value, g, d.isRest, taskId);
     hard.push(...gc.hard.map((x) => `get answer: ${x}`));
     weak.push(...gc.weak.filter((x) => !c.weak.includes(x)).map((x) => `get answer: ${x}`));
-    if (gc.url !== undefined && gc.url !== PUSH_WEBHOOK_URL) hard.push(`get answer: url ${JSON.stringify(gc.url)} is not the one set (${PUSH_WEBHOOK_URL})`);
+    if (gc.url !== undefined && gc.url !== webhook) hard.push(`get answer: url ${JSON.stringify(gc.url)} is not the one set (${webhook})`);
   } else {
     const pre = refusedForCredentials(ctx, get.http) ?? rateLimited(get, 'reading the push config back');
     if (pre) return pre;
@@ -174,7 +206,7 @@ async function pushConfigCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdic
     else {
       const configs = listedConfigs(list.value);
       if (!configs) miss(`the list answer is not a list of configs (${JSON.stringify(list.value)?.slice(0, 80)})`);
-      else if (!configs.some((x) => isOurConfig(x, configId, PUSH_WEBHOOK_URL))) {
+      else if (!configs.some((x) => isOurConfig(x, configId, webhook))) {
         if (await stillRunning())
           miss(`the list does not show the config just set${v1 ? ' (§3.1.9: MUST return all active push notification configurations)' : ''}`);
         else weak.push('the list does not show the config just set (the task had finished)');
@@ -191,7 +223,7 @@ async function pushConfigCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdic
         if (after.kind === 'ok') miss(`get after delete still returns the config${v1 ? ' (§3.1.8: MUST fail if the configuration does not exist)' : ''}`);
         const list2 = await d.pushList(ctx.http, { taskId, ...opts });
         const configs2 = list2.kind === 'ok' ? listedConfigs(list2.value) : undefined;
-        if (configs2?.some((x) => isOurConfig(x, configId, PUSH_WEBHOOK_URL))) {
+        if (configs2?.some((x) => isOurConfig(x, configId, webhook))) {
           evidence.push(exchangeEvidence(list2.http, 'list after delete'));
           miss(`the list still shows the config after delete${v1 ? ' (§3.1.9: only active configurations)' : ''}`);
         }

@@ -673,6 +673,109 @@ export const SPEC: Record<string, CheckSpec> = {
     },
   },
 
+  'lifecycle.push-delivery': {
+    legacy: {
+      sentences: [
+        q(V01, '§9.4 Push Notification Setup and Usage', 'HTTP Body (example, actual payload is server-defined, but SHOULD include taskId and status):', 'SHOULD'),
+      ],
+      note: 'The payload is server-defined; it SHOULD carry the task id and status (the Task object has them as id and status).',
+    },
+    'v0.2': {
+      sentences: [q(V02, '§9.5 Push Notification Setup and Usage', 'HTTP Body (Task object is sent as JSON payload):', 'none')],
+      note: 'Delivery and its payload (the Task object) are shown in an example only: a missing or differently shaped delivery is an advisory.',
+    },
+    'v0.3': {
+      sentences: [q(V03, '§9.5 Push Notification Setup and Usage', 'HTTP Body (Task object is sent as JSON payload):', 'none')],
+      note: 'As v0.2: the Task object is the example payload; nothing requires it.',
+    },
+    'v1.0': {
+      sentences: [
+        q(V10, '§4.3.3 Push Notification Payload', 'Agents MUST attempt delivery at least once for each configured webhook', 'MUST'),
+        q(V10, '§4.3.3 Push Notification Payload', 'The webhook payload is a StreamResponse object containing exactly one of the following:', 'none'),
+        q(V10, '§3.1.7 Create Push Notification Config', 'The operation MUST establish a webhook endpoint for task update notifications.', 'MUST'),
+      ],
+      note: 'A task update that never reaches the webhook, or arrives as something else than a StreamResponse naming the task, fails.',
+    },
+  },
+
+  'lifecycle.push-auth': {
+    legacy: {
+      sentences: [
+        q(
+          V01,
+          '§6.8 PushNotificationConfig Object',
+          "Optional client-generated opaque token for the client's webhook receiver to validate the notification (e.g., server includes it in an X-A2A-Notification-Token header).",
+          'none',
+        ),
+      ],
+      note: 'The header is an example ("e.g."): a delivery without the token is an advisory.',
+    },
+    'v0.2': {
+      sentences: [q(V02, '§9.5 Push Notification Setup and Usage', 'Validates the X-A2A-Notification-Token.', 'none')],
+      note: 'The token header appears in the push example only: its absence is an advisory.',
+    },
+    'v0.3': {
+      sentences: [
+        q(V03, '§9.5 Push Notification Setup and Usage', 'Validates the X-A2A-Notification-Token.', 'none'),
+        q(V03, 'PushNotificationConfig.token', '"description": "A unique token for this task or session to validate incoming push notifications.",', 'none', 'a2a.json'),
+      ],
+      note: 'As v0.2: the token header is shown, not required.',
+    },
+    'v1.0': {
+      sentences: [
+        q(
+          V10,
+          '§4.3.3 Push Notification Payload',
+          'The agent MUST include authentication credentials in the request headers as specified in the PushNotificationConfig.authentication field.',
+          'MUST',
+        ),
+      ],
+      note: 'The config asks for Bearer credentials; every delivery must carry `Authorization: Bearer <credentials>`. The token has no header in v1.0.1 and is not judged.',
+    },
+  },
+
+  'lifecycle.push-order': {
+    legacy: { sentences: LEGACY_STATES, note: 'The states are described, their order is not required: deliveries out of order are an advisory.' },
+    'v0.2': { sentences: [CANT_RESTART_02], note: '"can\'t be restarted" carries no requirement word: a state delivered after the terminal one is an advisory.' },
+    'v0.3': { sentences: [CANT_RESTART_03], note: 'As v0.2.' },
+    'v1.0': {
+      sentences: [TERMINAL_10],
+      note: '"terminal" is a definition, and no sentence orders webhook calls (streams MUST NOT reorder events; push has no such sentence): an advisory.',
+    },
+  },
+
+  'lifecycle.push-after-delete': {
+    'v0.2': {
+      sentences: [
+        q(
+          V02,
+          '§7.8 tasks/pushNotificationConfig/delete',
+          'Deletes an associated push notification configuration for a task. Requires the server to have AgentCard.capabilities.pushNotifications: true.',
+          'none',
+        ),
+      ],
+      note: 'Delete is described, its effect on deliveries is not: a delivery after delete is an advisory.',
+    },
+    'v0.3': {
+      sentences: [
+        q(
+          V03,
+          '§7.8 tasks/pushNotificationConfig/delete',
+          'Deletes an associated push notification configuration for a task. Requires the server to have AgentCard.capabilities.pushNotifications: true.',
+          'none',
+        ),
+      ],
+      note: 'As v0.2.',
+    },
+    'v1.0': {
+      sentences: [
+        q(V10, '§3.1.10 Delete Push Notification Config', 'The operation MUST permanently remove the specified push notification configuration.', 'MUST'),
+        q(V10, '§3.1.10 Delete Push Notification Config', 'No further notifications will be sent to the configured webhook after deletion.', 'none'),
+      ],
+      note: 'A state the task reached after the delete answered, POSTed to the deleted webhook, fails.',
+    },
+  },
+
   'lifecycle.push-config': {
     legacy: {
       sentences: [

@@ -1,0 +1,288 @@
+/**
+ * Push delivery, judged from what reaches the host's webhook inbox (Host.inbox) when the card declares push:
+ * - lifecycle.push-delivery: a running task's state changes are POSTed with the generation's payload shape;
+ * - lifecycle.push-auth: with the token / the Authorization the config asked for;
+ * - lifecycle.push-order: in order (states never go back, nothing after the terminal state);
+ * - lifecycle.push-after-delete: nothing is delivered once the config is deleted.
+ * The first three share one task (fixture `push-delivery`); waits are short (local agents deliver in ms).
+ */
+import type { TaskState } from '../../model/events';
+import type { InboxDelivery } from '../../model/inbox';
+import { isTerminal, legalTransition } from '../../protocol/states';
+import type { CheckContextWith } from '../context';
+import { defineCheck, exchangeEvidence, pass, skip, toolLimit, type Verdict } from '../define';
+import { errText } from '../fixtures/outcomes';
+import { readBack } from '../fixtures/tasks';
+import {
+  collect,
+  deliveryEvidence,
+  DELIVERY_WAIT_MS,
+  openPushSession,
+  reachabilityDoubt,
+  readDelivery,
+  STRAGGLER_MS,
+  waitTerminal,
+  type PushSession,
+  type ReadDelivery,
+} from './push-inbox';
+import { graded } from './shared';
+
+/** After the task is read back terminal, how long its terminal delivery may still take. */
+const TERMINAL_GRACE_MS = 1500;
+
+type DeliveryRun = { verdict: Verdict } | { session: PushSession; reads: ReadDelivery[]; finalState?: TaskState; waitedMs: number };
+
+const isVerdict = (x: PushSession | Verdict): x is Verdict => 'status' in x;
+
+/** The shared scenario: set a config on a running task, collect what arrives until the terminal delivery (+ stragglers). */
+function deliveryRun(ctx: CheckContextWith<'dialect'>): Promise<DeliveryRun> {
+  return ctx.fixture('push-delivery', async (): Promise<DeliveryRun> => {
+    const s = await openPushSession(ctx, 'push delivery');
+    if (isVerdict(s)) return { verdict: s };
+    const g = ctx.generation;
+    const host = ctx.http.host;
+    const started = host.now();
+    try {
+      const terminalIn = (ds: readonly InboxDelivery[]) => ds.some((d) => isTerminal(readDelivery(g, d, s.taskId).state, g));
+      // Until the terminal delivery, or the task read back as terminal (then a short grace for its delivery).
+      const end = started + Math.min(ctx.taskTimeoutMs, DELIVERY_WAIT_MS);
+      let finalState: TaskState | undefined;
+      while (!terminalIn(await s.lease.waitFor(terminalIn, 250, ctx.http.signal)) && host.now() < end) {
+        finalState = await waitTerminal(ctx, s.taskId, s.lane, 0);
+        if (isTerminal(finalState, g)) {
+          await s.lease.waitFor(terminalIn, TERMINAL_GRACE_MS, ctx.http.signal);
+          break;
+        }
+      }
+      await host.sleep(STRAGGLER_MS, ctx.http.signal);
+      const reads = collect(ctx, s, []);
+      if (finalState === undefined) {
+        const b = await readBack(ctx, s.taskId, s.lane);
+        if (b.kind === 'task') finalState = b.task.state;
+      }
+      if (s.configId) await ctx.dialect.pushDelete(ctx.http, { taskId: s.taskId, configId: s.configId, lane: s.lane, checkId: ctx.checkId });
+      return { session: s, reads, finalState, waitedMs: host.now() - started };
+    } finally {
+      await s.lease.close();
+    }
+  });
+}
+
+const statesOf = (reads: readonly ReadDelivery[]) => reads.map((r) => r.rawState ?? r.kind ?? '?').join(' → ');
+
+/** No delivery at all: the agent's fault only when the task finished and nothing suggests it cannot reach us. */
+function nothingArrived(ctx: CheckContextWith<'dialect'>, run: Extract<DeliveryRun, { session: PushSession }>): Verdict {
+  const { session: s, finalState } = run;
+  const waited = `${(run.waitedMs / 1000).toFixed(1)} s`;
+  if (!isTerminal(finalState, ctx.generation))
+    return toolLimit(
+      `Task ${s.taskId} was still ${finalState ?? 'running'} after ${waited} and nothing had been delivered yet; our wait ended first.`,
+      s.evidence,
+    );
+  const doubt = reachabilityDoubt(s.lease.url, ctx.endpointUrl);
+  if (doubt) return toolLimit(`Nothing reached our webhook inbox although task ${s.taskId} finished (${finalState}): ${doubt}.`, s.evidence);
+  return {
+    status: 'fail',
+    message: `Task ${s.taskId} reached ${finalState} but nothing was POSTed to the webhook of its push config within ${waited}.`,
+    evidence: s.evidence,
+  };
+}
+
+async function deliveryCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdict> {
+  const run = await deliveryRun(ctx);
+  if ('verdict' in run) return run.verdict;
+  const g = ctx.generation;
+  const { session: s, reads } = run;
+  if (!reads.length) return nothingArrived(ctx, run);
+  const evidence = [...s.evidence, ...reads.slice(0, 6).map((r) => deliveryEvidence(r))];
+  const hard = reads.filter((r) => r.shape).map((r) => `delivery #${r.d.seq}: ${r.shape}`);
+  const weak = reads.filter((r) => r.weak).map((r) => `delivery #${r.d.seq}: ${r.weak}`);
+  if (isTerminal(run.finalState, g) && !reads.some((r) => isTerminal(r.state, g)))
+    hard.push(`task ${s.taskId} reached ${run.finalState} but no delivery reported it (delivered: ${statesOf(reads)})`);
+  return graded(
+    hard,
+    weak,
+    evidence,
+    `${reads.length} deliver${reads.length === 1 ? 'y' : 'ies'} for task ${s.taskId} (${statesOf(reads)}), each ${g === 'v1.0' ? 'a StreamResponse' : 'the Task object'} naming the task.`,
+    `The ${g} payload is shown in an example, not required.`,
+    g === 'v1.0'
+      ? 'POST each task update to the webhook as a StreamResponse: exactly one of {"task"}, {"statusUpdate"}, {"artifactUpdate"}, {"message"} (v1.0.1 §4.3.3), including the terminal state. @a2a-js/sdk: DefaultPushNotificationSender with an InMemoryPushNotificationStore.'
+      : 'POST the Task object (id, status with the state) to the webhook on each state change, including the terminal one.',
+  );
+}
+
+async function authCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdict> {
+  const run = await deliveryRun(ctx);
+  if ('verdict' in run) return run.verdict;
+  const { session: s, reads } = run;
+  if (!reads.length)
+    return skip('Nothing was delivered to our inbox, so no credentials could be seen (see lifecycle.push-delivery).', 'precondition', s.evidence);
+  const evidence = [...s.evidence, ...reads.slice(0, 4).map((r) => deliveryEvidence(r))];
+  const hard: string[] = [];
+  if (s.authorization) {
+    const bad = reads.filter((r) => r.d.authorization !== 'match');
+    if (bad.length)
+      hard.push(
+        `${bad.length} of ${reads.length} deliveries came ${bad[0]?.d.authorization === 'absent' ? 'without an Authorization header' : 'with another Authorization value'} although the config's authentication asked for Bearer credentials`,
+      );
+  } else {
+    const bad = reads.filter((r) => r.d.token !== 'match');
+    if (bad.length)
+      hard.push(
+        `${bad.length} of ${reads.length} deliveries came ${bad[0]?.d.token === 'absent' ? 'without' : 'with another value in'} the X-A2A-Notification-Token header although the config set a token`,
+      );
+  }
+  return graded(
+    hard,
+    [],
+    evidence,
+    s.authorization
+      ? `Every delivery (${reads.length}) carried Authorization: Bearer with the credentials the config asked for.`
+      : `Every delivery (${reads.length}) carried the config's token in X-A2A-Notification-Token.`,
+    '',
+    s.authorization
+      ? "Send `Authorization: {scheme} {credentials}` from the config's authentication on every webhook request (v1.0.1 §4.3.3)."
+      : "Send the config's token in the X-A2A-Notification-Token header of every webhook request, so the receiver can validate it.",
+  );
+}
+
+async function orderCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdict> {
+  const run = await deliveryRun(ctx);
+  if ('verdict' in run) return run.verdict;
+  const g = ctx.generation;
+  const { session: s } = run;
+  const reads = run.reads.filter((r) => r.state !== undefined);
+  if (!reads.length) return skip('No delivery carried a task state (see lifecycle.push-delivery).', 'precondition', s.evidence);
+  const hard: string[] = [];
+  for (let i = 1; i < reads.length; i++) {
+    const a = reads[i - 1];
+    const b = reads[i];
+    if (a?.state && b?.state && !legalTransition(a.state, b.state, g)) {
+      hard.push(
+        isTerminal(a.state, g)
+          ? `delivery #${b.d.seq} (${b.rawState}) came after the terminal ${a.rawState} of #${a.d.seq}`
+          : `delivery #${b.d.seq} went back from ${a.rawState} to ${b.rawState}`,
+      );
+    }
+  }
+  return graded(
+    hard,
+    [],
+    [...s.evidence, ...reads.slice(0, 6).map((r) => deliveryEvidence(r))],
+    `The deliveries' states follow the task's life in order (${statesOf(reads)}).`,
+    '',
+    'Deliver the updates of a task in the order they happened (serialize the webhook calls per task), and send nothing after the terminal state.',
+  );
+}
+
+async function afterDeleteCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdict> {
+  const g = ctx.generation;
+  const host = ctx.http.host;
+  let deletedAt = 0;
+  const s = await openPushSession(ctx, 'push after delete', async (x) => {
+    if (!x.configId)
+      return skip('The set answer carried no config id, so the config could not be deleted (see lifecycle.push-config).', 'precondition', x.evidence);
+    const del = await ctx.dialect.pushDelete(ctx.http, { taskId: x.taskId, configId: x.configId, lane: x.lane, checkId: ctx.checkId });
+    x.evidence.push(exchangeEvidence(del.http, ctx.dialect.pushMethod('delete', x.taskId, x.configId)));
+    if (del.kind !== 'ok') return skip(`Deleting the push config failed (${errText(del)}); lifecycle.push-config judges that.`, 'precondition', x.evidence);
+    deletedAt = host.now();
+    return undefined;
+  });
+  if (isVerdict(s)) return s;
+  try {
+    const b = await readBack(ctx, s.taskId, s.lane);
+    const stateAtDelete = b.kind === 'task' ? b.task.state : 'running';
+    const finalState = await waitTerminal(ctx, s.taskId, s.lane, Math.min(ctx.taskTimeoutMs, DELIVERY_WAIT_MS));
+    if (!isTerminal(finalState, g)) return toolLimit(`Task ${s.taskId} was still ${finalState ?? 'running'} when our wait ended.`, s.evidence);
+    await host.sleep(STRAGGLER_MS, ctx.http.signal);
+    const reads = collect(ctx, s, []);
+    const late = reads.filter((r) => r.d.at >= deletedAt && isTerminal(r.state, g));
+    if (late.length) {
+      return {
+        status: 'fail',
+        message: `After its push config was deleted (task still ${stateAtDelete}), the agent still POSTed the task's ${late[0]?.rawState ?? 'terminal'} state to the webhook (${late.length} deliver${late.length === 1 ? 'y' : 'ies'}).`,
+        evidence: [...s.evidence, ...late.slice(0, 3).map((r) => deliveryEvidence(r, `delivery #${r.d.seq} after delete`))],
+      };
+    }
+    return pass(
+      `Config ${s.configId} deleted while task ${s.taskId} was ${stateAtDelete}; it then reached ${finalState} and nothing was delivered after the delete${reads.length ? ` (${reads.length} earlier deliver${reads.length === 1 ? 'y' : 'ies'})` : ''}.`,
+      s.evidence,
+    );
+  } finally {
+    await s.lease.close();
+  }
+}
+
+const RECOMMEND_SDK = ' @a2a-js/sdk: DefaultPushNotificationSender reads the push store at each update, so a deleted config gets nothing.';
+
+export const lifecyclePushDelivery = defineCheck({
+  id: 'lifecycle.push-delivery',
+  title: "A task's state changes are POSTed to the push config's webhook with the generation's payload",
+  category: 'lifecycle',
+  level: 'MUST',
+  tier: 'optional',
+  phase: 'suite',
+  specRefs: {
+    legacy: 'v0.1.0 §9.5 Push Notifications example',
+    'v0.2': 'v0.2.6 §9.5 Push Notification Setup and Usage',
+    'v0.3': 'v0.3.0 §9.5 Push Notification Setup and Usage',
+    'v1.0': 'v1.0.1 §4.3.3 Push Notification Payload',
+  },
+  recommendation: `POST every task update to each configured webhook with the generation's payload (v1.0: a StreamResponse; before: the Task object), including the terminal state.${RECOMMEND_SDK}`,
+  requires: ['push'],
+  run: (ctx) => deliveryCheck(ctx),
+});
+
+export const lifecyclePushAuth = defineCheck({
+  id: 'lifecycle.push-auth',
+  title: 'Push deliveries carry the token or the authentication the push config asked for',
+  category: 'lifecycle',
+  level: 'MUST',
+  tier: 'optional',
+  phase: 'suite',
+  specRefs: {
+    legacy: 'v0.1.0 §6.8 PushNotificationConfig.token',
+    'v0.2': 'v0.2.6 §9.5 Push Notification Setup and Usage',
+    'v0.3': 'v0.3.0 §9.5 Push Notification Setup and Usage',
+    'v1.0': 'v1.0.1 §4.3.3 Push Notification Payload (Authentication)',
+  },
+  recommendation:
+    "v1.0: send `Authorization: {scheme} {credentials}` from the config's authentication; before: the config's token in X-A2A-Notification-Token.",
+  requires: ['push'],
+  run: (ctx) => authCheck(ctx),
+});
+
+export const lifecyclePushOrder = defineCheck({
+  id: 'lifecycle.push-order',
+  title: "Push deliveries follow the task's states in order and end with the terminal state",
+  category: 'lifecycle',
+  level: 'MAY',
+  tier: 'optional',
+  phase: 'suite',
+  specRefs: {
+    legacy: 'v0.1.0 §6.3 TaskState',
+    'v0.2': 'v0.2.6 §7.1 message/send (terminal tasks)',
+    'v0.3': 'v0.3.0 §7.1 message/send (terminal tasks)',
+    'v1.0': 'v1.0.1 TaskState (terminal states)',
+  },
+  recommendation: 'Serialize the webhook calls of a task so updates arrive in the order they happened, and send nothing after the terminal state.',
+  requires: ['push'],
+  run: (ctx) => orderCheck(ctx),
+});
+
+export const lifecyclePushAfterDelete = defineCheck({
+  id: 'lifecycle.push-after-delete',
+  title: 'Nothing is delivered to a webhook once its push config is deleted',
+  category: 'lifecycle',
+  level: 'MUST',
+  tier: 'optional',
+  phase: 'suite',
+  specRefs: {
+    'v0.2': 'v0.2.6 §7.8 tasks/pushNotificationConfig/delete',
+    'v0.3': 'v0.3.0 §7.8 tasks/pushNotificationConfig/delete',
+    'v1.0': 'v1.0.1 §3.1.10 Delete Push Notification Config',
+  },
+  recommendation: `Remove the config for good on delete and look configs up at each update, so a deleted webhook receives nothing more.${RECOMMEND_SDK}`,
+  requires: ['push'],
+  run: (ctx) => afterDeleteCheck(ctx),
+});
