@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Architecture boundaries (Playwright's check_deps idea, inside Vitest):
- * - src/engine: pure. Only zod, eventsource-parser, jose and canonicalize (card signatures) and itself. No React, no DOM, no node: modules.
+ * - src/engine: pure. Only zod, eventsource-parser, jose and canonicalize (card signatures), ipaddr.js (security review) and itself. No React, no DOM, no node: modules.
  * - src/exporters: pure functions over reports. Engine, zod, xmlbuilder2.
  * - src/proxy (handler side): Web-standard only. Engine model, ipaddr.js.
  * Test files (*.test.ts) are exempt: they may start servers.
@@ -21,7 +21,7 @@ interface Rule {
 }
 
 const RULES: Rule[] = [
-  { dir: 'engine', packages: ['zod', 'eventsource-parser', 'jose', 'canonicalize'], internal: ['engine'] },
+  { dir: 'engine', packages: ['zod', 'eventsource-parser', 'jose', 'canonicalize', 'ipaddr.js'], internal: ['engine'] },
   // `sarif` is @types/sarif: type-only imports (sarif.ts), nothing at run time.
   { dir: 'exporters', packages: ['zod', 'xmlbuilder2', 'sarif'], internal: ['exporters', 'engine'] },
   {

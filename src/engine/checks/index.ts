@@ -5,6 +5,7 @@ import type { CheckDef } from './define';
 import { errorChecks } from './errors';
 import { interopChecks, peerChecks } from './interop';
 import { lifecycleChecks } from './lifecycle';
+import { securityChecks } from './security';
 import { streamingChecks } from './streaming';
 
 /**
@@ -20,6 +21,8 @@ export const ALL_CHECKS: readonly CheckDef[] = [
   ...interopChecks,
   cardExtended,
   ...peerChecks,
+  // The security review (informational) comes last: it never changes the level.
+  ...securityChecks,
 ];
 
 /** Static descriptions of every check (for docs, the UI's filters and the JSON Schema of ids). */

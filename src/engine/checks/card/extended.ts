@@ -11,20 +11,20 @@ import { defineCheck, exchangeEvidence, fail, pass, skip, transportVerdict } fro
 import { authRequirement, declaresSecurity } from '../fixtures/security';
 
 /** The answer carries an agent card: a 2xx whose body (or JSON-RPC result) is an object with a name. */
-function servesCard(r: HttpResult): boolean {
+export function servesCard(r: HttpResult): boolean {
   if (r.status >= 300) return false;
   const j = r.json();
   const v = j.ok && isRecord(j.value) ? (isRecord(j.value.result) ? j.value.result : j.value) : undefined;
   return !!v && typeof v.name === 'string';
 }
 
-interface ExtendedCardLocation {
+export interface ExtendedCardLocation {
   label: string;
   call(anonymous: boolean): Promise<HttpResult>;
 }
 
 /** Where the generation says the extended card is; v0.2.6 §7.10 gives a relative GET and a JSON-RPC method. */
-function extendedCardLocations(ctx: CheckContext, d: Dialect, lane: string): ExtendedCardLocation[] {
+export function extendedCardLocations(ctx: CheckContext, d: Dialect, lane: string): ExtendedCardLocation[] {
   // The route and method names come from the table of operations (protocol/operations.ts, op `extendedCard`).
   const rpcCall = async (anonymous: boolean) => (await d.rpc(ctx.http, 'extendedCard', {}, { lane, checkId: ctx.checkId, anonymous })).http;
   if (d.isRest) {

@@ -1,0 +1,145 @@
+/**
+ * Security review of the public card (informational, phase "card": the card only, no request): URLs that point at
+ * internal addresses or use plain HTTP, hidden characters, text aimed at language models, values that look like secrets.
+ */
+import type { Evidence } from '../../model/check';
+import { truncate } from '../../util/json';
+import { ev, pass, skip } from '../define';
+import { agentAddress, defineSecurityCheck, finding, isLocalKind } from './common';
+import { cardStrings, hiddenCharacters, llmInstructions, maskSecret, revealHidden, secretLike, urlAddressKind, type AddressKind } from './detect';
+
+/** JWS signatures are base64url by design (and verified by card.signatures): never read as secrets or text. */
+const SKIP = ['signatures'];
+const MAX_EVIDENCE = 10;
+
+const KIND_WORDS: Record<AddressKind, string> = {
+  loopback: 'a loopback address',
+  private: 'a private-network address',
+  'link-local': 'a link-local address (169.254/16, fe80::/10: cloud metadata services live there)',
+  unspecified: 'the unspecified address (0.0.0.0 / ::)',
+  public: 'a public address',
+};
+
+export const securityCardUrls = defineSecurityCheck({
+  id: 'security.card.urls',
+  title: 'The public card points clients at public HTTPS addresses only (no loopback, private or link-local hosts)',
+  phase: 'card',
+  specRefs: { legacy: 'v0.1.0 §4.1, §5.4', 'v0.2': 'v0.2.6 §4.1, §5.4', 'v0.3': 'v0.3.0 §4.1, §5.4', 'v1.0': 'v1.0.1 §13.3, §13.4' },
+  recommendation:
+    'Publish only the addresses clients should use: public host names over HTTPS (the interface URLs, provider, documentation and icon URLs, OAuth endpoints). Keep internal addresses (127.0.0.1, 10.x, 192.168.x, 169.254.x, *.internal) out of a public card, or serve such a card only to authenticated clients (the extended card).',
+  requires: ['card'],
+  run: (ctx) => {
+    const agent = agentAddress(ctx);
+    const local = isLocalKind(agent?.kind);
+    const urls = cardStrings(ctx.raw, { skip: SKIP }).flatMap((s) => {
+      const a = urlAddressKind(s.value);
+      return a && (a.url.protocol === 'http:' || a.url.protocol === 'https:' || a.url.protocol === 'ws:' || a.url.protocol === 'wss:') ? [{ s, ...a }] : [];
+    });
+    if (!urls.length) return skip('The card declares no absolute URL.', 'not-applicable');
+    const found: Evidence[] = [];
+    for (const { s, url, kind } of urls) {
+      // Link-local addresses are never a service clients should call, whatever the agent's own address.
+      const internal = kind === 'link-local' || (!local && kind !== 'public');
+      const plain = !local && kind === 'public' && (url.protocol === 'http:' || url.protocol === 'ws:');
+      if (internal) found.push(ev(s.path, `${truncate(s.value, 300)}: ${KIND_WORDS[kind]}`, { path: s.path }));
+      else if (plain)
+        found.push(ev(s.path, `${truncate(s.value, 300)}: plain ${url.protocol.replace(':', '').toUpperCase()}, not encrypted`, { path: s.path }));
+    }
+    const where = agent ? `The card was read from ${agent.host} (${agent.kind === 'public' ? 'a public address' : 'a local address'}).` : '';
+    if (!found.length) {
+      return pass(
+        `${urls.length} URL${urls.length === 1 ? '' : 's'} in the card, none at a link-local address${local ? '' : ', a loopback or private address, or over plain HTTP'}. ${where}${local ? ' A local agent under test: private addresses and plain HTTP are expected and not flagged.' : ''}`,
+      );
+    }
+    return finding(
+      `${found.length} URL${found.length === 1 ? '' : 's'} in the public card ${found.length === 1 ? 'points' : 'point'} at an internal address or ${found.length === 1 ? 'uses' : 'use'} plain HTTP: ${found
+        .slice(0, 3)
+        .map((e) => e.label)
+        .join(
+          ', ',
+        )}. ${where} Clients cannot reach internal addresses, and listing them maps your network for anyone who reads the card; plain HTTP exposes messages and credentials.`,
+      found.slice(0, MAX_EVIDENCE),
+    );
+  },
+});
+
+export const securityCardHiddenText = defineSecurityCheck({
+  id: 'security.card.hidden-text',
+  title: 'Card text carries no hidden characters (zero-width, bidirectional overrides, tag characters)',
+  phase: 'card',
+  specRefs: { legacy: 'v0.1.0 §5.5 AgentCard', 'v0.2': 'v0.2.6 AgentCard', 'v0.3': 'v0.3.0 AgentCard', 'v1.0': 'v1.0.1 a2a.proto AgentCard' },
+  recommendation:
+    'Remove invisible and bidirectional-control characters (U+200B, U+2060-U+2064, U+FEFF, U+202A-U+202E, U+2066-U+2069, U+E0000-U+E007F) from names, descriptions, skills and examples: they make the text read differently to people and to language models (Trojan Source, ASCII smuggling). Right-to-left text needs none of them.',
+  requires: ['card'],
+  run: (ctx) => {
+    const strings = cardStrings(ctx.raw, { skip: SKIP });
+    const found: Evidence[] = [];
+    for (const s of strings) {
+      const hits = hiddenCharacters(s.value);
+      if (hits.length)
+        found.push(ev(s.path, `${hits.map((h) => `${h.codePoint} (${h.what})`).join('; ')}\n${truncate(revealHidden(s.value), 300)}`, { path: s.path }));
+    }
+    if (!found.length) return pass(`None of the card's ${strings.length} strings carries a hidden or bidirectional-control character.`);
+    return finding(
+      `${found.length} string${found.length === 1 ? '' : 's'} of the card carr${found.length === 1 ? 'ies' : 'y'} hidden characters (${found
+        .slice(0, 3)
+        .map((e) => e.label)
+        .join(', ')}): what a person sees is not what a program or a language model reads.`,
+      found.slice(0, MAX_EVIDENCE),
+    );
+  },
+});
+
+export const securityCardLlmInstructions = defineSecurityCheck({
+  id: 'security.card.llm-instructions',
+  title: 'Card text describes the agent; it carries no instructions aimed at language models (prompt injection)',
+  phase: 'card',
+  specRefs: { legacy: 'v0.1.0 §5.5 AgentCard', 'v0.2': 'v0.2.6 AgentSkill', 'v0.3': 'v0.3.0 AgentCard', 'v1.0': 'v1.0.1 a2a.proto AgentCard' },
+  recommendation:
+    'Describe what the agent and its skills do, for people and for the client agents that choose between skills. Remove text that addresses a language model ("ignore previous instructions", system/assistant turns, chat-template tokens, "do not tell the user"): client agents put card text into their prompts, so such text is a prompt injection.',
+  requires: ['card'],
+  run: (ctx) => {
+    const strings = cardStrings(ctx.raw, { skip: SKIP }).filter((s) => !urlAddressKind(s.value));
+    const found: Evidence[] = [];
+    for (const s of strings) {
+      const hits = llmInstructions(s.value);
+      if (hits.length) found.push(ev(s.path, hits.map((h) => `${h.what}: "${h.match}"`).join('; '), { path: s.path }));
+    }
+    if (!found.length) return pass(`None of the card's ${strings.length} text strings addresses a language model.`);
+    return finding(
+      `${found.length} string${found.length === 1 ? '' : 's'} of the card read${found.length === 1 ? 's' : ''} like instructions to a language model (${found
+        .slice(0, 3)
+        .map((e) => e.label)
+        .join(', ')}). Client agents put card text into their prompts: this is a prompt injection.`,
+      found.slice(0, MAX_EVIDENCE),
+    );
+  },
+});
+
+export const securityCardSecrets = defineSecurityCheck({
+  id: 'security.card.secrets',
+  title: 'The public card carries no secrets (API keys, tokens, private keys, passwords)',
+  phase: 'card',
+  specRefs: { legacy: 'v0.1.0 §5.4, §5.5.1', 'v0.2': 'v0.2.6 §5.4', 'v0.3': 'v0.3.0 §5.4', 'v1.0': 'v1.0.1 §13.3, §13.4' },
+  recommendation:
+    'Remove the value from the card and revoke it now: anyone who read the card has it. Declare how clients authenticate (securitySchemes: the API-key header name, the OAuth token URL) and hand out credentials out of band.',
+  requires: ['card'],
+  run: (ctx) => {
+    const strings = cardStrings(ctx.raw, { skip: SKIP });
+    const found: Evidence[] = [];
+    for (const s of strings) {
+      const what = secretLike(s);
+      if (what) found.push(ev(s.path, `${what}: ${maskSecret(s.value)}`, { path: s.path }));
+    }
+    if (!found.length) return pass(`None of the card's ${strings.length} strings looks like a credential.`);
+    return finding(
+      `${found.length} value${found.length === 1 ? '' : 's'} in the public card look${found.length === 1 ? 's' : ''} like ${found.length === 1 ? 'a secret' : 'secrets'} (${found
+        .slice(0, 3)
+        .map((e) => e.label)
+        .join(', ')}). Anyone who reads the card can use ${found.length === 1 ? 'it' : 'them'}.`,
+      found.slice(0, MAX_EVIDENCE),
+    );
+  },
+});
+
+export const securityCardChecks = [securityCardUrls, securityCardHiddenText, securityCardLlmInstructions, securityCardSecrets];
