@@ -21,9 +21,11 @@ import type * as RunDeps from './run-deps';
 
 // The runner, the exporters and the rest of what `run`, `run-many` and `merge` need, loaded on demand
 // (loadRunDeps) so `checks`, `explain` and `--help` start fast.
-let { runConformance, createNodeHost, loadReport, toBadge, compareWithBaseline, parseShard, parseFormats, writeReportFiles } = {} as typeof RunDeps;
+let { runConformance, createNodeHost, createNodeInbox, loadReport, toBadge, compareWithBaseline, parseShard, parseFormats, writeReportFiles } =
+  {} as typeof RunDeps;
 async function loadRunDeps(): Promise<void> {
-  ({ runConformance, createNodeHost, loadReport, toBadge, compareWithBaseline, parseShard, parseFormats, writeReportFiles } = await import('./run-deps'));
+  ({ runConformance, createNodeHost, createNodeInbox, loadReport, toBadge, compareWithBaseline, parseShard, parseFormats, writeReportFiles } =
+    await import('./run-deps'));
 }
 
 export const USAGE = `a2a-interop ${TOOL.version}: A2A conformance testing from the command line
@@ -51,6 +53,9 @@ Options for run:
   --api-key KEY                       API key, sent where the card's apiKey scheme says (or A2A_INTEROP_API_KEY)
   --peer URL                          a second agent for two-agent interop checks
   --jwks FILE                         public keys (a JWKS file) trusted to verify the card's signatures
+  --webhook-url URL                   public address that forwards to our push webhook inbox (for an agent that
+                                      cannot reach this machine's 127.0.0.1); addresses are URL/inbox/<token>
+  --webhook-port N                    port of the inbox (default: ephemeral; fix it for --webhook-url forwarding)
   --timeout SECONDS                   budget per test task (default 60)
   --binding jsonrpc|http+json         test this binding when the card declares several
   --protocol-version 1.0|0.3          test the card's interfaces of this version (e.g. a v1.0 card's 0.3 compat ones)
@@ -140,6 +145,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         'api-key': { type: 'string' },
         peer: { type: 'string' },
         jwks: { type: 'string' },
+        'webhook-url': { type: 'string' },
+        'webhook-port': { type: 'string' },
         timeout: { type: 'string' },
         skill: { type: 'string', multiple: true },
         binding: { type: 'string' },
@@ -238,6 +245,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         ? undefined
         : ({ jsonrpc: 'JSONRPC', 'http+json': 'HTTP+JSON', rest: 'HTTP+JSON' } as const)[v.binding.toLowerCase() as 'jsonrpc'];
     if (v.binding !== undefined && !binding) throw new UsageError('--binding must be jsonrpc or http+json');
+    const webhook = webhookOf(v['webhook-url'], v['webhook-port']);
     const pv = v['protocol-version'];
     if (pv !== undefined && !/^\d+\.\d+$/.test(pv)) throw new UsageError('--protocol-version must be Major.Minor, e.g. 1.0 or 0.3');
     return await run(io, {
@@ -253,6 +261,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       credentials,
       peer: v.peer,
       jwks,
+      webhook,
       skills: v.skill,
       only: v.only,
       quiet: !!v.quiet,
@@ -281,6 +290,8 @@ interface RunArgs {
   peer?: string;
   /** Trusted card-signature keys (--jwks), parsed. */
   jwks?: unknown;
+  /** The push webhook inbox's public URL (--webhook-url) and port (--webhook-port). */
+  webhook: { publicUrl?: string; port?: number };
   skills?: string[];
   only?: string[];
   quiet: boolean;
@@ -301,9 +312,15 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
   const onSignal = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);
   let report: Report;
+  const inbox = createNodeInbox({
+    ...a.webhook,
+    onListen: (local) => {
+      if (!a.quiet && a.webhook.publicUrl) io.stderr(`push webhook inbox: ${local} (${a.webhook.publicUrl} must forward to it)\n`);
+    },
+  });
   try {
     report = await runConformance(
-      createNodeHost({ fetch: io.fetch }),
+      createNodeHost({ fetch: io.fetch, inbox }),
       {
         agentUrl: a.url,
         peerUrl: a.peer,
@@ -320,6 +337,7 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
     );
   } finally {
     process.removeListener('SIGINT', onSignal);
+    await inbox.close();
   }
   if (a.baseline) report = { ...report, comparison: compareWithBaseline(a.baseline.report, report) };
   const written: string[] = [];
@@ -481,4 +499,26 @@ if (isEntry) {
       process.exitCode = 2;
     },
   );
+}
+
+/** --webhook-url (an absolute http(s) URL) and --webhook-port (1-65535). */
+function webhookOf(url: string | undefined, port: string | undefined): { publicUrl?: string; port?: number } {
+  const out: { publicUrl?: string; port?: number } = {};
+  if (url !== undefined) {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      throw new UsageError(`--webhook-url is not a URL: ${JSON.stringify(url)}`);
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError('--webhook-url must be an http(s) URL');
+    if (u.search || u.hash || u.username || u.password) throw new UsageError('--webhook-url takes no query, fragment or credentials');
+    out.publicUrl = u.toString();
+  }
+  if (port !== undefined) {
+    const n = Number(port);
+    if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError('--webhook-port must be a port number from 1 to 65535');
+    out.port = n;
+  }
+  return out;
 }

@@ -330,6 +330,9 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'auth-no-www-authenticate': { setup: 'auth', fails: ['auth.challenge'], level: 'partial' },
   'auth-inconsistent': { setup: 'auth', fails: ['auth.accepted'], level: 'partial' },
   'no-cors': { fails: CORS, level: 'full' },
+  // Extensions (v1.0 only: no earlier release says how a required or unknown extension is answered).
+  'extension-required-not-enforced': { setup: 'extensions', on: V1, fails: ['errors.extension-required'], level: 'partial' },
+  'extension-unknown-refused': { setup: 'extensions', on: V1, fails: ['interop.extensions'], level: 'partial' },
   'interface-broken': { setup: 'interfaces', on: V03_UP, fails: ['interop.bindings'], level: 'partial' },
 };
 
@@ -370,6 +373,7 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'card-revalidate': { on: V1, passes: ['card.caching', 'card.vary'] },
   'card-signed-per-request': { setup: 'signed', on: V03_UP, passes: ['card.vary', 'card.signatures', 'card.signatures.verified'] },
   'card-alg-unprotected': { setup: 'signed', on: V03, passes: ['card.signatures', 'card.signatures.verified'] },
+  'extension-activated-not-listed': { setup: 'extensions', on: V1, passes: ['errors.extension-required', 'interop.extensions'] },
   // Unverifiable signatures (no key for the kid, jku 404) are skipped with the reason, never the agent's failure.
   'card-signature-unknown-kid': { setup: 'signed', on: V03_UP, passes: ['card.signatures'] },
   'card-signature-jku-404': { setup: 'signed', on: V03_UP, passes: ['card.signatures'] },

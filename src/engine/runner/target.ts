@@ -1,6 +1,7 @@
 import type { InterfacePreference } from '../card/detect';
 import type { HttpContext } from '../http/client';
 import { Dialect } from '../protocol/dialect';
+import { requiredExtensionHeaders } from '../protocol/extensions';
 import { isRecord } from '../util/json';
 import { acceptedOutputModes, inspectTarget, type InspectedTarget } from './inspect';
 import type { Credentials } from './options';
@@ -21,7 +22,8 @@ export function dialectFor(t: InspectedTarget, uuid: () => string): Dialect | un
     binding: detection.binding,
     endpointUrl: detection.endpointUrl,
     tenant: detection.tenant,
-    authHeaders: t.authHeaders,
+    // The card's required extensions are activated on every request (protocol/extensions.ts).
+    authHeaders: { ...t.authHeaders, ...requiredExtensionHeaders(detection.testedGeneration, t.card) },
     authQuery: t.authQuery,
     acceptedOutputModes: acceptedOutputModes(t.card),
     uuid,

@@ -4,6 +4,7 @@ import type { PermittedName } from './permitted';
 import type { Binding, Generation } from './dialect';
 import { SKILLS } from './skills';
 import type { CardSigner } from './signing';
+import { declaredExtensions } from './extensions';
 
 export interface AuthConfig {
   scheme: 'bearer' | 'apiKey';
@@ -42,6 +43,8 @@ export interface AgentFeatures {
   signed?: boolean;
   /** Also declare an OAuth2 client-credentials scheme (v0.2+; not required by the endpoint). */
   oauth?: boolean;
+  /** v0.3, v1.0: declare an optional and a required extension and apply the header rules (extensions.ts). */
+  extensions?: boolean;
 }
 
 /** Skills added by permitted variants (they match on their example's keyword, like the others). */
@@ -167,6 +170,7 @@ export function buildCard(c: CardInput): Json {
       // v1.0: an extension declared without uri (ProtoJSON: an unset string field).
       if (gen === 'v1.0') (caps.extensions as Json[]).push({ description: 'An extension announced without a URI yet', required: false });
     }
+    if (features.extensions && (gen === 'v0.3' || gen === 'v1.0')) (capabilities as Json).extensions = declaredExtensions();
   }
 
   const card: Json = { name: c.name, description: permits('card-empty-strings') && gen !== 'legacy' ? '' : c.description };

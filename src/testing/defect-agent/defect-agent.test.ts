@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXT_REQUIRED } from './extensions';
 import { DEFECT_NAMES, type DefectName, startDefectAgent, type RunningDefectAgent } from './index';
 import type { Binding, Generation } from './dialect';
 import { Driver, type WireJson, pollUntil } from './wire-client';
@@ -398,6 +399,7 @@ interface Agents {
   auth: RunningDefectAgent;
   authLegacy: RunningDefectAgent;
   signed: RunningDefectAgent;
+  extensions: RunningDefectAgent;
   push: RunningDefectAgent;
   nostream: RunningDefectAgent;
   extended: RunningDefectAgent;
@@ -428,6 +430,14 @@ const rawRpc = async (url: string, body: unknown, headers: Record<string, string
   const text = await r.text();
   return { status: r.status, headers: r.headers, text, json: text ? JSON.parse(text) : undefined };
 };
+
+/** A v1.0 JSON-RPC SendMessage with the given headers (extensions probes). */
+const extensionSend = (a: RunningDefectAgent, headers: Record<string, string>) =>
+  rawRpc(
+    a.url,
+    { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm-ext', role: 'ROLE_USER', parts: [{ text: 'Write a haiku' }] } } },
+    { 'A2A-Version': '1.0', ...headers },
+  );
 
 const PROBES: Record<DefectName, Probe> = {
   // ------------------------------------------------------------------ card
@@ -845,6 +855,14 @@ const PROBES: Record<DefectName, Probe> = {
       return r.status !== 204 || !r.headers.get('access-control-allow-origin');
     },
   },
+  'extension-required-not-enforced': {
+    agent: 'extensions',
+    shows: async (_d, a) => !(await extensionSend(a, {})).json.error,
+  },
+  'extension-unknown-refused': {
+    agent: 'extensions',
+    shows: async (_d, a) => !!(await extensionSend(a, { 'A2A-Extensions': `${EXT_REQUIRED},https://unknown.invalid/ext/v1` })).json.error,
+  },
   'interface-broken': {
     agent: 'interfaces',
     shows: async (_d, a) => {
@@ -871,6 +889,7 @@ describe('defects: each switch changes the wire as described, and the clean agen
     agents.auth = await startDefectAgent({ generation: 'v1.0', auth, ...common });
     agents.authLegacy = await startDefectAgent({ generation: 'legacy', auth, ...common });
     agents.signed = await startDefectAgent({ generation: 'v1.0', features: { signed: true }, ...common });
+    agents.extensions = await startDefectAgent({ generation: 'v1.0', features: { extensions: true }, ...common });
     agents.push = await startDefectAgent({ generation: 'v1.0', features: { push: true }, ...common });
     agents.nostream = await startDefectAgent({ generation: 'v1.0', features: { streaming: false }, ...common });
     agents.extended = await startDefectAgent({ generation: 'v1.0', auth, features: { extendedCard: true }, ...common });

@@ -4,6 +4,7 @@ import type { Auth } from './auth';
 import type { CardServing } from './card-serving';
 import type { Generation } from './dialect';
 import { A2AError, E, httpMapping, rpcErrorObject } from './errors';
+import { gateExtensions } from './extensions';
 import type { Operations } from './operations';
 import { idParam, optInt, parseSend } from './params';
 import type { Plumbing } from './plumbing';
@@ -144,6 +145,7 @@ export function createJsonRpc(s: AgentState, { ops, push, streaming, auth, card,
     try {
       const params = msg.params === undefined && (op === 'extendedCard' || op === 'list') ? {} : msg.params;
       if (!isObj(params)) throw E.invalidParams('params must be an object');
+      if (op === 'send' || op === 'stream') gateExtensions(s, req, res);
       switch (op) {
         case 'send':
           return rpcSend(res, id, { result: await send(parseSend(s, params), ac.signal) }, notification);

@@ -26,16 +26,17 @@ export const KIND_TARGETS = TARGETS.filter((t) => t.startsWith('v0.'));
  * - `no-streaming`: capabilities.streaming false, streaming methods refused
  * - `extended`: an authenticated extended card (with auth)
  * - `signed`: a signed card
+ * - `extensions`: the card declares an optional and a required extension, which the agent enforces (v0.3, v1.0)
  * - `peer`: a second (clean) agent of the same target, for the two-agent checks
  * - `interfaces`: the card also declares the other binding, served by a second agent (v0.3, v1.0)
  */
-export type Setup = 'plain' | 'auth' | 'push' | 'no-streaming' | 'extended' | 'signed' | 'peer' | 'interfaces';
-export const SETUPS: readonly Setup[] = ['plain', 'auth', 'push', 'no-streaming', 'extended', 'signed', 'peer', 'interfaces'];
+export type Setup = 'plain' | 'auth' | 'push' | 'no-streaming' | 'extended' | 'signed' | 'extensions' | 'peer' | 'interfaces';
+export const SETUPS: readonly Setup[] = ['plain', 'auth', 'push', 'no-streaming', 'extended', 'signed', 'extensions', 'peer', 'interfaces'];
 
 export const MATRIX_SECRET = 'matrix-secret-token-5b1';
 
 /** Setups that exist for a target (a second binding exists only from v0.3). */
-export const setupApplies = (s: Setup, t: Target) => s !== 'interfaces' || t.startsWith('v0.3') || t.startsWith('v1.0');
+export const setupApplies = (s: Setup, t: Target) => (s !== 'interfaces' && s !== 'extensions') || t.startsWith('v0.3') || t.startsWith('v1.0');
 
 export interface CaseSpec {
   target: Target;
@@ -77,6 +78,7 @@ export async function runCase(c: CaseSpec, timeoutMs = 8000): Promise<Report> {
       ...(c.setup === 'no-streaming' ? { streaming: false } : {}),
       ...(c.setup === 'extended' ? { extendedCard: true } : {}),
       ...(c.setup === 'signed' ? { signed: true } : {}),
+      ...(c.setup === 'extensions' ? { extensions: true } : {}),
     };
     if (c.setup === 'interfaces') {
       const other: Binding = binding === 'JSONRPC' ? 'HTTP+JSON' : 'JSONRPC';

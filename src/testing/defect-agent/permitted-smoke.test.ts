@@ -2,6 +2,7 @@
  * Each permitted behaviour of the test agent changes the wire as its description says, and the plain agent does not
  * show it (the matrix, src/engine/checks/matrix.test.ts, proves the suite accepts each one).
  */
+import { EXT_REQUIRED } from './extensions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Binding, Generation } from './dialect';
 import { PERMITTED_NAMES, startDefectAgent, type PermittedName, type RunningDefectAgent } from './index';
@@ -18,7 +19,7 @@ interface AgentSpec {
   generation: Generation;
   binding?: Binding;
   auth?: boolean;
-  features?: { push?: boolean; streaming?: boolean; extendedCard?: boolean; signed?: boolean; extraInterfaces?: { url: string; binding: Binding }[] };
+  features?: { push?: boolean; streaming?: boolean; extendedCard?: boolean; signed?: boolean; extensions?: boolean; extraInterfaces?: { url: string; binding: Binding }[] };
 }
 
 const SPECS = {
@@ -37,6 +38,7 @@ const SPECS = {
   extendedV02: { generation: 'v0.2', auth: true, features: { extendedCard: true } },
   signed: { generation: 'v1.0', features: { signed: true } },
   signedV03: { generation: 'v0.3', features: { signed: true } },
+  extensions: { generation: 'v1.0', features: { extensions: true } },
   interfacesV03: { generation: 'v0.3', features: { extraInterfaces: [{ url: 'http://127.0.0.1:9/rest', binding: 'HTTP+JSON' }] } },
 } satisfies Record<string, AgentSpec>;
 type AgentKey = keyof typeof SPECS;
@@ -166,6 +168,14 @@ const PROBES: Record<PermittedName, Probe> = {
       const jwks = await (await fetch(new URL('/.well-known/jwks.json', a.cardUrl))).json();
       return typeof kid === 'string' && !jwks.keys.some((k: { kid?: string }) => k.kid === kid);
     },
+  'extension-activated-not-listed': {
+    agent: 'extensions',
+    shows: async (_d, a) => {
+      const body = rpcBody('SendMessage', { message: { messageId: 'm-ext', role: 'ROLE_USER', parts: [{ text: 'Write a haiku' }] } });
+      const r = await rawPost(a.url, body, { 'A2A-Version': '1.0', 'A2A-Extensions': EXT_REQUIRED });
+      return !r.json?.error && r.headers.get('a2a-extensions') === null;
+    },
+  },
   },
   'card-signature-jku-404': {
     agent: 'signed',

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Auth } from './auth';
 import type { CardServing } from './card-serving';
 import { A2AError, E, statusBody } from './errors';
+import { gateExtensions } from './extensions';
 import type { Operations } from './operations';
 import { parseSend } from './params';
 import type { Plumbing } from './plumbing';
@@ -151,6 +152,7 @@ export function createRest(s: AgentState, { ops, push, streaming, auth, card, pl
         if (method !== 'POST') return void notAllowed('POST');
         const b = await body();
         const p = parseSend(s, b);
+        gateExtensions(s, req, res);
         if (path === '/message:send') return restOk(res, await send(p, ac.signal));
         return streamSend(sse(), p);
       }

@@ -8,6 +8,7 @@ import { errorsInvalidJson, errorsInvalidParams, errorsInvalidRequest, errorsNot
 import { errorsDetails, errorsShape } from './shape';
 import { errorsCancelTerminal, errorsCancelTwice, errorsContextMismatch, errorsMessageToTerminal, errorsTaskNotFound, errorsUnknownTaskMessage } from './tasks';
 import { errorsVersionMissing, errorsVersionUnsupported } from './versions';
+import { errorsExtensionRequired } from '../interop/extensions';
 
 export const errorChecks: CheckDef[] = [
   errorsUnknownMethod,
@@ -21,6 +22,7 @@ export const errorChecks: CheckDef[] = [
   errorsPushNotSupported,
   errorsVersionUnsupported,
   errorsVersionMissing,
+  errorsExtensionRequired,
   errorsShape,
   errorsDetails,
   errorsUnknownTaskMessage,

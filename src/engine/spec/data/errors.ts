@@ -1198,4 +1198,20 @@ export const SPEC: Record<string, CheckSpec> = {
       note: "A refusal of the credentials the user gave may be the credentials' fault (expired, missing scope); fail only when the same credentials were accepted elsewhere in the run.",
     },
   },
+
+  'errors.extension-required': {
+    'v1.0': {
+      sentences: [
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§3.3.4 Capability Validation',
+          quote:
+            'Extensions: When a server requests use of an extension marked as required: true in the Agent Card but the client does not declare support for it, the agent MUST return ExtensionSupportRequiredError.',
+          keyword: 'MUST',
+        },
+        v1Row('| ExtensionSupportRequiredError | -32008 | FAILED_PRECONDITION | 400 Bad Request |'),
+      ],
+      note: 'Judged with one message that does not name the required extension in A2A-Extensions; every other request of the suite activates the required extensions, so the agent serves them.',
+    },
+  },
 };

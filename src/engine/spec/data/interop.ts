@@ -118,6 +118,12 @@ export const SPEC: Record<string, CheckSpec> = {
         },
         {
           doc: 'a2a-v0.3.0',
+          section: '§3.4.1 Functional Equivalence Requirements',
+          quote: 'Consistent Behavior: Return semantically equivalent results for the same requests.',
+          keyword: 'none',
+        },
+        {
+          doc: 'a2a-v0.3.0',
           section: '§11.1.4 Multi-Transport Compliance',
           quote: 'If an agent supports additional transports (gRPC, HTTP+JSON), it MUST:',
           keyword: 'MUST',
@@ -148,6 +154,12 @@ export const SPEC: Record<string, CheckSpec> = {
           doc: 'a2a-v1.0.1',
           section: '§5.1 Functional Equivalence Requirements',
           quote: 'Identical Functionality: Provide the same set of operations and capabilities',
+          keyword: 'none',
+        },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§5.1 Functional Equivalence Requirements',
+          quote: 'Consistent Behavior: Return semantically equivalent results for the same requests',
           keyword: 'none',
         },
         {
@@ -346,5 +358,33 @@ export const SPEC: Record<string, CheckSpec> = {
       ],
       note: "An agent may refuse input it does not support; nothing requires accepting another agent's output. Advisory.",
     }),
+  },
+
+  'interop.extensions': {
+    'v1.0': {
+      sentences: [
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§4.6.3 Extension Versioning and Compatibility',
+          quote:
+            'If a client requests a versions of an extension that the agent does not support, the agent SHOULD ignore the extension for that interaction and proceed without it, unless the extension is marked as required in the AgentCard, in which case the agent MUST return an error indicating unsupported extension.',
+          keyword: 'SHOULD',
+        },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§4.6.1 Extension Declaration',
+          quote:
+            'Clients indicate their desire to opt into the use of specific extensions through binding-specific mechanisms such as HTTP headers, gRPC metadata, or JSON-RPC request parameters that identify the extension identifiers they wish to utilize during the interaction.',
+          keyword: 'none',
+        },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§3.2.6 Service Parameters',
+          quote: 'Comma-separated list of extension URIs that the client wants to use for the request',
+          keyword: 'none',
+        },
+      ],
+      note: 'An extension the agent does not know, named beside the ones it requires, is ignored (SHOULD). A refusal of a message that activates only extensions the card declares is advice (no sentence requires serving it). Whether the answer lists the activated extensions in A2A-Extensions is reported, not judged: the specification text does not require it.',
+    },
   },
 };
