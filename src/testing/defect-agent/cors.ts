@@ -16,6 +16,8 @@ export function createCors(s: AgentState) {
     }
     const origin = req.headers.origin;
     res.setHeader('Access-Control-Allow-Origin', typeof origin === 'string' && origin ? origin : '*');
+    // cors-credentials: credentialed calls allowed from whatever origin asks (a security-review finding).
+    if (has('cors-credentials')) res.setHeader('Access-Control-Allow-Credentials', 'true');
     res.setHeader('Vary', permits('card-varies-by-version') ? 'Origin, A2A-Version' : 'Origin');
     res.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate, ETag, A2A-Version, A2A-Extensions, Content-Type');
   }

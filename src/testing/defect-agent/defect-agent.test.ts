@@ -874,6 +874,27 @@ const PROBES: Record<DefectName, Probe> = {
       return r.status === 404;
     },
   },
+  // ------------------------------------------------------------------ security review (informational findings)
+  'card-internal-url': { agent: 'v1', shows: async (_d, a) => String((await cardOf(a)).documentationUrl).startsWith('http://169.254.169.254/') },
+  'card-hidden-text': { agent: 'v1', shows: async (_d, a) => /\u202E/.test(String((await cardOf(a)).description)) },
+  'card-llm-instructions': { agent: 'v1', shows: async (_d, a) => /Ignore all previous instructions/.test(String((await cardOf(a)).description)) },
+  'card-secret': { agent: 'v1', shows: async (_d, a) => /AKIA[0-9A-Z]{16}/.test(String((await cardOf(a)).description)) },
+  'cors-credentials': {
+    agent: 'v1',
+    shows: async (_d, a) => {
+      const r = await fetch(a.url, { method: 'OPTIONS', headers: { Origin: 'http://x.test', 'Access-Control-Request-Method': 'POST' } });
+      await r.text();
+      return r.headers.get('access-control-allow-credentials') === 'true' && r.headers.get('access-control-allow-origin') === 'http://x.test';
+    },
+  },
+  'redirect-off-host': {
+    agent: 'v1',
+    shows: async (_d, a) => {
+      const r = await fetch(a.url, { redirect: 'manual' });
+      await r.text();
+      return r.status === 302 && new URL(r.headers.get('location') ?? '/', a.url).host !== new URL(a.url).host;
+    },
+  },
 };
 
 describe('defects: each switch changes the wire as described, and the clean agent does not show it', () => {

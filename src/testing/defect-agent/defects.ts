@@ -107,6 +107,13 @@ export const DEFECTS = {
   'extension-required-not-enforced': 'v1.0: a message that does not activate the required extension is served anyway (needs features.extensions).',
   'extension-unknown-refused': 'A message naming an extension the agent does not support is refused (InvalidParams; HTTP+JSON 400) instead of served without it (needs features.extensions).',
   'interface-broken': 'The second interface the card declares answers 404 for everything (needs features.extraInterfaces).',
+  // ---------------------------------------------------------------- security review (informational findings)
+  'card-internal-url': 'The card lists a documentation URL at the link-local cloud metadata address (http://169.254.169.254/...).',
+  'card-hidden-text': 'The card description carries a bidirectional override (U+202E) and a zero-width space (U+200B).',
+  'card-llm-instructions': 'The card description tells language models to ignore their previous instructions.',
+  'card-secret': 'The card description carries an AWS access key id (the documented example key).',
+  'cors-credentials': 'CORS answers echo the Origin with Access-Control-Allow-Credentials: true (any site may make credentialed calls).',
+  'redirect-off-host': 'A GET of the endpoint redirects (302) to another host.',
 } as const satisfies Record<string, string>;
 
 export type DefectName = keyof typeof DEFECTS;

@@ -107,6 +107,12 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
       const ep = endpointPrefix();
       const inApi = !ep || sub === ep || sub.startsWith(`${ep}/`);
       const inner = inApi ? sub.slice(ep.length) || '/' : sub;
+      // redirect-off-host (a security-review finding) / redirect-same-host (permitted): a GET of the endpoint redirects.
+      if (req.method === 'GET' && inApi && inner === '/' && (has('redirect-off-host') || permits('redirect-same-host'))) {
+        const to = has('redirect-off-host') ? 'https://elsewhere.a2a-interop.example/collect' : `${basePath}${cardPathNew}`;
+        res.writeHead(302, { Location: to, 'Content-Type': 'text/plain' }).end('Moved');
+        return true;
+      }
       // v0.2 extended card: GET {url}/../agent/authenticatedExtendedCard (v0.2.6 §7.10).
       const extendedGet = gen === 'v0.2' && sub === '/agent/authenticatedExtendedCard' && req.method === 'GET';
       if (extendedGet && permits('extended-v02-rpc')) {

@@ -486,6 +486,21 @@ const PROBES: Record<PermittedName, Probe> = {
     shows: async (_d, a) =>
       /Bearer .*, Signature /.test((await rawPost(a.url, rpcBody('GetTask', { id: 'x' }), { 'A2A-Version': '1.0' })).headers.get('www-authenticate') ?? ''),
   },
+  'card-rtl-text': {
+    agent: 'v1',
+    shows: async (_d, a) => {
+      const c = await cardOf(a);
+      return /\u200F/.test(String(c.name)) && /system prompt/.test(String(c.description));
+    },
+  },
+  'redirect-same-host': {
+    agent: 'v1',
+    shows: async (_d, a) => {
+      const r = await fetch(a.url, { redirect: 'manual' });
+      await r.text();
+      return r.status === 302 && new URL(r.headers.get('location') ?? '', a.url).host === new URL(a.url).host;
+    },
+  },
 };
 
 describe('permitted variants: each switch changes the wire as described, and the plain agent does not show it', () => {

@@ -103,6 +103,9 @@ export const PERMITTED = {
   'auth-jsonrpc-error': 'v1.0 JSON-RPC: anonymous calls get HTTP 200 with a JSON-RPC error -32000 and id null.',
   'auth-403': 'Anonymous calls get 403 Forbidden.',
   'auth-multi-challenge': '401 answers list two challenges in WWW-Authenticate (Bearer, then a custom scheme).',
+  'card-rtl-text':
+    'The card and a skill carry right-to-left text with its marks (Arabic, RLM), a Persian word with a zero-width non-joiner, an emoji ZWJ sequence, and a description about writing system prompts.',
+  'redirect-same-host': 'A GET of the endpoint redirects (302) to the card on the same host.',
 } as const satisfies Record<string, string>;
 
 export type PermittedName = keyof typeof PERMITTED;

@@ -7,7 +7,8 @@ import type { CheckSpec, GenerationSpec, SpecSentence } from '../types';
  * This file is a list of independent entries, one per check id.
  */
 
-const INFO = 'Security review: informational, never part of the conformance level.';
+const INFO =
+  'Security review: informational, never part of the conformance level, so it is judged as MAY whatever the sentences say (a finding is an advisory).';
 
 // ------------------------------------------------------------------------------------------------ shared sentences
 
@@ -83,7 +84,7 @@ const textV1: SpecSentence[] = [
   { doc: 'a2a-v1.0.1', file: 'a2a.proto', section: 'message AgentCard', quote: 'A human readable name for the agent.', keyword: 'none' },
   { doc: 'a2a-v1.0.1', file: 'a2a.proto', section: 'message AgentSkill', quote: 'Example prompts or scenarios that this skill can handle.', keyword: 'none' },
 ];
-const text = (sentences: SpecSentence[]): GenerationSpec => ({ sentences, note: TEXT_NOTE });
+const text = (sentences: SpecSentence[]): GenerationSpec => ({ sentences, note: TEXT_NOTE, level: 'MAY' });
 
 // ------------------------------------------------------------------------------------------------ CORS, redirects (outside A2A)
 
@@ -102,7 +103,7 @@ const corsSentences: SpecSentence[] = [
     keyword: 'none',
   },
 ];
-const cors: GenerationSpec = { sentences: corsSentences, note: CORS_NOTE };
+const cors: GenerationSpec = { sentences: corsSentences, note: CORS_NOTE, level: 'MAY' };
 
 const REDIRECT_NOTE = `No A2A release mentions redirects. A redirect to another host sends the client's request there; one from HTTPS to HTTP sends it unencrypted. ${INFO}`;
 const redirect3xx: SpecSentence = {
@@ -111,7 +112,7 @@ const redirect3xx: SpecSentence = {
   quote: 'The 3xx (Redirection) class of status code indicates that further action needs to be taken by the user agent in order to fulfill the request.',
   keyword: 'none',
 };
-const redirects = (extra: SpecSentence[] = []): GenerationSpec => ({ sentences: [redirect3xx, ...extra], note: REDIRECT_NOTE });
+const redirects = (extra: SpecSentence[] = []): GenerationSpec => ({ sentences: [redirect3xx, ...extra], note: REDIRECT_NOTE, level: 'MAY' });
 
 // ------------------------------------------------------------------------------------------------ entries
 
@@ -124,10 +125,10 @@ const extendedAuth = (doc: 'a2a-v0.2.6' | 'a2a-v0.3.0', section: string): SpecSe
 
 export const SPEC: Record<string, CheckSpec> = {
   'security.card.urls': {
-    legacy: { sentences: [httpsV01, sensitiveV01], note: INFO },
-    'v0.2': { sentences: [httpsV02, sensitive('a2a-v0.2.6')], note: INFO },
-    'v0.3': { sentences: [httpsV03, sensitive('a2a-v0.3.0')], note: INFO },
-    'v1.0': { sentences: [httpsV1, extendedSensitiveV1], note: `The public card is read by anyone: what §13.3 keeps out of the extended card belongs even less in the public one. ${INFO}` },
+    legacy: { sentences: [httpsV01, sensitiveV01], note: INFO, level: 'MAY' },
+    'v0.2': { sentences: [httpsV02, sensitive('a2a-v0.2.6')], note: INFO, level: 'MAY' },
+    'v0.3': { sentences: [httpsV03, sensitive('a2a-v0.3.0')], note: INFO, level: 'MAY' },
+    'v1.0': { sentences: [httpsV1, extendedSensitiveV1], note: `The public card is read by anyone: what §13.3 keeps out of the extended card belongs even less in the public one. ${INFO}`, level: 'MAY' },
   },
   'security.card.hidden-text': { legacy: text(textV01), 'v0.2': text(textV02), 'v0.3': text(textV03), 'v1.0': text(textV1) },
   'security.card.llm-instructions': { legacy: text(textV01), 'v0.2': text(textV02), 'v0.3': text(textV03), 'v1.0': text(textV1) },
@@ -138,16 +139,17 @@ export const SPEC: Record<string, CheckSpec> = {
         { doc: 'a2a-v0.1.0', section: '§5.5.1 AgentAuthentication', quote: '**MUST NOT contain plaintext secrets.**', keyword: 'MUST NOT' },
       ],
       note: INFO,
+      level: 'MAY',
     },
-    'v0.2': { sentences: [noPlaintextSecrets('a2a-v0.2.6')], note: INFO },
-    'v0.3': { sentences: [noPlaintextSecrets('a2a-v0.3.0')], note: INFO },
-    'v1.0': { sentences: [credentialsSecretV1, extendedSensitiveV1], note: INFO },
+    'v0.2': { sentences: [noPlaintextSecrets('a2a-v0.2.6')], note: INFO, level: 'MAY' },
+    'v0.3': { sentences: [noPlaintextSecrets('a2a-v0.3.0')], note: INFO, level: 'MAY' },
+    'v1.0': { sentences: [credentialsSecretV1, extendedSensitiveV1], note: INFO, level: 'MAY' },
   },
   'security.cors.credentials': { legacy: cors, 'v0.2': cors, 'v0.3': cors, 'v1.0': cors },
   'security.redirects': { legacy: redirects(), 'v0.2': redirects(), 'v0.3': redirects(), 'v1.0': redirects([credentialsEncryptedV1]) },
   'security.extended-card.anonymous': {
-    'v0.2': { sentences: [extendedAuth('a2a-v0.2.6', '§7.10 agent/authenticatedExtendedCard')], note: INFO },
-    'v0.3': { sentences: [extendedAuth('a2a-v0.3.0', '§7.10 agent/getAuthenticatedExtendedCard')], note: INFO },
+    'v0.2': { sentences: [extendedAuth('a2a-v0.2.6', '§7.10 agent/authenticatedExtendedCard')], note: INFO, level: 'MAY' },
+    'v0.3': { sentences: [extendedAuth('a2a-v0.3.0', '§7.10 agent/getAuthenticatedExtendedCard')], note: INFO, level: 'MAY' },
     'v1.0': {
       sentences: [
         {
@@ -158,6 +160,7 @@ export const SPEC: Record<string, CheckSpec> = {
         },
       ],
       note: INFO,
+      level: 'MAY',
     },
   },
 };
