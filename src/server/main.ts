@@ -17,6 +17,8 @@ import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEMO_AGENTS, type DemoAgentInfo, type MountedDemoAgent } from '../demo-agents';
+import { createInboxHandler } from '../inbox/handler';
+import { createNodeInboxMount, type NodeInboxMount } from '../inbox/node';
 import { createNodeProxy } from '../proxy/node';
 import { addressRange, isLocalhostName, type ProxyMode } from '../proxy/policy';
 import { createStaticHandler } from './static';
@@ -51,6 +53,13 @@ export interface StartServerOptions {
   rateLimitPerMinute?: number;
   /** Mount the demo agents. Default: on in local mode; off in hosted mode (its proxy cannot reach loopback). */
   demoAgents?: boolean;
+  /**
+   * The push webhook inbox at /inbox (the dashboard's Host.inbox): on by default. Its addresses are given under
+   * `inboxPublicUrl` (env INBOX_PUBLIC_URL, e.g. the team server's public https origin), else the origin the
+   * dashboard's request came to. The inbox only receives; it never makes a request, so it is no relay.
+   */
+  inbox?: boolean;
+  inboxPublicUrl?: string;
   /** Demo agents' slow-task duration and step pacing (defaults 1500 / 50 ms). */
   slowTaskMs?: number;
   stepMs?: number;
@@ -91,6 +100,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const mounted: MountedDemoAgent[] = [];
   const listing: DemoAgentListing[] = [];
   let proxy: ProxyMount | undefined;
+  const inbox: NodeInboxMount | undefined = opts.inbox === false ? undefined : createNodeInboxMount(createInboxHandler({ publicBaseUrl: opts.inboxPublicUrl }));
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let url: URL;
@@ -115,6 +125,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'no such demo agent' }));
       return;
     }
+    if (inbox && (await inbox(req, res))) return;
     if (proxy && (await proxy(req, res))) return;
     await serveStatic(req, res, url.pathname);
   }
@@ -260,6 +271,9 @@ export function serverOptionsFromEnv(env: Record<string, string | undefined>): S
     if (!Number.isInteger(rateLimitPerMinute) || rateLimitPerMinute < 0)
       throw new ServerConfigError(`RATE_LIMIT_PER_MINUTE must be a whole number (0 = no limit), got ${JSON.stringify(env.RATE_LIMIT_PER_MINUTE)}`);
   }
+  const inboxPublicUrl = env.INBOX_PUBLIC_URL?.trim();
+  if (inboxPublicUrl && !/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(inboxPublicUrl))
+    throw new ServerConfigError(`INBOX_PUBLIC_URL must be an http(s) URL without query, got ${JSON.stringify(env.INBOX_PUBLIC_URL)}`);
   let demoAgents: boolean | undefined;
   const demos = env.DEMO_AGENTS?.trim().toLowerCase();
   if (demos) {
@@ -275,6 +289,7 @@ export function serverOptionsFromEnv(env: Record<string, string | undefined>): S
     ...(allowedHosts.length ? { allowedHosts } : {}),
     ...(rateLimitPerMinute !== undefined ? { rateLimitPerMinute } : {}),
     ...(demoAgents !== undefined ? { demoAgents } : {}),
+    ...(inboxPublicUrl ? { inboxPublicUrl } : {}),
   };
 }
 
