@@ -9,6 +9,7 @@
  */
 import { PROXY_CLIENT_HEADER, PROXY_ERROR_HEADER, PROXY_FORWARD_HEADERS_HEADER, PROXY_PREFLIGHT_PATH, type PreflightDiagnostic } from '../engine/model/proxy';
 import { isAbortError, timerSleep, type Host, type PreflightRequest, type PreflightResult } from '../engine/ports';
+import { createRemoteInbox } from '../inbox/client';
 import { problemResponse } from '../proxy/errors';
 import { FORWARD_REQUEST_HEADERS } from '../proxy/policy';
 
@@ -20,6 +21,18 @@ export interface BrowserHostOptions {
   proxyUrl?: string;
   /** Injected fetch (tests); default the global one. */
   fetch?: typeof fetch;
+  /**
+   * Where the push webhook inbox lives (the server that mounts /inbox): default the dashboard's own server when the
+   * proxy is on the same origin (a relative proxy URL); `false` for none (the push delivery checks then skip).
+   */
+  inboxBaseUrl?: string | false;
+}
+
+/** The inbox base for a proxy URL: '' (same origin) for a relative one such as `/proxy`; none for another origin. */
+export function inboxBaseFor(proxyUrl: string): string | undefined {
+  const base = proxyUrl.split('?')[0] ?? '';
+  if (!base.startsWith('/') || base.startsWith('//')) return undefined;
+  return base.replace(/\/+$/, '').replace(/\/proxy$/, '');
 }
 
 export const DEFAULT_PROXY_URL = '/proxy';
@@ -37,11 +50,13 @@ const NOT_DECLARED = new Set(['content-length', PROXY_CLIENT_HEADER, PROXY_FORWA
 export function createBrowserHost(opts: BrowserHostOptions): Host {
   const doFetch: typeof fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const proxyUrl = opts.proxyUrl ?? DEFAULT_PROXY_URL;
+  const inboxBase = opts.inboxBaseUrl === undefined ? inboxBaseFor(proxyUrl) : opts.inboxBaseUrl || undefined;
   const base = {
     now: () => Date.now(),
     sleep: timerSleep,
     randomUUID,
     transport: opts.mode,
+    ...(inboxBase !== undefined && { inbox: createRemoteInbox({ baseUrl: inboxBase, fetch: doFetch }) }),
   } satisfies Omit<Host, 'fetch'>;
   if (opts.mode === 'direct') return { ...base, fetch: (url, init) => doFetch(url, init) };
   return {

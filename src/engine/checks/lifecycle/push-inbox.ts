@@ -197,7 +197,9 @@ async function openPushSessionFrom(ctx: CheckContextWith<'dialect'>, label: stri
   try {
     lease = await inbox.open({ expect: { token, authorization }, signal: ctx.http.signal });
   } catch (e) {
-    return { status: 'error', message: `Our webhook inbox could not open an address (${e instanceof Error ? e.message : String(e)}).` };
+    return toolLimit(
+      `No webhook inbox address could be opened (${e instanceof Error ? e.message : String(e)}), so push deliveries cannot be received. The dashboard's inbox is its local server's (npm start); the CLI hosts its own.`,
+    );
   }
   const path = /\/inbox\/([0-9a-f]{32})/.exec(lease.url)?.[1];
   ctx.http.redactor.addSecret(path);
