@@ -160,7 +160,6 @@ const PROBES: Record<PermittedName, Probe> = {
       return sig.header?.alg === 'ES256' && b64json(sig.protected).alg === undefined;
     },
   },
-  'card-oauth-flows': {
   'card-signature-unknown-kid': {
     agent: 'signed',
     shows: async (_d, a) => {
@@ -168,6 +167,7 @@ const PROBES: Record<PermittedName, Probe> = {
       const jwks = await (await fetch(new URL('/.well-known/jwks.json', a.cardUrl))).json();
       return typeof kid === 'string' && !jwks.keys.some((k: { kid?: string }) => k.kid === kid);
     },
+  },
   'extension-activated-not-listed': {
     agent: 'extensions',
     shows: async (_d, a) => {
@@ -176,11 +176,11 @@ const PROBES: Record<PermittedName, Probe> = {
       return !r.json?.error && r.headers.get('a2a-extensions') === null;
     },
   },
-  },
   'card-signature-jku-404': {
     agent: 'signed',
     shows: async (_d, a) => (await fetch(b64json((await cardOf(a)).signatures[0].protected).jku)).status === 404,
   },
+  'card-oauth-flows': {
     agent: 'auth',
     shows: async (_d, a) => {
       const c = await cardOf(a);
