@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
-import type { TargetInfo } from '../../lib/engine';
+import type { CheckResult, TargetInfo } from '../../lib/engine';
 import { prettyBody } from '../../lib/format';
 import { useRunResults, useRunSelector, useRunStoreHandle, type RunStoreState } from '../../lib/run-store';
+import { CardSignals } from './card-signals';
 import { CardTree } from './card-tree';
 import { orderLike, verdictsByPath } from './paths';
 
@@ -36,13 +37,13 @@ export function CardView() {
   return (
     <section className="card-view" aria-labelledby="card-heading">
       <h2 id="card-heading">Agent card</h2>
-      {agent ? <TargetCard target={agent} verdicts={verdicts} /> : null}
-      {peer ? <TargetCard target={peer} verdicts={new Map()} /> : null}
+      {agent ? <TargetCard target={agent} verdicts={verdicts} results={results} /> : null}
+      {peer ? <TargetCard target={peer} verdicts={new Map()} results={results} /> : null}
     </section>
   );
 }
 
-function TargetCard({ target, verdicts }: { target: TargetInfo; verdicts: ReturnType<typeof verdictsByPath> }) {
+function TargetCard({ target, verdicts, results }: { target: TargetInfo; verdicts: ReturnType<typeof verdictsByPath>; results: readonly CheckResult[] }) {
   const [view, setView] = useState<'raw' | 'normalized' | 'json'>('raw');
   const who = target.role === 'agent' ? 'Agent' : 'Peer agent';
   const body = useCardBody(target.cardUrl);
@@ -68,6 +69,7 @@ function TargetCard({ target, verdicts }: { target: TargetInfo; verdicts: Return
         <dd>{target.cardUrl ? `${target.cardUrl}${target.cardSource ? ` (${target.cardSource})` : ''}` : 'not found'}</dd>
       </dl>
       {target.error ? <p className="target-error">{target.error}</p> : null}
+      <CardSignals target={target} results={results} />
       {target.evidence.length ? (
         <>
           <h4>Why this generation and binding</h4>
