@@ -35,7 +35,7 @@ function userText(m: Message): string {
   return m.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join(' ');
 }
 
-export function buildV1Card(publicUrl: string): AgentCard {
+export function buildV1Card(publicUrl: string, grpcUrl?: string): AgentCard {
   const base = trimSlash(publicUrl);
   const iface = (path: string, protocolBinding: string, protocolVersion: string) => ({
     url: `${base}${path}`,
@@ -51,6 +51,8 @@ export function buildV1Card(publicUrl: string): AgentCard {
       iface('/rest', 'HTTP+JSON', '1.0'),
       iface('/jsonrpc', 'JSONRPC', '0.3'),
       iface('/rest', 'HTTP+JSON', '0.3'),
+      // gRPC (v1.0 only): `host:port`, the form the SDK's gRPC client takes; see startV1GrpcDemoAgent.
+      ...(grpcUrl ? [{ url: grpcUrl, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' }] : []),
     ],
     provider: { organization: 'a2a-interop demo', url: 'https://github.com/a2aproject/a2a-js' },
     version: '1.0.0',
@@ -173,11 +175,12 @@ class DemoExecutor implements AgentExecutor {
   };
 }
 
-export function createV1DemoAgent(opts: DemoAgentOptions): MountedDemoAgent {
+export function createV1DemoAgent(opts: DemoAgentOptions & { grpcUrl?: string; onHandler?: (h: DefaultRequestHandler) => void }): MountedDemoAgent {
   const basePath = trimSlash(opts.basePath);
-  const card = buildV1Card(opts.publicUrl);
+  const card = buildV1Card(opts.publicUrl, opts.grpcUrl);
   const executor = new DemoExecutor(opts.stepMs ?? DEFAULT_STEP_MS, opts.slowTaskMs ?? DEFAULT_SLOW_TASK_MS);
   const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  opts.onHandler?.(requestHandler);
   const legacyCompat = { enabled: true };
   const router = express.Router();
   router.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: requestHandler, legacyCompat }));
@@ -187,4 +190,30 @@ export function createV1DemoAgent(opts: DemoAgentOptions): MountedDemoAgent {
     url: `${trimSlash(opts.publicUrl)}/jsonrpc`,
     cardUrl: `${trimSlash(opts.publicUrl)}/.well-known/agent-card.json`,
   });
+}
+
+/**
+ * The v1.0 demo agent with its gRPC binding too (`@a2a-js/sdk/server/grpc` on the same request handler), listening
+ * on 127.0.0.1 (`grpcPort`, default ephemeral); the card declares it as `127.0.0.1:<port>`. close() stops it.
+ */
+export async function startV1GrpcDemoAgent(opts: DemoAgentOptions & { grpcPort?: number }): Promise<MountedDemoAgent & { grpcUrl: string }> {
+  const grpc = await import('@grpc/grpc-js');
+  const { A2AService, grpcService, UserBuilder: GrpcUserBuilder } = await import('@a2a-js/sdk/server/grpc');
+  const server = new grpc.Server();
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`127.0.0.1:${opts.grpcPort ?? 0}`, grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
+  const grpcUrl = `127.0.0.1:${port}`;
+  let handler: DefaultRequestHandler | undefined;
+  const agent = createV1DemoAgent({ ...opts, grpcUrl, onHandler: (h) => (handler = h) });
+  if (!handler) throw new Error('the v1 demo agent made no request handler');
+  server.addService(A2AService, grpcService({ requestHandler: handler, userBuilder: GrpcUserBuilder.noAuthentication }));
+  return {
+    ...agent,
+    grpcUrl,
+    close: async () => {
+      await agent.close();
+      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+    },
+  };
 }

@@ -34,11 +34,66 @@ export interface Host {
    */
   preflight?(req: PreflightRequest): Promise<PreflightResult>;
   /**
+   * gRPC calls (the v1.0 gRPC binding). Optional: Node hosts speak gRPC with @grpc/grpc-js (src/grpc), the browser
+   * host through the local server's bridge; without it gRPC interfaces are reported as not testable.
+   */
+  grpc?: GrpcTransport;
+  /**
    * A webhook inbox the agent can POST push notifications to (src/inbox). Optional: without one the push delivery
    * checks skip, saying why. The CLI hosts one on an ephemeral 127.0.0.1 port (or behind `--webhook-url`), the
    * dashboard uses the local server's.
    */
   inbox?: WebhookInbox;
+}
+
+/**
+ * One gRPC call, by full method name, with ProtoJSON messages in and out (the transport converts to and from
+ * protobuf with the spec's a2a.proto). Never throws: every failure is in the result.
+ */
+export interface GrpcTransport {
+  unary(req: GrpcRequest): Promise<GrpcResult>;
+  /** A server-streaming call; `onMessage` sees each message as it arrives (return `'stop'` to cancel the call). */
+  serverStream(req: GrpcRequest, onMessage: (message: unknown) => 'stop' | void): Promise<GrpcResult>;
+}
+
+export interface GrpcRequest {
+  /** The interface URL as the card declares it (`host:port`, `grpc://`, `grpcs://`, `http://`, `https://`). */
+  url: string;
+  /** Full method name, e.g. `/lf.a2a.v1.A2AService/SendMessage`. */
+  method: string;
+  /** The request message as ProtoJSON. */
+  message: unknown;
+  /** Metadata (A2A-Version, credentials, extensions); keys are sent lower-case. */
+  metadata: Record<string, string>;
+  /** Deadline of the whole call, ms. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface GrpcResult {
+  /** gRPC status code (0 = OK); absent when no status arrived (see `error`). */
+  code?: number;
+  /** The status code's name, e.g. `NOT_FOUND`. */
+  status?: string;
+  /** The status message. */
+  statusMessage: string;
+  /** google.rpc.Status details (from `grpc-status-details-bin`) as ProtoJSON with `@type`, when decodable. */
+  details: unknown[];
+  /** Response messages as ProtoJSON (a unary call: at most one). */
+  messages: unknown[];
+  /** Response headers and trailers (binary values left out). */
+  headers: Record<string, string>;
+  trailers: Record<string, string>;
+  /** The agent sent response headers (it was reached and answered). */
+  responded: boolean;
+  /**
+   * A failure that is not a status from the agent: `connect` (never reached), `timeout` (our deadline), `aborted`
+   * (our stop), `decode` (bytes that do not parse as the proto's message), `tool` (our own failure, e.g. a URL we
+   * cannot use or the bridge failing). The agent is blamed only for `decode`.
+   */
+  error?: { kind: 'connect' | 'timeout' | 'aborted' | 'decode' | 'tool'; message: string };
+  /** Bytes of the response messages. */
+  bytes: number;
 }
 
 export interface PreflightRequest {

@@ -41,6 +41,11 @@ export interface InterfacePreference {
   binding?: Binding;
   /** Major.Minor, e.g. "0.3" to test the v0.3 compatibility interfaces of a v1.0 card. */
   protocolVersion?: string;
+  /**
+   * The host can speak gRPC (Host.grpc): v1.0 gRPC interfaces are testable, after the HTTP-based ones (more checks
+   * apply there) unless `binding: 'GRPC'` asks for them. Set by the runner, not by users.
+   */
+  grpc?: boolean;
 }
 
 /**
@@ -114,6 +119,9 @@ export function detectGeneration(raw: unknown, card: NormalizedCard, cardSource?
     const b = canonicalBinding(String(i.binding));
     return (b === 'JSONRPC' || b === 'HTTP+JSON') && versionOk(i) && /^https?:\/\//i.test(i.url);
   });
+  // gRPC (v1.0 only): after the HTTP-based interfaces, when the host can call it.
+  if (prefer.grpc && generation === 'v1.0')
+    usable.push(...candidates.filter((i) => canonicalBinding(String(i.binding)) === 'GRPC' && versionOk(i) && /^[^\s]+$/.test(i.url)));
   const preferred = prefer.binding ? usable.filter((i) => canonicalBinding(String(i.binding)) === prefer.binding) : usable;
   if (prefer.binding && !preferred.length && usable.length) {
     evidence.push(`no ${prefer.binding} interface to test as requested; using the card's preferred one`);
@@ -140,7 +148,7 @@ export function detectGeneration(raw: unknown, card: NormalizedCard, cardSource?
   }
   if (first && det.selected && first !== det.selected) {
     evidence.push(
-      `the preferred interface is ${first.binding} at ${first.url}; ${canonicalBinding(String(first.binding)) === 'GRPC' ? 'gRPC cannot be tested from a browser' : 'it is not testable'}, so testing ${det.binding} instead`,
+      `the preferred interface is ${first.binding} at ${first.url}; ${canonicalBinding(String(first.binding)) === 'GRPC' ? (prefer.grpc ? 'the HTTP-based interfaces come first (more checks apply; ask for GRPC to test it)' : 'gRPC cannot be tested from a browser') : 'it is not testable'}, so testing ${det.binding} instead`,
     );
   }
   if (det.selected) {

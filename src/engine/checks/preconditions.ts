@@ -24,13 +24,44 @@ export function needDialect(ctx: CheckContext): Verdict | undefined {
     if (ctx.detection.untestable) return skip(ctx.detection.untestable, 'precondition');
     return skip('No usable agent card, so the agent cannot be called.', 'precondition');
   }
-  return undefined;
+  const grpc = ctx.dialect.binding === 'GRPC' ? GRPC_NOT_APPLICABLE[ctx.checkId] : undefined;
+  return grpc ? skip(grpc, 'not-applicable') : undefined;
 }
 
 function dialectStep(ctx: CheckContext): Step {
   const unmet = needDialect(ctx);
   return unmet ? { verdict: unmet } : { ctx };
 }
+
+const RAW_PROBE =
+  'This probe is a hand-made HTTP request (JSON-RPC or HTTP+JSON); over gRPC the messages are typed by the proto and this tool has no gRPC form of it yet.';
+/** Checks that do not apply when the interface under test is gRPC (v1.0.1 §10), and why. */
+export const GRPC_NOT_APPLICABLE: Readonly<Record<string, string>> = {
+  'streaming.content-type': 'gRPC streams are server-streaming RPCs (v1.0.1 §10.7), not Server-Sent Events: there is no Content-Type to judge.',
+  'errors.unknown-method': RAW_PROBE,
+  'errors.invalid-json': 'There is no JSON on the gRPC wire (protobuf messages, v1.0.1 §10.1).',
+  'errors.invalid-request': 'JSON-RPC envelopes do not exist on gRPC.',
+  'errors.invalid-params': RAW_PROBE,
+  'errors.notification': 'Notifications exist only on the JSON-RPC binding.',
+  'errors.task-not-found': RAW_PROBE,
+  'errors.cancel-terminal': RAW_PROBE,
+  'errors.cancel-twice': RAW_PROBE,
+  'errors.message-to-terminal': RAW_PROBE,
+  'errors.push-not-supported': RAW_PROBE,
+  'errors.version-unsupported': RAW_PROBE,
+  'errors.version-missing': RAW_PROBE,
+  'errors.unknown-task-message': RAW_PROBE,
+  'errors.context-mismatch': RAW_PROBE,
+  'errors.shape': RAW_PROBE,
+  'errors.details': RAW_PROBE,
+  'errors.streaming-unsupported': RAW_PROBE,
+  'interop.cors.rpc': 'A browser cannot call gRPC at all (no CORS applies); the dashboard reaches it through the local server.',
+  'interop.cors.stream': 'A browser cannot call gRPC at all (no CORS applies); the dashboard reaches it through the local server.',
+  'card.extended': RAW_PROBE,
+  'auth.required': RAW_PROBE,
+  'auth.challenge': RAW_PROBE,
+  'auth.accepted': RAW_PROBE,
+};
 
 /** At least one test task created: message-only agents, refused or rate-limited sends and our budget skip. */
 async function taskRunsStep(ctx: CheckContextWith<'dialect'>): Promise<Step> {

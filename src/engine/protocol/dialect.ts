@@ -1,47 +1,15 @@
 import { exchange, stream, type HttpContext, type HttpResult, type SseMessage } from '../http/client';
 import type { Binding, Generation } from '../model/check';
+import type { CallOpts, DialectConfig, ListArgs, SendArgs } from './call-options';
 import type { InputPart } from './input';
 import { renderPart, sendParams, userMessage, type MessageArgs, type MessageStyle } from './messages';
+import { grpcCallOf, grpcStream, grpcUnary } from './grpc';
 import { describeOperation, fillPath, methodName, OPERATIONS, operationUrl, restBase, restRoute, tenantOf, type Operation, type RestRoute } from './operations';
 import { parseRest, parseRpc, parseStreamEvent, rpcError, type CallOutcome, type ProtocolError, type Speaker, type StreamItem, type StreamRun } from './parse';
 
 export type { CallOutcome, ProtocolError, StreamItem, StreamRun } from './parse';
 export type { Operation } from './operations';
-
-export interface CallOpts {
-  lane: string;
-  checkId?: string;
-  timeoutMs?: number;
-  /** Extra headers for this call (override the defaults, e.g. a different A2A-Version). */
-  headers?: Record<string, string>;
-  /** Leave out headers (e.g. `A2A-Version` for the negotiation check, or credentials for auth checks). */
-  omitHeaders?: string[];
-  /** Send without the user's credentials. */
-  anonymous?: boolean;
-  /** Streams only: our own early stop. */
-  stopSignal?: AbortSignal;
-}
-
-export interface SendArgs extends CallOpts, MessageArgs {}
-
-export interface ListArgs extends CallOpts {
-  contextId?: string;
-  pageSize?: number;
-  pageToken?: string;
-}
-
-export interface DialectConfig {
-  generation: Generation;
-  binding: Binding;
-  endpointUrl: string;
-  tenant?: string;
-  /** Credential headers (added unless `anonymous`). */
-  authHeaders: Record<string, string>;
-  /** Credential query parameters (API key `in: query`). */
-  authQuery: Record<string, string>;
-  acceptedOutputModes: string[];
-  uuid(): string;
-}
+export type { CallOpts, DialectConfig, ListArgs, SendArgs } from './call-options';
 
 type Ids = { id?: string; configId?: string };
 
@@ -83,7 +51,6 @@ export class Dialect {
     return this.generation === 'v0.3' && this.isRest ? this.restStyle : undefined;
   }
 
-  /** How answers are read now (the payload style can change the shapes). */
   private get speaker(): Speaker {
     return { generation: this.generation, binding: this.binding, shapeBinding: this.shapeBinding };
   }
@@ -218,6 +185,7 @@ export class Dialect {
     o: { ids?: Ids; query?: string; body?: unknown; params: unknown; parseAs?: Operation },
     opts: CallOpts,
   ): Promise<CallOutcome> {
+    if (this.binding === 'GRPC') return grpcUnary(ctx, grpcCallOf(this, op, o.params, opts)); // grpc.ts: the JSON-RPC params are the request
     if (this.isRest) {
       const r = this.route(op, o.ids);
       const http = await this.rawRest(ctx, r.method, `${r.path}${o.query ?? ''}`, o.body === undefined ? undefined : JSON.stringify(o.body), opts);
@@ -226,7 +194,6 @@ export class Dialect {
     const { http, id } = await this.rpc(ctx, op, o.params, opts);
     return this.parseRpc(http, id, o.parseAs ?? op);
   }
-
   // ---------------------------------------------------------------- operations
 
   async send(ctx: HttpContext, a: SendArgs): Promise<CallOutcome> {
@@ -352,6 +319,7 @@ export class Dialect {
 
   async streamSend(ctx: HttpContext, a: SendArgs, onItem?: (i: StreamItem) => 'stop' | void): Promise<StreamRun> {
     await this.settledStyle();
+    if (this.binding === 'GRPC') return grpcStream(ctx, grpcCallOf(this, 'stream', this.sendParams(a), a), onItem);
     if (this.isRest) {
       const open = () => this.openStream(ctx, 'POST', this.operationUrl('stream'), JSON.stringify(this.sendParams(a)), undefined, a, onItem);
       if (this.generation !== 'v0.3' || this.styleNegotiation) return open();
@@ -378,6 +346,7 @@ export class Dialect {
   }
 
   async subscribe(ctx: HttpContext, a: CallOpts & { id: string }, onItem?: (i: StreamItem) => 'stop' | void): Promise<StreamRun> {
+    if (this.binding === 'GRPC') return grpcStream(ctx, grpcCallOf(this, 'subscribe', this.idParams(a.id), a), onItem);
     if (this.isRest) {
       const url = this.operationUrl('subscribe', { id: a.id });
       // The proto says GET, the text says POST (v0.3.0 §3.5.6, v1.0.1 §11.3.2): try the proto's first.

@@ -304,7 +304,9 @@ export const errorsSubscribeTerminal = defineCheck({
     if (ans.kind === 'crash') return ans.verdict;
     if (g === 'v1.0') {
       if (ans.kind === 'refused') {
-        const ok = ctx.dialect.isRest ? ans.reason === 'UNSUPPORTED_OPERATION' || (ans.status === 400 && ans.reason === undefined) : ans.code === -32004;
+        const ok = ctx.dialect.isRest
+          ? ans.reason === 'UNSUPPORTED_OPERATION' || (ans.status === 400 && ans.reason === undefined)
+          : ans.code === -32004 || (ctx.dialect.binding === 'GRPC' && ans.reason === 'UNSUPPORTED_OPERATION'); // gRPC: ErrorInfo reason (§10.6)
         if (ok) return pass(`${what}: refused with UnsupportedOperation (${ans.how}).`, evidence);
         const hint = ans.code === -32602 ? " a2a-python's on_subscribe_to_task answers InvalidParams here." : '';
         return fail(`${what}: expected UnsupportedOperation (-32004; HTTP 400 UNSUPPORTED_OPERATION), got ${ans.how}.${hint}`, evidence);
