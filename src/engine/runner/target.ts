@@ -13,10 +13,10 @@ export interface ResolvedTarget extends InspectedTarget {
   dialect?: Dialect;
 }
 
-/** Builds the dialect of an inspected agent when its binding can be tested (not gRPC, an endpoint declared). */
+/** Builds the dialect of an inspected agent when its binding can be tested (an endpoint declared; gRPC when the host speaks it). */
 export function dialectFor(t: InspectedTarget, uuid: () => string): Dialect | undefined {
   const { detection } = t;
-  if (!isRecord(t.raw) || !detection.endpointUrl || !detection.binding || detection.binding === 'GRPC') return undefined;
+  if (!isRecord(t.raw) || !detection.endpointUrl || !detection.binding || detection.untestable) return undefined;
   return new Dialect({
     generation: detection.testedGeneration,
     binding: detection.binding,
@@ -40,6 +40,7 @@ export async function resolveTarget(
   warmup = true,
   prefer: InterfacePreference = {},
 ): Promise<ResolvedTarget> {
-  const t = await inspectTarget(http, role, url, creds, { warmupRetries: warmup ? 3 : 0, prefer });
+  // gRPC interfaces are testable when the host speaks gRPC (Node: src/grpc; the browser: the local server's bridge).
+  const t = await inspectTarget(http, role, url, creds, { warmupRetries: warmup ? 3 : 0, prefer: { grpc: !!http.host.grpc, ...prefer } });
   return { ...t, dialect: dialectFor(t, uuid) };
 }
