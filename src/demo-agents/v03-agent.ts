@@ -5,11 +5,20 @@
 import express from 'express';
 import { randomUUID } from 'node:crypto';
 import type { AgentCard, Message, Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent } from 'a2a-sdk-v03';
-import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from 'a2a-sdk-v03/server';
+import {
+  DefaultPushNotificationSender,
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from 'a2a-sdk-v03/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from 'a2a-sdk-v03/server/express';
 import { behaviourFor, DEFAULT_SLOW_TASK_MS, DEFAULT_STEP_MS, FAIL_REASON, HAIKU_LINES, INPUT_QUESTION, SKILLS } from '../testing/defect-agent/skills';
 import { mountExpress, type DemoAgentOptions, type MountedDemoAgent, trimSlash } from './mount';
 import { TaskPacer } from './pacing';
+import { loopbackOnly } from './push';
 
 export function buildV03Card(publicUrl: string): AgentCard {
   const base = trimSlash(publicUrl);
@@ -25,7 +34,7 @@ export function buildV03Card(publicUrl: string): AgentCard {
     ],
     provider: { organization: 'a2a-interop demo', url: 'https://github.com/a2aproject/a2a-js' },
     version: '1.0.0',
-    capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
+    capabilities: { streaming: true, pushNotifications: true, stateTransitionHistory: false },
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
     skills: SKILLS.map((s) => ({
@@ -139,7 +148,10 @@ export function createV03DemoAgent(opts: DemoAgentOptions): MountedDemoAgent {
   const basePath = trimSlash(opts.basePath);
   const card = buildV03Card(opts.publicUrl);
   const executor = new DemoExecutorV03(opts.stepMs ?? DEFAULT_STEP_MS, opts.slowTaskMs ?? DEFAULT_SLOW_TASK_MS);
-  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  // Push: the SDK's store and sender (the sender sees loopback webhooks only: see push.ts).
+  const pushStore = new InMemoryPushNotificationStore();
+  const pushSender = new DefaultPushNotificationSender(loopbackOnly(pushStore));
+  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor, undefined, pushStore, pushSender);
   const router = express.Router();
   router.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: requestHandler }));
   router.use('/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));

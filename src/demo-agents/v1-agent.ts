@@ -8,13 +8,23 @@
  * It exercises the dashboard's discovery (which must send `A2A-Version: 1.0`) and version checks.
  */
 import express from 'express';
-import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import {
+  AgentEvent,
+  DefaultPushNotificationSender,
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { Role, TaskState, type AgentCard, type Message, type Part } from '@a2a-js/sdk';
 import { randomUUID } from 'node:crypto';
 import { behaviourFor, DEFAULT_SLOW_TASK_MS, DEFAULT_STEP_MS, FAIL_REASON, HAIKU_LINES, INPUT_QUESTION, SKILLS } from '../testing/defect-agent/skills';
 import { mountExpress, type DemoAgentOptions, type MountedDemoAgent, trimSlash } from './mount';
 import { TaskPacer } from './pacing';
+import { loopbackOnly } from './push';
 
 const textPart = (text: string): Part => ({ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' });
 
@@ -56,7 +66,7 @@ export function buildV1Card(publicUrl: string, grpcUrl?: string): AgentCard {
     ],
     provider: { organization: 'a2a-interop demo', url: 'https://github.com/a2aproject/a2a-js' },
     version: '1.0.0',
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: false },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
@@ -179,7 +189,10 @@ export function createV1DemoAgent(opts: DemoAgentOptions & { grpcUrl?: string; o
   const basePath = trimSlash(opts.basePath);
   const card = buildV1Card(opts.publicUrl, opts.grpcUrl);
   const executor = new DemoExecutor(opts.stepMs ?? DEFAULT_STEP_MS, opts.slowTaskMs ?? DEFAULT_SLOW_TASK_MS);
-  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  // Push: the SDK's store and sender (the sender sees loopback webhooks only: see push.ts).
+  const pushStore = new InMemoryPushNotificationStore();
+  const pushSender = new DefaultPushNotificationSender(loopbackOnly(pushStore));
+  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor, undefined, pushStore, pushSender);
   opts.onHandler?.(requestHandler);
   const legacyCompat = { enabled: true };
   const router = express.Router();
