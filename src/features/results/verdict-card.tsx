@@ -52,7 +52,8 @@ function tilesOf(checks: readonly CheckRunState[]): Tile[] {
       t[c.status]++;
     }
   }
-  return [...tiles.values()];
+  // The informational security review gets a tile only when its checks ran (older reports and --only runs have none).
+  return [...tiles.values()].filter((t) => !isInformational(t) || t.started > 0);
 }
 
 /** One category: counts in words (colour never carries the meaning alone) and a small bar. */
