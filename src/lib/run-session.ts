@@ -14,6 +14,8 @@ export interface RunInput {
   credentials: Credentials;
   timeoutMs: number;
   skills?: string[];
+  /** Trusted public keys for card signatures (a JWKS, parsed). */
+  jwks?: unknown;
 }
 
 export interface SessionState {
@@ -99,6 +101,7 @@ export class RunSession {
       credentials: input.credentials,
       timeoutMs: input.timeoutMs,
       skills: input.skills,
+      jwks: input.jwks,
       signal,
       transport: settings.mode,
     };

@@ -9,6 +9,7 @@ import { useRunSelector, useRunStoreHandle } from '../../lib/run-store';
 import { settingsStore, useSettings } from '../../lib/settings-store';
 import { checkAgentUrl } from '../../lib/url';
 import { credentialsOf, draftFrom, type CredentialDraft, type CredentialKind } from './credentials';
+import { JwksField, parseJwks } from './jwks-field';
 import { useDebounced } from './use-debounced';
 
 const CREDENTIAL_OPTIONS: { value: CredentialKind; label: string }[] = [
@@ -45,6 +46,8 @@ export function RunForm({ children }: { children?: ReactNode }) {
   const [peerUrl, setPeerUrl] = useState(link.peer ?? session.input?.peerUrl ?? '');
   const [draft, setDraft] = useState<CredentialDraft>(() => draftFrom(session.input?.credentials ?? remembered));
   const [timeoutS, setTimeoutS] = useState(String((session.input?.timeoutMs ?? 60_000) / 1000));
+  const [jwksText, setJwksText] = useState('');
+  const jwks = parseJwks(jwksText);
   const [skillChoice, setSkillChoice] = useState<Record<string, boolean>>({});
   const [errors, setErrors] = useState<string[]>([]);
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldKey, string>>>({});
@@ -98,7 +101,8 @@ export function RunForm({ children }: { children?: ReactNode }) {
     setErrors(problems);
     setFieldErrors(bad);
     const firstBad = (['agent', 'peer', 'credentials', 'timeout'] as const).find((k) => bad[k]);
-    if (firstBad || problems.length || !agent.ok || !creds.ok) {
+    if (!jwks.ok) problems.push(jwks.error);
+    if (firstBad || problems.length || !agent.ok || !creds.ok || !jwks.ok) {
       // The previous agent's verdict must not stay on screen next to a URL it was not made for.
       if (!running) live.reset();
       if (firstBad) focusField(firstBad);
@@ -112,6 +116,7 @@ export function RunForm({ children }: { children?: ReactNode }) {
       credentials: creds.value,
       timeoutMs: Math.round(timeout * 1000),
       skills: skills.length && picked.length < skills.length ? picked : undefined,
+      jwks: jwks.value,
     });
   };
 
@@ -322,6 +327,7 @@ export function RunForm({ children }: { children?: ReactNode }) {
               </p>
             ) : null}
           </div>
+          <JwksField value={jwksText} onChange={setJwksText} error={jwks.ok ? undefined : jwks.error} />
           {skills.length ? (
             <fieldset className="skills">
               <legend>Skills to exercise</legend>
