@@ -55,3 +55,6 @@ export interface InboxDelivery {
 
 /** The header the token of a push config travels in (v0.1.0-v1.0.0 examples; the @a2a-js/sdk sender's default). */
 export const NOTIFICATION_TOKEN_HEADER = 'x-a2a-notification-token';
+
+/** The timeline lane the push delivery checks put each received delivery on (an exchange: the agent's POST, our answer). */
+export const PUSH_INBOX_LANE = 'push inbox';

@@ -1,4 +1,5 @@
 import type { RunState } from '../../lib/engine';
+import { deliveryLabel, PUSH_INBOX_LANE } from './delivery';
 import { operationOf } from './wire';
 
 /** Pure timeline model: one lane per test task, its items on a shared time axis. */
@@ -89,7 +90,7 @@ export function buildTimeline(s: RunState, collapsed: ReadonlySet<string> = new 
       lane: x.lane,
       start,
       end,
-      label: operationOf(x.request),
+      label: x.lane === PUSH_INBOX_LANE ? deliveryLabel(x.request.body) : operationOf(x.request),
       detail: `${status}${end !== undefined ? `, ${Math.round(end - start)} ms` : ''}${x.sseCount ? `, ${x.sseCount} SSE events` : ''}`,
       tone,
       checkId: x.checkId,

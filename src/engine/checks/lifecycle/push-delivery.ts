@@ -15,6 +15,7 @@ import { errText } from '../fixtures/outcomes';
 import { readBack } from '../fixtures/tasks';
 import {
   collect,
+  isSettled,
   deliveryEvidence,
   DELIVERY_WAIT_MS,
   openPushSession,
@@ -43,13 +44,13 @@ function deliveryRun(ctx: CheckContextWith<'dialect'>): Promise<DeliveryRun> {
     const host = ctx.http.host;
     const started = host.now();
     try {
-      const terminalIn = (ds: readonly InboxDelivery[]) => ds.some((d) => isTerminal(readDelivery(g, d, s.taskId).state, g));
+      const terminalIn = (ds: readonly InboxDelivery[]) => ds.some((d) => isSettled(readDelivery(g, d, s.taskId).state, g));
       // Until the terminal delivery, or the task read back as terminal (then a short grace for its delivery).
       const end = started + Math.min(ctx.taskTimeoutMs, DELIVERY_WAIT_MS);
       let finalState: TaskState | undefined;
       while (!terminalIn(await s.lease.waitFor(terminalIn, 250, ctx.http.signal)) && host.now() < end) {
         finalState = await waitTerminal(ctx, s.taskId, s.lane, 0);
-        if (isTerminal(finalState, g)) {
+        if (isSettled(finalState, g)) {
           await s.lease.waitFor(terminalIn, TERMINAL_GRACE_MS, ctx.http.signal);
           break;
         }
@@ -74,7 +75,7 @@ const statesOf = (reads: readonly ReadDelivery[]) => reads.map((r) => r.rawState
 function nothingArrived(ctx: CheckContextWith<'dialect'>, run: Extract<DeliveryRun, { session: PushSession }>): Verdict {
   const { session: s, finalState } = run;
   const waited = `${(run.waitedMs / 1000).toFixed(1)} s`;
-  if (!isTerminal(finalState, ctx.generation))
+  if (!isSettled(finalState, ctx.generation))
     return toolLimit(
       `Task ${s.taskId} was still ${finalState ?? 'running'} after ${waited} and nothing had been delivered yet; our wait ended first.`,
       s.evidence,
@@ -97,7 +98,7 @@ async function deliveryCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdict>
   const evidence = [...s.evidence, ...reads.slice(0, 6).map((r) => deliveryEvidence(r))];
   const hard = reads.filter((r) => r.shape).map((r) => `delivery #${r.d.seq}: ${r.shape}`);
   const weak = reads.filter((r) => r.weak).map((r) => `delivery #${r.d.seq}: ${r.weak}`);
-  if (isTerminal(run.finalState, g) && !reads.some((r) => isTerminal(r.state, g)))
+  if (isSettled(run.finalState, g) && !reads.some((r) => r.state === run.finalState))
     hard.push(`task ${s.taskId} reached ${run.finalState} but no delivery reported it (delivered: ${statesOf(reads)})`);
   return graded(
     hard,
@@ -193,10 +194,10 @@ async function afterDeleteCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdi
     const b = await readBack(ctx, s.taskId, s.lane);
     const stateAtDelete = b.kind === 'task' ? b.task.state : 'running';
     const finalState = await waitTerminal(ctx, s.taskId, s.lane, Math.min(ctx.taskTimeoutMs, DELIVERY_WAIT_MS));
-    if (!isTerminal(finalState, g)) return toolLimit(`Task ${s.taskId} was still ${finalState ?? 'running'} when our wait ended.`, s.evidence);
+    if (!isSettled(finalState, g)) return toolLimit(`Task ${s.taskId} was still ${finalState ?? 'running'} when our wait ended.`, s.evidence);
     await host.sleep(STRAGGLER_MS, ctx.http.signal);
     const reads = collect(ctx, s, []);
-    const late = reads.filter((r) => r.d.at >= deletedAt && isTerminal(r.state, g));
+    const late = reads.filter((r) => r.d.at >= deletedAt && isSettled(r.state, g));
     if (late.length) {
       return {
         status: 'fail',

@@ -5,9 +5,9 @@
  */
 import type { Evidence, Generation } from '../../model/check';
 import type { TaskState } from '../../model/events';
-import type { InboxDelivery, InboxLease } from '../../model/inbox';
+import { PUSH_INBOX_LANE, type InboxDelivery, type InboxLease } from '../../model/inbox';
 import type { CallOutcome } from '../../protocol/dialect';
-import { isTerminal, normalizeState } from '../../protocol/states';
+import { isInterrupted, isTerminal, normalizeState } from '../../protocol/states';
 import { isRecord } from '../../util/json';
 import type { CheckContextWith } from '../context';
 import { exchangeEvidence, ev, refusedForCredentials, skip, toolLimit, type Verdict } from '../define';
@@ -17,7 +17,10 @@ import { readBack, runningCandidates, startRunningTask } from '../fixtures/tasks
 /** Longest wait for the terminal delivery once the config is set (the task's own budget may be lower). */
 export const DELIVERY_WAIT_MS = 10_000;
 /** After the terminal delivery (or the task seen terminal), how long stragglers are still collected. */
-export const STRAGGLER_MS = 400;
+export const STRAGGLER_MS = 600;
+/** A state the task stays in until someone acts: terminal, or interrupted (input-required, auth-required). */
+export const isSettled = (s: TaskState | undefined, g: Generation): boolean => isTerminal(s, g) || isInterrupted(s);
+
 /** Between reads of the task while waiting for it to finish. */
 const POLL_MS = 150;
 
@@ -249,10 +252,10 @@ export async function openPushSession(
       return early;
     }
     const b = await readBack(ctx, s.taskId, lane);
-    if (b.kind !== 'task' || !isTerminal(b.task.state, ctx.generation)) return s;
+    if (b.kind !== 'task' || !isSettled(b.task.state, ctx.generation)) return s;
     await s.lease.close();
     finished = skip(
-      `Every test task had finished (${b.task.state}) by the time its push config was set${ready ? ' and deleted' : ''}, so no update was left to deliver.`,
+      `Every test task had finished or paused (${b.task.state}) by the time its push config was set${ready ? ' and deleted' : ''}, so no update was left to deliver.`,
       'precondition',
       s.evidence,
     );
@@ -261,14 +264,14 @@ export async function openPushSession(
   return finished ?? skip('No task could be started to attach a push config to.', 'precondition');
 }
 
-/** Reads the task until it is terminal or `ms` passed; the last state seen. */
+/** Reads the task until it is settled (terminal or interrupted) or `ms` passed; the last state seen. */
 export async function waitTerminal(ctx: CheckContextWith<'dialect'>, taskId: string, lane: string, ms: number): Promise<TaskState | undefined> {
   const end = ctx.http.host.now() + ms;
   let state: TaskState | undefined;
   for (;;) {
     const b = await readBack(ctx, taskId, lane);
     if (b.kind === 'task') state = b.task.state;
-    if (isTerminal(state, ctx.generation) || ctx.http.host.now() >= end || ctx.http.signal.aborted) return state;
+    if (isSettled(state, ctx.generation) || ctx.http.host.now() >= end || ctx.http.signal.aborted) return state;
     await ctx.http.host.sleep(POLL_MS, ctx.http.signal).catch(() => undefined);
   }
 }
@@ -277,7 +280,7 @@ export async function waitTerminal(ctx: CheckContextWith<'dialect'>, taskId: str
 export function collect(ctx: CheckContextWith<'dialect'>, s: PushSession, seen: ReadDelivery[]): ReadDelivery[] {
   for (const d of s.lease.deliveries()) {
     if (seen.some((r) => r.d.seq === d.seq)) continue;
-    seen.push({ d, ...readDelivery(ctx.generation, d, s.taskId), exchangeId: emitDelivery(ctx, s.lease, d, 'push inbox') });
+    seen.push({ d, ...readDelivery(ctx.generation, d, s.taskId), exchangeId: emitDelivery(ctx, s.lease, d, PUSH_INBOX_LANE) });
   }
   return seen;
 }
