@@ -100,3 +100,18 @@ describe('security review of the card', () => {
     expect(r['security.card.secrets']?.status).toBe('pass');
   });
 });
+
+describe('security review of the card: gRPC targets', () => {
+  it('a gRPC interface at a private host:port in a public card is found; a public one is not', async () => {
+    const card = v1Card({
+      supportedInterfaces: [
+        { url: 'https://agents.example.com/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: '10.0.0.5:50051', protocolBinding: 'GRPC', protocolVersion: '1.0' },
+        { url: 'grpc.example.com:443', protocolBinding: 'GRPC', protocolVersion: '1.0' },
+      ],
+    });
+    const x = (await judge(card))['security.card.urls'];
+    expect(x?.status).toBe('advisory');
+    expect(x?.evidence.map((e) => e.path)).toEqual(['supportedInterfaces[1].url']);
+  });
+});

@@ -11,6 +11,8 @@ import { cardStrings, hiddenCharacters, llmInstructions, maskSecret, revealHidde
 /** JWS signatures are base64url by design (and verified by card.signatures): never read as secrets or text. */
 const SKIP = ['signatures'];
 const MAX_EVIDENCE = 10;
+/** A gRPC target written as host:port (no scheme). */
+const HOST_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
 
 const KIND_WORDS: Record<AddressKind, string> = {
   loopback: 'a loopback address',
@@ -32,8 +34,9 @@ export const securityCardUrls = defineSecurityCheck({
     const agent = agentAddress(ctx);
     const local = isLocalKind(agent?.kind);
     const urls = cardStrings(ctx.raw, { skip: SKIP }).flatMap((s) => {
-      const a = urlAddressKind(s.value);
-      return a && (a.url.protocol === 'http:' || a.url.protocol === 'https:' || a.url.protocol === 'ws:' || a.url.protocol === 'wss:') ? [{ s, ...a }] : [];
+      // Any URL with a host (http(s), ws(s), grpc(s), ...), and gRPC's bare host:port targets.
+      const a = urlAddressKind(s.value) ?? (HOST_PORT.test(s.value) ? urlAddressKind(`grpc://${s.value}`) : undefined);
+      return a && a.url.hostname ? [{ s, ...a }] : [];
     });
     if (!urls.length) return skip('The card declares no absolute URL.', 'not-applicable');
     const found: Evidence[] = [];
