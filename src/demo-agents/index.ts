@@ -7,13 +7,15 @@ import { createFlawedDemoAgent, createLegacyDemoAgent, FLAWED_DEFECTS } from './
 import type { DemoAgentOptions, MountedDemoAgent } from './mount';
 import { createV03DemoAgent } from './v03-agent';
 import { createV1DemoAgent } from './v1-agent';
+import { createOAuthDemoAgent, DEMO_OAUTH_CLIENT } from './oauth-agent';
 
 export type { DemoAgentOptions, MountedDemoAgent } from './mount';
 export { createV1DemoAgent } from './v1-agent';
 export { createV03DemoAgent } from './v03-agent';
+export { createOAuthDemoAgent, DEMO_OAUTH_CLIENT } from './oauth-agent';
 export { createFlawedDemoAgent, createLegacyDemoAgent, FLAWED_DEFECTS } from './defect-based';
 
-export type DemoAgentId = 'v1' | 'v03' | 'legacy' | 'flawed';
+export type DemoAgentId = 'v1' | 'v03' | 'legacy' | 'flawed' | 'oauth';
 export type ConformanceLevelGuess = 'full' | 'partial' | 'minimal' | 'non-conformant';
 
 export interface DemoAgentInfo {
@@ -105,5 +107,20 @@ export const DEMO_AGENTS: readonly DemoAgentInfo[] = [
     defects: FLAWED_DEFECTS.map((name) => ({ name, description: DEFECTS[name] })),
     delaysMs: delays,
     create: createFlawedDemoAgent,
+  },
+  {
+    id: 'oauth',
+    label: 'v0.3 agent behind OAuth 2.0 (client credentials)',
+    path: '/demo/oauth',
+    generation: 'v0.3',
+    builtOn: '@a2a-js/sdk 0.3.14 + oauth2-mock-server (in-process issuer at <path>/idp)',
+    bindings: ['JSONRPC', 'HTTP+JSON'],
+    cardPath: '/.well-known/agent-card.json',
+    endpointPath: '/jsonrpc',
+    expectedLevel: 'full',
+    expectedLevelWhy: `Measured (src/engine/auth/oauth.test.ts): with client id "${DEMO_OAUTH_CLIENT.clientId}" and secret "${DEMO_OAUTH_CLIENT.clientSecret}" every A2A check passes (tokens fetched from the card's tokenUrl, refreshed on expiry); without them the run is not assessed (credentials required), with a wrong secret not assessed (credentials rejected).`,
+    defects: [],
+    delaysMs: delays,
+    create: createOAuthDemoAgent,
   },
 ];

@@ -10,9 +10,23 @@ export interface CredentialDraft {
   apiKeyHeader: string;
   headerName: string;
   headerValue: string;
+  /** OAuth 2.0 client credentials (the token is fetched from the endpoint the card declares). */
+  oauthClientId: string;
+  oauthClientSecret: string;
+  oauthScope: string;
 }
 
-export const EMPTY_DRAFT: CredentialDraft = { kind: 'none', token: '', apiKey: '', apiKeyHeader: '', headerName: '', headerValue: '' };
+export const EMPTY_DRAFT: CredentialDraft = {
+  kind: 'none',
+  token: '',
+  apiKey: '',
+  apiKeyHeader: '',
+  headerName: '',
+  headerValue: '',
+  oauthClientId: '',
+  oauthClientSecret: '',
+  oauthScope: '',
+};
 
 export function draftFrom(c: Credentials | undefined): CredentialDraft {
   if (!c) return EMPTY_DRAFT;
@@ -25,6 +39,8 @@ export function draftFrom(c: Credentials | undefined): CredentialDraft {
       return { ...EMPTY_DRAFT, kind: 'api-key', apiKey: c.value, apiKeyHeader: c.name ?? '' };
     case 'header':
       return { ...EMPTY_DRAFT, kind: 'header', headerName: c.name, headerValue: c.value };
+    case 'oauth2':
+      return { ...EMPTY_DRAFT, kind: 'oauth2', oauthClientId: c.clientId, oauthClientSecret: c.clientSecret, oauthScope: c.scope ?? '' };
   }
 }
 
@@ -47,5 +63,12 @@ export function credentialsOf(d: CredentialDraft): { ok: true; value: Credential
       if (!HEADER_NAME.test(d.headerName)) return { ok: false, error: 'Enter a valid header name (letters, digits and -).' };
       if (!d.headerValue) return { ok: false, error: 'Enter the header value.' };
       return { ok: true, value: { kind: 'header', name: d.headerName, value: d.headerValue } };
+    case 'oauth2':
+      if (!d.oauthClientId.trim()) return { ok: false, error: 'Enter the OAuth client id, or choose "No credentials".' };
+      if (!d.oauthClientSecret) return { ok: false, error: 'Enter the OAuth client secret.' };
+      return {
+        ok: true,
+        value: { kind: 'oauth2', clientId: d.oauthClientId.trim(), clientSecret: d.oauthClientSecret, scope: d.oauthScope.trim() || undefined },
+      };
   }
 }

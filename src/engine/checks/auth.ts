@@ -3,7 +3,7 @@
  * WWW-Authenticate challenge on 401), and the user's credentials are accepted.
  */
 import type { CheckDef } from './define';
-import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip, transportVerdict } from './define';
+import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip, transportVerdict, type Verdict } from './define';
 import { answered, sendProbe, type Probe } from './fixtures/probes';
 import { unknownTaskId } from './fixtures/probe-ids';
 import { authRequirement, declaresSecurity } from './fixtures/security';
@@ -37,6 +37,31 @@ async function sameWithCredentials(ctx: CheckContextWith<'dialect'>, anon: Probe
   return typeof a === 'number' && withCreds.rpc?.error?.code === a ? withCreds : undefined;
 }
 
+/**
+ * Positive control: with credentials given, the same call must get past authentication before a refusal without them
+ * is credited (else the agent refuses everyone, or the credentials are wrong, and the refusal proves nothing).
+ * Undefined when the control passed or cannot run (no credentials); else the verdict that replaces the pass.
+ */
+async function uncontrolled(ctx: CheckContextWith<'dialect'>, anon: Probe): Promise<Verdict | undefined> {
+  if (ctx.credentials.kind === 'none') return undefined;
+  const withCreds = await authProbe(ctx, false);
+  const evidence = [exchangeEvidence(anon.http, 'without credentials'), exchangeEvidence(withCreds.http, 'with credentials')];
+  if (!withCreds.http.responded)
+    return skip(
+      `The anonymous call was refused, but the same call with credentials got no answer (${withCreds.http.error?.message ?? 'no response'}): the refusal cannot be credited.`,
+      'precondition',
+      evidence,
+    );
+  const s = withCreds.http.status;
+  if (s === 401 || s === 403)
+    return skip(
+      `The anonymous call was refused, but so was the same call with the credentials given (HTTP ${s}): a refusal that does not depend on the credentials proves nothing about authentication. Check the credentials.`,
+      'credentials',
+      evidence,
+    );
+  return undefined;
+}
+
 export const authRequired = defineCheck({
   id: 'auth.required',
   title: 'Requests without credentials are rejected when the card requires authentication',
@@ -54,7 +79,14 @@ export const authRequired = defineCheck({
     if (!p.http.responded || p.http.error) return transportVerdict(p.http, 'calling without credentials');
     const s = p.http.status;
     const evidence = [exchangeEvidence(p.http)];
-    if (s === 401 || s === 403) return pass(`Rejected with HTTP ${s}. ${req.why}`, evidence);
+    if (s === 401 || s === 403) {
+      const control = await uncontrolled(ctx, p);
+      if (control) return control;
+      return pass(
+        `Rejected with HTTP ${s}. ${req.why}${ctx.credentials.kind === 'none' ? '' : ' The same call with the credentials given got past authentication.'}`,
+        evidence,
+      );
+    }
     const processed = `${req.why} Yet a call without credentials was processed`;
     if (ctx.dialect.isRest) {
       if (s < 400) return fail(`${processed}: ${answered(p)}.`, evidence);
@@ -73,6 +105,8 @@ export const authRequired = defineCheck({
     }
     const code = p.rpc?.error?.code;
     if (!ctx.dialect.isRest && typeof code === 'number') {
+      const control = await uncontrolled(ctx, p);
+      if (control) return control;
       if (ctx.generation === 'v1.0')
         return pass(
           `Rejected with JSON-RPC error ${code} (HTTP ${s}): v1.0.1 §3.3.2 names a "JSON-RPC custom error" as one form of the rejection (HTTP 401/403 is customary). ${req.why}`,

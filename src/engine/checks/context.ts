@@ -4,6 +4,7 @@ import type { NormalizedCard } from '../card/normalize';
 import type { HttpContext } from '../http/client';
 import type { Binding, Generation } from '../model/check';
 import type { Dialect } from '../protocol/dialect';
+import type { OAuthClient } from '../auth/client';
 import type { Credentials } from '../runner/options';
 import type { ResolvedTarget } from '../runner/target';
 import type { StreamFixture } from './fixtures/stream';
@@ -37,6 +38,8 @@ export interface CheckContext {
   uuid(): string;
   /** The second agent, when the user gave one (two-agent interop checks). */
   readonly peer?: ResolvedTarget;
+  /** The run's OAuth client (client credentials given): its discovery and token exchanges, its failure. */
+  readonly oauth?: OAuthClient;
   /** Trusted public keys for card signatures the user gave (RunOptions.jwks), as parsed JSON. */
   readonly jwks?: unknown;
 }

@@ -1,4 +1,5 @@
 import { authChecks } from './auth';
+import { oauthChecks } from './auth-oauth';
 import { cardChecks } from './card';
 import { cardExtended } from './card/extended';
 import type { CheckDef } from './define';
@@ -18,6 +19,7 @@ export const ALL_CHECKS: readonly CheckDef[] = [
   ...streamingChecks,
   ...errorChecks,
   ...authChecks,
+  ...oauthChecks,
   ...interopChecks,
   cardExtended,
   ...peerChecks,

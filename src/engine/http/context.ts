@@ -16,6 +16,16 @@ export interface HttpContext {
   slots?: Semaphore;
   /** Origins that have answered at least once in this run (an agent that never answered was never reached). */
   answered?: Set<string>;
+  /** Keeps an OAuth access token fresh on the requests that carry it (src/engine/auth); absent: headers go as given. */
+  auth?: RequestAuth;
+}
+
+/** A credential that can go stale (an OAuth access token): refreshed before a request, renewed once after a 401. */
+export interface RequestAuth {
+  /** The headers to send: a token of ours that has expired is replaced by a fresh one; other headers are untouched. */
+  prepare(headers: Record<string, string> | undefined): Promise<Record<string, string> | undefined>;
+  /** After a 401 to a request sent at `sentAt` with `headers`: headers with a newer token to retry once, or undefined. */
+  retry(headers: Record<string, string> | undefined, sentAt: number): Promise<Record<string, string> | undefined>;
 }
 
 export interface HttpContextOptions {

@@ -68,7 +68,8 @@ export interface Opening {
  * proxy-made error response and fills the response head of `r`. Never throws. The caller reads the body, then
  * calls `dl.cancel()` and `emitResponse`.
  */
-export async function openResponse(ctx: HttpContext, req: HttpRequest): Promise<Opening> {
+export async function openResponse(ctx: HttpContext, given: HttpRequest): Promise<Opening> {
+  const req = ctx.auth ? { ...given, headers: await ctx.auth.prepare(given.headers) } : given;
   const id = ctx.newId('x');
   const startedAt = ctx.host.now();
   emitRequest(ctx, id, req, startedAt);
@@ -188,12 +189,21 @@ export async function withPoliteRetry<T>(ctx: HttpContext, attempt: () => Promis
  * Never throws: every failure becomes `result.error`, classified so that our own failures are
  * never blamed on the agent.
  */
-export function exchange(ctx: HttpContext, req: HttpRequest): Promise<HttpResult> {
-  return withPoliteRetry(
+export async function exchange(ctx: HttpContext, req: HttpRequest): Promise<HttpResult> {
+  const first = await withPoliteRetry(
     ctx,
     () => exchangeNow(ctx, req),
     (r) => r,
   );
+  // An OAuth token the agent no longer takes (expired early, revoked): one retry with a new token, recorded too.
+  const renewed = first.status === 401 && ctx.auth ? await ctx.auth.retry(req.headers, first.startedAt) : undefined;
+  return renewed
+    ? withPoliteRetry(
+        ctx,
+        () => exchangeNow(ctx, { ...req, headers: renewed }),
+        (r) => r,
+      )
+    : first;
 }
 
 async function exchangeNow(ctx: HttpContext, req: HttpRequest): Promise<HttpResult> {

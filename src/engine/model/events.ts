@@ -106,7 +106,7 @@ export type TargetInfo = z.infer<typeof TargetInfo>;
 export const RunOptionsPublic = z.object({
   timeoutMs: z.number(),
   skills: z.array(z.string()).optional(),
-  credentials: z.enum(['none', 'bearer', 'api-key', 'header']).default('none'),
+  credentials: z.enum(['none', 'bearer', 'api-key', 'header', 'oauth2']).default('none'),
   credentialHeader: z.string().optional(),
   only: z.array(z.string()).optional(),
   transport: z.enum(['proxy', 'direct']).optional(),

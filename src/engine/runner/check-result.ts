@@ -3,6 +3,7 @@ import type { HttpContext } from '../http/client';
 import type { CheckResult, Generation, Obligation, Requirement } from '../model/check';
 import type { Redactor } from '../redact';
 import { isRecord } from '../util/json';
+import type { OAuthClient } from '../auth/client';
 import type { Credentials } from './options';
 import type { ResolvedTarget } from './target';
 
@@ -117,6 +118,8 @@ export interface ContextEnv {
   /** Memoized fixtures, shared by the checks of one run. */
   fixtures: Map<string, Promise<unknown>>;
   peer?: ResolvedTarget;
+  /** The run's OAuth client, when the user gave client credentials (its token requests are judged by auth checks). */
+  oauth?: OAuthClient;
   /** Trusted public keys for card signatures (RunOptions.jwks). */
   jwks?: unknown;
 }
@@ -153,6 +156,7 @@ export function checkContexts(target: ResolvedTarget, env: ContextEnv): (checkId
     },
     uuid: env.uuid,
     peer: env.peer,
+    oauth: env.oauth,
     jwks: env.jwks,
   });
 }

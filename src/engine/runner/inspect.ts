@@ -40,6 +40,9 @@ export function credentialPlacement(creds: Credentials, card?: NormalizedCard): 
       return { headers: { Authorization: `Bearer ${creds.token}` }, query: {} };
     case 'header':
       return { headers: { [creds.name]: creds.value }, query: {} };
+    case 'oauth2':
+      // The access token is added once fetched (src/engine/auth startOAuth), after the card named the token endpoint.
+      return { headers: {}, query: {} };
     case 'api-key': {
       const scheme = card ? Object.values(card.securitySchemes).find((s) => s.type === 'apiKey') : undefined;
       const name = creds.name || (scheme?.type === 'apiKey' && scheme.name) || 'X-API-Key';
@@ -53,6 +56,7 @@ export function registerSecrets(r: Redactor, creds: Credentials) {
   if (creds.kind === 'bearer') r.addSecret(creds.token);
   if (creds.kind === 'api-key') r.addSecret(creds.value).addHeaderName(creds.name).addQueryName(creds.name);
   if (creds.kind === 'header') r.addSecret(creds.value).addHeaderName(creds.name);
+  if (creds.kind === 'oauth2') r.addSecret(creds.clientSecret);
 }
 
 /**

@@ -87,6 +87,7 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
       uuid: () => host.randomUUID(),
       fixtures: handle.fixtures,
       peer: handle.peer,
+      oauth: target.oauth,
       jwks: options.jwks,
     });
 

@@ -1,3 +1,4 @@
+import { startOAuth, type OAuthClient } from '../auth';
 import type { InterfacePreference } from '../card/detect';
 import type { HttpContext } from '../http/client';
 import { Dialect } from '../protocol/dialect';
@@ -11,6 +12,8 @@ export { acceptedOutputModes, credentialPlacement, registerSecrets } from './ins
 /** A run's target: the inspected agent and, when its binding can be tested, the dialect that speaks to it. */
 export interface ResolvedTarget extends InspectedTarget {
   dialect?: Dialect;
+  /** OAuth client credentials given and the card declares OAuth: the client that got (and refreshes) the token. */
+  oauth?: OAuthClient;
 }
 
 /** Builds the dialect of an inspected agent when its binding can be tested (an endpoint declared; gRPC when the host speaks it). */
@@ -42,5 +45,7 @@ export async function resolveTarget(
 ): Promise<ResolvedTarget> {
   // gRPC interfaces are testable when the host speaks gRPC (Node: src/grpc; the browser: the local server's bridge).
   const t = await inspectTarget(http, role, url, creds, { warmupRetries: warmup ? 3 : 0, prefer: { grpc: !!http.host.grpc, ...prefer } });
-  return { ...t, dialect: dialectFor(t, uuid) };
+  // OAuth client credentials: the token endpoint is known once the card is read; the token goes into the credential headers.
+  const oauth = creds.kind === 'oauth2' && t.discovery.reach === 'card' ? await startOAuth(http, t, creds) : undefined;
+  return { ...t, dialect: dialectFor(t, uuid), ...(oauth && { oauth }) };
 }

@@ -3,6 +3,7 @@ import { SPEC as card } from './data/card';
 import { SPEC as errors } from './data/errors';
 import { SPEC as interop } from './data/interop';
 import { SPEC as lifecycle } from './data/lifecycle';
+import { SPEC as oauth } from './data/oauth';
 import { SPEC as security } from './data/security';
 import { SPEC as streaming } from './data/streaming';
 import type { CheckSpec } from './types';
@@ -10,7 +11,7 @@ import type { CheckSpec } from './types';
 export * from './types';
 
 /** Every check's requirements per generation, by check id (one data file per category). */
-export const CHECK_SPECS: Readonly<Record<string, CheckSpec>> = { ...card, ...lifecycle, ...streaming, ...errors, ...interop, ...security };
+export const CHECK_SPECS: Readonly<Record<string, CheckSpec>> = { ...card, ...lifecycle, ...streaming, ...errors, ...oauth, ...interop, ...security };
 
 /** Which data file holds a category's checks (for messages). */
 export const SPEC_FILES: Record<Category, string> = {

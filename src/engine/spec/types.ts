@@ -19,6 +19,8 @@ export const SPEC_DOCS = {
   rfc9111: { title: 'RFC 9111 (HTTP Caching)', url: 'https://www.rfc-editor.org/rfc/rfc9111' },
   rfc7515: { title: 'RFC 7515 (JWS)', url: 'https://www.rfc-editor.org/rfc/rfc7515' },
   fetch: { title: 'WHATWG Fetch §3.2 CORS protocol', url: 'https://fetch.spec.whatwg.org/#http-cors-protocol' },
+  rfc6749: { title: 'RFC 6749 (OAuth 2.0)', url: 'https://www.rfc-editor.org/rfc/rfc6749' },
+  'oidc-discovery': { title: 'OpenID Connect Discovery 1.0', url: 'https://openid.net/specs/openid-connect-discovery-1_0.html' },
 } as const;
 export type SpecDoc = keyof typeof SPEC_DOCS;
 
