@@ -39,6 +39,14 @@ describe('demo agents: push through the SDK', () => {
     expect(statuses, detail).toEqual(Object.fromEntries(PUSH.map((id) => [id, 'pass'])));
   });
 
+  it('SDK deviation (pinned): 1.3.0 sends v1.0 StreamResponses to a config set through its v0.3 compat interface (an advisory in v0.3)', async () => {
+    const { byId, detail } = await push('v1', { protocolVersion: '0.3' });
+    expect(byId['lifecycle.push-delivery']?.status, detail).toBe('advisory');
+    expect(byId['lifecycle.push-delivery']?.message).toMatch(/v1\.0 StreamResponse .*not the v0\.3 Task object/);
+    expect(byId['lifecycle.push-auth']?.status, detail).toBe('pass');
+    expect(byId['lifecycle.push-after-delete']?.status, detail).toBe('pass');
+  });
+
   it('the sender only sees loopback webhooks (a demo agent never POSTs to the internet)', async () => {
     expect(isLoopbackWebhook('http://127.0.0.1:9/inbox/x')).toBe(true);
     expect(isLoopbackWebhook('http://localhost/x')).toBe(true);
