@@ -156,7 +156,7 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'card-bad-signature': { setup: 'signed', on: V03_UP, fails: ['card.signatures'], level: 'partial' },
   // v0.3 names no canonical form to sign: a signature that does not verify is advice there (spec data note).
   'card-signature-tampered': { setup: 'signed', on: V03_UP, fails: ['card.signatures.verified'], level: 'full', levelOn: each(V1, 'partial') },
-  'extended-card-anonymous': { setup: 'extended', on: [...V02, ...V03_UP], fails: ['card.extended'], level: 'partial' },
+  'extended-card-anonymous': { setup: 'extended', on: [...V02, ...V03_UP], fails: ['card.extended', 'security.extended-card.anonymous'], level: 'partial' },
   // ------------------------------------------------------------------ tasks
   'send-returns-message': {
     // A message-only agent is permitted from v0.2, but it must still refuse a taskId it does not know.
@@ -334,6 +334,13 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'extension-required-not-enforced': { setup: 'extensions', on: V1, fails: ['errors.extension-required'], level: 'partial' },
   'extension-unknown-refused': { setup: 'extensions', on: V1, fails: ['interop.extensions'], level: 'partial' },
   'interface-broken': { setup: 'interfaces', on: V03_UP, fails: ['interop.bindings'], level: 'partial' },
+  // ------------------------------------------------------------------ security review (informational: MAY, never the level)
+  'card-internal-url': { fails: ['security.card.urls'], level: 'full' },
+  'card-hidden-text': { fails: ['security.card.hidden-text'], level: 'full' },
+  'card-llm-instructions': { fails: ['security.card.llm-instructions'], level: 'full' },
+  'card-secret': { fails: ['security.card.secrets'], level: 'full' },
+  'cors-credentials': { fails: ['security.cors.credentials'], level: 'full' },
+  'redirect-off-host': { fails: ['security.redirects'], level: 'full' },
 };
 
 const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectation[]> = {
@@ -384,8 +391,8 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
     passes: ['card.security.schemes', 'card.security.references', 'card.strict-lint', 'auth.accepted'],
     passesOn: { 'legacy JSONRPC': ['card.security.schemes', 'card.strict-lint', 'auth.accepted'] },
   },
-  'extended-not-configured': { setup: 'extended', on: V03_UP, passes: ['card.extended'] },
-  'extended-v02-rpc': { setup: 'extended', on: V02, passes: ['card.extended'] },
+  'extended-not-configured': { setup: 'extended', on: V03_UP, passes: ['card.extended', 'security.extended-card.anonymous'] },
+  'extended-v02-rpc': { setup: 'extended', on: V02, passes: ['card.extended', 'security.extended-card.anonymous'] },
   // ------------------------------------------------------------------ tasks
   'image-only-skill': { passes: ['lifecycle.send', 'lifecycle.get'] },
   'video-only-skill': { on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'], passes: ['lifecycle.send', 'lifecycle.terminal'] },
@@ -447,7 +454,7 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'stream-first-terminal-status': { on: PRE_V1, passes: ['streaming.first-event', 'streaming.terminal', 'streaming.closes'] },
   'artifact-in-task': { on: V02_UP, passes: ['streaming.artifacts', 'streaming.first-event'] },
   'disconnect-cancels': { passes: ['streaming.disconnect'] },
-  'cors-minimal': { passes: CORS },
+  'cors-minimal': { passes: [...CORS, 'security.cors.credentials'] },
   'rest-url-v1': [
     { on: V03_REST, passes: ['card.urls.endpoint', 'lifecycle.send'] },
     { setup: 'interfaces', on: ['v0.3 JSONRPC'], passes: ['interop.bindings'] },
@@ -542,6 +549,8 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'auth-jsonrpc-error': { setup: 'auth', on: V1_JSONRPC, passes: ['auth.required', 'auth.accepted'] },
   'auth-403': { setup: 'auth', on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 HTTP+JSON'], passes: ['auth.required', 'auth.accepted'] },
   'auth-multi-challenge': { setup: 'auth', passes: ['auth.challenge', 'auth.required'] },
+  'card-rtl-text': { passes: ['security.card.urls', 'security.card.hidden-text', 'security.card.llm-instructions', 'security.card.secrets'] },
+  'redirect-same-host': { passes: ['security.redirects'] },
 };
 
 // ------------------------------------------------------------------------------------------ the runs
