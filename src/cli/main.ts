@@ -17,6 +17,7 @@ import { catalog, catalogMarkdown, explainCheck, levelsLine, suggest } from './e
 import { meetsLevel, type ConformanceLevel, type Credentials, type Report, type RunEvent } from '../engine';
 import { TOOL } from '../engine/report/build';
 import type { ExportFormat } from '../exporters';
+import { OAUTH_OPTIONS, OAUTH_USAGE, oauthFrom, type OAuthFlags } from './oauth';
 import type * as RunDeps from './run-deps';
 
 // The runner, the exporters and the rest of what `run`, `run-many` and `merge` need, loaded on demand
@@ -51,6 +52,7 @@ Options for run:
   --header "Name: value"              send this header on every request (repeatable); e.g. an API key
   --bearer TOKEN                      send Authorization: Bearer TOKEN (or set A2A_INTEROP_BEARER)
   --api-key KEY                       API key, sent where the card's apiKey scheme says (or A2A_INTEROP_API_KEY)
+${OAUTH_USAGE}
   --peer URL                          a second agent for two-agent interop checks
   --jwks FILE                         public keys (a JWKS file) trusted to verify the card's signatures
   --webhook-url URL                   public address that forwards to our push webhook inbox (for an agent that
@@ -103,12 +105,15 @@ function parseHeader(h: string): [string, string] {
   return [name, h.slice(i + 1).trim()];
 }
 
-function credentialsFrom(v: { header?: string[]; bearer?: string; 'api-key'?: string }, env: CliIo['env']): Credentials {
+function credentialsFrom(v: { header?: string[]; bearer?: string; 'api-key'?: string } & OAuthFlags, env: CliIo['env']): Credentials {
   const bearer = v.bearer ?? env.A2A_INTEROP_BEARER;
   const apiKey = v['api-key'] ?? env.A2A_INTEROP_API_KEY;
   const headers = (v.header ?? []).map(parseHeader);
-  const kinds = [bearer && 'bearer', apiKey && 'api-key', headers.length && 'header'].filter(Boolean);
+  const oauth = oauthFrom(v, env);
+  if (typeof oauth === 'string') throw new UsageError(oauth);
+  const kinds = [bearer && 'bearer', apiKey && 'api-key', headers.length && 'header', oauth && 'oauth2'].filter(Boolean);
   if (kinds.length > 1) throw new UsageError(`Give one kind of credentials (got ${kinds.join(', ')})`);
+  if (oauth) return oauth;
   if (bearer) return { kind: 'bearer', token: bearer };
   if (apiKey) return { kind: 'api-key', value: apiKey };
   if (headers.length > 1) throw new UsageError('Only one --header is supported per run (it carries the credential)');
@@ -143,6 +148,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         header: { type: 'string', multiple: true },
         bearer: { type: 'string' },
         'api-key': { type: 'string' },
+        ...OAUTH_OPTIONS,
         peer: { type: 'string' },
         jwks: { type: 'string' },
         'webhook-url': { type: 'string' },
@@ -451,9 +457,9 @@ async function fleetCommand(command: 'run-many' | 'merge', args: string[], v: Pa
   const [file, ...extra] = args;
   if (!file) throw new UsageError('run-many needs a file: URLs one per line, or a JSON list / registry export');
   if (extra.length) throw new UsageError(`Unexpected argument(s): ${extra.join(' ')}`);
-  if (v.header?.length || v.bearer || v['api-key'])
+  if (v.header?.length || v.bearer || v['api-key'] || v['oauth-client-id'])
     throw new UsageError(
-      'run-many takes credentials per agent from the file (headers referencing environment variables), not from --header/--bearer/--api-key',
+      'run-many takes credentials per agent from the file (headers referencing environment variables), not from --header/--bearer/--api-key/--oauth-client-id',
     );
   const formats = parseFormats(v.format, 'json');
   if (typeof formats === 'string') throw new UsageError(formats);
