@@ -83,6 +83,10 @@ export async function openSession(host: Host, opts: SessionOptions): Promise<Ses
       outputModes: s.outputModes,
     })),
     interfaces: card.interfaces.slice(0, 20).map((i) => ({ url: redactor.url(i.url), binding: String(i.binding), protocolVersion: i.protocolVersion })),
+    extensions: card.capabilities.extensions
+      .filter((e) => e.uri)
+      .slice(0, 20)
+      .map((e) => ({ uri: truncate(e.uri, 500), required: e.required, description: e.description ? redactor.text(truncate(e.description, 300)) : undefined })),
   } satisfies Partial<SessionTarget>);
   const binding = detection.binding;
   if (!detection.endpointUrl || !binding || binding === 'GRPC') {

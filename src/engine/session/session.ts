@@ -25,6 +25,7 @@ import { fillCredentials, fillQueryCredentials, inferOperation, rawStream, type 
 import { finding, outcomeFindings, type OutcomeExpectation } from './rules';
 import { readStream, type CallScope, type StreamHost } from './stream';
 import { countText, errorText, exchangesOf, messageSummary, redactDeep, redactError, taskSummary } from './summary';
+import { extensionHeaderName } from '../protocol/extensions';
 import type { CallOptions, SendOptions, SessionFinding, SessionOperation, SessionResult, SessionTarget, TaskMemoryLike } from './types';
 
 /** Default budget of one call (a stream: until it ends), ms. */
@@ -294,6 +295,7 @@ export class Session {
         acceptedOutputModes: accepted,
         parts: o.parts,
         metadata: o.metadata,
+        headers: extensionHeaders(g, o.extensions),
       },
     };
   }
@@ -383,4 +385,11 @@ export class Session {
       { exchangeId, frame },
     );
   }
+}
+
+/** The header activating `uris` in generation `g` (none when empty or legacy). */
+function extensionHeaders(g: SessionResult['generation'], uris: readonly string[] | undefined): Record<string, string> | undefined {
+  const name = extensionHeaderName(g);
+  const list = [...new Set((uris ?? []).map((u) => u.trim()).filter(Boolean))];
+  return name && list.length ? { [name]: list.join(',') } : undefined;
 }

@@ -140,6 +140,8 @@ export interface SessionTarget {
   skills: { id: string; name: string; examples: string[]; inputModes?: string[]; outputModes?: string[] }[];
   /** Every interface the card declares (a console offers the choice: SessionOptions.prefer). */
   interfaces?: { url: string; binding: string; protocolVersion?: string }[];
+  /** The extensions the card declares (capabilities.extensions), for a console to activate (SendOptions.extensions). */
+  extensions?: { uri: string; required: boolean; description?: string }[];
 }
 
 /** Why a session could not be opened (the agent cannot be talked to). */
@@ -192,6 +194,8 @@ export interface SendOptions extends CallOptions {
   parts?: InputPart[];
   /** The message's metadata. */
   metadata?: Record<string, unknown>;
+  /** Extension URIs to activate: sent in the generation's A2A-Extensions (v0.2/v0.3: X-A2A-Extensions) header. */
+  extensions?: string[];
 }
 
 export interface TaskMemoryLike {

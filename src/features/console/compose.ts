@@ -36,6 +36,8 @@ export interface ComposeDraft {
   target: 'new' | 'continue';
   taskId: string;
   contextId: string;
+  /** Extension URIs to activate, comma-separated; empty: none. */
+  extensions?: string;
 }
 
 export const EMPTY_DRAFT: ComposeDraft = {
@@ -73,9 +75,11 @@ export interface SendRequest {
   metadata?: Record<string, unknown>;
   taskId?: string;
   contextId?: string;
+  /** Extension URIs to activate (the generation's A2A-Extensions header). */
+  extensions?: string[];
 }
 
-export type DraftField = 'text' | 'dataJson' | 'file' | 'fileUri' | 'historyLength' | 'outputModes' | 'metadataJson' | 'taskId' | 'mode';
+export type DraftField = 'text' | 'dataJson' | 'file' | 'fileUri' | 'historyLength' | 'outputModes' | 'metadataJson' | 'taskId' | 'mode' | 'extensions';
 export type DraftErrors = Partial<Record<DraftField, string>>;
 
 /** Largest file the console sends inline (base64 grows it by a third; agents often cap bodies at a few MB). */
@@ -93,6 +97,16 @@ function jsonObject(text: string, what: string): { ok: true; value?: Record<stri
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return { ok: false, error: `${what} must be a JSON object, e.g. {"key": "value"}.` };
   return { ok: true, value: v as Record<string, unknown> };
 }
+
+/** The URIs of a comma-separated list (blanks dropped, duplicates kept once, order kept). */
+export const extensionList = (text: string): string[] => [
+  ...new Set(
+    text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ),
+];
 
 export interface ComposeContext {
   generation?: Generation;
@@ -157,6 +171,10 @@ export function buildSend(d: ComposeDraft, ctx: ComposeContext = {}): { ok: true
   }
   if (d.mode === 'streaming' && ctx.streaming === false)
     errors.mode = 'The card does not declare streaming (capabilities.streaming); send it anyway with a blocking call, or expect an error.';
+  const extensions = extensionList(d.extensions ?? '');
+  const notUri = extensions.find((u) => !URL.canParse(u));
+  if (notUri) errors.extensions = `"${notUri.slice(0, 100)}" is not an absolute URI; extensions are named by URIs, e.g. https://example.com/ext/v1.`;
+  else if (extensions.length && ctx.generation === 'legacy') errors.extensions = 'The legacy protocol has no extensions.';
   if (Object.keys(errors).length) return { ok: false, errors };
   return {
     ok: true,
@@ -171,6 +189,7 @@ export function buildSend(d: ComposeDraft, ctx: ComposeContext = {}): { ok: true
       ...(metadata.ok && metadata.value && { metadata: metadata.value }),
       ...(taskId && { taskId }),
       ...(contextId && { contextId }),
+      ...(extensions.length && { extensions }),
     },
   };
 }

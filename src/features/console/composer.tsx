@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { buildSend, MAX_UPLOAD_BYTES, readUpload, type ComposeDraft, type DraftErrors, type FileMode, type SendMode } from './compose';
 import { useConsole, useConsoleState } from './console-context';
+import { ExtensionPicker } from './extension-picker';
 
 const MODES: { value: SendMode; label: string; help: string }[] = [
   { value: 'blocking', label: 'Blocking', help: 'wait for the task to finish or pause' },
@@ -51,7 +52,7 @@ export function Composer() {
     const built = buildSend(draft, { generation, streaming: target?.streaming });
     if (!built.ok) {
       setErrors(built.errors);
-      const first = (['text', 'dataJson', 'file', 'fileUri', 'mode', 'historyLength', 'outputModes', 'metadataJson', 'taskId'] as const).find(
+      const first = (['text', 'dataJson', 'file', 'fileUri', 'mode', 'historyLength', 'outputModes', 'metadataJson', 'taskId', 'extensions'] as const).find(
         (k) => built.errors[k],
       );
       if (first) document.getElementById(`${id}-${first}`)?.focus();
@@ -268,6 +269,7 @@ export function Composer() {
           />
         </Field>
       </details>
+      <ExtensionPicker id={id} target={target} value={draft.extensions ?? ''} error={errors.extensions} onChange={(v) => set({ extensions: v })} />
       <div className="actions">
         <button type="submit" className="primary" disabled={!open}>
           {draft.mode === 'streaming' ? 'Send (streaming)' : 'Send'}

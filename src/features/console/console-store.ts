@@ -287,6 +287,7 @@ export class ConsoleController {
         blocking: req.blocking,
         acceptedOutputModes: req.acceptedOutputModes,
         metadata: req.metadata,
+        extensions: req.extensions,
       };
       return req.stream ? s.stream(args) : s.send(args);
     });
