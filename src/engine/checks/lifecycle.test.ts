@@ -13,7 +13,6 @@ import type { PermittedName } from '../../testing/defect-agent/permitted';
 import type { CheckResult } from '../model/check';
 import { reportResults } from '../report/build';
 import { runConformance } from '../runner/run';
-import { PUSH_WEBHOOK_URL } from './lifecycle';
 
 type G = 'legacy' | 'v0.3' | 'v1.0';
 type Json = Record<string, unknown>;
@@ -638,7 +637,7 @@ describe('lifecycle.push-config', () => {
     };
   const running = () => ['submitted', 'working', 'working', 'working', 'working', 'working', 'completed'];
 
-  it('set, get, list and delete with the test agent (every generation and binding), with our https webhook URL and a token', async () => {
+  it('set, get, list and delete with the test agent (every generation and binding), with the run inbox URL and a token', async () => {
     for (const target of [
       { generation: 'v1.0' },
       { generation: 'v1.0', binding: 'HTTP+JSON' },
@@ -655,7 +654,8 @@ describe('lifecycle.push-config', () => {
           /pushNotification(Config)?(\/set|s"?$)|CreateTaskPushNotificationConfig/.test(r.body) ||
           (r.method === 'POST' && /pushNotificationConfigs$/.test(r.path)),
       )!;
-      expect(set.body, label).toContain(PUSH_WEBHOOK_URL);
+      // The Node host's webhook inbox (without one: the fixed PUSH_WEBHOOK_URL, see lifecycle/push-delivery.test.ts).
+      expect(set.body, label).toMatch(/http:\/\/127\.0\.0\.1:\d+\/inbox\/[0-9a-f]{32}/);
       expect(set.body, label).toMatch(/"token":"a2a-interop-/);
       if (target.generation !== 'legacy')
         expect(

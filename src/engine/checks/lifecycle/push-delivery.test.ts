@@ -12,6 +12,7 @@ import type { CheckResult } from '../../model/check';
 import type { RunEvent } from '../../model/events';
 import { reportResults } from '../../report/build';
 import { runConformance } from '../../runner/run';
+import { PUSH_WEBHOOK_URL } from './push-config';
 
 const PUSH = ['lifecycle.push-config', 'lifecycle.push-delivery', 'lifecycle.push-auth', 'lifecycle.push-order', 'lifecycle.push-after-delete'];
 
@@ -85,8 +86,9 @@ describe('push delivery against the test agent', () => {
   });
 
   it('without an inbox the delivery checks skip saying why; push-config still runs with its fixed URL', async () => {
-    const { byId } = await run({ generation: 'v1.0' }, { inbox: false });
+    const { byId, events } = await run({ generation: 'v1.0' }, { inbox: false });
     expect(byId['lifecycle.push-config']?.status).toBe('pass');
+    expect(events.some((e) => e.type === 'http-request' && (e.request.body ?? '').includes(PUSH_WEBHOOK_URL))).toBe(true);
     for (const id of PUSH.slice(1)) {
       expect(byId[id]).toMatchObject({ status: 'skip', skipKind: 'tool-limit' });
       expect(byId[id]?.message).toMatch(/no webhook inbox/);

@@ -150,7 +150,7 @@ export function reachabilityDoubt(inboxUrl: string, agentUrl: string | undefined
   const ih = hostOf(inboxUrl);
   const ah = hostOf(agentUrl);
   if (isLoopback(ih) && ah && !isLoopback(ah))
-    return `our inbox listens on this machine (${ih}) and the agent at ${ah} is elsewhere, so it cannot reach it: give a public address that forwards to the inbox (CLI --webhook-url), or run the agent locally`;
+    return `our inbox listens on this machine (${ih}) and the agent at ${ah} is elsewhere, so it cannot reach it: give a public address that forwards to the inbox (CLI --webhook-url; a self-hosted dashboard: INBOX_PUBLIC_URL), or run the agent locally`;
   if (!isPrivate(ih) && ah && isPrivate(ah))
     return `the agent is on a private network (${ah}) and our inbox is public (${ih}): the agent may have no route to it; use the CLI or the local dashboard (npm start) on the agent's network`;
   return undefined;
