@@ -8,14 +8,16 @@ import type { DemoAgentOptions, MountedDemoAgent } from './mount';
 import { createV03DemoAgent } from './v03-agent';
 import { createV1DemoAgent } from './v1-agent';
 import { createOAuthDemoAgent, DEMO_OAUTH_CLIENT } from './oauth-agent';
+import { createSignedDemoAgent } from './signed-agent';
 
 export type { DemoAgentOptions, MountedDemoAgent } from './mount';
 export { createV1DemoAgent } from './v1-agent';
 export { createV03DemoAgent } from './v03-agent';
 export { createOAuthDemoAgent, DEMO_OAUTH_CLIENT } from './oauth-agent';
+export { createSignedDemoAgent } from './signed-agent';
 export { createFlawedDemoAgent, createLegacyDemoAgent, FLAWED_DEFECTS } from './defect-based';
 
-export type DemoAgentId = 'v1' | 'v03' | 'legacy' | 'flawed' | 'oauth';
+export type DemoAgentId = 'v1' | 'v03' | 'legacy' | 'flawed' | 'oauth' | 'signed';
 export type ConformanceLevelGuess = 'full' | 'partial' | 'minimal' | 'non-conformant';
 
 export interface DemoAgentInfo {
@@ -122,5 +124,21 @@ export const DEMO_AGENTS: readonly DemoAgentInfo[] = [
     defects: [],
     delaysMs: delays,
     create: createOAuthDemoAgent,
+  },
+  {
+    id: 'signed',
+    label: 'v1.0 agent with a signed card and extensions',
+    path: '/demo/signed',
+    generation: 'v1.0',
+    builtOn: 'a2a-interop defect agent, clean v1.0 configuration with a real ES256 card signature and extensions',
+    bindings: ['JSONRPC'],
+    cardPath: '/.well-known/agent-card.json',
+    endpointPath: '',
+    expectedLevel: 'full',
+    expectedLevelWhy:
+      'Measured (src/engine/checks/sdk-agents.test.ts): every check passes. Its card signature verifies with the key at its jku (card.signatures.verified), it refuses a message without its required extension with ExtensionSupportRequiredError and serves one naming an unknown extension (errors.extension-required, interop.extensions).',
+    defects: [],
+    delaysMs: delays,
+    create: createSignedDemoAgent,
   },
 ];

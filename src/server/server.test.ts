@@ -66,7 +66,7 @@ describe('npm start server', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const list = (await res.json()) as DemoAgentListing[];
-    expect(list.map((a) => a.id)).toEqual(['v1', 'v03', 'legacy', 'flawed', 'oauth']);
+    expect(list.map((a) => a.id)).toEqual(['v1', 'v03', 'legacy', 'flawed', 'oauth', 'signed']);
     for (const a of list) {
       expect(a.baseUrl).toBe(`${server.url}${a.path}`);
       expect(a.cardUrl).toBe(`${a.baseUrl}${a.cardPath}`);

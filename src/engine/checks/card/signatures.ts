@@ -1,4 +1,4 @@
-/** Card check: card signatures, when present, are well-formed JWS (not verified cryptographically). */
+/** Card check: card signatures, when present, are well-formed JWS (verification is card.signatures.verified, ./signature-verify.ts). */
 import { isRecord, typeName } from '../../util/json';
 import { defineCheck, fail, skip } from '../define';
 import { collect, nullIsAbsent } from './common';
@@ -55,6 +55,6 @@ export const cardSignatures = defineCheck({
       }
       if (typeof s.signature !== 'string' || !b64.test(s.signature)) problems.push(`signatures[${i}].signature should be base64url`);
     });
-    return collect(problems, [], `${sigs.length} well-formed signature(s) (not verified cryptographically).`, 'Signatures are malformed', []);
+    return collect(problems, [], `${sigs.length} well-formed signature(s) (whether they verify: card.signatures.verified).`, 'Signatures are malformed', []);
   },
 });
