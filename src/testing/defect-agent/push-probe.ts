@@ -17,7 +17,8 @@ export async function pushDeliveries(d: Driver, slowTaskMs: number, opts: { dele
     const t = (await d.send('Prepare the slow report', { nonBlocking: true })).task;
     const set = await d.pushSet(t.id, { url: lease.url, token: PROBE_TOKEN, authentication: { scheme: 'Bearer', credentials: PROBE_CREDENTIALS } });
     if (opts.deleteFirst) await d.rpc('DeleteTaskPushNotificationConfig', { taskId: t.id, id: set.result.id });
-    await lease.waitFor((ds) => ds.some((x) => /COMPLETED|"completed"/.test(x.body)), slowTaskMs + 1500);
+    // After a delete nothing should come: wait about as long as the task runs, not for a delivery.
+    await lease.waitFor((ds) => ds.some((x) => /COMPLETED|"completed"/.test(x.body)), slowTaskMs + (opts.deleteFirst ? 400 : 1500));
     await new Promise((r) => setTimeout(r, 150));
     return lease.deliveries().map((x) => ({ ...x, json: JSON.parse(x.body) as WireJson }));
   } finally {
