@@ -4,6 +4,7 @@
  */
 import { canonicalBinding } from '../../card/detect';
 import type { Evidence } from '../../model/check';
+import { requiredExtensionHeaders } from '../../protocol/extensions';
 import { Dialect, type CallOutcome } from '../../protocol/dialect';
 import { acceptedOutputModes } from '../../runner/target';
 import { defineCheck, fail, pass, skip } from '../define';
@@ -73,7 +74,7 @@ export const interopBindings = defineCheck({
         binding,
         endpointUrl: url,
         tenant: i.tenant || undefined,
-        authHeaders: ctx.authHeaders,
+        authHeaders: { ...ctx.authHeaders, ...requiredExtensionHeaders(g, ctx.card) },
         authQuery: ctx.authQuery,
         acceptedOutputModes: acceptedOutputModes(ctx.card),
         uuid: ctx.uuid,
