@@ -59,7 +59,7 @@ ${OAUTH_USAGE}
                                       cannot reach this machine's 127.0.0.1); addresses are URL/inbox/<token>
   --webhook-port N                    port of the inbox (default: ephemeral; fix it for --webhook-url forwarding)
   --timeout SECONDS                   budget per test task (default 60)
-  --binding jsonrpc|http+json         test this binding when the card declares several
+  --binding jsonrpc|http+json|grpc    test this binding when the card declares several (gRPC: v1.0 interfaces)
   --protocol-version 1.0|0.3          test the card's interfaces of this version (e.g. a v1.0 card's 0.3 compat ones)
   --skill ID                          exercise only this skill (repeatable; default: every skill in the card)
   --only CHECK-ID                     run only this check (repeatable)
@@ -249,8 +249,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const binding =
       v.binding === undefined
         ? undefined
-        : ({ jsonrpc: 'JSONRPC', 'http+json': 'HTTP+JSON', rest: 'HTTP+JSON' } as const)[v.binding.toLowerCase() as 'jsonrpc'];
-    if (v.binding !== undefined && !binding) throw new UsageError('--binding must be jsonrpc or http+json');
+        : ({ jsonrpc: 'JSONRPC', 'http+json': 'HTTP+JSON', rest: 'HTTP+JSON', grpc: 'GRPC' } as const)[v.binding.toLowerCase() as 'jsonrpc'];
+    if (v.binding !== undefined && !binding) throw new UsageError('--binding must be jsonrpc, http+json or grpc');
     const webhook = webhookOf(v['webhook-url'], v['webhook-port']);
     const pv = v['protocol-version'];
     if (pv !== undefined && !/^\d+\.\d+$/.test(pv)) throw new UsageError('--protocol-version must be Major.Minor, e.g. 1.0 or 0.3');
@@ -283,7 +283,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 }
 
 interface RunArgs {
-  prefer?: { binding?: 'JSONRPC' | 'HTTP+JSON'; protocolVersion?: string };
+  prefer?: { binding?: 'JSONRPC' | 'HTTP+JSON' | 'GRPC'; protocolVersion?: string };
   url: string;
   formats: ExportFormat[];
   out?: string;
@@ -326,7 +326,7 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
   });
   try {
     report = await runConformance(
-      createNodeHost({ fetch: io.fetch, inbox }),
+      createNodeHost({ fetch: io.fetch, inbox, grpc: true }),
       {
         agentUrl: a.url,
         peerUrl: a.peer,

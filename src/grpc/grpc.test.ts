@@ -84,7 +84,11 @@ describe('the Node gRPC transport against the v1.0 demo agent (@a2a-js/sdk/serve
     const json = { messageId: 'a', role: 'ROLE_AGENT', parts: [{ data: { a: [1, 'b', null, { c: true }] } }, { text: 'x' }], metadata: { k: 'v' } };
     expect(decodeJson(t, encodeJson(t, json))).toEqual(json);
     const s = lookupType('lf.a2a.v1.TaskStatus');
-    if (s) expect(decodeJson(s, encodeJson(s, { state: 'TASK_STATE_WORKING', timestamp: '2026-01-02T03:04:05.120Z' }))).toEqual({ state: 'TASK_STATE_WORKING', timestamp: '2026-01-02T03:04:05.120Z' });
+    if (s)
+      expect(decodeJson(s, encodeJson(s, { state: 'TASK_STATE_WORKING', timestamp: '2026-01-02T03:04:05.120Z' }))).toEqual({
+        state: 'TASK_STATE_WORKING',
+        timestamp: '2026-01-02T03:04:05.120Z',
+      });
     expect(Object.keys(A2A_SERVICE.methods)).toContain('SubscribeToTask');
   });
 
@@ -115,7 +119,15 @@ describe('the suite over gRPC', () => {
 
   it('runs the operations over gRPC and skips, saying why, what does not apply', () => {
     const r = byId();
-    for (const id of ['lifecycle.send', 'lifecycle.get', 'lifecycle.cancel', 'lifecycle.list', 'streaming.framing', 'streaming.resubscribe', 'errors.subscribe-terminal'])
+    for (const id of [
+      'lifecycle.send',
+      'lifecycle.get',
+      'lifecycle.cancel',
+      'lifecycle.list',
+      'streaming.framing',
+      'streaming.resubscribe',
+      'errors.subscribe-terminal',
+    ])
       expect(r.get(id)?.status, `${id}: ${r.get(id)?.message}`).toBe('pass');
     expect(r.get('errors.invalid-json')).toMatchObject({ status: 'skip', skipKind: 'not-applicable' });
     expect(r.get('streaming.content-type')?.message).toMatch(/server-streaming RPCs/);

@@ -9,6 +9,7 @@
  */
 import { PROXY_CLIENT_HEADER, PROXY_ERROR_HEADER, PROXY_FORWARD_HEADERS_HEADER, PROXY_PREFLIGHT_PATH, type PreflightDiagnostic } from '../engine/model/proxy';
 import { isAbortError, timerSleep, type Host, type PreflightRequest, type PreflightResult } from '../engine/ports';
+import { createBridgeTransport } from '../grpc/bridge-client';
 import { createRemoteInbox } from '../inbox/client';
 import { problemResponse } from '../proxy/errors';
 import { FORWARD_REQUEST_HEADERS } from '../proxy/policy';
@@ -26,6 +27,12 @@ export interface BrowserHostOptions {
    * proxy is on the same origin (a relative proxy URL); `false` for none (the push delivery checks then skip).
    */
   inboxBaseUrl?: string | false;
+  /**
+   * The local server's gRPC bridge (src/grpc/bridge.ts): default `/grpc-bridge` beside the inbox (the dashboard's own
+   * server); `false` for none (gRPC interfaces are then not testable). A hosted server refuses it: gRPC needs the
+   * local server.
+   */
+  grpcBridgeUrl?: string | false;
 }
 
 /** The inbox base for a proxy URL: '' (same origin) for a relative one such as `/proxy`; none for another origin. */
@@ -51,12 +58,15 @@ export function createBrowserHost(opts: BrowserHostOptions): Host {
   const doFetch: typeof fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const proxyUrl = opts.proxyUrl ?? DEFAULT_PROXY_URL;
   const inboxBase = opts.inboxBaseUrl === undefined ? inboxBaseFor(proxyUrl) : opts.inboxBaseUrl || undefined;
+  const sameOrigin = inboxBaseFor(proxyUrl);
+  const grpcBridge = opts.grpcBridgeUrl === undefined ? (sameOrigin === undefined ? undefined : `${sameOrigin}/grpc-bridge`) : opts.grpcBridgeUrl || undefined;
   const base = {
     now: () => Date.now(),
     sleep: timerSleep,
     randomUUID,
     transport: opts.mode,
     ...(inboxBase !== undefined && { inbox: createRemoteInbox({ baseUrl: inboxBase, fetch: doFetch }) }),
+    ...(grpcBridge !== undefined && { grpc: createBridgeTransport({ url: grpcBridge, fetch: doFetch }) }),
   } satisfies Omit<Host, 'fetch'>;
   if (opts.mode === 'direct') return { ...base, fetch: (url, init) => doFetch(url, init) };
   return {

@@ -1,6 +1,7 @@
 /**
  * The `npm start` / `npm run serve` server: one node:http server serving the built dashboard (dist/), the
- * demo agents under /demo/<id>, their list at /api/demo-agents, and the CORS proxy under /proxy.
+ * demo agents under /demo/<id>, their list at /api/demo-agents, the CORS proxy under /proxy and the gRPC bridge at
+ * /grpc-bridge (local mode only: how the dashboard reaches gRPC agents).
  *
  * On 127.0.0.1 (the default) the proxy runs in local mode: any target, loopback and private included,
  * for this origin only. For a team server (`HOST`, `PORT`, `PROXY_MODE=hosted`, `ALLOWED_ORIGINS`; see
@@ -19,6 +20,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEMO_AGENTS, type DemoAgentInfo, type MountedDemoAgent } from '../demo-agents';
 import { createInboxHandler } from '../inbox/handler';
 import { createNodeInboxMount, type NodeInboxMount } from '../inbox/node';
+import { createNodeGrpcBridgeMount } from '../grpc/bridge-node';
+import { lazyGrpc } from '../hosts/node';
 import { createNodeProxy } from '../proxy/node';
 import { addressRange, isLocalhostName, type ProxyMode } from '../proxy/policy';
 import { createStaticHandler } from './static';
@@ -100,6 +103,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const mounted: MountedDemoAgent[] = [];
   const listing: DemoAgentListing[] = [];
   let proxy: ProxyMount | undefined;
+  let grpcBridge: ((req: IncomingMessage, res: ServerResponse) => Promise<boolean>) | undefined;
   const inbox: NodeInboxMount | undefined = opts.inbox === false ? undefined : createNodeInboxMount(createInboxHandler({ publicBaseUrl: opts.inboxPublicUrl }));
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -126,6 +130,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       return;
     }
     if (inbox && (await inbox(req, res))) return;
+    if (grpcBridge && (await grpcBridge(req, res))) return;
     if (proxy && (await proxy(req, res))) return;
     await serveStatic(req, res, url.pathname);
   }
@@ -182,6 +187,14 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
             : (opts.allowedOrigins ?? []),
         ...(rate === undefined ? {} : { rateLimit: rate === 0 ? false : { limit: rate, windowMs: 60_000 } }),
       });
+    // The browser's way to gRPC agents (src/grpc/bridge.ts): local mode only; a hosted server answers that gRPC needs
+    // the local server. Same origins and Host names as the local proxy.
+    grpcBridge = createNodeGrpcBridgeMount({
+      transport: lazyGrpc(),
+      mode: proxyMode,
+      allowedHosts: ['127.0.0.1', 'localhost', ...(opts.allowedHosts ?? [])],
+      allowedOrigins: [origin, `http://localhost:${port}`, 'http://127.0.0.1:5173', 'http://localhost:5173', ...(opts.allowedOrigins ?? [])],
+    });
   }
 
   if (!opts.quiet) {

@@ -16,7 +16,13 @@ const OK = (messages: unknown[]): GrpcResult => ({
   responded: true,
   bytes: 10,
 });
-const STATUS = (code: number, status: string, message: string, details: unknown[] = []): GrpcResult => ({ ...OK([]), code, status, statusMessage: message, details });
+const STATUS = (code: number, status: string, message: string, details: unknown[] = []): GrpcResult => ({
+  ...OK([]),
+  code,
+  status,
+  statusMessage: message,
+  details,
+});
 const task = (state: string) => ({ id: 't1', contextId: 'c1', status: { state, timestamp: '2026-01-01T00:00:00Z' } });
 
 /** A fake transport: answers from `script` by method name, records the requests. */
@@ -41,7 +47,13 @@ function fake(script: Record<string, (r: GrpcRequest) => GrpcResult | { stream: 
 
 function setup(t?: GrpcTransport) {
   const events: RunEvent[] = [];
-  const host: Host = { fetch: () => Promise.reject(new Error('no HTTP here')), now: () => Date.now(), sleep: timerSleep, randomUUID: () => crypto.randomUUID(), grpc: t };
+  const host: Host = {
+    fetch: () => Promise.reject(new Error('no HTTP here')),
+    now: () => Date.now(),
+    sleep: timerSleep,
+    randomUUID: () => crypto.randomUUID(),
+    grpc: t,
+  };
   const http = createHttpContext(host, { emit: (e) => events.push(e) });
   http.redactor.addSecret('s3cret-token');
   const d = new Dialect({
@@ -101,7 +113,10 @@ describe('gRPC binding over a GrpcTransport', () => {
     ];
     const { t } = fake({
       SendStreamingMessage: () => ({ stream: events, end: OK([]) }),
-      SubscribeToTask: () => ({ stream: [], end: STATUS(9, 'FAILED_PRECONDITION', 'terminal', [{ reason: 'UNSUPPORTED_OPERATION', domain: 'a2a-protocol.org' }]) }),
+      SubscribeToTask: () => ({
+        stream: [],
+        end: STATUS(9, 'FAILED_PRECONDITION', 'terminal', [{ reason: 'UNSUPPORTED_OPERATION', domain: 'a2a-protocol.org' }]),
+      }),
     });
     const { d, http } = setup(t);
     const run = await d.streamSend(http, { text: 'hi', lane: 'l' });

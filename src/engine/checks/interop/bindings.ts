@@ -1,15 +1,18 @@
 /**
- * interop.bindings: every other interface the card declares answers a basic send and get like the main one
- * (functional equivalence).
+ * interop.bindings (binding equivalence): every other interface the card declares (JSON-RPC, HTTP+JSON, and gRPC when
+ * the host speaks it) runs the same input as the main one, and the outcomes are compared: the kind of result
+ * (Task or Message), the task's final state, the error category (functional equivalence, "semantically equivalent
+ * results for the same requests").
  */
 import { canonicalBinding } from '../../card/detect';
-import type { Evidence } from '../../model/check';
+import type { CardInterface } from '../../card/normalize';
+import type { Binding, Evidence } from '../../model/check';
 import { requiredExtensionHeaders } from '../../protocol/extensions';
 import { Dialect, type CallOutcome } from '../../protocol/dialect';
 import { acceptedOutputModes } from '../../runner/target';
 import { defineCheck, fail, pass, skip } from '../define';
 import { brokenCallVerdict } from '../fixtures/outcomes';
-import { primarySkill, runEvidence, runTask, skillInput, skillRuns } from '../fixtures/tasks';
+import { primarySkill, runEvidence, runTask, skillInput, skillRuns, type TaskRun } from '../fixtures/tasks';
 import { generationOf, restPrefix } from './interfaces';
 
 /** Our cap on one task over another interface (the per-task budget, at most this). */
@@ -31,6 +34,26 @@ function errorCategory(o: CallOutcome): string {
   return `${e.code ?? e.reason ?? e.status ?? o.http.status}`;
 }
 
+/** What a run ended as, for comparing interfaces: the result kind and the task's final state. */
+const runShape = (r: TaskRun) => ({ kind: r.send.kind, state: r.final?.rawState ?? r.final?.state, outcome: r.outcome });
+
+/**
+ * Where the same input ran to a different end on another interface: a Message where the main one made a Task (or the
+ * reverse), or a task that settled in another terminal state. A run that timed out or paused is not compared.
+ */
+function sameInputDiffers(run: TaskRun, m: TaskRun | undefined): string | undefined {
+  if (!m || m.outcome === 'failed-call' || m.outcome === 'no-task' || m.outcome === 'timeout' || run.outcome === 'timeout') return undefined;
+  const a = runShape(run);
+  const b = runShape(m);
+  if ((a.kind === 'message') !== (b.kind === 'message'))
+    return `answered the same input with ${a.kind === 'message' ? 'a Message' : 'a Task'}, the main interface with ${b.kind === 'message' ? 'a Message' : 'a Task'}.`;
+  const fa = run.final?.state;
+  const fb = m.final?.state;
+  if (run.outcome === 'terminal' && m.outcome === 'terminal' && fa && fb && fa !== fb)
+    return `the same input ended ${a.state}, on the main interface ${b.state}.`;
+  return undefined;
+}
+
 const describeError = (o: CallOutcome) =>
   o.kind === 'error'
     ? `${o.error.code ?? o.error.reason ?? o.error.status ?? `HTTP ${o.http.status}`}${o.error.message ? ` "${o.error.message.slice(0, 80)}"` : ''}`
@@ -38,7 +61,7 @@ const describeError = (o: CallOutcome) =>
 
 export const interopBindings = defineCheck({
   id: 'interop.bindings',
-  title: 'Every other interface the card declares answers a basic send and get',
+  title: 'Every other interface the card declares answers a basic send and get like the main one',
   category: 'interop',
   level: 'MUST',
   tier: 'optional',
@@ -52,10 +75,12 @@ export const interopBindings = defineCheck({
   requires: ['dialect'],
   run: async (ctx) => {
     const sel = ctx.detection.selected;
-    const others = ctx.card.interfaces.flatMap((i) => {
+    const others = ctx.card.interfaces.flatMap((i): { i: CardInterface; binding: Binding }[] => {
       if (i === sel || (sel && i.url === sel.url && i.binding === sel.binding && i.protocolVersion === sel.protocolVersion)) return [];
       if (ctx.generation === 'v1.0' && i.source !== 'supportedInterfaces') return [];
       const binding = canonicalBinding(String(i.binding));
+      // gRPC: v1.0 only (no earlier generation has a normative proto here), and only when the host can call it.
+      if (binding === 'GRPC') return ctx.http.host.grpc && generationOf(i, ctx.generation) === 'v1.0' && i.url.trim() ? [{ i, binding }] : [];
       return (binding === 'JSONRPC' || binding === 'HTTP+JSON') && /^https?:\/\//.test(i.url) ? [{ i, binding }] : [];
     });
     if (!others.length) return skip('The card declares a single testable interface.', 'not-applicable');
@@ -89,7 +114,11 @@ export const interopBindings = defineCheck({
       evidence.push(runEvidence(run));
       if (run.outcome === 'timeout')
         notes.push(`${label} answered send; the task did not settle within our ${Math.min(ctx.taskTimeoutMs, BINDING_BUDGET_MS)} ms cap`);
-      if (run.outcome !== 'failed-call' && run.outcome !== 'no-task') continue;
+      if (run.outcome !== 'failed-call' && run.outcome !== 'no-task') {
+        const differs = sameInputDiffers(run, await main());
+        if (differs) problems.push(`${label}: ${differs}`);
+        continue;
+      }
       const broken = run.brokenCall ?? run.send;
       const v = brokenCallVerdict(ctx, broken, label);
       if (v.status === 'skip' || v.status === 'error') return v;

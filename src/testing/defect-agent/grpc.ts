@@ -1,0 +1,149 @@
+/**
+ * The test agent's gRPC binding: a gRPC server (its own 127.0.0.1 port) in front of a v1.0 JSON-RPC endpoint. Each
+ * call is forwarded as the JSON-RPC method of the same name (v1.0 JSON-RPC params are the ProtoJSON of the proto's
+ * request messages), the result sent back as the response message, a JSON-RPC error as a gRPC status with a
+ * google.rpc.ErrorInfo (v1.0.1 §5.4, §10.6), streams relayed event by event. `variant: 'differs'` makes the gRPC
+ * binding answer SendMessage with a Message where the JSON-RPC binding makes a Task (interop.bindings must fail).
+ */
+import * as grpc from '@grpc/grpc-js';
+import { createParser } from 'eventsource-parser';
+import { A2A_SERVICE, decodeJson, encodeJson, lookupType } from '../../grpc/protojson';
+
+export interface GrpcFront {
+  /** The interface URL a card declares: `127.0.0.1:<port>`. */
+  url: string;
+  /** gRPC methods called, in order. */
+  calls: string[];
+  close(): Promise<void>;
+}
+
+export interface GrpcFrontOptions {
+  /** The v1.0 JSON-RPC endpoint the calls are forwarded to. */
+  jsonRpcUrl: string;
+  variant?: 'faithful' | 'differs';
+}
+
+/** JSON-RPC error code -> gRPC status (v1.0.1 §5.4) and ErrorInfo reason. */
+const MAP: Record<number, [grpc.status, string | undefined]> = {
+  [-32001]: [grpc.status.NOT_FOUND, 'TASK_NOT_FOUND'],
+  [-32002]: [grpc.status.FAILED_PRECONDITION, 'TASK_NOT_CANCELABLE'],
+  [-32003]: [grpc.status.FAILED_PRECONDITION, 'PUSH_NOTIFICATION_NOT_SUPPORTED'],
+  [-32004]: [grpc.status.FAILED_PRECONDITION, 'UNSUPPORTED_OPERATION'],
+  [-32005]: [grpc.status.INVALID_ARGUMENT, 'CONTENT_TYPE_NOT_SUPPORTED'],
+  [-32006]: [grpc.status.INTERNAL, 'INVALID_AGENT_RESPONSE'],
+  [-32007]: [grpc.status.FAILED_PRECONDITION, 'EXTENDED_AGENT_CARD_NOT_CONFIGURED'],
+  [-32008]: [grpc.status.FAILED_PRECONDITION, 'EXTENSION_SUPPORT_REQUIRED'],
+  [-32009]: [grpc.status.FAILED_PRECONDITION, 'VERSION_NOT_SUPPORTED'],
+  [-32601]: [grpc.status.UNIMPLEMENTED, undefined],
+  [-32602]: [grpc.status.INVALID_ARGUMENT, undefined],
+};
+
+const STATUS = lookupType('google.rpc.Status');
+const ERROR_INFO = lookupType('google.rpc.ErrorInfo');
+
+function statusError(e: { code?: unknown; message?: unknown }): Partial<grpc.StatusObject> {
+  const [code, reason] = MAP[typeof e.code === 'number' ? e.code : 0] ?? [grpc.status.INTERNAL, undefined];
+  const details = String(e.message ?? 'error');
+  const metadata = new grpc.Metadata();
+  if (reason && STATUS && ERROR_INFO) {
+    const info = encodeJson(ERROR_INFO, { reason, domain: 'a2a-protocol.org' });
+    const bin = encodeJson(STATUS, { code, message: details, details: [{ typeUrl: 'type.googleapis.com/google.rpc.ErrorInfo', value: info }] });
+    metadata.set('grpc-status-details-bin', Buffer.from(bin));
+  }
+  return { code, details, metadata };
+}
+
+const headersOf = (md: grpc.Metadata): Record<string, string> => {
+  const h: Record<string, string> = { 'Content-Type': 'application/json' };
+  for (const [k, v] of Object.entries(md.getMap())) if (typeof v === 'string' && !k.startsWith('grpc-') && k !== 'user-agent') h[k] = v;
+  return h;
+};
+
+/** Starts the gRPC front on 127.0.0.1 (ephemeral port). */
+export async function startGrpcFront(opts: GrpcFrontOptions): Promise<GrpcFront> {
+  const server = new grpc.Server();
+  const calls: string[] = [];
+  let seq = 0;
+  const rpc = (method: string, params: unknown, md: grpc.Metadata, stream: boolean) =>
+    fetch(opts.jsonRpcUrl, {
+      method: 'POST',
+      headers: { ...headersOf(md), Accept: stream ? 'text/event-stream' : 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++seq, method, params }),
+    });
+  const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  const impl: grpc.UntypedServiceImplementation = {};
+  for (const [name, m] of Object.entries(A2A_SERVICE.methods)) {
+    m.resolve();
+    const req = m.resolvedRequestType;
+    const res = m.resolvedResponseType;
+    if (!req || !res) continue;
+    definition[name] = {
+      path: `/lf.a2a.v1.A2AService/${name}`,
+      requestStream: false,
+      responseStream: !!m.responseStream,
+      requestSerialize: (v: unknown) => Buffer.from(encodeJson(req, v)),
+      requestDeserialize: (b: Buffer) => decodeJson(req, b),
+      responseSerialize: (v: unknown) => Buffer.from(encodeJson(res, v)),
+      responseDeserialize: (b: Buffer) => decodeJson(res, b),
+    };
+    impl[name] = m.responseStream
+      ? (call: grpc.ServerWritableStream<unknown, unknown>) => {
+          calls.push(name);
+          void relayStream(name, call);
+        }
+      : (call: grpc.ServerUnaryCall<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) => {
+          calls.push(name);
+          if (name === 'SendMessage' && opts.variant === 'differs') {
+            cb(null, { message: { messageId: `grpc-${seq++}`, role: 'ROLE_AGENT', parts: [{ text: 'Over gRPC I only chat: no task.' }] } });
+            return;
+          }
+          rpc(name, call.request, call.metadata, false)
+            .then((r) => r.json() as Promise<{ result?: unknown; error?: { code?: unknown; message?: unknown } }>)
+            .then((body) => (body.error ? cb(statusError(body.error), null) : cb(null, body.result ?? {})))
+            .catch((e: unknown) => cb({ code: grpc.status.UNAVAILABLE, details: String(e) }, null));
+        };
+  }
+
+  async function relayStream(name: string, call: grpc.ServerWritableStream<unknown, unknown>) {
+    try {
+      const r = await rpc(name, call.request, call.metadata, true);
+      if (!/event-stream/.test(r.headers.get('content-type') ?? '')) {
+        const body = (await r.json()) as { error?: { code?: unknown; message?: unknown } };
+        call.emit('error', statusError(body.error ?? {}));
+        return;
+      }
+      let failed = false;
+      const parser = createParser({
+        onEvent: (ev) => {
+          if (failed) return;
+          const msg = JSON.parse(ev.data) as { result?: unknown; error?: { code?: unknown; message?: unknown } };
+          if (msg.error) {
+            failed = true;
+            call.emit('error', statusError(msg.error));
+          } else call.write(msg.result);
+        },
+      });
+      const decoder = new TextDecoder();
+      const reader = r.body?.getReader();
+      while (reader && !call.cancelled && !failed) {
+        const next = await reader.read();
+        if (next.done) break;
+        parser.feed(decoder.decode(next.value, { stream: true }));
+      }
+      await reader?.cancel().catch(() => undefined);
+      if (!failed) call.end();
+    } catch (e) {
+      call.emit('error', { code: grpc.status.UNAVAILABLE, details: String(e) });
+    }
+  }
+
+  server.addService(definition, impl);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
+  return {
+    url: `127.0.0.1:${port}`,
+    calls,
+    close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+  };
+}
