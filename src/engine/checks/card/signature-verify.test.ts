@@ -16,6 +16,7 @@ import { reportResults } from '../../report/build';
 import { runConformance } from '../../runner/run';
 import type { RunOptions } from '../../runner/options';
 import { createHttpContext } from '../../http/client';
+import { fakeHost } from '../../../testing/fake-host';
 import { canonicalPayloads, verifySignatures } from './signature-verify';
 
 const ID = 'card.signatures.verified';
@@ -146,5 +147,28 @@ describe('card.signatures.verified', () => {
     const ctx = { jwks, http: createHttpContext(createNodeHost()) } as unknown as Parameters<typeof verifySignatures>[0];
     const { outcomes } = await verifySignatures(ctx, card, [{ protected: head, signature: sig.toString('base64url') }]);
     expect(outcomes).toMatchObject([{ status: 'valid', payload: 'empty values removed (as the A2A SDKs canonicalize)' }]);
+  });
+
+  it('a hostile jku (an HTML page, a body over 256 KB, a key set without keys) leaves the signature unverifiable, fetched once', async () => {
+    const b = (x: unknown) => Buffer.from(JSON.stringify(x)).toString('base64url');
+    const { host, requests } = fakeHost((req) => {
+      const path = new URL(req.url).pathname;
+      if (path === '/html') return new Response('<!doctype html><title>Login</title>', { headers: { 'content-type': 'text/html' } });
+      if (path === '/huge') return new Response(`{"keys":[],"pad":"${'x'.repeat(400_000)}"}`, { headers: { 'content-type': 'application/json' } });
+      return new Response('{"keys": []}', { headers: { 'content-type': 'application/json' } });
+    });
+    const ctx = { http: createHttpContext(host) } as unknown as Parameters<typeof verifySignatures>[0];
+    const sig = (jku: string) => ({ protected: b({ alg: 'ES256', kid: 'k', jku }), signature: 'c2ln' });
+    const { outcomes } = await verifySignatures(ctx, { name: 'x' }, [
+      sig('https://keys.test/html'),
+      sig('https://keys.test/huge'),
+      sig('https://keys.test/empty'),
+      sig('https://keys.test/html'),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['unverifiable', 'unverifiable', 'unverifiable', 'unverifiable']);
+    expect(outcomes[0]?.detail).toMatch(/its jku did not answer JSON/);
+    expect(outcomes[1]?.detail).toMatch(/its jku answered more than 256 KB/);
+    expect(outcomes[2]?.detail).toMatch(/the JWKS has no keys/);
+    expect(requests.filter((r) => r.url.endsWith('/html'))).toHaveLength(1);
   });
 });
