@@ -17,6 +17,7 @@ import type { Host } from '../ports';
 import { reportResults } from '../report/build';
 import type { Credentials } from '../runner/options';
 import { runConformance } from '../runner/run';
+import { openSession } from '../session';
 
 interface Agent {
   base: string;
@@ -124,6 +125,20 @@ describe('OAuth 2.0 client credentials from the card', () => {
     expect(tokenExchanges(events)).toHaveLength(1);
     expect(outputs(report, events)).not.toContain(wrong);
   }, 20_000);
+});
+
+describe('console session', () => {
+  it('gets a token for the session and sends with it; a wrong secret makes the session unavailable (credentials rejected)', async () => {
+    const open = await openSession(createNodeHost(), { agentUrl: agent.base, credentials: oauth() });
+    if (!open.ok) throw new Error(open.unavailable.message);
+    expect(open.target.oauth).toBe(true);
+    const sent = await open.session.send({ text: 'hello' });
+    expect(sent.ok, sent.summary).toBe(true);
+    expect(JSON.stringify(open.events)).not.toContain(DEMO_OAUTH_CLIENT.clientSecret);
+    const bad = await openSession(createNodeHost(), { agentUrl: agent.base, credentials: oauth('wrong-secret-xyz') });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.unavailable).toMatchObject({ reason: 'credentials-rejected', message: expect.stringMatching(/invalid_client/) });
+  });
 });
 
 describe('OpenID Connect discovery', () => {

@@ -2,6 +2,7 @@
  * Opening a session: the agent's card discovered, normalized and classified (as a run does), the interface chosen,
  * credentials placed, or one sentence saying why there is nothing to talk to.
  */
+import { declaresOAuth, OAuthClient, oauthPlan } from '../auth';
 import { detectGeneration } from '../card/detect';
 import { discoverCard, type DiscoveryResult } from '../card/discover';
 import { normalizeCard } from '../card/normalize';
@@ -82,6 +83,7 @@ export async function openSession(host: Host, opts: SessionOptions): Promise<Ses
       inputModes: s.inputModes,
       outputModes: s.outputModes,
     })),
+    oauth: declaresOAuth(card),
     interfaces: card.interfaces.slice(0, 20).map((i) => ({ url: redactor.url(i.url), binding: String(i.binding), protocolVersion: i.protocolVersion })),
     extensions: card.capabilities.extensions
       .filter((e) => e.uri)
@@ -94,6 +96,20 @@ export async function openSession(host: Host, opts: SessionOptions): Promise<Ses
   }
   for (const s of Object.values(card.securitySchemes)) if (s.type === 'apiKey') redactor.addHeaderName(s.name).addQueryName(s.name);
   const placement = credentialPlacement(creds, card);
+  if (creds.kind === 'oauth2') {
+    // OAuth client credentials: a token from the card's token endpoint, kept fresh by the context (src/engine/auth).
+    const plan = oauthPlan(card);
+    if (!plan)
+      return fail(
+        'credentials-rejected',
+        'OAuth client credentials were given, but the card declares no clientCredentials tokenUrl or openIdConnectUrl to get a token from.',
+      );
+    const client = new OAuthClient(base, plan, creds);
+    if (!(await client.start()))
+      return fail(client.failure?.kind === 'tool' ? 'tool-failure' : 'credentials-rejected', `No access token: ${client.failure?.message ?? 'no answer'}.`);
+    placement.headers.Authorization = client.authorization ?? '';
+    base.auth = client;
+  }
   const dialect = new Dialect({
     generation: detection.testedGeneration,
     binding,

@@ -142,6 +142,8 @@ export interface SessionTarget {
   interfaces?: { url: string; binding: string; protocolVersion?: string }[];
   /** The extensions the card declares (capabilities.extensions), for a console to activate (SendOptions.extensions). */
   extensions?: { uri: string; required: boolean; description?: string }[];
+  /** The card declares an OAuth 2.0 / OpenID Connect scheme (a console offers client id and secret). */
+  oauth?: boolean;
 }
 
 /** Why a session could not be opened (the agent cannot be talked to). */

@@ -1,19 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
+import { CredentialFields } from '../../components/credential-fields';
 import { Notice } from '../../components/notice';
-import { credentialsOf, draftFrom, type CredentialDraft, type CredentialKind } from '../../lib/credentials';
+import { credentialsOf, draftFrom, type CredentialDraft } from '../../lib/credentials';
 import type { Credentials } from '../../lib/engine';
 import { useDemoAgents } from '../../lib/queries';
 import { useRunSession } from '../../lib/run-session';
 import { useSettings } from '../../lib/settings-store';
 import { checkAgentUrl } from '../../lib/url';
 import { useConsole, useConsoleState } from './console-context';
-
-const CREDENTIAL_OPTIONS: { value: CredentialKind; label: string }[] = [
-  { value: 'none', label: 'No credentials' },
-  { value: 'bearer', label: 'Bearer token' },
-  { value: 'api-key', label: 'API key' },
-  { value: 'header', label: 'Custom header' },
-];
 
 export type InterfaceChoice = { binding?: 'JSONRPC' | 'HTTP+JSON'; protocolVersion?: string };
 
@@ -138,76 +132,15 @@ export function ConnectPanel() {
             </p>
           ) : null}
         </fieldset>
-        <fieldset className="credentials">
-          <legend>Credentials</legend>
-          <span className="field-inline">
-            <label htmlFor={`${id}-ckind`}>Credential type</label>
-            <select
-              id={`${id}-ckind`}
-              value={draft.kind}
-              aria-invalid={!!credError}
-              aria-describedby={`${id}-cred-help`}
-              onChange={(e) => setDraft({ ...draft, kind: e.target.value as CredentialKind })}
-            >
-              {CREDENTIAL_OPTIONS.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </span>
-          {draft.kind === 'bearer' ? (
-            <span className="field-inline">
-              <label htmlFor={`${id}-token`}>Bearer token</label>
-              <input
-                id={`${id}-token`}
-                type="password"
-                autoComplete="off"
-                value={draft.token}
-                onChange={(e) => setDraft({ ...draft, token: e.target.value })}
-              />
-            </span>
-          ) : null}
-          {draft.kind === 'api-key' ? (
-            <>
-              <span className="field-inline">
-                <label htmlFor={`${id}-apikey`}>API key</label>
-                <input
-                  id={`${id}-apikey`}
-                  type="password"
-                  autoComplete="off"
-                  value={draft.apiKey}
-                  onChange={(e) => setDraft({ ...draft, apiKey: e.target.value })}
-                />
-              </span>
-              <span className="field-inline">
-                <label htmlFor={`${id}-apikeyh`}>Header name (empty: the card's)</label>
-                <input id={`${id}-apikeyh`} value={draft.apiKeyHeader} onChange={(e) => setDraft({ ...draft, apiKeyHeader: e.target.value })} />
-              </span>
-            </>
-          ) : null}
-          {draft.kind === 'header' ? (
-            <>
-              <span className="field-inline">
-                <label htmlFor={`${id}-hname`}>Header name</label>
-                <input id={`${id}-hname`} value={draft.headerName} onChange={(e) => setDraft({ ...draft, headerName: e.target.value })} />
-              </span>
-              <span className="field-inline">
-                <label htmlFor={`${id}-hvalue`}>Header value</label>
-                <input
-                  id={`${id}-hvalue`}
-                  type="password"
-                  autoComplete="off"
-                  value={draft.headerValue}
-                  onChange={(e) => setDraft({ ...draft, headerValue: e.target.value })}
-                />
-              </span>
-            </>
-          ) : null}
-          <p id={`${id}-cred-help`} className={credError ? 'help field-error' : 'help'}>
-            {credError ?? 'Kept in memory only; masked in everything shown, saved and exported.'}
-          </p>
-        </fieldset>
+        <CredentialFields
+          id={id}
+          draft={draft}
+          onChange={setDraft}
+          offerOAuth={draft.kind === 'oauth2' || !!target?.oauth}
+          error={credError ?? undefined}
+          help="Kept in memory only; masked in everything shown, saved and exported."
+          layout="inline"
+        />
         <div className="actions">
           <button type="submit" className="primary" disabled={phase === 'connecting'}>
             {phase === 'connecting' ? 'Connecting…' : connected && agentUrl === url.trim() ? 'Reconnect' : 'Connect'}

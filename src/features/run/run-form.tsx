@@ -1,4 +1,5 @@
 import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { CredentialFields, cardOffersOAuth } from '../../components/credential-fields';
 import { Notice } from '../../components/notice';
 import { buildRunLink, parseRunLink } from '../../lib/deep-link';
 import { CardError, explainTarget } from '../../lib/engine-adapter';
@@ -8,16 +9,9 @@ import { useRunSession, useSessionState } from '../../lib/run-session';
 import { useRunSelector, useRunStoreHandle } from '../../lib/run-store';
 import { settingsStore, useSettings } from '../../lib/settings-store';
 import { checkAgentUrl } from '../../lib/url';
-import { credentialsOf, draftFrom, type CredentialDraft, type CredentialKind } from './credentials';
+import { credentialsOf, draftFrom, type CredentialDraft } from './credentials';
 import { JwksField, parseJwks } from './jwks-field';
 import { useDebounced } from './use-debounced';
-
-const CREDENTIAL_OPTIONS: { value: CredentialKind; label: string }[] = [
-  { value: 'none', label: 'No credentials' },
-  { value: 'bearer', label: 'Bearer token' },
-  { value: 'api-key', label: 'API key (header the card declares)' },
-  { value: 'header', label: 'Custom header' },
-];
 
 type FieldKey = 'agent' | 'peer' | 'credentials' | 'timeout';
 
@@ -231,83 +225,15 @@ export function RunForm({ children }: { children?: ReactNode }) {
               {fieldErrors.peer ?? 'A second agent for the two-agent interop checks.'}
             </p>
           </div>
-          <fieldset className="credentials">
-            <legend>Credentials</legend>
-            <div className="field">
-              <label htmlFor={`${id}-ckind`}>Credential type</label>
-              <select
-                ref={credentialsRef}
-                id={`${id}-ckind`}
-                value={draft.kind}
-                aria-invalid={!!fieldErrors.credentials}
-                aria-describedby={`${id}-cred-help`}
-                onChange={(e) => editDraft({ ...draft, kind: e.target.value as CredentialKind })}
-              >
-                {CREDENTIAL_OPTIONS.map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-            {draft.kind === 'bearer' ? (
-              <div className="field">
-                <label htmlFor={`${id}-token`}>Bearer token</label>
-                <input
-                  id={`${id}-token`}
-                  type="password"
-                  autoComplete="off"
-                  value={draft.token}
-                  onChange={(e) => editDraft({ ...draft, token: e.target.value })}
-                />
-              </div>
-            ) : null}
-            {draft.kind === 'api-key' ? (
-              <>
-                <div className="field">
-                  <label htmlFor={`${id}-apikey`}>API key</label>
-                  <input
-                    id={`${id}-apikey`}
-                    type="password"
-                    autoComplete="off"
-                    value={draft.apiKey}
-                    onChange={(e) => editDraft({ ...draft, apiKey: e.target.value })}
-                  />
-                </div>
-                <div className="field">
-                  <label htmlFor={`${id}-apikeyh`}>API key header (optional)</label>
-                  <input
-                    id={`${id}-apikeyh`}
-                    placeholder="from the card, else X-API-Key"
-                    value={draft.apiKeyHeader}
-                    onChange={(e) => editDraft({ ...draft, apiKeyHeader: e.target.value })}
-                  />
-                </div>
-              </>
-            ) : null}
-            {draft.kind === 'header' ? (
-              <>
-                <div className="field">
-                  <label htmlFor={`${id}-hname`}>Header name</label>
-                  <input id={`${id}-hname`} value={draft.headerName} onChange={(e) => editDraft({ ...draft, headerName: e.target.value })} />
-                </div>
-                <div className="field">
-                  <label htmlFor={`${id}-hvalue`}>Header value</label>
-                  <input
-                    id={`${id}-hvalue`}
-                    type="password"
-                    autoComplete="off"
-                    value={draft.headerValue}
-                    onChange={(e) => editDraft({ ...draft, headerValue: e.target.value })}
-                  />
-                </div>
-              </>
-            ) : null}
-            <p id={`${id}-cred-help`} className={fieldErrors.credentials ? 'help field-error' : 'help'}>
-              {fieldErrors.credentials ??
-                (remember ? 'Remembered in this browser (see Settings).' : 'Kept in memory only; never saved with runs, reports or links.')}
-            </p>
-          </fieldset>
+          <CredentialFields
+            id={id}
+            draft={draft}
+            onChange={editDraft}
+            offerOAuth={cardOffersOAuth(card.data?.target.normalizedCard)}
+            error={fieldErrors.credentials}
+            help={remember ? 'Remembered in this browser (see Settings).' : 'Kept in memory only; never saved with runs, reports or links.'}
+            selectRef={credentialsRef}
+          />
           <div className="field">
             <label htmlFor={`${id}-timeout`}>Per-task timeout (seconds)</label>
             <input
