@@ -66,8 +66,10 @@ function anyJson(m: Record<string, unknown>): Json {
 }
 
 export function lookupType(name: string): protobuf.Type | undefined {
+  if (!name) return undefined;
   try {
-    return root.lookupType(name);
+    const t = root.lookupType(name);
+    return t instanceof protobuf.Type ? t : undefined;
   } catch {
     return undefined;
   }

@@ -55,6 +55,8 @@ export const GRPC_NOT_APPLICABLE: Readonly<Record<string, string>> = {
   'errors.shape': RAW_PROBE,
   'errors.details': RAW_PROBE,
   'errors.streaming-unsupported': RAW_PROBE,
+  'errors.extension-required': RAW_PROBE,
+  'interop.extensions': RAW_PROBE,
   'interop.cors.rpc': 'A browser cannot call gRPC at all (no CORS applies); the dashboard reaches it through the local server.',
   'interop.cors.stream': 'A browser cannot call gRPC at all (no CORS applies); the dashboard reaches it through the local server.',
   'card.extended': RAW_PROBE,

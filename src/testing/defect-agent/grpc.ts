@@ -3,7 +3,8 @@
  * call is forwarded as the JSON-RPC method of the same name (v1.0 JSON-RPC params are the ProtoJSON of the proto's
  * request messages), the result sent back as the response message, a JSON-RPC error as a gRPC status with a
  * google.rpc.ErrorInfo (v1.0.1 §5.4, §10.6), streams relayed event by event. `variant: 'differs'` makes the gRPC
- * binding answer SendMessage with a Message where the JSON-RPC binding makes a Task (interop.bindings must fail).
+ * binding answer SendMessage with a Message where the JSON-RPC binding makes a Task (interop.bindings must fail);
+ * `variant: 'bare-errors'` sends every error as INTERNAL without details (errors.grpc-status must fail).
  */
 import * as grpc from '@grpc/grpc-js';
 import { createParser } from 'eventsource-parser';
@@ -20,7 +21,8 @@ export interface GrpcFront {
 export interface GrpcFrontOptions {
   /** The v1.0 JSON-RPC endpoint the calls are forwarded to. */
   jsonRpcUrl: string;
-  variant?: 'faithful' | 'differs';
+  /** `differs`: SendMessage answers a Message; `bare-errors`: errors as INTERNAL without ErrorInfo. */
+  variant?: 'faithful' | 'differs' | 'bare-errors';
 }
 
 /** JSON-RPC error code -> gRPC status (v1.0.1 §5.4) and ErrorInfo reason. */
@@ -41,13 +43,14 @@ const MAP: Record<number, [grpc.status, string | undefined]> = {
 const STATUS = lookupType('google.rpc.Status');
 const ERROR_INFO = lookupType('google.rpc.ErrorInfo');
 
-function statusError(e: { code?: unknown; message?: unknown }): Partial<grpc.StatusObject> {
+function statusError(e: { code?: unknown; message?: unknown }, bare = false): Partial<grpc.StatusObject> {
+  if (bare) return { code: grpc.status.INTERNAL, details: String(e.message ?? 'error') };
   const [code, reason] = MAP[typeof e.code === 'number' ? e.code : 0] ?? [grpc.status.INTERNAL, undefined];
   const details = String(e.message ?? 'error');
   const metadata = new grpc.Metadata();
   if (reason && STATUS && ERROR_INFO) {
     const info = encodeJson(ERROR_INFO, { reason, domain: 'a2a-protocol.org' });
-    const bin = encodeJson(STATUS, { code, message: details, details: [{ typeUrl: 'type.googleapis.com/google.rpc.ErrorInfo', value: info }] });
+    const bin = encodeJson(STATUS, { code, message: details, details: [{ type_url: 'type.googleapis.com/google.rpc.ErrorInfo', value: info }] });
     metadata.set('grpc-status-details-bin', Buffer.from(bin));
   }
   return { code, details, metadata };
@@ -63,6 +66,7 @@ const headersOf = (md: grpc.Metadata): Record<string, string> => {
 export async function startGrpcFront(opts: GrpcFrontOptions): Promise<GrpcFront> {
   const server = new grpc.Server();
   const calls: string[] = [];
+  const bare = opts.variant === 'bare-errors';
   let seq = 0;
   const rpc = (method: string, params: unknown, md: grpc.Metadata, stream: boolean) =>
     fetch(opts.jsonRpcUrl, {
@@ -99,7 +103,7 @@ export async function startGrpcFront(opts: GrpcFrontOptions): Promise<GrpcFront>
           }
           rpc(name, call.request, call.metadata, false)
             .then((r) => r.json() as Promise<{ result?: unknown; error?: { code?: unknown; message?: unknown } }>)
-            .then((body) => (body.error ? cb(statusError(body.error), null) : cb(null, body.result ?? {})))
+            .then((body) => (body.error ? cb(statusError(body.error, bare), null) : cb(null, body.result ?? {})))
             .catch((e: unknown) => cb({ code: grpc.status.UNAVAILABLE, details: String(e) }, null));
         };
   }
@@ -109,7 +113,7 @@ export async function startGrpcFront(opts: GrpcFrontOptions): Promise<GrpcFront>
       const r = await rpc(name, call.request, call.metadata, true);
       if (!/event-stream/.test(r.headers.get('content-type') ?? '')) {
         const body = (await r.json()) as { error?: { code?: unknown; message?: unknown } };
-        call.emit('error', statusError(body.error ?? {}));
+        call.emit('error', statusError(body.error ?? {}, bare));
         return;
       }
       let failed = false;
@@ -119,7 +123,7 @@ export async function startGrpcFront(opts: GrpcFrontOptions): Promise<GrpcFront>
           const msg = JSON.parse(ev.data) as { result?: unknown; error?: { code?: unknown; message?: unknown } };
           if (msg.error) {
             failed = true;
-            call.emit('error', statusError(msg.error));
+            call.emit('error', statusError(msg.error, bare));
           } else call.write(msg.result);
         },
       });

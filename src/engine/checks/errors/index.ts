@@ -5,6 +5,7 @@
 import type { CheckDef } from '../define';
 import { errorsPushNotSupported, errorsStreamingUnsupported, errorsSubscribeTerminal } from './capabilities';
 import { errorsInvalidJson, errorsInvalidParams, errorsInvalidRequest, errorsNotification, errorsUnknownMethod } from './requests';
+import { errorsGrpcStatus } from './grpc';
 import { errorsDetails, errorsShape } from './shape';
 import { errorsCancelTerminal, errorsCancelTwice, errorsContextMismatch, errorsMessageToTerminal, errorsTaskNotFound, errorsUnknownTaskMessage } from './tasks';
 import { errorsVersionMissing, errorsVersionUnsupported } from './versions';
@@ -30,4 +31,5 @@ export const errorChecks: CheckDef[] = [
   errorsStreamingUnsupported,
   errorsSubscribeTerminal,
   errorsNotification,
+  errorsGrpcStatus,
 ];

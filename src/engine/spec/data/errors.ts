@@ -1214,4 +1214,33 @@ export const SPEC: Record<string, CheckSpec> = {
       note: 'Judged with one message that does not name the required extension in A2A-Extensions; every other request of the suite activates the required extensions, so the agent serves them.',
     },
   },
+
+  'errors.grpc-status': {
+    'v1.0': {
+      sentences: [
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§10.6 Error Handling',
+          quote: 'For A2A-specific errors, implementations MUST include a google.rpc.ErrorInfo message in the status.details array with:',
+          keyword: 'MUST',
+        },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§10.6 Error Handling',
+          quote: 'reason: The A2A error type in UPPER_SNAKE_CASE without the "Error" suffix (e.g., TASK_NOT_FOUND)',
+          keyword: 'none',
+        },
+        { doc: 'a2a-v1.0.1', section: '§10.6 Error Handling', quote: 'domain: Set to "a2a-protocol.org"', keyword: 'none' },
+        {
+          doc: 'a2a-v1.0.1',
+          section: '§5.4 Error Code Mappings',
+          quote: 'All A2A-specific errors defined in Section 3.3.2 MUST be mapped to binding-specific error representations.',
+          keyword: 'MUST',
+        },
+        v1Row('| TaskNotFoundError | -32001 | NOT_FOUND | 404 Not Found |'),
+        v1Row('| TaskNotCancelableError | -32002 | FAILED_PRECONDITION | 400 Bad Request |'),
+      ],
+      note: 'gRPC interfaces only (the raw-HTTP error probes do not apply there): GetTask of an unknown task, and CancelTask of a task the suite saw finish.',
+    },
+  },
 };
