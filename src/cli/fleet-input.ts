@@ -11,6 +11,8 @@
  *
  * Header values reference environment variables (`"Authorization": "Bearer ${AGENT_X_TOKEN}"`); a literal value
  * in a credential header (Authorization, X-API-Key, Cookie, ...) or a credential in a URL refuses the file.
+ * OAuth 2.0 client credentials go in `oauth`: `{ "clientId": "...", "clientSecret": "${AGENT_X_SECRET}", "scope"? }`
+ * (the secret only as a reference, like header credentials).
  */
 import type { Credentials } from '../engine';
 import { agentKey } from '../engine/report/compare';
@@ -24,6 +26,8 @@ export interface FleetAgent {
   name?: string;
   /** Header templates, e.g. `{ Authorization: 'Bearer ${TOKEN}' }`; resolved from the environment at run time. */
   headers: Record<string, string>;
+  /** OAuth 2.0 client credentials; `clientSecret` is a `${VAR}` reference resolved at run time. */
+  oauth?: { clientId: string; clientSecret: string; scope?: string };
 }
 
 export interface ParsedFleet {
@@ -88,7 +92,7 @@ export const envRefs = (template: string): string[] => [...template.matchAll(ENV
 export function parseFleetFile(text: string): ParsedFleet {
   const problems: string[] = [];
   const warnings: string[] = [];
-  const raw: { where: string; url?: string; name?: string; id?: string; headers?: unknown }[] = [];
+  const raw: { where: string; url?: string; name?: string; id?: string; headers?: unknown; oauth?: unknown }[] = [];
   const trimmed = text.replace(/^\uFEFF/, '').trim();
 
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
@@ -117,7 +121,7 @@ export function parseFleetFile(text: string): ParsedFleet {
       const id = typeof agent.id === 'string' ? agent.id : typeof item.id === 'string' ? item.id : undefined;
       const name = typeof agent.name === 'string' ? agent.name : undefined;
       if (!url) problems.push(`${where}${id ? ` (${id})` : ''}: no URL to run (no "url", no source URL and no http(s) endpoint).`);
-      else raw.push({ where: id ? `${where} (${id})` : where, url, name, id, headers: item.headers ?? local.headers });
+      else raw.push({ where: id ? `${where} (${id})` : where, url, name, id, headers: item.headers ?? local.headers, oauth: item.oauth ?? local.oauth });
     });
   } else {
     text.split(/\r?\n/).forEach((line, i) => {
@@ -157,6 +161,8 @@ export function parseFleetFile(text: string): ParsedFleet {
       if (Object.keys(headers).length > 1)
         problems.push(`${r.where}: one header per agent is supported (it carries the credential); got ${Object.keys(headers).join(', ')}.`);
     }
+    const oauth = r.oauth === undefined ? undefined : oauthOf(r.oauth, r.where, problems);
+    if (oauth && Object.keys(headers).length) problems.push(`${r.where}: give "headers" or "oauth", not both (one credential per agent).`);
     const key = r.id ?? agentKey(url);
     const dup = seen.get(key);
     if (dup) {
@@ -164,12 +170,29 @@ export function parseFleetFile(text: string): ParsedFleet {
       continue;
     }
     seen.set(key, r.where);
-    agents.push({ key, url, ...(r.name ? { name: r.name } : {}), headers });
+    agents.push({ key, url, ...(r.name ? { name: r.name } : {}), headers, ...(oauth ? { oauth } : {}) });
   }
   if (!agents.length && !problems.length) problems.push('The file lists no agents.');
   // Sorted by key: the order (and so every shard) does not depend on the file's order.
   agents.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { agents, problems, warnings };
+}
+
+/** An entry's `oauth` object, checked: a client id, the secret as a `${VAR}` reference only, an optional scope. */
+function oauthOf(o: unknown, where: string, problems: string[]): FleetAgent['oauth'] {
+  const ref = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+  if (!isRecord(o) || typeof o.clientId !== 'string' || !o.clientId.trim()) {
+    problems.push(`${where}: "oauth" needs a "clientId" string and a "clientSecret" that references an environment variable.`);
+    return undefined;
+  }
+  if (typeof o.clientSecret !== 'string' || !ref.test(o.clientSecret.trim())) {
+    // Never echo the value: it may be the secret.
+    problems.push(`${where}: oauth.clientSecret must reference an environment variable, e.g. "\${AGENT_CLIENT_SECRET}" (no literal secrets).`);
+    return undefined;
+  }
+  if (o.scope !== undefined && typeof o.scope !== 'string') problems.push(`${where}: oauth.scope must be a string of space-separated scopes.`);
+  const scope = typeof o.scope === 'string' && o.scope.trim() ? o.scope.trim() : undefined;
+  return { clientId: o.clientId.trim(), clientSecret: o.clientSecret.trim(), ...(scope ? { scope } : {}) };
 }
 
 /** `i/n` (1-based) -> `{ index, total }`, or undefined when malformed. */
@@ -196,8 +219,13 @@ export function resolveCredentials(
   env: Record<string, string | undefined>,
 ): { credentials: Credentials; secrets: string[] } | { missing: string[] } {
   const entries = Object.entries(agent.headers);
-  const missing = [...new Set(entries.flatMap(([, v]) => envRefs(v)).filter((n) => !env[n]))];
+  const missing = [...new Set([...entries.map(([, v]) => v), agent.oauth?.clientSecret ?? ''].flatMap((v) => envRefs(v)).filter((n) => !env[n]))];
   if (missing.length) return { missing };
+  if (agent.oauth) {
+    const secret = agent.oauth.clientSecret.replace(ENV_REF, (_, n: string) => env[n] ?? '');
+    const { clientId, scope } = agent.oauth;
+    return { credentials: { kind: 'oauth2', clientId, clientSecret: secret, ...(scope ? { scope } : {}) }, secrets: [secret] };
+  }
   const [h] = entries;
   if (!h) return { credentials: { kind: 'none' }, secrets: [] };
   const value = h[1].replace(ENV_REF, (_, n: string) => env[n] ?? '');

@@ -82,3 +82,24 @@ describe('a2a-interop run --oauth-client-id', () => {
     expect(t.err()).not.toContain('oops');
   });
 });
+
+describe('run-many files: oauth', () => {
+  it('takes a client id and a ${VAR} secret, refuses a literal secret (never echoed) and resolves from the environment', async () => {
+    const { parseFleetFile, resolveCredentials } = await import('./fleet-input');
+    const ok = parseFleetFile(JSON.stringify([{ url: 'https://a.example/', oauth: { clientId: 'c1', clientSecret: '${A_SECRET}', scope: 'x y' } }]));
+    expect(ok.problems).toEqual([]);
+    const agent = ok.agents[0]!;
+    expect(resolveCredentials(agent, {})).toEqual({ missing: ['A_SECRET'] });
+    expect(resolveCredentials(agent, { A_SECRET: 'shh-123' })).toEqual({
+      credentials: { kind: 'oauth2', clientId: 'c1', clientSecret: 'shh-123', scope: 'x y' },
+      secrets: ['shh-123'],
+    });
+    const literal = parseFleetFile(JSON.stringify([{ url: 'https://a.example/', oauth: { clientId: 'c1', clientSecret: 'literal-secret-9' } }]));
+    expect(literal.problems.join(' ')).toMatch(/clientSecret must reference an environment variable/);
+    expect(literal.problems.join(' ')).not.toContain('literal-secret-9');
+    const both = parseFleetFile(
+      JSON.stringify([{ url: 'https://a.example/', headers: { Authorization: 'Bearer ${T}' }, oauth: { clientId: 'c', clientSecret: '${S}' } }]),
+    );
+    expect(both.problems.join(' ')).toMatch(/not both/);
+  });
+});
