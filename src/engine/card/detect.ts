@@ -154,7 +154,9 @@ export function detectGeneration(raw: unknown, card: NormalizedCard, cardSource?
   if (det.selected) {
     evidence.push(`testing ${det.binding} at ${det.endpointUrl}${det.tenant ? ` (tenant "${det.tenant}")` : ''}`);
   } else if (candidates.some((i) => canonicalBinding(String(i.binding)) === 'GRPC')) {
-    det.untestable = 'The card declares only gRPC interfaces; gRPC cannot be tested from a browser or over HTTP/1.1 JSON.';
+    det.untestable = prefer.grpc
+      ? 'The card declares only gRPC interfaces, and none of them is a v1.0 interface with a usable URL (host:port).'
+      : 'The card declares only gRPC interfaces; a browser cannot call gRPC: run the CLI or the local server (npm start), which can.';
     det.binding = 'GRPC';
     evidence.push(det.untestable);
   } else {
