@@ -52,6 +52,8 @@ describe('push delivery against the test agent', () => {
     for (const { byId } of runs) {
       expect(statuses(byId), JSON.stringify(Object.values(byId).map((r) => [r.id, r.message]))).toEqual(Object.fromEntries(PUSH.map((id) => [id, 'pass'])));
       expect(byId['lifecycle.push-delivery']?.message).toMatch(/completed/i);
+      // The race-free path: the config is set (and deleted) while a task waits for our input.
+      expect(byId['lifecycle.push-after-delete']?.message).toMatch(/paused in input-required/);
     }
     expect(statuses(legacy?.byId ?? {})).toMatchObject({ 'lifecycle.push-delivery': 'pass', 'lifecycle.push-auth': 'pass', 'lifecycle.push-order': 'pass' });
     expect(legacy?.byId['lifecycle.push-after-delete']?.status).toBe('skip');

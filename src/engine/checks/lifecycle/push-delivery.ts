@@ -197,7 +197,8 @@ async function afterDeleteCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdi
     if (!isSettled(finalState, g)) return toolLimit(`Task ${s.taskId} was still ${finalState ?? 'running'} when our wait ended.`, s.evidence);
     await host.sleep(STRAGGLER_MS, ctx.http.signal);
     const reads = collect(ctx, s, []);
-    const late = reads.filter((r) => r.d.at >= deletedAt && isSettled(r.state, g));
+    // A task paused when its config was deleted had nothing to deliver until our answer: anything after is late.
+    const late = reads.filter((r) => r.d.at >= deletedAt && (s.paused || isSettled(r.state, g)));
     if (late.length) {
       return {
         status: 'fail',
@@ -206,7 +207,7 @@ async function afterDeleteCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdi
       };
     }
     return pass(
-      `Config ${s.configId} deleted while task ${s.taskId} was ${stateAtDelete}; it then reached ${finalState} and nothing was delivered after the delete${reads.length ? ` (${reads.length} earlier deliver${reads.length === 1 ? 'y' : 'ies'})` : ''}.`,
+      `Config ${s.configId} deleted while task ${s.taskId} was ${s.paused ? 'paused in input-required (our answer then resumed it)' : stateAtDelete}; it then reached ${finalState} and nothing was delivered after the delete${reads.length ? ` (${reads.length} earlier deliver${reads.length === 1 ? 'y' : 'ies'})` : ''}.`,
       s.evidence,
     );
   } finally {

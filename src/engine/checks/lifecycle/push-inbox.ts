@@ -6,13 +6,14 @@
 import type { Evidence, Generation } from '../../model/check';
 import type { TaskState } from '../../model/events';
 import { PUSH_INBOX_LANE, type InboxDelivery, type InboxLease } from '../../model/inbox';
+import type { HttpResult } from '../../http/client';
 import type { CallOutcome } from '../../protocol/dialect';
 import { isInterrupted, isTerminal, normalizeState } from '../../protocol/states';
 import { isRecord } from '../../util/json';
 import type { CheckContextWith } from '../context';
 import { exchangeEvidence, ev, refusedForCredentials, skip, toolLimit, type Verdict } from '../define';
 import { brokenCallVerdict, errText, rateLimited } from '../fixtures/outcomes';
-import { readBack, runningCandidates, startRunningTask } from '../fixtures/tasks';
+import { readBack, runningCandidates, skillInput, skillRuns, startRunningTask } from '../fixtures/tasks';
 
 /** Longest wait for the terminal delivery once the config is set (the task's own budget may be lower). */
 export const DELIVERY_WAIT_MS = 10_000;
@@ -166,8 +167,10 @@ export interface PushSession {
   authorization?: string;
   configId?: string;
   set: CallOutcome;
-  /** Index of the skill among the running candidates. */
+  /** Index of the skill among the running candidates (-1: the paused task). */
   index: number;
+  /** The task was paused in input-required when the config was set (and `ready` ran), then resumed by our answer. */
+  paused?: boolean;
 }
 
 /**
@@ -175,10 +178,7 @@ export interface PushSession {
  * `authentication`) on it. A Verdict when that cannot be done (the caller returns it).
  */
 async function openPushSessionFrom(ctx: CheckContextWith<'dialect'>, label: string, from: number, lane: string): Promise<PushSession | Verdict> {
-  const inbox = ctx.http.host.inbox;
-  if (!inbox) return noInboxVerdict();
-  const d = ctx.dialect;
-  const g = ctx.generation;
+  if (!ctx.http.host.inbox) return noInboxVerdict();
   const started = await startRunningTask(ctx, label, from, lane);
   if (!started) return skip('No task could be started to attach a push config to.', 'precondition');
   const s = started.send;
@@ -191,7 +191,15 @@ async function openPushSessionFrom(ctx: CheckContextWith<'dialect'>, label: stri
     return skip(`No test task was still running after the send (it was ${s.task.state}), so no state change was left to deliver.`, 'precondition', [
       exchangeEvidence(s.http),
     ]);
-  const taskId = s.task.id;
+  return configure(ctx, s.task.id, s.http, lane, started.index);
+}
+
+/** Opens an inbox address and sets a push config for `taskId` on it (url, token; v1.0 also Bearer authentication). */
+async function configure(ctx: CheckContextWith<'dialect'>, taskId: string, started: HttpResult, lane: string, index: number): Promise<PushSession | Verdict> {
+  const inbox = ctx.http.host.inbox;
+  if (!inbox) return noInboxVerdict();
+  const d = ctx.dialect;
+  const g = ctx.generation;
   const token = `a2a-interop-${ctx.uuid()}`;
   const credentials = ctx.uuid().replace(/-/g, '');
   const authorization = g === 'v1.0' ? `Bearer ${credentials}` : undefined;
@@ -206,7 +214,7 @@ async function openPushSessionFrom(ctx: CheckContextWith<'dialect'>, label: stri
   }
   const path = /\/inbox\/([0-9a-f]{32})/.exec(lease.url)?.[1];
   ctx.http.redactor.addSecret(path);
-  const evidence: Evidence[] = [exchangeEvidence(s.http, 'task started')];
+  const evidence: Evidence[] = [exchangeEvidence(started, 'task started')];
   const opts = { lane, checkId: ctx.checkId };
   let set = await d.pushSet(ctx.http, { taskId, url: lease.url, token, ...(authorization && { authentication: { scheme: 'Bearer', credentials } }), ...opts });
   if (g === 'v0.3' && d.isRest && set.kind === 'error' && set.http.status === 400)
@@ -228,7 +236,46 @@ async function openPushSessionFrom(ctx: CheckContextWith<'dialect'>, label: stri
   const body = isRecord(set.value) ? set.value : {};
   const inner = isRecord(body.pushNotificationConfig) ? body.pushNotificationConfig : body;
   const configId = str(inner.id) ?? str(body.id) ?? str(body.name)?.split('/').pop();
-  return { lease, taskId, lane, evidence, token, authorization, configId: g === 'legacy' ? undefined : configId, set, index: started.index };
+  return { lease, taskId, lane, evidence, token, authorization, configId: g === 'legacy' ? undefined : configId, set, index };
+}
+
+/**
+ * The race-free way: a task of a skill that pauses in input-required (found by the run's skill tasks) waits for us,
+ * so its config is set (and `ready` runs, e.g. a delete) while nothing can happen; then we answer and it resumes:
+ * every update after that is the agent's to deliver. Undefined when no skill pauses (or this task did not).
+ */
+async function openOnPaused(
+  ctx: CheckContextWith<'dialect'>,
+  lane: string,
+  ready?: (s: PushSession) => Promise<Verdict | undefined>,
+): Promise<PushSession | Verdict | undefined> {
+  const d = ctx.dialect;
+  const g = ctx.generation;
+  const paused = (await skillRuns(ctx)).find((r) => r.outcome === 'interrupted' && r.final?.state === 'input-required');
+  if (!paused) return undefined;
+  const input = paused.input ?? skillInput(ctx, paused.skillId);
+  const opts = { lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs };
+  const send = await d.send(ctx.http, { ...input, ...opts, returnImmediately: true, taskId: g === 'legacy' ? ctx.uuid() : undefined });
+  if (send.kind !== 'task' || !send.task.id) return undefined;
+  const taskId = send.task.id;
+  const state = isSettled(send.task.state, g) ? send.task.state : await waitTerminal(ctx, taskId, lane, Math.min(ctx.taskTimeoutMs, DELIVERY_WAIT_MS));
+  if (state !== 'input-required') return undefined;
+  const s = await configure(ctx, taskId, send.http, lane, -1);
+  if ('status' in s) return s;
+  const early = await ready?.(s);
+  if (early) {
+    await s.lease.close();
+    return early;
+  }
+  const answer = await d.send(ctx.http, {
+    text: 'Here is the extra input you asked for: yes, go ahead.',
+    ...opts,
+    taskId,
+    contextId: send.task.contextId,
+    returnImmediately: true,
+  });
+  s.evidence.push(exchangeEvidence(answer.http, 'our answer (the task resumes)'));
+  return { ...s, paused: true };
 }
 
 /**
@@ -242,6 +289,9 @@ export async function openPushSession(
   ready?: (s: PushSession) => Promise<Verdict | undefined>,
 ): Promise<PushSession | Verdict> {
   const lane = ctx.lane(label);
+  if (!ctx.http.host.inbox) return noInboxVerdict();
+  const onPaused = await openOnPaused(ctx, lane, ready);
+  if (onPaused) return onPaused;
   let finished: Verdict | undefined;
   for (let from = 0; from < Math.max(1, runningCandidates(ctx).length);) {
     const s = await openPushSessionFrom(ctx, label, from, lane);
