@@ -27,6 +27,7 @@ export function createMcpServer(deps: Partial<ToolDeps> = {}): McpServer {
     fetch: f,
     host: deps.host ?? ((fetch) => createNodeHost({ fetch })),
     log: deps.log ?? ((line) => process.stderr.write(`a2a-interop mcp: ${line}\n`)),
+    env: deps.env,
   });
   return server;
 }

@@ -7,7 +7,18 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
-import { computeLevel, discoverCard, reportResults, runConformance, type CheckResult, type Host, type Report, type RunEvent, type TargetInfo } from '../engine';
+import {
+  computeLevel,
+  discoverCard,
+  reportResults,
+  runConformance,
+  type CheckResult,
+  type Credentials,
+  type Host,
+  type Report,
+  type RunEvent,
+  type TargetInfo,
+} from '../engine';
 import { isRecord } from '../engine/util/json';
 import { ALL_CHECKS } from '../engine/checks';
 import { openSession, SessionInputError, TaskMemory, type Session, type SessionResult } from '../engine/session';
@@ -24,7 +35,26 @@ export interface ToolDeps {
   fetch: Fetch;
   /** Diagnostics (stderr): never stdout, which carries the protocol. */
   log(line: string): void;
+  /** Where OAuth client secrets are read from (default: the process environment). */
+  env?: Record<string, string | undefined>;
 }
+
+/** OAuth 2.0 client credentials for a run; the secret is read from the server's environment, never passed in the call. */
+const oauthInput = z
+  .object({
+    client_id: z.string().min(1).max(500),
+    client_secret_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'the name of an environment variable')
+      .max(200)
+      .optional()
+      .describe('Environment variable of the MCP server holding the client secret (default A2A_OAUTH_CLIENT_SECRET).'),
+    scope: z.string().max(1000).optional().describe("Space-separated scopes (default: the card's requirement)."),
+  })
+  .optional()
+  .describe(
+    "OAuth 2.0 client credentials for a card that declares OAuth2 / OpenID Connect: a token is fetched from the card's token endpoint and refreshed. The secret comes from the server's environment (client_secret_env), never from the call.",
+  );
 
 const CHECK_IDS = new Set(ALL_CHECKS.map((c) => c.id));
 const FORMATS = EXPORT_FORMATS as [ExportFormat, ...ExportFormat[]];
@@ -67,6 +97,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       inputSchema: {
         agent_url: agentUrl,
         headers,
+        oauth: oauthInput,
         skills: z.array(z.string().min(1).max(200)).max(50).optional().describe('Skill ids to exercise (default: every skill of the card).'),
         only: z.array(z.string().min(1).max(100)).max(100).optional().describe('Run only these check ids (e.g. ["lifecycle.send", "streaming.terminal"]).'),
         timeout_seconds: z.number().positive().max(3600).optional().describe('Budget per test task, in seconds (default 60).'),
@@ -282,7 +313,15 @@ async function discover(deps: ToolDeps, args: { agent_url: string; headers?: Rec
 
 async function conformance(
   deps: ToolDeps,
-  args: { agent_url: string; headers?: Record<string, string>; skills?: string[]; only?: string[]; timeout_seconds?: number; format?: ExportFormat },
+  args: {
+    agent_url: string;
+    headers?: Record<string, string>;
+    oauth?: z.infer<typeof oauthInput>;
+    skills?: string[];
+    only?: string[];
+    timeout_seconds?: number;
+    format?: ExportFormat;
+  },
   extra: Extra,
   signal: AbortSignal,
 ): Promise<CallToolResult> {
@@ -291,7 +330,22 @@ async function conformance(
   if (unknown.length) {
     return toolError(r, `Unknown check id(s): ${unknown.join(', ')}. Check ids look like lifecycle.send or streaming.terminal.`, { check_ids: [...CHECK_IDS] });
   }
-  const { credentials, extra: more } = splitHeaders(args.headers);
+  const split = splitHeaders(args.headers);
+  const more = split.extra;
+  let credentials: Credentials = split.credentials;
+  if (args.oauth) {
+    if (credentials.kind !== 'none') return toolError(r, 'Give the credential in "headers" or in "oauth", not both.');
+    const name = args.oauth.client_secret_env ?? 'A2A_OAUTH_CLIENT_SECRET';
+    const secret = (deps.env ?? process.env)[name];
+    if (!secret) return toolError(r, `oauth: the client secret is read from the environment variable ${name} of this MCP server, which is empty or not set.`);
+    r.addSecret(secret);
+    credentials = {
+      kind: 'oauth2',
+      clientId: args.oauth.client_id,
+      clientSecret: secret,
+      ...(args.oauth.scope?.trim() ? { scope: args.oauth.scope.trim() } : {}),
+    };
+  }
   const format = args.format ?? 'markdown';
   const total = args.only?.length ? ALL_CHECKS.filter((c) => args.only!.includes(c.id)).length : ALL_CHECKS.length;
   const token = extra._meta?.progressToken;

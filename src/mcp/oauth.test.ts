@@ -1,0 +1,58 @@
+/**
+ * run_a2a_conformance with OAuth client credentials (in-memory MCP transport, the OAuth demo agent): the secret comes
+ * from the server's environment, never from the call, and never appears in what the tool returns.
+ */
+import http from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOAuthDemoAgent, DEMO_OAUTH_CLIENT } from '../demo-agents/oauth-agent';
+import { createMcpServer } from './server';
+
+let agent: http.Server;
+let base = '';
+let client: Client;
+beforeAll(async () => {
+  let handle: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | undefined;
+  agent = http.createServer((req, res) => {
+    if (!handle?.(req, res)) res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => agent.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(agent.address() as { port: number }).port}/demo/oauth`;
+  handle = createOAuthDemoAgent({ basePath: '/demo/oauth', publicUrl: base, stepMs: 5, slowTaskMs: 200 }).handle;
+  const server = createMcpServer({ env: { DEMO_SECRET: DEMO_OAUTH_CLIENT.clientSecret }, log: () => undefined });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  client = new Client({ name: 't', version: '0' });
+  await Promise.all([server.connect(a), client.connect(b)]);
+});
+afterAll(async () => {
+  await client?.close();
+  await new Promise<void>((r) => agent.close(() => r()));
+});
+
+const call = async (args: Record<string, unknown>) => {
+  const res = (await client.callTool({ name: 'run_a2a_conformance', arguments: args })) as CallToolResult;
+  return { res, text: res.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n') };
+};
+
+describe('run_a2a_conformance oauth', () => {
+  it('fetches a token with the secret from the named environment variable; the secret is in nothing returned', async () => {
+    const { res, text } = await call({
+      agent_url: base,
+      oauth: { client_id: DEMO_OAUTH_CLIENT.clientId, client_secret_env: 'DEMO_SECRET' },
+      only: ['lifecycle.send', 'auth.oauth-token'],
+      format: 'json',
+    });
+    expect(res.isError, text).toBeFalsy();
+    expect(text).toMatch(/"credentials": ?"oauth2"/);
+    expect(text).toMatch(/lifecycle\.send/);
+    expect(JSON.stringify(res)).not.toContain(DEMO_OAUTH_CLIENT.clientSecret);
+  }, 20_000);
+
+  it('says where the secret is read from when the variable is not set', async () => {
+    const { res, text } = await call({ agent_url: base, oauth: { client_id: 'c' } });
+    expect(res.isError).toBe(true);
+    expect(text).toMatch(/A2A_OAUTH_CLIENT_SECRET of this MCP server/);
+  });
+});
