@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEMO_AGENTS, type DemoAgentInfo, type MountedDemoAgent } from '../demo-agents';
+import { startV1GrpcDemoAgent } from '../demo-agents/v1-agent';
 import { createInboxHandler } from '../inbox/handler';
 import { createNodeInboxMount, type NodeInboxMount } from '../inbox/node';
 import { createNodeGrpcBridgeMount } from '../grpc/bridge-node';
@@ -66,6 +67,8 @@ export interface StartServerOptions {
   /** Demo agents' slow-task duration and step pacing (defaults 1500 / 50 ms). */
   slowTaskMs?: number;
   stepMs?: number;
+  /** The v1.0 demo agent also serves gRPC (on an ephemeral 127.0.0.1 port; env DEMO_GRPC=1). Default off. */
+  demoGrpc?: boolean;
 }
 
 /** One demo agent as /api/demo-agents lists it: the registry entry with absolute URLs. */
@@ -163,12 +166,14 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   for (const info of withDemos ? DEMO_AGENTS : []) {
     const { create, ...rest } = info;
     const baseUrl = `${origin}${info.path}`;
-    const agent = create({
+    const demoOpts = {
       basePath: info.path,
       publicUrl: baseUrl,
       ...(opts.slowTaskMs !== undefined ? { slowTaskMs: opts.slowTaskMs } : {}),
       ...(opts.stepMs !== undefined ? { stepMs: opts.stepMs } : {}),
-    });
+    };
+    // The v1.0 agent also serves gRPC on its own 127.0.0.1 port when asked (its card then declares it).
+    const agent = info.id === 'v1' && opts.demoGrpc ? await startV1GrpcDemoAgent(demoOpts) : create(demoOpts);
     mounted.push(agent);
     listing.push({ ...rest, baseUrl, cardUrl: agent.cardUrl, url: agent.url });
   }
@@ -254,7 +259,8 @@ const listOf = (v: string | undefined): string[] =>
 /**
  * The server's settings from the environment (`npm start`, `npm run serve`, a systemd unit):
  * HOST, PORT, PROXY_MODE=local|hosted, ALLOWED_ORIGINS and ALLOWED_HOSTS (comma-separated),
- * RATE_LIMIT_PER_MINUTE (0 = off), DEMO_AGENTS=0|1. Throws ServerConfigError on a value it cannot use.
+ * RATE_LIMIT_PER_MINUTE (0 = off), DEMO_AGENTS=0|1, DEMO_GRPC=1 (the v1.0 demo agent also serves gRPC). Throws
+ * ServerConfigError on a value it cannot use.
  */
 export function serverOptionsFromEnv(env: Record<string, string | undefined>): StartServerOptions & { port: number; host: string } {
   const host = env.HOST?.trim() || '127.0.0.1';
@@ -302,6 +308,7 @@ export function serverOptionsFromEnv(env: Record<string, string | undefined>): S
     ...(allowedHosts.length ? { allowedHosts } : {}),
     ...(rateLimitPerMinute !== undefined ? { rateLimitPerMinute } : {}),
     ...(demoAgents !== undefined ? { demoAgents } : {}),
+    ...(['1', 'true', 'yes', 'on'].includes(env.DEMO_GRPC?.trim().toLowerCase() ?? '') ? { demoGrpc: true } : {}),
     ...(inboxPublicUrl ? { inboxPublicUrl } : {}),
   };
 }

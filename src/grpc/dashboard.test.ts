@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../engine/model/report';
+import { runConformance } from '../engine/runner/run';
+import { createBrowserHost } from '../hosts/browser';
+import { serverOptionsFromEnv, startServer, type RunningServer } from '../server/main';
+
+/**
+ * The dashboard's way to a gRPC agent, without a browser: the browser host (card through the proxy, gRPC through the
+ * local server's bridge) against `npm start`'s v1.0 demo agent serving gRPC (DEMO_GRPC=1).
+ */
+let server: RunningServer;
+let report: Report;
+beforeAll(async () => {
+  server = await startServer({ port: 0, quiet: true, demoGrpc: true, stepMs: 10, slowTaskMs: 300 });
+  const host = createBrowserHost({
+    mode: 'proxy',
+    proxyUrl: `${server.url}/proxy`,
+    grpcBridgeUrl: `${server.url}/grpc-bridge`,
+    // Same-origin requests, as the dashboard page makes them.
+    fetch: (input, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set('origin', server.url);
+      return fetch(input, { ...init, headers });
+    },
+  });
+  const only = ['lifecycle.send', 'lifecycle.get', 'streaming.framing', 'errors.grpc-status'];
+  report = await runConformance(host, { agentUrl: `${server.url}/demo/v1`, only, prefer: { binding: 'GRPC' }, timeoutMs: 5000 }, () => undefined);
+}, 30_000);
+afterAll(() => server.close());
+
+describe('the dashboard speaks gRPC through the local server', () => {
+  it('tests the v1.0 demo agent over gRPC via the bridge', () => {
+    expect(report.protocol.binding).toBe('GRPC');
+    const results = Object.values(report.categories)
+      .flat()
+      .map((r) => [r.id, r.status, r.message] as const);
+    expect(results.filter(([, s]) => s !== 'pass')).toEqual([]);
+    expect(results.map(([id]) => id).sort()).toEqual(['errors.grpc-status', 'lifecycle.get', 'lifecycle.send', 'streaming.framing']);
+  });
+
+  it('the card lists the gRPC interface only when asked (DEMO_GRPC=1)', async () => {
+    expect(serverOptionsFromEnv({ DEMO_GRPC: '1' }).demoGrpc).toBe(true);
+    expect(serverOptionsFromEnv({}).demoGrpc).toBeUndefined();
+    const card = (await (await fetch(`${server.url}/demo/v1/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json()) as {
+      supportedInterfaces: { protocolBinding: string; url: string }[];
+    };
+    expect(card.supportedInterfaces.find((i) => i.protocolBinding === 'GRPC')?.url).toMatch(/^127\.0\.0\.1:\d+$/);
+  });
+});
