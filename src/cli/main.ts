@@ -17,6 +17,7 @@ import { catalog, catalogMarkdown, explainCheck, levelsLine, suggest } from './e
 import { meetsLevel, type ConformanceLevel, type Credentials, type Report, type RunEvent } from '../engine';
 import { TOOL } from '../engine/report/build';
 import type { ExportFormat } from '../exporters';
+import { lazyGrpc } from '../grpc/lazy';
 import { OAUTH_OPTIONS, OAUTH_USAGE, oauthFrom, type OAuthFlags } from './oauth';
 import type * as RunDeps from './run-deps';
 
@@ -311,7 +312,9 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
       io.stderr(t.generation ? `${t.role}: ${t.cardUrl} (${t.generation}, ${t.binding ?? 'no binding'})\n` : `${t.role}: ${t.error ?? 'no card'}\n`);
     } else if (e.type === 'check-finished') {
       const r = e.result;
-      io.stderr(`  ${SYMBOL[r.status]} ${r.id.padEnd(30)} ${r.status === 'pass' ? '' : r.message.split('\n')[0]!.slice(0, 160)}\n`);
+      // The security review is informational: its findings print as INFO, never as a failure or an advisory.
+      const symbol = r.category === 'security' && r.status === 'advisory' ? 'INFO' : SYMBOL[r.status];
+      io.stderr(`  ${symbol} ${r.id.padEnd(30)} ${r.status === 'pass' ? '' : r.message.split('\n')[0]!.slice(0, 160)}\n`);
     }
   };
   const controller = new AbortController();
@@ -326,7 +329,7 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
   });
   try {
     report = await runConformance(
-      createNodeHost({ fetch: io.fetch, inbox, grpc: true }),
+      createNodeHost({ fetch: io.fetch, inbox, grpc: lazyGrpc() }),
       {
         agentUrl: a.url,
         peerUrl: a.peer,

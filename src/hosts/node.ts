@@ -6,10 +6,10 @@ import { withOriginBoundCredentials } from './redirects';
 /**
  * The engine's host in Node (CLI, benchmarks, tests): global fetch straight to the agent. `inbox`: where push
  * deliveries are received; default an in-process inbox on an ephemeral 127.0.0.1 port (listening only while a push
- * check has an address open); `false` for none (the push delivery checks then skip). `grpc`: `true` (or a transport
- * of your own) to call gRPC interfaces (src/grpc); without it they are reported as not testable.
+ * check has an address open); `false` for none (the push delivery checks then skip). `grpc`: a transport (the CLI
+ * passes src/grpc/lazy.ts lazyGrpc()) to call gRPC interfaces; without it they are reported as not testable.
  */
-export function createNodeHost(opts: { fetch?: typeof fetch; grpc?: GrpcTransport | boolean; inbox?: WebhookInbox | false } = {}): Host {
+export function createNodeHost(opts: { fetch?: typeof fetch; grpc?: GrpcTransport; inbox?: WebhookInbox | false } = {}): Host {
   const f = opts.fetch ?? globalThis.fetch;
   return {
     // Redirects followed like the proxy does: credentials never go to another origin (./redirects.ts).
@@ -19,18 +19,8 @@ export function createNodeHost(opts: { fetch?: typeof fetch; grpc?: GrpcTranspor
     randomUUID: () => randomUUID(),
     transport: 'direct',
     preflight: (req) => nodePreflight(f, req),
-    ...(opts.grpc === true ? { grpc: lazyGrpc() } : opts.grpc ? { grpc: opts.grpc } : {}),
+    ...(opts.grpc && { grpc: opts.grpc }),
     ...(opts.inbox !== false && { inbox: opts.inbox ?? createNodeInbox() }),
-  };
-}
-
-/** gRPC through @grpc/grpc-js (src/grpc), loaded on the first call so commands that never speak gRPC do not pay for it. */
-export function lazyGrpc(): GrpcTransport {
-  let t: Promise<GrpcTransport> | undefined;
-  const get = () => (t ??= import('../grpc/transport').then((m) => m.createGrpcTransport()));
-  return {
-    unary: async (req) => (await get()).unary(req),
-    serverStream: async (req, onMessage) => (await get()).serverStream(req, onMessage),
   };
 }
 

@@ -22,7 +22,7 @@ import { startV1GrpcDemoAgent } from '../demo-agents/v1-agent';
 import { createInboxHandler } from '../inbox/handler';
 import { createNodeInboxMount, type NodeInboxMount } from '../inbox/node';
 import { createNodeGrpcBridgeMount } from '../grpc/bridge-node';
-import { lazyGrpc } from '../hosts/node';
+import { lazyGrpc } from '../grpc/lazy';
 import { createNodeProxy } from '../proxy/node';
 import { addressRange, isLocalhostName, type ProxyMode } from '../proxy/policy';
 import { createStaticHandler } from './static';
