@@ -208,7 +208,7 @@ export async function grpcExchange(
       startedAt,
       endedAt,
     };
-    if (responded) ctx.answered?.add(new URL(url.includes('://') ? url : `grpc://${url}`).origin);
+    if (responded) ctx.answered?.add(c.url); // the interface itself (a gRPC URL has no web origin)
     ctx.emit({
       type: 'http-response',
       at: endedAt,
