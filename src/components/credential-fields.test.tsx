@@ -43,7 +43,9 @@ describe('CredentialFields', () => {
     expect(credentialsOf({ ...EMPTY_DRAFT, kind: 'oauth2', oauthClientId: 'c' })).toEqual({ ok: false, error: 'Enter the OAuth client secret.' });
   });
 
-  it('cardOffersOAuth reads the normalized card', () => {
+  it('cardOffersOAuth reads the card as served (v0.x and v1.0 spellings) or normalized', () => {
+    expect(cardOffersOAuth({ securitySchemes: { o: { oauth2SecurityScheme: { flows: {} } } } })).toBe(true);
+    expect(cardOffersOAuth({ securitySchemes: { o: { openIdConnectSecurityScheme: { openIdConnectUrl: 'x' } } } })).toBe(true);
     expect(cardOffersOAuth({ securitySchemes: { o: { type: 'oauth2', flows: {} } } })).toBe(true);
     expect(cardOffersOAuth({ securitySchemes: { o: { type: 'openIdConnect', openIdConnectUrl: 'x' } } })).toBe(true);
     expect(cardOffersOAuth({ securitySchemes: { k: { type: 'apiKey' } } })).toBe(false);

@@ -108,10 +108,18 @@ export function CredentialFields({ id, draft, onChange, offerOAuth, error, help,
   );
 }
 
-/** True when a (normalized) card's security schemes include OAuth 2.0 or OpenID Connect. */
-export function cardOffersOAuth(normalizedCard: unknown): boolean {
-  if (typeof normalizedCard !== 'object' || normalizedCard === null || !('securitySchemes' in normalizedCard)) return false;
-  const schemes = normalizedCard.securitySchemes;
+/**
+ * True when a card's security schemes include OAuth 2.0 or OpenID Connect: the card as served (v0.x `type`, v1.0's
+ * `oauth2SecurityScheme` / `openIdConnectSecurityScheme` wrappers) or normalized.
+ */
+export function cardOffersOAuth(card: unknown): boolean {
+  if (typeof card !== 'object' || card === null || !('securitySchemes' in card)) return false;
+  const schemes = card.securitySchemes;
   if (typeof schemes !== 'object' || schemes === null) return false;
-  return Object.values(schemes).some((s: unknown) => typeof s === 'object' && s !== null && 'type' in s && (s.type === 'oauth2' || s.type === 'openIdConnect'));
+  return Object.values(schemes).some(
+    (s: unknown) =>
+      typeof s === 'object' &&
+      s !== null &&
+      (('type' in s && (s.type === 'oauth2' || s.type === 'openIdConnect')) || 'oauth2SecurityScheme' in s || 'openIdConnectSecurityScheme' in s),
+  );
 }

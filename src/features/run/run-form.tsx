@@ -229,7 +229,7 @@ export function RunForm({ children }: { children?: ReactNode }) {
             id={id}
             draft={draft}
             onChange={editDraft}
-            offerOAuth={cardOffersOAuth(card.data?.target.normalizedCard)}
+            offerOAuth={cardOffersOAuth(card.data?.target.rawCard)}
             error={fieldErrors.credentials}
             help={remember ? 'Remembered in this browser (see Settings).' : 'Kept in memory only; never saved with runs, reports or links.'}
             selectRef={credentialsRef}
