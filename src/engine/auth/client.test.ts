@@ -14,7 +14,7 @@ import { runConformance } from '../runner/run';
 import { OAuthClient } from './client';
 import type { OAuthPlan } from './plan';
 
-const TOKEN_URL = 'http://idp.test/token';
+const TOKEN_URL = 'https://idp.test/token';
 const plan: OAuthPlan = { scheme: 'o', kind: 'client-credentials', tokenUrl: TOKEN_URL, scopes: ['a2a'] };
 const creds = { kind: 'oauth2', clientId: 'client id', clientSecret: 's3cret+/=' } as const;
 
@@ -97,6 +97,14 @@ describe('OAuthClient', () => {
     expect(bad.failure?.message).toMatch(/refused the client credentials: HTTP 401 invalid_client/);
     // RFC 6749 §5.2: a 401 with a Basic challenge means Basic is fine and the credentials are not: no post retry.
     expect(bad.steps).toHaveLength(1);
+  });
+
+  it('never sends the client secret over plain HTTP to a host that is not loopback', async () => {
+    const s = setup();
+    const plain = new OAuthClient(s.http, { ...plan, tokenUrl: 'http://idp.example/token' }, creds);
+    expect(await plain.start()).toBe(false);
+    expect(plain.failure?.message).toMatch(/not https: the client secret is not sent over plain HTTP/);
+    expect(s.requests).toHaveLength(0);
   });
 
   it('refreshes a token that is about to expire before sending it', async () => {

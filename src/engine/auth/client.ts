@@ -114,6 +114,13 @@ export class OAuthClient implements RequestAuth {
   private fetchToken(): Promise<Token | undefined> {
     this.pending ??= (async () => {
       try {
+        if (!secureEnough(this.tokenUrl ?? '')) {
+          this.fail(
+            'unusable',
+            `the token endpoint ${this.url(this.tokenUrl ?? '')} is not https: the client secret is not sent over plain HTTP (except to a loopback address)`,
+          );
+          return undefined;
+        }
         let answer = await this.tokenRequest(this.method);
         if (
           this.method === 'client_secret_basic' &&
@@ -255,6 +262,17 @@ export class OAuthClient implements RequestAuth {
       }
     }
     return current && current.value !== mine.value ? { ...headers, [mine.key]: `Bearer ${current.value}` } : undefined;
+  }
+}
+
+/** https, or http to a loopback host (a local test issuer): RFC 6749 §2.3.1 requires TLS for client passwords. */
+function secureEnough(u: string): boolean {
+  try {
+    const url = new URL(u);
+    if (url.protocol === 'https:') return true;
+    return url.protocol === 'http:' && /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(url.hostname);
+  } catch {
+    return false;
   }
 }
 
