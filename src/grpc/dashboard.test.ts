@@ -3,6 +3,8 @@ import type { Report } from '../engine/model/report';
 import { runConformance } from '../engine/runner/run';
 import { createBrowserHost } from '../hosts/browser';
 import { serverOptionsFromEnv, startServer, type RunningServer } from '../server/main';
+import { createGrpcBridge, HOSTED_GRPC_MESSAGE } from './bridge';
+import { lazyGrpc } from './lazy';
 
 /**
  * The dashboard's way to a gRPC agent, without a browser: the browser host (card through the proxy, gRPC through the
@@ -45,5 +47,29 @@ describe('the dashboard speaks gRPC through the local server', () => {
       supportedInterfaces: { protocolBinding: string; url: string }[];
     };
     expect(card.supportedInterfaces.find((i) => i.protocolBinding === 'GRPC')?.url).toMatch(/^127\.0\.0\.1:\d+$/);
+  });
+
+  it("a hosted dashboard is told that gRPC needs the local server: not assessed, never the agent's fault", async () => {
+    const hosted = createGrpcBridge({ transport: lazyGrpc(), mode: 'hosted' });
+    const host = createBrowserHost({
+      mode: 'proxy',
+      proxyUrl: `${server.url}/proxy`,
+      grpcBridgeUrl: '/grpc-bridge',
+      fetch: async (input, init) => {
+        if (String(input) === '/grpc-bridge')
+          return (await hosted(new Request('https://dash.example/grpc-bridge', init))) ?? new Response(null, { status: 404 });
+        const headers = new Headers(init?.headers);
+        headers.set('origin', server.url);
+        return fetch(input, { ...init, headers });
+      },
+    });
+    const r = await runConformance(
+      host,
+      { agentUrl: `${server.url}/demo/v1`, only: ['lifecycle.send'], prefer: { binding: 'GRPC' }, timeoutMs: 5000 },
+      () => undefined,
+    );
+    expect(r.conformanceLevel).toBeNull();
+    expect(r.notAssessed?.reason).toBe('tool-failure');
+    expect(r.notAssessed?.message).toContain(HOSTED_GRPC_MESSAGE);
   });
 });
