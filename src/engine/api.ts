@@ -66,7 +66,9 @@ export async function discoverCard(host: Host, url: string, opts: DiscoverCardOp
     limits: { requestTimeoutMs: timeoutMs, ...opts.limits },
     idPrefix: 'preview-',
   });
-  const t = await inspectTarget(http, 'agent', url, creds, { warmupRetries: opts.warmupRetries ?? 0, timeoutMs, prefer: opts.prefer });
+  // As a run does (runner/target.ts): gRPC interfaces are testable when the host speaks gRPC.
+  const prefer = { grpc: !!host.grpc, ...opts.prefer };
+  const t = await inspectTarget(http, 'agent', url, creds, { warmupRetries: opts.warmupRetries ?? 0, timeoutMs, prefer });
   const found: DiscoveredCard = { discovery: t.discovery, raw: t.raw, card: t.card, detection: t.detection, info: t.info, skills: skillsOf(t.raw) };
   if (opts.judge) {
     const { judgeTarget } = await import('./runner/card-phase');
