@@ -29,7 +29,7 @@ import {
 import { graded } from './shared';
 
 /** After the task is read back terminal, how long its terminal delivery may still take. */
-const TERMINAL_GRACE_MS = 1500;
+const TERMINAL_GRACE_MS = 1000;
 
 type DeliveryRun = { verdict: Verdict } | { session: PushSession; reads: ReadDelivery[]; finalState?: TaskState; waitedMs: number };
 
