@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +91,12 @@ describe('the Node gRPC transport against the v1.0 demo agent (@a2a-js/sdk/serve
         timestamp: '2026-01-02T03:04:05.120Z',
       });
     expect(Object.keys(A2A_SERVICE.methods)).toContain('SubscribeToTask');
+  });
+
+  it('the committed JSON descriptor is the one scripts/gen-grpc-descriptor.mjs makes from spec/a2a/v1.0.1/a2a.proto', async () => {
+    // @ts-expect-error -- a plain ESM script without declarations
+    const { buildDescriptor } = (await import('../../scripts/gen-grpc-descriptor.mjs')) as { buildDescriptor(): string };
+    expect(readFileSync(new URL('./a2a-descriptor.json', import.meta.url), 'utf8')).toBe(buildDescriptor());
   });
 
   it('interface URLs: host:port (plaintext on loopback, TLS elsewhere), grpc://, grpcs://, https://', () => {
