@@ -7,7 +7,9 @@
  *   dist-cli/cli.mjs         src/cli/main.ts bundled with the engine, the exporters and their libraries
  *                            (zod included), Node 20 ESM, minified, no tsx at run time. Dynamic imports of
  *                            literal paths (`mcp`, `run-many`, ...) become chunks under dist-cli/chunks/,
- *                            loaded only when that command runs.
+ *                            loaded only when that command runs. gRPC (@grpc/grpc-js, protobufjs and the
+ *                            spec's a2a.proto as the JSON descriptor src/grpc/a2a-descriptor.json) is one such
+ *                            chunk, loaded on a run's first gRPC call: no .proto file ships.
  *   dist-cli/index.mjs       the library (`import { checkAgent, exportReport } from 'a2a-interop'`),
  *                            src/package/index.ts bundled with the package's `dependencies` left external
  *                            (zod and eventsource-parser: the declarations import their types; the report
