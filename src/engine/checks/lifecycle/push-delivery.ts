@@ -48,7 +48,10 @@ function deliveryRun(ctx: CheckContextWith<'dialect'>): Promise<DeliveryRun> {
       // Until the terminal delivery, or the task read back as terminal (then a short grace for its delivery).
       const end = started + Math.min(ctx.taskTimeoutMs, DELIVERY_WAIT_MS);
       let finalState: TaskState | undefined;
+      // Each delivery goes on the timeline as it arrives (collect emits the new ones).
+      const reads: ReadDelivery[] = [];
       while (!terminalIn(await s.lease.waitFor(terminalIn, 250, ctx.http.signal)) && host.now() < end) {
+        collect(ctx, s, reads);
         finalState = await waitTerminal(ctx, s.taskId, s.lane, 0);
         if (isSettled(finalState, g)) {
           await s.lease.waitFor(terminalIn, TERMINAL_GRACE_MS, ctx.http.signal);
@@ -56,7 +59,7 @@ function deliveryRun(ctx: CheckContextWith<'dialect'>): Promise<DeliveryRun> {
         }
       }
       await host.sleep(STRAGGLER_MS, ctx.http.signal);
-      const reads = collect(ctx, s, []);
+      collect(ctx, s, reads);
       if (finalState === undefined) {
         const b = await readBack(ctx, s.taskId, s.lane);
         if (b.kind === 'task') finalState = b.task.state;
