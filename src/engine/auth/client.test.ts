@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fakeHost, json, sampleCard } from '../../testing/fake-host';
-import { createHttpContext, exchange } from '../http/client';
+import { createHttpContext, exchange, stream } from '../http/client';
 import type { RunEvent } from '../model/events';
 import { Redactor } from '../redact';
 import { reportResults } from '../report/build';
@@ -51,6 +51,7 @@ function setup(o: IdpOpts = {}) {
       seenTokens.push(m?.[1] ?? 'none');
       if (!m || o.revoked?.(Number(m[1])))
         return json({ error: 'invalid_token' }, { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+      if (req.url.endsWith('/stream')) return new Response('data: {"ok":true}\n\n', { headers: { 'content-type': 'text/event-stream' } });
       return json({ ok: true });
     },
     { now: () => clock },
@@ -125,6 +126,20 @@ describe('OAuthClient', () => {
     expect(s.seenTokens).toEqual(['1', '2']);
     const agentCalls = s.events.filter((e) => e.type === 'http-request' && e.lane === 't');
     expect(agentCalls).toHaveLength(2);
+  });
+
+  it('a stream refused with 401 is opened again once with a new token', async () => {
+    const s = setup({ revoked: (n) => n === 1 });
+    await s.client.start();
+    const events: unknown[] = [];
+    const out = await stream(
+      s.http,
+      { method: 'POST', url: 'http://agent.test/stream', headers: { Authorization: s.client.authorization ?? '' }, body: '{}', lane: 't' },
+      (e) => void events.push(e),
+    );
+    expect(out.result.status).toBe(200);
+    expect(out.events).toBe(1);
+    expect(s.seenTokens).toEqual(['1', '2']);
   });
 
   it('an agent that refuses every token gets a bounded number of renewals', async () => {

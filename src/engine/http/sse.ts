@@ -90,13 +90,14 @@ type OnEvent = (m: SseMessage) => 'stop' | void;
  * Bounded by the total budget (`timeoutMs`), an idle timeout and an event count; never throws.
  * Events split across chunks, BOMs, comments and retry fields are handled by eventsource-parser.
  */
-export function stream(ctx: HttpContext, req: StreamRequest, onEvent: OnEvent): Promise<StreamOutcome> {
+export async function stream(ctx: HttpContext, req: StreamRequest, onEvent: OnEvent): Promise<StreamOutcome> {
   // As for exchanges: a rate-limited agent that says when to come back gets one polite retry; a second 429 stands.
-  return withPoliteRetry(
-    ctx,
-    () => streamNow(ctx, req, onEvent),
-    (o) => (o.reason === 'not-stream' ? o.result : undefined),
-  );
+  const limited = (o: StreamOutcome) => (o.reason === 'not-stream' ? o.result : undefined);
+  const first = await withPoliteRetry(ctx, () => streamNow(ctx, req, onEvent), limited);
+  // As for exchanges: an OAuth token the agent no longer takes gets one retry with a new token (both recorded).
+  const refused = first.reason === 'not-stream' && first.result.status === 401;
+  const renewed = refused && ctx.auth ? await ctx.auth.retry(req.headers, first.result.startedAt) : undefined;
+  return renewed ? withPoliteRetry(ctx, () => streamNow(ctx, { ...req, headers: renewed }, onEvent), limited) : first;
 }
 
 async function streamNow(ctx: HttpContext, req: StreamRequest, onEvent: OnEvent): Promise<StreamOutcome> {
