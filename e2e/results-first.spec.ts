@@ -80,6 +80,8 @@ for (const viewport of [
     test('after Run on each demo agent the verdict card is on the first screen; while running it shows neutral progress and no red level', async ({ page }) => {
       await page.goto('/');
       for (const d of await demos(page)) {
+        // The OAuth demo needs its client credentials to get a level (run.spec.ts runs it with them).
+        if (d.id === 'oauth') continue;
         await page.evaluate(() => window.scrollTo(0, 0));
         await startRun(page, base(d));
         const seen = await watchLevelWhileRunning(page);
