@@ -74,7 +74,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'a2a-pack-'));
   stage = join(work, 'package');
   mkdirSync(join(stage, 'public'), { recursive: true });
-  const started = startServer({ port: 0, quiet: true, proxy: false, slowTaskMs: 300, stepMs: 5 });
+  const started = startServer({ port: 0, quiet: true, proxy: false, slowTaskMs: 300, stepMs: 5, demoGrpc: true });
   // A staging copy of the package: what `files` names plus an unrelated file that must not be packed.
   ok(await run(process.execPath, [join(repo, 'scripts/build-cli.mjs'), '--outdir', join(stage, 'dist-cli'), '--quiet'], repo, 120_000), 'build-cli');
   for (const f of ['package.json', 'README.md', 'LICENSE', 'public/report.schema.json']) copyFileSync(join(repo, f), join(stage, f));
@@ -144,10 +144,19 @@ describe.skipIf(!haveNpm)('npm pack of a2a-interop', () => {
 
   it('a2a-interop run judges a demo agent: full level and exit 0; a flawed agent is non-conformant with exit 1', async () => {
     const bin = join(app, 'node_modules/.bin/a2a-interop');
-    const [clean, flawed] = await Promise.all([
+    const [clean, flawed, grpc] = await Promise.all([
       run(bin, ['run', demo('v03'), '--timeout', '10', '--quiet'], app),
       run(bin, ['run', demo('flawed'), '--timeout', '10', '--format', 'json', '--out', join(app, 'flawed.json')], app),
+      // gRPC from the installed bundle (grpc-js and the a2a.proto descriptor in a lazily loaded chunk).
+      run(bin, ['run', demo('v1'), '--binding', 'grpc', '--only', 'lifecycle.send', '--only', 'errors.grpc-status', '--timeout', '10', '--quiet'], app),
     ]);
+    const viaGrpc = JSON.parse(grpc.stdout) as { protocol: { binding: string }; categories: Record<string, { id: string; status: string }[]> };
+    expect(viaGrpc.protocol.binding, grpc.stderr).toBe('GRPC');
+    expect(
+      Object.values(viaGrpc.categories)
+        .flat()
+        .map((r) => `${r.id} ${r.status}`),
+    ).toEqual(['lifecycle.send pass', 'errors.grpc-status pass']);
     expect(clean.code, clean.stderr).toBe(0);
     const report = JSON.parse(clean.stdout) as { conformanceLevel: string | null; tool: { name: string; version: string }; summary: { passed: number } };
     expect(report.conformanceLevel).toBe('full');
