@@ -22,6 +22,9 @@ export const STRAGGLER_MS = 600;
 /** A state the task stays in until someone acts: terminal, or interrupted (input-required, auth-required). */
 export const isSettled = (s: TaskState | undefined, g: Generation): boolean => isTerminal(s, g) || isInterrupted(s);
 
+/** Deliveries judged (and put on the timeline) per task at most. */
+export const MAX_JUDGED = 50;
+
 /** Between reads of the task while waiting for it to finish. */
 const POLL_MS = 150;
 
@@ -329,6 +332,8 @@ export async function waitTerminal(ctx: CheckContextWith<'dialect'>, taskId: str
 /** Reads and emits every delivery of a lease once (the caller keeps the list). */
 export function collect(ctx: CheckContextWith<'dialect'>, s: PushSession, seen: ReadDelivery[]): ReadDelivery[] {
   for (const d of s.lease.deliveries()) {
+    // A flooding agent: the first MAX_JUDGED deliveries are judged and shown, the rest ignored.
+    if (seen.length >= MAX_JUDGED) break;
     if (seen.some((r) => r.d.seq === d.seq)) continue;
     seen.push({ d, ...readDelivery(ctx.generation, d, s.taskId), exchangeId: emitDelivery(ctx, s.lease, d, PUSH_INBOX_LANE) });
   }
