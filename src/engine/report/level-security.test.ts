@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CATEGORIES, type CheckResult, type CheckStatus, type Tier } from '../model/check';
 import type { TargetInfo } from '../model/events';
 import { buildReport } from './build';
+import { compareRuns, regressionsOf } from './compare';
 import { computeLevel } from './level';
 import { applyEvents, initialRunState } from '../state/run-state';
 
@@ -71,5 +72,13 @@ describe('computeLevel: the security review never changes the level', () => {
     const { security: _s, ...older } = report.categories;
     const parsed = Report.parse({ ...report, categories: older });
     expect(parsed.categories.security).toEqual([]);
+  });
+
+  it('history compare: a new security finding is an advisory change, never a regression', () => {
+    const before = { level: 'full' as const, results: [...conformant(), r('security.redirects', 'security', 'advisory', 'pass')] };
+    const after = { level: 'full' as const, results: [...conformant(), r('security.redirects', 'security', 'advisory', 'advisory')] };
+    const c = compareRuns(before, after);
+    expect(c.changes.map((x) => [x.id, x.kind])).toEqual([['security.redirects', 'advisory']]);
+    expect(regressionsOf(c)).toEqual([]);
   });
 });
