@@ -41,6 +41,8 @@ export interface DemoAgentInfo {
   defects: { name: DefectName; description: string }[];
   /** Deliberate delay per behaviour at default pacing (ms). */
   delaysMs: Record<Behaviour, number>;
+  /** The demo's own client credentials (not secrets: they only unlock this local demo); the Run form fills them in. */
+  demoCredentials?: { kind: 'oauth2'; clientId: string; clientSecret: string };
   create(opts: DemoAgentOptions): MountedDemoAgent;
 }
 
@@ -123,6 +125,7 @@ export const DEMO_AGENTS: readonly DemoAgentInfo[] = [
     expectedLevelWhy: `Measured (src/engine/auth/oauth.test.ts): with client id "${DEMO_OAUTH_CLIENT.clientId}" and secret "${DEMO_OAUTH_CLIENT.clientSecret}" every A2A check passes (tokens fetched from the card's tokenUrl, refreshed on expiry); without them the run is not assessed (credentials required), with a wrong secret not assessed (credentials rejected).`,
     defects: [],
     delaysMs: delays,
+    demoCredentials: { kind: 'oauth2', ...DEMO_OAUTH_CLIENT },
     create: createOAuthDemoAgent,
   },
   {

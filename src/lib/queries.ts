@@ -15,6 +15,8 @@ export const DemoAgent = z.object({
   generation: z.string().optional(),
   expectedLevel: z.string().optional(),
   expectedLevelWhy: z.string().optional(),
+  /** The demo's own client credentials (the OAuth demo), filled in when it is picked. */
+  demoCredentials: z.object({ kind: z.literal('oauth2'), clientId: z.string().max(200), clientSecret: z.string().max(200) }).optional(),
 });
 export type DemoAgent = z.infer<typeof DemoAgent>;
 

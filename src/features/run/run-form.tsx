@@ -311,8 +311,10 @@ export function RunForm({ children }: { children?: ReactNode }) {
         <DemoAgents
           demos={demos.data}
           error={demos.error}
-          onPick={(url) => {
+          onPick={(url, creds) => {
             setAgentUrl(url);
+            // A demo behind OAuth comes with its own client: picking it fills the credentials in.
+            if (creds) editDraft(draftFrom(creds));
             setErrors([]);
             setFieldErrors({});
           }}
@@ -334,7 +336,15 @@ function cardErrorText(e: Error, mode: string): string {
   return `Could not fetch the card: ${e.message}`;
 }
 
-function DemoAgents({ demos, error, onPick }: { demos: DemoAgent[] | undefined; error: unknown; onPick: (url: string) => void }) {
+function DemoAgents({
+  demos,
+  error,
+  onPick,
+}: {
+  demos: DemoAgent[] | undefined;
+  error: unknown;
+  onPick: (url: string, creds?: DemoAgent['demoCredentials']) => void;
+}) {
   if (error || !demos?.length) return null;
   return (
     <section className="demo-agents" aria-labelledby="demo-h">
@@ -342,7 +352,7 @@ function DemoAgents({ demos, error, onPick }: { demos: DemoAgent[] | undefined; 
       <ul>
         {demos.map((d) => (
           <li key={d.id}>
-            <button type="button" onClick={() => onPick(d.baseUrl ?? d.url)} aria-label={`Use demo agent ${d.label}`}>
+            <button type="button" onClick={() => onPick(d.baseUrl ?? d.url, d.demoCredentials)} aria-label={`Use demo agent ${d.label}`}>
               {d.label}
             </button>{' '}
             <span className="check-id">
