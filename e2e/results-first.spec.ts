@@ -102,7 +102,8 @@ for (const viewport of [
         expect(badge.y + badge.height, `${d.id}: level badge inside the first viewport`).toBeLessThanOrEqual(viewport.height);
         expect(card.y, `${d.id}: verdict card starts inside the first viewport`).toBeLessThan(viewport.height / 2);
         await expect(verdict(page)).toContainText(/\d+ required failures? · \d+ advisor/);
-        await expect(verdict(page).getByRole('list', { name: 'Results by category' }).getByRole('listitem')).toHaveCount(5);
+        // Five conformance categories and the (informational) security review.
+        await expect(verdict(page).getByRole('list', { name: 'Results by category' }).getByRole('listitem')).toHaveCount(6);
         await noSidewaysScroll(page);
       }
     });
