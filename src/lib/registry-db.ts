@@ -156,7 +156,10 @@ export interface CardVerdicts {
 /** The engine's card checks (content only; see SERVING_CHECKS) on `card`, without any network (engine `judgeCard`). */
 export async function checkCard(card: Record<string, unknown>, signal?: AbortSignal): Promise<CardVerdicts> {
   const { judgeCard } = await import('../engine/api');
-  const { results, generation } = await judgeCard(card, { signal });
+  const judgement = await judgeCard(card, { signal });
+  const generation = judgement.generation;
+  // The security review is informational: it is not part of "passes every card check".
+  const results = judgement.results.filter((r) => r.category !== 'security');
   const judged = results.filter((r) => r.status !== 'skip');
   return {
     judged: judged.length,
