@@ -39,11 +39,11 @@ test.describe('live runs', () => {
       await page.getByRole('button', { name: `Use demo agent ${d.label}` }).click();
       await expect(page.getByLabel('Agent URL', { exact: true })).toHaveValue(base(d));
       if (d.id === 'oauth') {
-        // The OAuth demo agent's client (README): the form offers OAuth once the card preview shows its scheme.
+        // Picking the OAuth demo fills in its own client (README): OAuth 2.0 client credentials, the secret masked.
+        await expect(page.getByLabel('Credential type')).toHaveValue('oauth2');
+        await expect(page.getByLabel('OAuth client id')).toHaveValue('a2a-interop-demo');
+        await expect(page.getByLabel('OAuth client secret')).toHaveAttribute('type', 'password');
         await expect(page.getByRole('option', { name: /OAuth 2\.0 client credentials/ })).toBeAttached();
-        await page.getByLabel('Credential type').selectOption('oauth2');
-        await page.getByLabel('OAuth client id').fill('a2a-interop-demo');
-        await page.getByLabel('OAuth client secret').fill('demo-secret-change-me');
       } else await page.getByLabel('Credential type').selectOption('none');
       await page.getByRole('button', { name: 'Run conformance' }).click();
       const timeline = page.getByRole('region', { name: 'Timeline' });
