@@ -92,6 +92,30 @@ interface Hop {
   location?: string;
 }
 
+/**
+ * One probe request, aborted after PROBE_TIMEOUT_MS (host.sleep, so fake clocks drive it) or when the run stops.
+ * Not `AbortSignal.any([run, AbortSignal.timeout(ms)])`: in Node 20 the timeout signal of such a composite can be
+ * garbage-collected before it fires, and the request then waited for undici's 300 s header timeout (seen in the
+ * hostile corpus: an agent that never answers held its run for 301 s once the heap was busy).
+ */
+async function fetchWithin(ctx: CheckContext, url: string, init: RequestInit): Promise<Response> {
+  const ctrl = new AbortController();
+  const timer = new AbortController();
+  const onStop = () => ctrl.abort(ctx.http.signal.reason);
+  if (ctx.http.signal.aborted) onStop();
+  else ctx.http.signal.addEventListener('abort', onStop, { once: true });
+  ctx.http.host.sleep(PROBE_TIMEOUT_MS, timer.signal).then(
+    () => ctrl.abort(new DOMException(`no answer within ${PROBE_TIMEOUT_MS} ms`, 'TimeoutError')),
+    () => undefined,
+  );
+  try {
+    return await ctx.http.host.fetch(url, { ...init, signal: ctrl.signal });
+  } finally {
+    timer.abort();
+    ctx.http.signal.removeEventListener('abort', onStop);
+  }
+}
+
 /** Follows one request hop by hop (never to another host): the chain, where it ends, and what went wrong. */
 async function follow(
   ctx: CheckContext,
@@ -101,15 +125,13 @@ async function follow(
   let url = p.url;
   const start = new URL(p.url);
   for (let i = 0; i <= MAX_HOPS; i++) {
-    const signal = AbortSignal.any([ctx.http.signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)]);
     let res: Response;
     try {
-      res = await ctx.http.host.fetch(url, {
+      res = await fetchWithin(ctx, url, {
         method: p.method,
         headers: p.body ? { 'Content-Type': 'application/json', Accept: 'application/json' } : { Accept: 'application/json' },
         body: p.body,
         redirect: 'manual',
-        signal,
       });
     } catch (e) {
       return { hops, error: e instanceof Error ? e.message : String(e) };
