@@ -720,7 +720,7 @@ describe('coverage: every check can fail and can pass a permitted variant, where
     // gRPC-only checks: the matrix's targets are HTTP bindings; they are proven both ways in interop/bindings.test.ts.
     // OAuth token-endpoint checks: the test agent has no token endpoint; they are proven passing against a real
     // issuer (oauth2-mock-server) in src/engine/auth/oauth.test.ts and failing on each named defect of a token or
-    // discovery answer in src/engine/auth/judge.test.ts.
+    // discovery answer in src/engine/checks/auth-oauth.test.ts.
     const elsewhere = ['errors.grpc-status', 'auth.oauth-token', 'auth.oauth-discovery'];
     expect(CHECK_CATALOG.map((c) => c.id).filter((id) => !seen.has(id) && !elsewhere.includes(id))).toEqual([]);
   });
