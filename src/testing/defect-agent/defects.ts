@@ -105,7 +105,8 @@ export const DEFECTS = {
   'auth-inconsistent': 'Valid credentials are refused (401) for get, though accepted for send.',
   'no-cors': 'No CORS headers; preflight requests get 405.',
   'extension-required-not-enforced': 'v1.0: a message that does not activate the required extension is served anyway (needs features.extensions).',
-  'extension-unknown-refused': 'A message naming an extension the agent does not support is refused (InvalidParams; HTTP+JSON 400) instead of served without it (needs features.extensions).',
+  'extension-unknown-refused':
+    'A message naming an extension the agent does not support is refused (InvalidParams; HTTP+JSON 400) instead of served without it (needs features.extensions).',
   'interface-broken': 'The second interface the card declares answers 404 for everything (needs features.extraInterfaces).',
   // ---------------------------------------------------------------- security review (informational findings)
   'card-internal-url': 'The card lists a documentation URL at the link-local cloud metadata address (http://169.254.169.254/...).',

@@ -19,7 +19,14 @@ interface AgentSpec {
   generation: Generation;
   binding?: Binding;
   auth?: boolean;
-  features?: { push?: boolean; streaming?: boolean; extendedCard?: boolean; signed?: boolean; extensions?: boolean; extraInterfaces?: { url: string; binding: Binding }[] };
+  features?: {
+    push?: boolean;
+    streaming?: boolean;
+    extendedCard?: boolean;
+    signed?: boolean;
+    extensions?: boolean;
+    extraInterfaces?: { url: string; binding: Binding }[];
+  };
 }
 
 const SPECS = {

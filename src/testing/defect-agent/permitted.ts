@@ -26,7 +26,8 @@ export const PERMITTED = {
   'card-signed-per-request': 'The card signature changes on every request (ES256 signatures are randomized); needs features.signed.',
   'card-alg-unprotected': 'v0.3: the signature carries "alg" in the unprotected "header", not in "protected" (RFC 7515 §4); needs features.signed.',
   'card-signature-unknown-kid': 'The signature names a kid that the key set at its jku does not hold: it cannot be verified (needs features.signed).',
-  'extension-activated-not-listed': 'The answer to a message that activates extensions does not list them in an A2A-Extensions (v0.3: X-A2A-Extensions) response header (needs features.extensions).',
+  'extension-activated-not-listed':
+    'The answer to a message that activates extensions does not list them in an A2A-Extensions (v0.3: X-A2A-Extensions) response header (needs features.extensions).',
   'card-signature-jku-404': 'The signature names a jku that answers 404: it cannot be verified (needs features.signed).',
   'card-oauth-flows': 'The card declares an OAuth2 scheme with several flows (v1.0: deviceCode) at https URLs, as an alternative requirement; needs auth.',
   'auth-optional':

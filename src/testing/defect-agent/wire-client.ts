@@ -264,7 +264,10 @@ export class Driver {
     return this.rpc(this.methodName('list'), query);
   }
 
-  async pushSet(taskId: string, cfg: { url: string; token?: string; authentication?: WireJson } = { url: 'http://127.0.0.1:9/hook', token: 'tok' }): Promise<CallResult> {
+  async pushSet(
+    taskId: string,
+    cfg: { url: string; token?: string; authentication?: WireJson } = { url: 'http://127.0.0.1:9/hook', token: 'tok' },
+  ): Promise<CallResult> {
     if (this.o.binding === 'HTTP+JSON') {
       return this.rest(
         'POST',
