@@ -117,7 +117,9 @@ describe('run-many over 50 local agents, sharded and merged', () => {
     for (const row of readSummary(merged).agents) for (const f of Object.values(row.files)) expect(existsSync(join(merged, f)), f).toBe(true);
     const md = readFileSync(join(merged, 'summary.md'), 'utf8');
     expect(md).toMatch(/^# A2A conformance of 50 agents\n/);
-    expect(md).toContain('| Agent | Level | Agent card | Task lifecycle | Streaming (SSE) | Error handling and auth | Interop | Report |');
+    expect(md).toContain(
+      '| Agent | Level | Agent card | Task lifecycle | Streaming (SSE) | Error handling and auth | Interop | Security review (informational) | Report |',
+    );
     expect(readFileSync(join(merged, 'summary.html'), 'utf8')).toMatch(/<caption>One row per agent/);
   }, 120_000);
 

@@ -21,12 +21,17 @@ const CROSS_ORIGIN_SAFE = new Set([
   'user-agent',
 ]);
 
+/** Headers fetch itself removes on a cross-origin redirect (Fetch: "HTTP-redirect fetch", step 13), or computes. */
+const FETCH_DROPS = new Set(['authorization', 'cookie', 'proxy-authorization', 'content-length', 'host']);
+
 const MAX_REDIRECTS = 20;
 
 /** `f`, but following redirects itself (at most 20, like fetch) and dropping credential headers on a change of origin. */
 export function withOriginBoundCredentials(f: typeof fetch): (url: string, init: RequestInit) => Promise<Response> {
   return async (first, init) => {
     if (init.redirect === 'manual' || init.redirect === 'error') return f(first, init);
+    // Nothing fetch would forward that carries a credential: let fetch follow (one call, no per-hop round trips).
+    if (![...new Headers(init.headers).keys()].some((name) => !CROSS_ORIGIN_SAFE.has(name) && !FETCH_DROPS.has(name))) return f(first, init);
     let url = first;
     let method = (init.method ?? 'GET').toUpperCase();
     let headers = new Headers(init.headers);
