@@ -96,6 +96,18 @@ export interface GrpcResult {
   bytes: number;
 }
 
+/** A GrpcResult with nothing from the agent (yet): every transport's starting point, and a failure's whole answer. */
+export const emptyGrpcResult = (error?: GrpcResult['error']): GrpcResult => ({
+  statusMessage: '',
+  details: [],
+  messages: [],
+  headers: {},
+  trailers: {},
+  responded: false,
+  bytes: 0,
+  ...(error ? { error } : {}),
+});
+
 export interface PreflightRequest {
   url: string;
   origin: string;

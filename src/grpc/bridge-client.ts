@@ -4,19 +4,10 @@
  * throws: the bridge failing or refusing (a hosted server: gRPC needs the local server) is our failure (`tool`).
  */
 import { createParser } from 'eventsource-parser';
-import { isAbortError, type GrpcRequest, type GrpcResult, type GrpcTransport } from '../engine/ports';
+import { emptyGrpcResult, isAbortError, type GrpcRequest, type GrpcResult, type GrpcTransport } from '../engine/ports';
 
-const toolFailure = (message: string): GrpcResult => ({
-  statusMessage: '',
-  details: [],
-  messages: [],
-  headers: {},
-  trailers: {},
-  responded: false,
-  bytes: 0,
-  error: { kind: 'tool', message },
-});
-const aborted = (): GrpcResult => ({ ...toolFailure(''), error: { kind: 'aborted', message: 'stopped by the client' } });
+const toolFailure = (message: string): GrpcResult => emptyGrpcResult({ kind: 'tool', message });
+const aborted = (): GrpcResult => emptyGrpcResult({ kind: 'aborted', message: 'stopped by the client' });
 
 async function refusal(res: Response): Promise<GrpcResult> {
   let detail = '';

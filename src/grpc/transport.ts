@@ -9,7 +9,7 @@
  * in the URL is ignored: gRPC methods live at `/lf.a2a.v1.A2AService/<Method>` on the authority.
  */
 import * as grpc from '@grpc/grpc-js';
-import type { GrpcRequest, GrpcResult, GrpcTransport } from '../engine/ports';
+import { emptyGrpcResult, type GrpcRequest, type GrpcResult, type GrpcTransport } from '../engine/ports';
 import { A2A_SERVICE, decodeJson, encodeJson, lookupType } from './protojson';
 
 export interface GrpcTarget {
@@ -75,7 +75,7 @@ export function createGrpcTransport(): GrpcTransport & { close(): void } {
   };
 
   function call(req: GrpcRequest, onMessage?: (m: unknown) => 'stop' | void): Promise<GrpcResult> {
-    const res: GrpcResult = { statusMessage: '', details: [], messages: [], headers: {}, trailers: {}, responded: false, bytes: 0 };
+    const res = emptyGrpcResult();
     const name = req.method.slice(req.method.lastIndexOf('/') + 1);
     const method = A2A_SERVICE.methods[name];
     let body: Buffer;

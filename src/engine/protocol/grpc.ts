@@ -10,7 +10,7 @@ import { finish, type HttpResult, type PartialResult } from '../http/exchange';
 import type { StreamEndReason } from '../http/sse';
 import { deadline } from '../http/transport-errors';
 import type { TransportError } from '../model/events';
-import type { GrpcResult } from '../ports';
+import { emptyGrpcResult, type GrpcResult } from '../ports';
 import { isRecord, truncate } from '../util/json';
 import { OPERATIONS, type Operation } from './operations';
 import { parseRest, parseStreamEvent, type CallOutcome, type ProtocolError, type Speaker, type StreamItem, type StreamRun } from './parse';
@@ -94,16 +94,10 @@ export interface GrpcCall {
   stopSignal?: AbortSignal;
 }
 
-const NO_TRANSPORT: GrpcResult = {
-  statusMessage: '',
-  details: [],
-  messages: [],
-  headers: {},
-  trailers: {},
-  responded: false,
-  bytes: 0,
-  error: { kind: 'tool', message: 'This host cannot make gRPC calls (the CLI and the local server can; a hosted dashboard cannot).' },
-};
+const NO_TRANSPORT: GrpcResult = emptyGrpcResult({
+  kind: 'tool',
+  message: 'This host cannot make gRPC calls (the CLI and the local server can; a hosted dashboard cannot).',
+});
 
 /** A TransportError for a call that got no status from the agent (never the agent's fault unless it sent garbage). */
 function transportError(res: GrpcResult, ctx: HttpContext, stop: AbortSignal | undefined): TransportError | undefined {
