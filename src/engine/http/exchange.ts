@@ -15,6 +15,8 @@ export interface HttpRequest {
   /** Budget for the whole exchange; default `limits.requestTimeoutMs`. */
   timeoutMs?: number;
   maxBytes?: number;
+  /** `manual`: a 3xx comes back as it is (the security review follows hops itself); default `follow`. */
+  redirect?: 'follow' | 'manual';
 }
 
 export interface HttpResult {
@@ -78,7 +80,7 @@ export async function openResponse(ctx: HttpContext, given: HttpRequest): Promis
   let res: Response;
   try {
     res = await Promise.race([
-      ctx.host.fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: dl.signal, redirect: 'follow' }),
+      ctx.host.fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: dl.signal, redirect: req.redirect ?? 'follow' }),
       abortPromise(dl.signal),
     ]);
   } catch (e) {

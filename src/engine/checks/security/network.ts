@@ -2,7 +2,7 @@
  * Security review of how the agent answers (informational, phase "suite"): CORS that lets any site make credentialed
  * calls, redirects from its endpoints to other hosts, the extended card served to anonymous clients.
  */
-import { isProxyError, proxyError, upstreamStatus } from '../../http/transport-errors';
+import { exchange } from '../../http/client';
 import type { Evidence } from '../../model/check';
 import { PREFLIGHT_ORIGIN, PROXY_REDIRECTS_HEADER, PROXY_UPSTREAM_URL_HEADER } from '../../model/proxy';
 import { isRecord } from '../../util/json';
@@ -92,30 +92,6 @@ interface Hop {
   location?: string;
 }
 
-/**
- * One probe request, aborted after PROBE_TIMEOUT_MS (host.sleep, so fake clocks drive it) or when the run stops.
- * Not `AbortSignal.any([run, AbortSignal.timeout(ms)])`: in Node 20 the timeout signal of such a composite can be
- * garbage-collected before it fires, and the request then waited for undici's 300 s header timeout (seen in the
- * hostile corpus: an agent that never answers held its run for 301 s once the heap was busy).
- */
-async function fetchWithin(ctx: CheckContext, url: string, init: RequestInit): Promise<Response> {
-  const ctrl = new AbortController();
-  const timer = new AbortController();
-  const onStop = () => ctrl.abort(ctx.http.signal.reason);
-  if (ctx.http.signal.aborted) onStop();
-  else ctx.http.signal.addEventListener('abort', onStop, { once: true });
-  ctx.http.host.sleep(PROBE_TIMEOUT_MS, timer.signal).then(
-    () => ctrl.abort(new DOMException(`no answer within ${PROBE_TIMEOUT_MS} ms`, 'TimeoutError')),
-    () => undefined,
-  );
-  try {
-    return await ctx.http.host.fetch(url, { ...init, signal: ctrl.signal });
-  } finally {
-    timer.abort();
-    ctx.http.signal.removeEventListener('abort', onStop);
-  }
-}
-
 /** Follows one request hop by hop (never to another host): the chain, where it ends, and what went wrong. */
 async function follow(
   ctx: CheckContext,
@@ -124,35 +100,31 @@ async function follow(
   const hops: Hop[] = [];
   let url = p.url;
   const start = new URL(p.url);
+  const lane = ctx.lane('security: redirects');
   for (let i = 0; i <= MAX_HOPS; i++) {
-    let res: Response;
-    try {
-      res = await fetchWithin(ctx, url, {
-        method: p.method,
-        headers: p.body ? { 'Content-Type': 'application/json', Accept: 'application/json' } : { Accept: 'application/json' },
-        body: p.body,
-        redirect: 'manual',
-      });
-    } catch (e) {
-      return { hops, error: e instanceof Error ? e.message : String(e) };
-    }
-    await res.body?.cancel().catch(() => undefined);
-    if (isProxyError(res)) {
-      const err = await proxyError(res);
-      return { hops, error: `${err.code}: ${err.message}` };
-    }
+    const r = await exchange(ctx.http, {
+      method: p.method,
+      url,
+      headers: p.body ? { 'Content-Type': 'application/json', Accept: 'application/json' } : { Accept: 'application/json' },
+      body: p.body,
+      lane,
+      checkId: ctx.checkId,
+      timeoutMs: PROBE_TIMEOUT_MS,
+      redirect: 'manual',
+    });
+    if (r.error) return { hops, error: `${r.error.code}: ${r.error.message}` };
     // Through the proxy, the proxy follows (and re-checks every hop against its policy) and says so in headers.
-    const proxied = res.headers.get(PROXY_REDIRECTS_HEADER);
-    const finalUrl = res.headers.get(PROXY_UPSTREAM_URL_HEADER);
+    const proxied = r.headers.get(PROXY_REDIRECTS_HEADER);
+    const finalUrl = r.headers.get(PROXY_UPSTREAM_URL_HEADER);
     if (proxied && finalUrl) {
-      hops.push({ url, status: upstreamStatus(res) });
+      hops.push({ url, status: r.status });
       const end = new URL(finalUrl, url);
       return { hops, viaProxy: { redirects: Number(proxied) || 1, finalUrl }, offHost: end.host !== start.host ? end : undefined };
     }
-    const status = upstreamStatus(res);
-    const location = REDIRECT.has(status) ? (res.headers.get('location') ?? undefined) : undefined;
-    hops.push({ url, status, location });
-    if (res.type === 'opaqueredirect') return { hops, error: 'the browser hides where a redirect leads' };
+    const location = REDIRECT.has(r.status) ? (r.headers.get('location') ?? undefined) : undefined;
+    hops.push({ url, status: r.status, location });
+    // An opaque redirect (status 0): a browser fetching without a proxy does not show where it leads.
+    if (r.status === 0) return { hops, error: 'the browser hides where a redirect leads' };
     if (!location) return { hops };
     let next: URL;
     try {
