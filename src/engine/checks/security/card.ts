@@ -6,11 +6,36 @@ import type { Evidence } from '../../model/check';
 import { truncate } from '../../util/json';
 import { ev, pass, skip } from '../define';
 import { agentAddress, defineSecurityCheck, finding, isLocalKind } from './common';
-import { cardStrings, hiddenCharacters, llmInstructions, maskSecret, revealHidden, secretLike, urlAddressKind, type AddressKind } from './detect';
+import {
+  cardStrings,
+  hiddenCharacters,
+  llmInstructions,
+  maskSecret,
+  revealHidden,
+  secretLike,
+  urlAddressKind,
+  type AddressKind,
+  type CardString,
+} from './detect';
 
 /** JWS signatures are base64url by design (and verified by card.signatures): never read as secrets or text. */
 const SKIP = ['signatures'];
 const MAX_EVIDENCE = 10;
+
+/** Evidence for each item a detector flags: the item's card path and what was found there. */
+function flagged<T extends { s: CardString }>(items: readonly T[], describe: (item: T) => string | undefined): Evidence[] {
+  return items.flatMap((item) => {
+    const what = describe(item);
+    return what === undefined ? [] : [ev(item.s.path, what, { path: item.s.path })];
+  });
+}
+
+/** The first flagged places, named in a finding's message. */
+const firstLabels = (found: Evidence[]) =>
+  found
+    .slice(0, 3)
+    .map((e) => e.label)
+    .join(', ');
 /** A gRPC target written as host:port (no scheme). */
 const HOST_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
 
@@ -39,15 +64,13 @@ export const securityCardUrls = defineSecurityCheck({
       return a && a.url.hostname ? [{ s, ...a }] : [];
     });
     if (!urls.length) return skip('The card declares no absolute URL.', 'not-applicable');
-    const found: Evidence[] = [];
-    for (const { s, url, kind } of urls) {
+    const found = flagged(urls, ({ s, url, kind }) => {
       // Link-local addresses are never a service clients should call, whatever the agent's own address.
-      const internal = kind === 'link-local' || (!local && kind !== 'public');
-      const plain = !local && kind === 'public' && (url.protocol === 'http:' || url.protocol === 'ws:');
-      if (internal) found.push(ev(s.path, `${truncate(s.value, 300)}: ${KIND_WORDS[kind]}`, { path: s.path }));
-      else if (plain)
-        found.push(ev(s.path, `${truncate(s.value, 300)}: plain ${url.protocol.replace(':', '').toUpperCase()}, not encrypted`, { path: s.path }));
-    }
+      if (kind === 'link-local' || (!local && kind !== 'public')) return `${truncate(s.value, 300)}: ${KIND_WORDS[kind]}`;
+      if (!local && kind === 'public' && (url.protocol === 'http:' || url.protocol === 'ws:'))
+        return `${truncate(s.value, 300)}: plain ${url.protocol.replace(':', '').toUpperCase()}, not encrypted`;
+      return undefined;
+    });
     const where = agent ? `The card was read from ${agent.host} (${agent.kind === 'public' ? 'a public address' : 'a local address'}).` : '';
     if (!found.length) {
       return pass(
@@ -55,12 +78,7 @@ export const securityCardUrls = defineSecurityCheck({
       );
     }
     return finding(
-      `${found.length} URL${found.length === 1 ? '' : 's'} in the public card ${found.length === 1 ? 'points' : 'point'} at an internal address or ${found.length === 1 ? 'uses' : 'use'} plain HTTP: ${found
-        .slice(0, 3)
-        .map((e) => e.label)
-        .join(
-          ', ',
-        )}. ${where} Clients cannot reach internal addresses, and listing them maps your network for anyone who reads the card; plain HTTP exposes messages and credentials.`,
+      `${found.length} URL${found.length === 1 ? '' : 's'} in the public card ${found.length === 1 ? 'points' : 'point'} at an internal address or ${found.length === 1 ? 'uses' : 'use'} plain HTTP: ${firstLabels(found)}. ${where} Clients cannot reach internal addresses, and listing them maps your network for anyone who reads the card; plain HTTP exposes messages and credentials.`,
       found.slice(0, MAX_EVIDENCE),
     );
   },
@@ -76,18 +94,13 @@ export const securityCardHiddenText = defineSecurityCheck({
   requires: ['card'],
   run: (ctx) => {
     const strings = cardStrings(ctx.raw, { skip: SKIP });
-    const found: Evidence[] = [];
-    for (const s of strings) {
-      const hits = hiddenCharacters(s.value);
-      if (hits.length)
-        found.push(ev(s.path, `${hits.map((h) => `${h.codePoint} (${h.what})`).join('; ')}\n${truncate(revealHidden(s.value), 300)}`, { path: s.path }));
-    }
+    const found = flagged(
+      strings.map((s) => ({ s, hits: hiddenCharacters(s.value) })),
+      ({ s, hits }) => (hits.length ? `${hits.map((h) => `${h.codePoint} (${h.what})`).join('; ')}\n${truncate(revealHidden(s.value), 300)}` : undefined),
+    );
     if (!found.length) return pass(`None of the card's ${strings.length} strings carries a hidden or bidirectional-control character.`);
     return finding(
-      `${found.length} string${found.length === 1 ? '' : 's'} of the card carr${found.length === 1 ? 'ies' : 'y'} hidden characters (${found
-        .slice(0, 3)
-        .map((e) => e.label)
-        .join(', ')}): what a person sees is not what a program or a language model reads.`,
+      `${found.length} string${found.length === 1 ? '' : 's'} of the card carr${found.length === 1 ? 'ies' : 'y'} hidden characters (${firstLabels(found)}): what a person sees is not what a program or a language model reads.`,
       found.slice(0, MAX_EVIDENCE),
     );
   },
@@ -103,17 +116,13 @@ export const securityCardLlmInstructions = defineSecurityCheck({
   requires: ['card'],
   run: (ctx) => {
     const strings = cardStrings(ctx.raw, { skip: SKIP }).filter((s) => !urlAddressKind(s.value));
-    const found: Evidence[] = [];
-    for (const s of strings) {
-      const hits = llmInstructions(s.value);
-      if (hits.length) found.push(ev(s.path, hits.map((h) => `${h.what}: "${h.match}"`).join('; '), { path: s.path }));
-    }
+    const found = flagged(
+      strings.map((s) => ({ s, hits: llmInstructions(s.value) })),
+      ({ hits }) => (hits.length ? hits.map((h) => `${h.what}: "${h.match}"`).join('; ') : undefined),
+    );
     if (!found.length) return pass(`None of the card's ${strings.length} text strings addresses a language model.`);
     return finding(
-      `${found.length} string${found.length === 1 ? '' : 's'} of the card read${found.length === 1 ? 's' : ''} like instructions to a language model (${found
-        .slice(0, 3)
-        .map((e) => e.label)
-        .join(', ')}). Client agents put card text into their prompts: this is a prompt injection.`,
+      `${found.length} string${found.length === 1 ? '' : 's'} of the card read${found.length === 1 ? 's' : ''} like instructions to a language model (${firstLabels(found)}). Client agents put card text into their prompts: this is a prompt injection.`,
       found.slice(0, MAX_EVIDENCE),
     );
   },
@@ -129,17 +138,16 @@ export const securityCardSecrets = defineSecurityCheck({
   requires: ['card'],
   run: (ctx) => {
     const strings = cardStrings(ctx.raw, { skip: SKIP });
-    const found: Evidence[] = [];
-    for (const s of strings) {
-      const what = secretLike(s);
-      if (what) found.push(ev(s.path, `${what}: ${maskSecret(s.value)}`, { path: s.path }));
-    }
+    const found = flagged(
+      strings.map((s) => ({ s })),
+      ({ s }) => {
+        const what = secretLike(s);
+        return what ? `${what}: ${maskSecret(s.value)}` : undefined;
+      },
+    );
     if (!found.length) return pass(`None of the card's ${strings.length} strings looks like a credential.`);
     return finding(
-      `${found.length} value${found.length === 1 ? '' : 's'} in the public card look${found.length === 1 ? 's' : ''} like ${found.length === 1 ? 'a secret' : 'secrets'} (${found
-        .slice(0, 3)
-        .map((e) => e.label)
-        .join(', ')}). Anyone who reads the card can use ${found.length === 1 ? 'it' : 'them'}.`,
+      `${found.length} value${found.length === 1 ? '' : 's'} in the public card look${found.length === 1 ? 's' : ''} like ${found.length === 1 ? 'a secret' : 'secrets'} (${firstLabels(found)}). Anyone who reads the card can use ${found.length === 1 ? 'it' : 'them'}.`,
       found.slice(0, MAX_EVIDENCE),
     );
   },
