@@ -1,17 +1,13 @@
 /** Card check: card signatures, when present, are well-formed JWS (verification is card.signatures.verified, ./signature-verify.ts). */
+import { decodeProtectedHeader } from 'jose';
 import { isRecord, typeName } from '../../util/json';
 import { defineCheck, fail, skip } from '../define';
 import { collect, nullIsAbsent } from './common';
 
-function decodeB64urlJson(s: string): unknown {
+/** The JWS Protected Header as a JSON object, or undefined when it does not decode to one (jose does the base64url). */
+function protectedHeader(p: string): Record<string, unknown> | undefined {
   try {
-    const b64 = s
-      .replace(/-/g, '+')
-      .replace(/_/g, '/')
-      .padEnd(Math.ceil(s.length / 4) * 4, '=');
-    const bin = atob(b64);
-    const bytes = Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return decodeProtectedHeader({ protected: p });
   } catch {
     return undefined;
   }
@@ -39,7 +35,7 @@ export const cardSignatures = defineCheck({
       const b64 = /^[A-Za-z0-9_-]+$/;
       if (typeof s.protected !== 'string' || !b64.test(s.protected)) problems.push(`signatures[${i}].protected should be base64url`);
       else {
-        const hdr = decodeB64urlJson(s.protected);
+        const hdr = protectedHeader(s.protected);
         if (!isRecord(hdr)) problems.push(`signatures[${i}].protected does not decode to a JSON object`);
         else {
           // RFC 7515 §4: the JOSE Header is the union of the protected and the unprotected ("header") members.
