@@ -34,9 +34,12 @@ export function ExtensionPicker({
           <legend>Declared by the card</legend>
           {declared.map((e) => (
             <label key={e.uri} className="field-inline">
-              <input type="checkbox" checked={list.includes(e.uri)} onChange={(ev) => toggle(e.uri, ev.target.checked)} /> <code>{e.uri}</code>
-              {e.required ? ' (required)' : ''}
-              {e.description ? ` · ${e.description}` : ''}
+              <input type="checkbox" checked={list.includes(e.uri)} onChange={(ev) => toggle(e.uri, ev.target.checked)} />
+              <span>
+                <code>{e.uri}</code>
+                {e.required ? ' (required)' : ''}
+                {e.description ? ` · ${e.description}` : ''}
+              </span>
             </label>
           ))}
         </fieldset>
