@@ -4,11 +4,12 @@
  *
  *   1. e2e/ensure-tools.mjs              finds or installs Debian's Chromium, xmllint and curl
  *   2. typecheck  |  lint                side by side (tsc is single-threaded; eslint takes what is left)
- *   3. vitest run |  vite build, then Playwright
+ *   3. vitest run |  vite build, then Playwright  (the unit suite without the hostile-agent corpus)
  *                                        side by side: both suites wait on sockets and timers far more than
  *                                        they compute (measured: the unit suite alone 356 s, the e2e suite
  *                                        alone ~500 s, both at once 391 s / 670 s), and their timing-held tests
  *                                        are built to hold under that load.
+ *   4. the hostile-agent corpus          alone: its budgets are what it tests (see HOSTILE below)
  *
  * Each line of a step's output is prefixed with the step's name; a summary with each step's wall time and
  * status closes the run. Any failing step fails the run (exit 1) — the other steps still finish, so one
@@ -65,6 +66,12 @@ async function stage(/** @type {Step[]} */ steps) {
 }
 
 const npx = (...args) => ['npx', '--no-install', ...args];
+/**
+ * The hostile-agent corpus runs its 34 agents at once with small budgets (3.5 s a request) and judges that each run
+ * ends within them: beside the e2e suite on two cores, one of its 68 cases ran out of budget in two of five CI runs
+ * (a load-bound skip, never a wrong verdict on a fast agent). It runs last, alone (about 25 s).
+ */
+const HOSTILE = 'src/testing/hostile/';
 const results = [];
 const t0 = Date.now();
 results.push(...(await stage([{ name: 'tools', cmds: [['node', 'e2e/ensure-tools.mjs']] }])));
@@ -77,10 +84,11 @@ if (results.every((r) => r.ok)) {
   );
   results.push(
     ...(await stage([
-      { name: 'unit', cmds: [npx('vitest', 'run')] },
+      { name: 'unit', cmds: [npx('vitest', 'run', '--exclude', HOSTILE)] },
       { name: 'e2e', cmds: [npx('vite', 'build', '--logLevel', 'warn'), npx('playwright', 'test', '-c', 'e2e/playwright.config.ts')] },
     ])),
   );
+  results.push(...(await stage([{ name: 'hostile', cmds: [npx('vitest', 'run', HOSTILE)] }])));
 }
 const fmt = (ms) => `${(ms / 1000).toFixed(1)} s`;
 console.log('\nnpm test summary');
