@@ -92,7 +92,8 @@ describe('card checks', () => {
     expect(byId['card.discovery']!.status).toBe('pass');
     expect(byId['card.json']!.status).toBe('fail');
     expect(byId['card.json']!.message).toMatch(/not JSON|HTML/);
-    expect(byId['card.content-type']!.status).toBe('fail');
+    // RFC 9110 §8.3 asks only for a Content-Type: text/html is a remark (advisory), not a failure.
+    expect(byId['card.content-type']!.status).toBe('advisory');
   });
 
   it('a 20 MB body is cut at the read limit: a tool limit (skip), not a defect of the card, and no hang', async () => {
@@ -1902,14 +1903,29 @@ describe('discovery, response format and headers: findings named exactly', () =>
     expect(r.evidence.at(-1)?.label).toBe('card response (cut at the read limit)');
   });
 
-  it('card.content-type: a +json structured suffix is JSON; text/plain fails with the response as evidence', async () => {
+  it('card.content-type: a +json structured suffix is JSON; text/plain is an advisory (RFC 9110 asks only for a Content-Type)', async () => {
     const a = (await runCard(serveCard(v1(), undefined, { 'content-type': 'application/a2a+json' }))).byId['card.content-type']!;
     expect(a.status).toBe('pass');
     expect(a.message).toBe('Content-Type: application/a2a+json');
-    const b = (await runCard(serveCard(v1(), undefined, { 'content-type': 'text/plain' }))).byId['card.content-type']!;
-    expect(b.status).toBe('fail');
-    expect(b.message).toBe('Content-Type is "text/plain", expected application/json.');
-    expect(b.evidence[0]!.exchangeId).toBeTruthy();
+    for (const g of ['legacy', 'v0.3', 'v1.0'] as const) {
+      const path = g === 'legacy' ? '/.well-known/agent.json' : '/.well-known/agent-card.json';
+      const b = (await runCard(serveCard(sampleCard(g), path, { 'content-type': 'text/plain' }))).byId['card.content-type']!;
+      expect(b.status, g).toBe('advisory');
+      expect(b.level, g).toBe('SHOULD');
+      expect(b.message).toBe('Content-Type is "text/plain", not application/json (the registered media type of JSON text).');
+      expect(b.advisoryReason).toMatch(/RFC 9110 §8.3 only asks for a Content-Type/);
+      expect(b.evidence[0]!.exchangeId).toBeTruthy();
+    }
+  });
+
+  it('card.content-type: a card served without any Content-Type fails the RFC 9110 SHOULD', async () => {
+    const noType = () => new Response(new Blob([JSON.stringify(v1())]).stream(), { status: 200 });
+    const r = (await runCard((req) => (new URL(req.url).pathname === '/.well-known/agent-card.json' ? noType() : new Response('nf', { status: 404 })))).byId[
+      'card.content-type'
+    ]!;
+    expect(r.status).toBe('fail');
+    expect(r.level).toBe('SHOULD');
+    expect(r.message).toBe('The card is served without a Content-Type header (RFC 9110 §8.3: a sender SHOULD generate one).');
   });
 
   it('card.well-known-path: a legacy card at agent-card.json is fine; a card URL given directly is not judged', async () => {

@@ -135,7 +135,9 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
     { peer: true, fails: ['interop.peer.card', 'interop.peer.common'], level: 'full' },
   ],
   'card-bom': { fails: ['card.json'], level: 'non-conformant' },
-  'card-wrong-content-type': { fails: ['card.content-type'], level: 'partial' },
+  // RFC 9110 §8.3 asks only for a Content-Type: another media type is a remark; no Content-Type at all fails the SHOULD.
+  'card-wrong-content-type': { fails: [], advises: ['card.content-type'], level: 'full' },
+  'card-no-content-type': { fails: ['card.content-type'], level: 'partial' },
   'card-relative-url': { fails: ['card.urls.endpoint'], level: 'non-conformant' },
   'card-doc-url-javascript': { fails: ['card.urls.other'], level: 'full' },
   // A wrongly typed optional field: normalization reports it under card.required-fields; strict parsers reject it too.

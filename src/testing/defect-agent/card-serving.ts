@@ -52,7 +52,7 @@ export function createCardServing(s: AgentState, { checkAuth }: Pick<Auth, 'chec
     const text = JSON.stringify(card);
     const body = has('card-bom') ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]) : Buffer.from(text);
     const etag = `W/"${hash(text)}"`;
-    const headers: Record<string, string> = { 'Content-Type': contentType };
+    const headers: Record<string, string> = has('card-no-content-type') ? {} : { 'Content-Type': contentType };
     if (!has('card-no-cache-headers')) {
       headers['Cache-Control'] = permits('card-revalidate') ? 'no-cache, max-age=0' : 'public, max-age=60';
       headers.ETag = etag;

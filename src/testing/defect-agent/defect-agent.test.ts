@@ -472,6 +472,14 @@ const PROBES: Record<DefectName, Probe> = {
       return !(r.headers.get('content-type') ?? '').startsWith('application/json');
     },
   },
+  'card-no-content-type': {
+    agent: 'v1',
+    shows: async (_d, a) => {
+      const r = await fetch(a.cardUrl);
+      await r.text();
+      return r.headers.get('content-type') === null;
+    },
+  },
   'card-relative-url': {
     agent: 'v03',
     shows: async (_d, a) => {

@@ -13,6 +13,7 @@ export const DEFECTS = {
   'card-html-404': 'Card URL answers 404 with an HTML page.',
   'card-bom': 'The card body starts with a UTF-8 byte order mark.',
   'card-wrong-content-type': 'Card is served as text/plain instead of application/json.',
+  'card-no-content-type': 'Card is served without a Content-Type header.',
   'card-relative-url': 'Card endpoint URLs are relative paths, not absolute URLs.',
   'card-doc-url-javascript': 'documentationUrl is a javascript: URL.',
   'card-doc-url-not-string': 'documentationUrl is an object ({href}) instead of a string.',

@@ -127,7 +127,7 @@ export const cardJson = defineCheck({
 
 export const cardContentType = defineCheck({
   id: 'card.content-type',
-  title: 'The agent card is served as application/json',
+  title: 'The agent card is served with a Content-Type (application/json)',
   category: 'agent-card',
   level: 'SHOULD',
   phase: 'card',
@@ -141,10 +141,17 @@ export const cardContentType = defineCheck({
   run: (c) => {
     const r = c.discovery.response;
     if (!r) return skip('No response to judge (see card.discovery).', 'precondition');
+    // RFC 9110 §8.3 asks (SHOULD) for *a* Content-Type; no A2A release names the card's media type, so a type other
+    // than JSON is only a remark (RFC 8259 §11 registers application/json for JSON text: descriptive).
+    if (!r.contentType.trim())
+      return fail('The card is served without a Content-Type header (RFC 9110 §8.3: a sender SHOULD generate one).', [exchangeEvidence(r)]);
     const ok = /^\s*application\/([a-z0-9.+-]+\+)?json\b/i.test(r.contentType);
-    return ok
-      ? pass(`Content-Type: ${r.contentType}`)
-      : fail(`Content-Type is ${r.contentType ? `"${r.contentType}"` : 'missing'}, expected application/json.`, [exchangeEvidence(r)]);
+    if (ok) return pass(`Content-Type: ${r.contentType}`);
+    return {
+      ...fail(`Content-Type is "${r.contentType}", not application/json (the registered media type of JSON text).`, [exchangeEvidence(r)]),
+      advisory:
+        "RFC 9110 §8.3 only asks for a Content-Type, and no A2A release names the card's media type: a card served as another type is a remark, not a failure (strict clients may refuse it).",
+    };
   },
 });
 

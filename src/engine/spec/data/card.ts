@@ -188,7 +188,7 @@ export const SPEC: Record<string, CheckSpec> = {
           keyword: 'SHOULD',
         },
       ],
-      note: 'No A2A sentence names the card\'s media type (the "MUST be application/json" of §3.2 covers JSON-RPC payloads only). The SHOULD is HTTP\'s for sending a Content-Type; application/json is the registered type of JSON text.',
+      note: 'No A2A sentence names the card\'s media type (the "MUST be application/json" of §3.2 covers JSON-RPC payloads only). The SHOULD is HTTP\'s for sending a Content-Type; application/json is the registered type of JSON text. A missing Content-Type fails that SHOULD; a media type other than JSON is an advisory.',
     },
     'v0.2': {
       sentences: [
@@ -209,7 +209,7 @@ export const SPEC: Record<string, CheckSpec> = {
           keyword: 'SHOULD',
         },
       ],
-      note: "No A2A sentence names the card's media type (§3.2 covers JSON-RPC payloads only).",
+      note: "No A2A sentence names the card's media type (§3.2 covers JSON-RPC payloads only). A missing Content-Type fails that SHOULD; a media type other than JSON is an advisory.",
     },
     'v0.3': {
       sentences: [
@@ -230,7 +230,7 @@ export const SPEC: Record<string, CheckSpec> = {
           keyword: 'SHOULD',
         },
       ],
-      note: "No A2A sentence names the card's media type (§3.2.1 and §3.2.3 cover JSON-RPC and REST payloads, not the card).",
+      note: "No A2A sentence names the card's media type (§3.2.1 and §3.2.3 cover JSON-RPC and REST payloads, not the card). A missing Content-Type fails that SHOULD; a media type other than JSON is an advisory.",
     },
     'v1.0': {
       sentences: [
@@ -249,7 +249,7 @@ export const SPEC: Record<string, CheckSpec> = {
           keyword: 'SHOULD',
         },
       ],
-      note: 'v1.0 names no media type for the card; application/json and application/a2a+json (§14.1) both describe it.',
+      note: 'v1.0 names no media type for the card; application/json and application/a2a+json (§14.1) both describe it. A missing Content-Type fails that SHOULD; a media type other than JSON is an advisory.',
     },
   },
 
