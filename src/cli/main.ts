@@ -14,12 +14,14 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CHECK_CATALOG } from '../engine/checks';
 import { catalog, catalogMarkdown, explainCheck, levelsLine, suggest } from './explain';
-import { meetsLevel, type ConformanceLevel, type Credentials, type Report, type RunEvent } from '../engine';
+import type { ConformanceLevel, Credentials, Report, RunEvent } from '../engine';
 import { TOOL } from '../engine/report/build';
 import type { ExportFormat } from '../exporters';
 import { lazyGrpc } from '../grpc/lazy';
 import { OAUTH_OPTIONS, OAUTH_USAGE, oauthFrom, type OAuthFlags } from './oauth';
 import type * as RunDeps from './run-deps';
+import { gate, isFailOn, type FailOn } from './gate';
+import { fetchWithExtraHeaders, parseHeader, splitCliHeaders } from './headers';
 
 // The runner, the exporters and the rest of what `run`, `run-many` and `merge` need, loaded on demand
 // (loadRunDeps) so `checks`, `explain` and `--help` start fast.
@@ -50,7 +52,8 @@ Options for run:
   --badge FILE                        also write a badge SVG of the level ("A2A | full", "A2A | not assessed: unreachable")
   --baseline FILE                     compare with a previous JSON report: the report gains a comparison section,
                                       and any regression, new failure or lower level exits 1
-  --header "Name: value"              send this header on every request (repeatable); e.g. an API key
+  --header "Name: value"              send this header on every request to the agent (repeatable; at most one
+                                      credential header, e.g. Authorization or X-API-Key)
   --bearer TOKEN                      send Authorization: Bearer TOKEN (or set A2A_INTEROP_BEARER)
   --api-key KEY                       API key, sent where the card's apiKey scheme says (or A2A_INTEROP_API_KEY)
 ${OAUTH_USAGE}
@@ -65,6 +68,11 @@ ${OAUTH_USAGE}
   --skill ID                          exercise only this skill (repeatable; default: every skill in the card)
   --only CHECK-ID                     run only this check (repeatable)
   --min-level full|partial|minimal    level needed for exit code 0 (default minimal)
+  --fail-on level|regression|never    what exits 1: level (default): below --min-level, not assessed, or with
+                                      --baseline a regression; regression: only a regression against --baseline;
+                                      never: reports only (exit 2 still means a usage error or our failure)
+  --sarif-category NAME               code-scanning category of the SARIF (automationDetails.id; default: from the
+                                      agent URL, a2a-interop/<host>/<path>)
   --quiet                             no progress on stderr
 
 Options for run-many (<file>: URLs one per line with # comments, or a JSON list / registry export whose
@@ -98,33 +106,30 @@ export interface CliIo {
 
 class UsageError extends Error {}
 
-function parseHeader(h: string): [string, string] {
-  const i = h.indexOf(':');
-  if (i <= 0) throw new UsageError(`--header needs "Name: value", got ${JSON.stringify(h)}`);
-  const name = h.slice(0, i).trim();
-  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header name ${JSON.stringify(name)} is not a valid header name`);
-  return [name, h.slice(i + 1).trim()];
+/** --header values: the credential among them and the extra headers (src/cli/headers.ts), or a usage error. */
+function headersFrom(header: readonly string[] | undefined): Exclude<ReturnType<typeof splitCliHeaders>, string> {
+  const parsed = (header ?? []).map((h) => {
+    const p = parseHeader(h);
+    if (typeof p === 'string') throw new UsageError(p);
+    return p;
+  });
+  const split = splitCliHeaders(parsed);
+  if (typeof split === 'string') throw new UsageError(split);
+  return split;
 }
 
 function credentialsFrom(v: { header?: string[]; bearer?: string; 'api-key'?: string } & OAuthFlags, env: CliIo['env']): Credentials {
   const bearer = v.bearer ?? env.A2A_INTEROP_BEARER;
   const apiKey = v['api-key'] ?? env.A2A_INTEROP_API_KEY;
-  const headers = (v.header ?? []).map(parseHeader);
+  const headers = headersFrom(v.header);
   const oauth = oauthFrom(v, env);
   if (typeof oauth === 'string') throw new UsageError(oauth);
-  const kinds = [bearer && 'bearer', apiKey && 'api-key', headers.length && 'header', oauth && 'oauth2'].filter(Boolean);
+  const kinds = [bearer && 'bearer', apiKey && 'api-key', headers.credentials.kind !== 'none' && 'header', oauth && 'oauth2'].filter(Boolean);
   if (kinds.length > 1) throw new UsageError(`Give one kind of credentials (got ${kinds.join(', ')})`);
   if (oauth) return oauth;
   if (bearer) return { kind: 'bearer', token: bearer };
   if (apiKey) return { kind: 'api-key', value: apiKey };
-  if (headers.length > 1) throw new UsageError('Only one --header is supported per run (it carries the credential)');
-  const [h] = headers;
-  if (h) {
-    const m = /^bearer\s+(.+)$/i.exec(h[1]);
-    if (h[0].toLowerCase() === 'authorization' && m?.[1]) return { kind: 'bearer', token: m[1] };
-    return { kind: 'header', name: h[0], value: h[1] };
-  }
-  return { kind: 'none' };
+  return headers.credentials;
 }
 
 const SYMBOL: Record<string, string> = { pass: 'PASS', fail: 'FAIL', advisory: 'ADVI', skip: 'SKIP', error: 'ERR ' };
@@ -160,6 +165,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         'protocol-version': { type: 'string' },
         only: { type: 'string', multiple: true },
         'min-level': { type: 'string' },
+        'fail-on': { type: 'string' },
+        'sarif-category': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -246,6 +253,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       }
     }
     const credentials = credentialsFrom(v, io.env);
+    const failOn = failOnOf(v['fail-on'], baseline !== undefined);
+    const sarifCategory = v['sarif-category'];
+    if (sarifCategory !== undefined && !cleanCategoryOk(sarifCategory)) throw new UsageError('--sarif-category needs a name, e.g. a2a-interop/billing-agent');
     const jwks = v.jwks === undefined ? undefined : readJwks(v.jwks, io);
     const binding =
       v.binding === undefined
@@ -264,6 +274,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       badge: v.badge,
       baseline,
       minLevel,
+      failOn,
+      sarifCategory,
+      extraHeaders: headersFrom(v.header).extra,
       timeoutMs: Math.round(timeoutS * 1000),
       credentials,
       peer: v.peer,
@@ -292,6 +305,12 @@ interface RunArgs {
   badge?: string;
   baseline?: { path: string; report: Report };
   minLevel: ConformanceLevel;
+  /** --fail-on: what exits 1 (src/cli/gate.ts). */
+  failOn: FailOn;
+  /** --sarif-category: the SARIF's code-scanning category. */
+  sarifCategory?: string;
+  /** --header values other than the credential: sent on every request to the agent's origin. */
+  extraHeaders: Record<string, string>;
   timeoutMs: number;
   credentials: Credentials;
   peer?: string;
@@ -329,7 +348,7 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
   });
   try {
     report = await runConformance(
-      createNodeHost({ fetch: io.fetch, inbox, grpc: lazyGrpc() }),
+      createNodeHost({ fetch: fetchWithExtraHeaders(io.fetch ?? globalThis.fetch, a.extraHeaders, new URL(a.url).origin), inbox, grpc: lazyGrpc() }),
       {
         agentUrl: a.url,
         peerUrl: a.peer,
@@ -351,14 +370,20 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
   if (a.baseline) report = { ...report, comparison: compareWithBaseline(a.baseline.report, report) };
   const written: string[] = [];
   if (a.outDir) {
-    const { files, warnings } = writeReportFiles(report, a.formats, join(a.outDir, 'a2a-report'), io.writeFile);
+    const { files, warnings } = writeReportFiles(report, a.formats, join(a.outDir, 'a2a-report'), io.writeFile, { sarifCategory: a.sarifCategory });
     for (const w of warnings) io.stderr(`warning: ${w}\n`);
     written.push(...Object.values(files));
   } else {
-    const { files, warnings } = writeReportFiles(report, a.formats, 'stdout', (_p, body) => {
-      if (a.out) io.writeFile(a.out, body);
-      else io.stdout(body.endsWith('\n') ? body : `${body}\n`);
-    });
+    const { files, warnings } = writeReportFiles(
+      report,
+      a.formats,
+      'stdout',
+      (_p, body) => {
+        if (a.out) io.writeFile(a.out, body);
+        else io.stdout(body.endsWith('\n') ? body : `${body}\n`);
+      },
+      { sarifCategory: a.sarifCategory },
+    );
     for (const w of warnings) io.stderr(`warning: ${w}\n`);
     if (a.out && files[a.formats[0]!]) written.push(a.out);
   }
@@ -367,7 +392,6 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
     written.push(a.badge);
   }
   const s = report.summary;
-  const ok = meetsLevel(report.conformanceLevel, a.minLevel);
   if (!a.quiet) {
     io.stderr(
       `\nConformance level: ${report.conformanceLevel ?? 'not assessed'}${report.provisional ? ' (provisional)' : ''} — ${s.passed} passed, ${s.failed} required failure(s), ${s.advisories} advisor${s.advisories === 1 ? 'y' : 'ies'}, ${s.skipped} skipped, ${s.errors} tool error(s)\n${report.levelReason}\n${written.length ? `Written: ${written.join(', ')}\n` : ''}`,
@@ -380,14 +404,21 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
       for (const r of c.regressions) io.stderr(`  ${r}\n`);
     }
   }
-  // Our own failure is exit 2; an agent that could not be assessed (unreachable, no card, credentials) is exit 1.
-  if (report.runStatus === 'errored' || report.notAssessed?.reason === 'tool-failure') return 2;
-  if (report.notAssessed) return 1;
-  if (s.errors > 0) return 2;
-  // The baseline gate: any regression, new failure or lower level fails, whatever --min-level says.
-  if (report.comparison?.verdict === 'regressed') return 1;
-  return ok ? 0 : 1;
+  // Exit code and, when it is not 0, one line on stderr saying why (even with --quiet): src/cli/gate.ts.
+  const verdict = gate(report, { failOn: a.failOn, minLevel: a.minLevel, baselinePath: a.baseline?.path });
+  if (verdict.reason) io.stderr(`${verdict.reason}\n`);
+  return verdict.code;
 }
+
+/** --fail-on: level (default), regression (needs --baseline) or never. */
+function failOnOf(s: string | undefined, haveBaseline: boolean): FailOn {
+  const f = s ?? 'level';
+  if (!isFailOn(f)) throw new UsageError('--fail-on must be level, regression or never');
+  if (f === 'regression' && !haveBaseline) throw new UsageError('--fail-on regression needs --baseline FILE (a previous JSON report to compare with)');
+  return f;
+}
+
+const cleanCategoryOk = (s: string) => s.trim().replace(/\/+$/, '').length > 0;
 
 function minLevelOf(s: string | undefined): ConformanceLevel {
   const minLevel = (s ?? 'minimal') as ConformanceLevel;
@@ -490,6 +521,11 @@ async function fleetCommand(command: 'run-many' | 'merge', args: string[], v: Pa
 
 const isEntry = typeof process !== 'undefined' && process.argv[1] && /(?:^|[\\/])(?:main\.ts|bin\.mjs|a2a-interop)$/.test(process.argv[1]);
 if (isEntry) {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    // The reader went away (`a2a-interop checks | head`): stop quietly instead of printing a stack trace.
+    if (e.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    throw e;
+  });
   main(process.argv.slice(2), {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),

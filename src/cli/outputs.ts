@@ -4,7 +4,7 @@
  * and a warning returned).
  */
 import type { Report } from '../engine/model/report';
-import { EXPORT_FORMATS, exportReport, isExportFormat, type ExportFormat } from '../exporters';
+import { EXPORT_FORMATS, exportReport, isExportFormat, type ExportFormat, type ExportOptions } from '../exporters';
 
 /** File-name endings per format: `a2a-report.junit.xml` rather than an ambiguous `.xml`. */
 export const OUTPUT_EXT: Record<ExportFormat, string> = { json: 'json', markdown: 'md', junit: 'junit.xml', html: 'html', sarif: 'sarif' };
@@ -31,11 +31,12 @@ export function writeReportFiles(
   formats: readonly ExportFormat[],
   base: string,
   writeFile: (path: string, body: string) => void,
+  options?: ExportOptions,
 ): { files: Partial<Record<ExportFormat, string>>; warnings: string[] } {
   const files: Partial<Record<ExportFormat, string>> = {};
   const warnings: string[] = [];
   for (const format of formats) {
-    const { file, fallback } = exportReport(report, format);
+    const { file, fallback } = exportReport(report, format, options);
     if (fallback) warnings.push(`${format}: ${fallback.reason}`);
     const path = `${base}.${OUTPUT_EXT[format]}`;
     writeFile(path, file.body);

@@ -24,7 +24,7 @@ export { toJson, rawJson } from './json';
 export { toMarkdown, mdText } from './markdown';
 export { toJunit } from './junit';
 export { toHtml } from './html';
-export { toSarif, sarifText, sarifArtifact, SARIF_MIME, SARIF_LEVEL } from './sarif';
+export { toSarif, sarifText, sarifArtifact, sarifCategory, cleanCategory, SARIF_MIME, SARIF_LEVEL, SECURITY_SEVERITY, type SarifOptions } from './sarif';
 export { toBadge, badgeSvg, badgeOf, BADGE_MIME, type Badge } from './badge';
 export { loadReport, MAX_REPORT_CHARS, MAX_REPORT_DEPTH, type LoadResult } from './load';
 export { reportJsonSchema, reportJsonSchemaText, REPORT_SCHEMA_PATH } from './schema';
@@ -37,7 +37,13 @@ export interface FormatInfo {
   label: string;
   extension: string;
   mimeType: string;
-  build: (report: Report) => ExportFile;
+  build: (report: Report, options?: ExportOptions) => ExportFile;
+}
+
+/** Options some formats take (the others ignore them). */
+export interface ExportOptions {
+  /** SARIF: the code-scanning category (`automationDetails.id`); default from the agent URL (`sarifCategory`). */
+  sarifCategory?: string;
 }
 
 /** The export formats, in the order the UI lists them. `build` is looked up at call time (tests may replace it). */
@@ -46,7 +52,7 @@ export const FORMATS: Record<ExportFormat, FormatInfo> = {
   markdown: { label: 'Markdown', extension: 'md', mimeType: MARKDOWN_MIME, build: toMarkdown },
   junit: { label: 'JUnit', extension: 'xml', mimeType: JUNIT_MIME, build: toJunit },
   html: { label: 'HTML', extension: 'html', mimeType: HTML_MIME, build: toHtml },
-  sarif: { label: 'SARIF', extension: 'sarif', mimeType: SARIF_MIME, build: toSarif },
+  sarif: { label: 'SARIF', extension: 'sarif', mimeType: SARIF_MIME, build: (r, o) => toSarif(r, { category: o?.sarifCategory }) },
 };
 
 export const EXPORT_FORMATS = Object.keys(FORMATS) as ExportFormat[];
@@ -67,7 +73,7 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
  * fails, `file` is the raw JSON of the input (as much as can be serialized, credentials masked) and
  * `fallback.reason` says why (docs/conformance-procedure.md#on-failure).
  */
-export function exportReport(report: unknown, format: ExportFormat): ExportResult {
+export function exportReport(report: unknown, format: ExportFormat, options?: ExportOptions): ExportResult {
   let reason: string;
   try {
     const info = isExportFormat(format) ? FORMATS[format] : undefined;
@@ -78,7 +84,7 @@ export function exportReport(report: unknown, format: ExportFormat): ExportResul
       const parsed = versionProblem ? undefined : Report.safeParse(migrateReport(report).report);
       if (parsed?.success) {
         try {
-          return { file: info.build(parsed.data) };
+          return { file: info.build(parsed.data, options) };
         } catch (e) {
           reason = `Building the ${info.label} export failed (${errorText(e)}); here is the report as JSON instead.`;
         }

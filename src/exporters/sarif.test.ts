@@ -19,7 +19,9 @@ import {
   unreachableReport,
 } from '../testing/fixtures/reports';
 import { exportReport } from './index';
-import { SARIF_LEVEL, sarifArtifact, sarifText, toSarif } from './sarif';
+import { gzipSync } from 'node:zlib';
+import { SARIF_LEVEL, SECURITY_SEVERITY, sarifArtifact, sarifCategory, sarifText, toSarif } from './sarif';
+import { jsonLines, lineOfPath } from './json-lines';
 
 /**
  * The OASIS SARIF 2.1.0 schema (JSON Schema draft-04), vendored in src/exporters/__schema__ so a clean clone validates
@@ -217,7 +219,145 @@ describe('SARIF of the fixed reports', () => {
   it('each agent gets its own automation id (separate code-scanning categories)', () => {
     const a = JSON.parse(toSarif(sampleReport()).body) as Log;
     const b = JSON.parse(toSarif(conformantReport()).body) as Log;
-    expect(a.runs[0]!.automationDetails!.id).toMatch(/^a2a-interop\/[a-z0-9-]+\/$/);
+    expect(a.runs[0]!.automationDetails!.id).toMatch(/^a2a-interop\/[A-Za-z0-9._~/-]+\/$/);
     expect(a.runs[0]!.automationDetails!.id).not.toBe(b.runs[0]!.automationDetails!.id);
+  });
+});
+
+/**
+ * What GitHub code scanning documents for an upload (docs.github.com, "SARIF support for code scanning" and "SARIF
+ * results exceed limits"): the category in `runs[].automationDetails.id` (github/codeql-action's upload-sarif ignores
+ * its own `category` input when the file has one), `ruleId`, `message.text`, a physical location with an artifact
+ * URI and `region.startLine` >= 1 on every result, `security-severity` as a string number 0.0-10.0 and `precision`
+ * in very-high/high/medium/low on rules, and the hard limits: 20 runs per file, 25,000 results and 25,000 rules per
+ * run, 1,000 locations per result, 20 tags per rule, 10 MB gzip-compressed per file.
+ */
+function githubUploadProblems(log: Log): string[] {
+  const problems: string[] = [];
+  if (log.runs.length > 20) problems.push(`${log.runs.length} runs`);
+  const gz = gzipSync(JSON.stringify(log)).length;
+  if (gz > 10 * 1024 * 1024) problems.push(`${gz} bytes gzipped`);
+  for (const run of log.runs) {
+    const id = run.automationDetails?.id;
+    if (!id || !/\/$/.test(id) || id.length < 2) problems.push(`automationDetails.id ${JSON.stringify(id)}: a category ending with /`);
+    const rules = run.tool.driver.rules ?? [];
+    if (rules.length > 25_000) problems.push(`${rules.length} rules`);
+    for (const rule of rules) {
+      const p = rule.properties ?? {};
+      const tags = (p.tags as string[] | undefined) ?? [];
+      if (tags.length > 20) problems.push(`${rule.id}: ${tags.length} tags`);
+      if (!['very-high', 'high', 'medium', 'low'].includes(p.precision as string)) problems.push(`${rule.id}: precision ${String(p.precision)}`);
+      const sev = p['security-severity'];
+      if (sev !== undefined && !(typeof sev === 'string' && /^\d{1,2}(\.\d+)?$/.test(sev) && Number(sev) >= 0 && Number(sev) <= 10))
+        problems.push(`${rule.id}: security-severity ${JSON.stringify(sev)}`);
+    }
+    const results = run.results ?? [];
+    if (results.length > 25_000) problems.push(`${results.length} results`);
+    for (const r of results) {
+      if (!r.ruleId) problems.push('a result without ruleId');
+      if (!r.message.text) problems.push(`${r.ruleId}: no message.text`);
+      if (!r.locations?.length || r.locations.length > 1000) problems.push(`${r.ruleId}: ${r.locations?.length ?? 0} locations`);
+      for (const l of r.locations ?? []) {
+        const uri = l.physicalLocation?.artifactLocation?.uri;
+        if (!uri) problems.push(`${r.ruleId}: no artifactLocation.uri`);
+        else if (/^[a-z][a-z0-9+.-]*:/i.test(uri)) problems.push(`${r.ruleId}: uri with a scheme ${uri}`);
+        const line = l.physicalLocation?.region?.startLine;
+        if (!(typeof line === 'number' && Number.isInteger(line) && line >= 1)) problems.push(`${r.ruleId}: region.startLine ${String(line)}`);
+      }
+    }
+  }
+  return problems;
+}
+
+describe('SARIF for GitHub code scanning: category, regions, security-severity, precision, limits', () => {
+  let flawed: RunningDefectAgent;
+  let report: Report;
+  beforeAll(async () => {
+    flawed = await startDefectAgent({
+      generation: 'v1.0',
+      defects: ['card-capabilities-array', 'card-skill-no-description', 'invalid-params-wrong-code'],
+      slowTaskMs: 200,
+      stepMs: 5,
+    });
+    report = await runConformance(createNodeHost(), { agentUrl: flawed.cardUrl, timeoutMs: 10_000 }, () => undefined);
+  }, 60_000);
+  afterAll(() => flawed.close());
+
+  it('a flawed run passes the schema and GitHub upload requirements; every result has a region', () => {
+    expect(reportResults(report).filter((r) => r.status === 'fail').length).toBeGreaterThan(2);
+    const log = validSarif(toSarif(report).body);
+    expect(githubUploadProblems(log)).toEqual([]);
+    expect(results(log).length).toBeGreaterThan(2);
+  });
+
+  it('results about the card point at the line of the card their evidence names (synthetic agent-card.json)', () => {
+    const log = validSarif(toSarif(report).body);
+    const caps = results(log).find((r) => r.ruleId === 'card.capabilities.shape')!;
+    const loc = caps.locations![0]!.physicalLocation!;
+    expect(loc.artifactLocation!.uri).toMatch(/\/\.well-known\/agent-card\.json$/);
+    const card = jsonLines(report.targets[0]!.rawCard);
+    expect(loc.region!.startLine).toBeGreaterThan(1);
+    expect(card.lines[loc.region!.startLine! - 1]).toMatch(/^\s*"capabilities": \[/);
+    expect(loc.region!.snippet!.text).toMatch(/^"capabilities": \[/);
+    // The synthetic card is the card as JSON.stringify prints it with two spaces.
+    expect(card.lines.join('\n')).toBe(JSON.stringify(report.targets[0]!.rawCard, null, 2));
+    // Endpoint results point at line 1 of the endpoint.
+    const params = results(log).find((r) => r.ruleId === 'errors.invalid-params')!.locations![0]!.physicalLocation!;
+    expect(params.region).toEqual({ startLine: 1 });
+    expect(params.artifactLocation!.description!.text).toBe(report.protocol.endpointUrl);
+  });
+
+  it('the category comes from the agent URL, is stable across a rename and an unreachable run, and can be set', () => {
+    const id = (r: Report, category?: string) => (JSON.parse(toSarif(r, { category }).body) as Log).runs[0]!.automationDetails!.id;
+    const port = new URL(flawed.cardUrl).port;
+    expect(id(report)).toBe(`a2a-interop/127.0.0.1_${port}/`);
+    const renamed = { ...report, agentName: 'Billing Agent (renamed)' };
+    expect(id(renamed)).toBe(id(report));
+    const down = { ...unreachableReport(), agentUrl: report.agentUrl };
+    expect(id(down)).toBe(id(report));
+    expect(id(report, 'billing-agent')).toBe('billing-agent/');
+    expect(id(report, 'team/billing/')).toBe('team/billing/');
+    expect(sarifCategory({ agentUrl: 'https://Agents.Example.com:8443/billing/.well-known/agent-card.json' })).toBe(
+      'a2a-interop/agents.example.com_8443/billing',
+    );
+    expect(sarifCategory({ agentUrl: 'http://agents.example.com:8443/billing/' })).toBe('a2a-interop/agents.example.com_8443/billing');
+    expect(sarifCategory({ agentUrl: 'https://a.example/x y/<z>' })).toBe('a2a-interop/a.example/x-20y/-3Cz-3E');
+  });
+
+  it('security rules carry security-severity, every rule a precision', () => {
+    const rules = (JSON.parse(toSarif(conformantReport()).body) as Log).runs[0]!.tool.driver.rules!;
+    const security = CHECK_CATALOG.filter((c) => c.category === 'security');
+    expect(security.length).toBeGreaterThan(0);
+    for (const c of security) {
+      const rule = rules.find((r) => r.id === c.id)!;
+      expect(rule.properties!['security-severity'], c.id).toBe(SECURITY_SEVERITY[c.id]);
+      expect(rule.properties!.tags).toContain('security');
+    }
+    for (const r of rules.filter((x) => !x.id.startsWith('security.'))) expect(r.properties!['security-severity'], r.id).toBeUndefined();
+    expect(new Set(rules.map((r) => r.properties!.precision))).toEqual(new Set(['very-high', 'high', 'medium']));
+    for (const make of [sampleReport, hostileReport, unreachableReport, conformantReport])
+      expect(githubUploadProblems(JSON.parse(toSarif(make()).body) as Log)).toEqual([]);
+  });
+
+  it('the upload check can fail', () => {
+    const log = JSON.parse(toSarif(report).body) as Log;
+    const bad = structuredClone(log);
+    bad.runs[0]!.results![0]!.locations![0]!.physicalLocation!.region = { startLine: 0 };
+    delete bad.runs[0]!.automationDetails;
+    bad.runs[0]!.tool.driver.rules![0]!.properties!['security-severity'] = 'high';
+    expect(githubUploadProblems(bad)).toHaveLength(3);
+  });
+
+  it('lineOfPath reads dotted, $-rooted and JSON-pointer paths, falling back to the nearest ancestor', () => {
+    const doc = jsonLines({ name: 'a', skills: [{ id: 's', tags: ['x'] }], 'odd key': 1 });
+    expect(doc.lines.join('\n')).toBe(JSON.stringify({ name: 'a', skills: [{ id: 's', tags: ['x'] }], 'odd key': 1 }, null, 2));
+    expect(lineOfPath(doc, 'skills[0].id')).toBe(5);
+    expect(lineOfPath(doc, '$.skills[0].id')).toBe(5);
+    expect(lineOfPath(doc, '/skills/0/id')).toBe(5);
+    expect(lineOfPath(doc, 'skills.0.tags')).toBe(6);
+    expect(lineOfPath(doc, 'skills[0].missing')).toBe(4);
+    expect(lineOfPath(doc, 'nothing')).toBe(1);
+    expect(lineOfPath(doc, 'odd key')).toBe(1);
+    expect(lineOfPath(doc, '["odd key"]')).toBe(11);
   });
 });

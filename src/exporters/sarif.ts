@@ -1,11 +1,12 @@
-import type { Invocation, Location, Log, Notification, ReportingDescriptor, Result } from 'sarif';
+import type { Invocation, Location, Log, Notification, Region, ReportingDescriptor, Result } from 'sarif';
 import { CHECK_CATALOG } from '../engine/checks';
 import { GENERATIONS, isInformational, type CheckInfo, type CheckResult, type Obligation } from '../engine/model/check';
 import type { Report } from '../engine/model/report';
 import { agentKey } from '../engine/report/compare';
 import { CHECK_SPECS, GENERATION_DOC, SPEC_DOCS, levelOf, type GenerationSpec } from '../engine/spec';
 import { truncate } from '../engine/util/json';
-import { CATEGORY_LABELS, agentSlug, cleanText, exportFilename, levelLabel, requirementLines, resultsByCategory, type ExportFile } from './common';
+import { CATEGORY_LABELS, cleanText, exportFilename, levelLabel, requirementLines, resultsByCategory, type ExportFile } from './common';
+import { jsonLines, lineOfPath } from './json-lines';
 import { mdText } from './markdown';
 import { scrubForExport } from './sanitize';
 
@@ -24,6 +25,45 @@ export const SARIF_LEVEL: Record<Obligation, 'error' | 'warning' | 'note'> = { M
  */
 export function sarifText(s: string, max = MESSAGE_MAX): string {
   return cleanText(truncate(s, max)).replace(/[\\[\]]/g, (c) => `\\${c}`);
+}
+
+/**
+ * GitHub code scanning's `security-severity` (a number 0.0-10.0 as a string: over 9.0 critical, 7.0-8.9 high,
+ * 4.0-6.9 medium, 0.1-3.9 low) for the security review's rules. The review is informational for the conformance
+ * level, but these are security findings and code scanning ranks them with the rest of a repository's alerts.
+ */
+export const SECURITY_SEVERITY: Record<string, string> = {
+  'security.card.secrets': '8.6', // a credential published in a public card
+  'security.cors.credentials': '8.1', // any web page can make credentialed calls and read the answers
+  'security.card.llm-instructions': '7.3', // text aimed at the language models that read the card (prompt injection)
+  'security.card.hidden-text': '6.1', // bidi overrides / invisible characters: what a reviewer reads is not what is there
+  'security.extended-card.anonymous': '5.9', // the extended card, meant for authenticated clients, served to anyone
+  'security.redirects': '5.4', // the card or endpoint redirects off the host or from HTTPS to HTTP
+  'security.card.urls': '4.3', // internal addresses and plain HTTP in a public card
+};
+/** For a security rule not in the table. */
+const DEFAULT_SECURITY_SEVERITY = '5.0';
+
+/**
+ * SARIF `precision` (GitHub: very-high, high, medium, low): how often a result is a true finding. Conformance
+ * checks judge observed exchanges against quoted sentences (high); the security detectors that match text patterns
+ * (instructions for models, secret-looking values) are heuristics (medium); CORS and redirects are measured (very-high).
+ */
+export function rulePrecision(id: string, category: string): 'very-high' | 'high' | 'medium' | 'low' {
+  if (category !== 'security') return 'high';
+  if (id === 'security.card.llm-instructions' || id === 'security.card.secrets') return 'medium';
+  if (id === 'security.cors.credentials' || id === 'security.redirects') return 'very-high';
+  return 'high';
+}
+
+/** The properties GitHub reads on a rule: tags, precision and, for security rules, security-severity. */
+function ruleProperties(id: string, category: string, tags: string[]): Record<string, unknown> {
+  return {
+    category,
+    tags,
+    precision: rulePrecision(id, category),
+    ...(category === 'security' ? { 'security-severity': SECURITY_SEVERITY[id] ?? DEFAULT_SECURITY_SEVERITY } : {}),
+  };
 }
 
 /** `errors.cancel-twice` -> `ErrorsCancelTwice`: SARIF's `name`, an identifier a viewer may show. */
@@ -71,7 +111,7 @@ function catalogRule(c: CheckInfo): ReportingDescriptor {
     ...(first ? { helpUri: SPEC_DOCS[first.doc].url } : {}),
     // Security-review rules are informational (never part of the level): a note by default, tagged `security`.
     defaultConfiguration: { level: isInformational(c) ? 'note' : SARIF_LEVEL[c.level] },
-    properties: { category: c.category, tags: isInformational(c) ? ['a2a', 'security', 'informational'] : ['a2a', 'conformance', c.category] },
+    properties: ruleProperties(c.id, c.category, isInformational(c) ? ['a2a', 'security', 'informational'] : ['a2a', 'conformance', c.category]),
   };
 }
 
@@ -88,7 +128,11 @@ function resultRule(r: CheckResult): ReportingDescriptor {
       markdown: [mdText(rec, 4000), ...req.map((l) => `> ${mdText(l, 2000)}`)].filter(Boolean).join('\n\n') || mdText(r.test, 1000),
     },
     defaultConfiguration: { level: SARIF_LEVEL[r.level] },
-    properties: { category: r.category, tags: ['a2a', 'conformance', r.category] },
+    properties: ruleProperties(
+      cleanText(r.id),
+      r.category,
+      r.category === 'security' ? ['a2a', 'security', 'informational'] : ['a2a', 'conformance', r.category],
+    ),
   };
 }
 
@@ -126,19 +170,74 @@ function fnv1a(s: string): string {
   return h.toString(16).padStart(8, '0');
 }
 
+/** What `toSarif` takes besides the report. */
+export interface SarifOptions {
+  /**
+   * The code-scanning category (`runs[].automationDetails.id` is this plus `/`). Default: `sarifCategory(report)`,
+   * from the agent URL. github/codeql-action's upload-sarif ignores its own `category` input when the file has
+   * an id, so this is where a workflow sets it (`--sarif-category`, the action's `sarif-category`).
+   */
+  category?: string;
+}
+
+/** Longest category kept (GitHub sets no documented limit; a long one is unreadable in the UI). */
+const CATEGORY_MAX = 200;
+
+/**
+ * A category given by the user, cleaned: controls removed, whitespace runs as `-`, trailing slashes dropped
+ * (the id adds one); undefined when nothing usable is left.
+ */
+export function cleanCategory(s: string | undefined): string | undefined {
+  if (s === undefined) return undefined;
+  const c = cleanText(s).trim().replace(/\s+/g, '-').replace(/\/+$/, '').slice(0, CATEGORY_MAX);
+  return c || undefined;
+}
+
+/**
+ * The default category: `a2a-interop/<host>[_port]<path>` from the agent URL (the card's well-known path and a
+ * trailing slash dropped, the host lower-cased, the scheme left out), never from the card's display name: renaming
+ * the agent or moving it from http to https keeps its alerts, and a run that never reached the agent files its
+ * results under the same category as one that did.
+ */
+export function sarifCategory(report: Pick<Report, 'agentUrl'>): string {
+  let where: string;
+  try {
+    const u = new URL(report.agentUrl.trim());
+    const path = u.pathname.replace(/\/\.well-known\/(agent-card|agent)\.json$/i, '').replace(/\/+$/, '');
+    where = `${u.hostname.toLowerCase().replace(/[[\]]/g, '').replace(/:/g, '_')}${u.port ? `_${u.port}` : ''}${path}`;
+  } catch {
+    where = report.agentUrl;
+  }
+  const slug = where
+    .replace(/[^A-Za-z0-9._~/-]+/g, '-')
+    .replace(/\/{2,}/g, '/')
+    .replace(/^[-/]+|[-/]+$/g, '')
+    .slice(0, CATEGORY_MAX - 12);
+  return `a2a-interop/${slug || 'agent'}`;
+}
+
+/** Checks whose subject is the card itself: their results point at a line of the card. */
+const cardIsSubject = (r: CheckResult) => r.category === 'agent-card' || r.id.startsWith('security.card.');
+
+/** The URI of results that have no URL at all to point at (an agent URL that is not http(s)). */
+const NOWHERE = 'a2a-agent/agent-card.json';
+
 /**
  * The report as SARIF 2.1.0 (OASIS; validated against the schema in `__schema__/` by the tests), for GitHub
  * code scanning and other SARIF viewers:
  * - `tool.driver.rules`: one per check of the catalogue (help = the fix and the quoted spec sentences per
  *   generation; default level MUST = error, SHOULD = warning, MAY = note), plus one per unknown id in the report;
+ *   `properties.precision` on each, `properties.security-severity` on the security review's;
  * - `results`: one per required failure (level from the requirement of the generation spoken) and one `note`
- *   per advisory, located at the card URL (card checks) or the endpoint URL (see `sarifArtifact` for the form
- *   code scanning accepts), with the JSON path of the card as a logical location when the evidence has one;
+ *   per advisory. Every result has a physical location with a region: checks of the card point at the line of
+ *   the card (as received, printed with two-space indentation: a synthetic `agent-card.json` under the card's
+ *   URL) that their evidence names, the others at line 1 of the endpoint URL (see `sarifArtifact` for the form
+ *   code scanning accepts); the JSON path of the card is also a logical location;
  * - our tool's errors and a not-assessed run are tool execution notifications, never results against the agent;
- * - `automationDetails.id` is per agent, so uploads of several agents do not replace each other.
+ * - `automationDetails.id` is the category (`options.category`, default `sarifCategory`) plus `/`.
  * Credentials are masked first (scrubForExport); agent text is cleaned and its link syntax escaped (`sarifText`).
  */
-export function toSarif(input: Report): ExportFile {
+export function toSarif(input: Report, options: SarifOptions = {}): ExportFile {
   const report = scrubForExport(input);
   const rules: ReportingDescriptor[] = CHECK_CATALOG.map(catalogRule);
   const index = new Map(rules.map((r, i) => [r.id, i]));
@@ -151,23 +250,34 @@ export function toSarif(input: Report): ExportFile {
     }
   }
 
-  const cardUrl = httpUri(report.targets.find((t) => t.role === 'agent')?.cardUrl);
+  const agentTarget = report.targets.find((t) => t.role === 'agent');
+  const cardUrl = httpUri(agentTarget?.cardUrl);
   const endpointUrl = httpUri(report.protocol.endpointUrl);
   const agentUrl = httpUri(report.agentUrl);
   const key = agentKey(report.agentUrl);
+  let card: ReturnType<typeof jsonLines> | undefined;
+  const cardDoc = () => (card ??= jsonLines(agentTarget?.rawCard ?? {}));
 
   const locationsOf = (r: CheckResult): Location[] => {
-    const uri = r.category === 'agent-card' ? (cardUrl ?? agentUrl) : (endpointUrl ?? cardUrl ?? agentUrl);
+    const onCard = cardIsSubject(r);
+    const uri = onCard ? (cardUrl ?? agentUrl) : (endpointUrl ?? cardUrl ?? agentUrl);
     const paths = [...new Set(r.evidence.flatMap((e) => (e.path ? [cleanText(e.path)] : [])))].slice(0, 10);
-    if (!uri && !paths.length) return [];
+    const artifactLocation = uri ? sarifArtifact(uri) : { uri: NOWHERE };
+    let region: Region = { startLine: 1 };
+    if (onCard && agentTarget?.rawCard !== undefined) {
+      const doc = cardDoc();
+      const startLine = Math.min(lineOfPath(doc, paths[0]), Math.max(1, doc.lines.length));
+      // The line as a snippet, unless it is only a bracket (an array element that is an object).
+      const snippet = doc.lines[startLine - 1]?.trim();
+      region = { startLine, ...(snippet && /[^[\]{},\s]/.test(snippet) ? { snippet: { text: cleanText(truncate(snippet, 300)) } } : {}) };
+    }
     return [
       {
-        ...(uri ? { physicalLocation: { artifactLocation: sarifArtifact(uri) } } : {}),
+        physicalLocation: { artifactLocation, region },
         ...(paths.length ? { logicalLocations: paths.map((p) => ({ fullyQualifiedName: p, kind: 'property' })) } : {}),
       },
     ];
   };
-
   const results: Result[] = all
     .filter((r) => r.status === 'fail' || r.status === 'advisory')
     .map((r) => {
@@ -224,7 +334,7 @@ export function toSarif(input: Report): ExportFile {
     runs: [
       {
         tool: { driver: { name: cleanText(report.tool.name) || 'a2a-interop', version: cleanText(report.tool.version), rules } },
-        automationDetails: { id: `a2a-interop/${agentSlug(report.agentName, report.agentUrl)}/` },
+        automationDetails: { id: `${cleanCategory(options.category) ?? sarifCategory(report)}/` },
         invocations: [invocation],
         results,
         properties: {
