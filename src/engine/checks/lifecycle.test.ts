@@ -497,7 +497,7 @@ describe('lifecycle.history and lifecycle.history-length', () => {
     expect(legacy.byId['lifecycle.history']!.status).toBe('fail');
   });
 
-  it('v1.0: more than historyLength messages fails (MUST NOT); "history": [] for 0 is a SHOULD failure; an omitted one passes', async () => {
+  it('v1.0: more than historyLength messages fails (MUST NOT); "history": [] for 0 is an advisory (ProtoJSON: unset); an omitted one passes', async () => {
     const ignoring = await runScripted('v1.0', ['lifecycle.history-length'], {
       on: (rpc, a) => (isGet(rpc) && rpc.params.historyLength !== undefined ? { result: a.render(a.tasks.get(rpc.params.id as string)!) } : undefined),
     });
@@ -507,8 +507,10 @@ describe('lifecycle.history and lifecycle.history-length', () => {
       on: (rpc, a) =>
         isGet(rpc) && rpc.params.historyLength === 0 ? { result: { ...a.render(a.tasks.get(rpc.params.id as string)!, 0), history: [] } } : undefined,
     });
-    expect(empty.byId['lifecycle.history-length']!.status).toBe('fail');
+    expect(empty.byId['lifecycle.history-length']!.status).toBe('advisory');
+    expect(empty.byId['lifecycle.history-length']!.level).toBe('MUST');
     expect(empty.byId['lifecycle.history-length']!.message).toMatch(/"history": \[\] .*SHOULD be omitted/);
+    expect(empty.byId['lifecycle.history-length']!.advisoryReason).toMatch(/ProtoJSON/);
     const ok = await runScripted('v1.0', ['lifecycle.history-length'], {});
     expect(ok.byId['lifecycle.history-length']!.status).toBe('pass');
   });
@@ -706,14 +708,16 @@ describe('lifecycle.blocking', () => {
       return { result: a.wrap(artifacts ? body : { ...body, artifacts: undefined }) };
     };
 
-  it('v1.0: a blocking send answered WORKING fails (MUST wait); v0.3 blocking:true answered working is an advisory', async () => {
+  it('v1.0: a blocking send answered WORKING is an advisory (§3.2.2 MUST wait vs §3.1.1 MUST return immediately); v0.3 blocking:true answered working is an advisory', async () => {
     const v1 = await runScripted('v1.0', ['lifecycle.blocking'], {
       card: slow,
       plan: () => ['submitted', 'working', 'completed'],
       on: answerBlocking('working'),
     });
-    expect(v1.byId['lifecycle.blocking']!.status).toBe('fail');
+    expect(v1.byId['lifecycle.blocking']!.status).toBe('advisory');
+    expect(v1.byId['lifecycle.blocking']!.level).toBe('MUST');
     expect(v1.byId['lifecycle.blocking']!.message).toMatch(/still TASK_STATE_WORKING.*MUST wait/);
+    expect(v1.byId['lifecycle.blocking']!.advisoryReason).toMatch(/§3.2.2.*§3.1.1 says SendMessage "MUST return immediately/);
     const blockingSend = v1.agent.rpcs.filter(isSend).find((r) => (r.params.configuration as Json).returnImmediately === undefined);
     expect(blockingSend).toBeDefined();
     const v03 = await runScripted('v0.3', ['lifecycle.blocking'], {

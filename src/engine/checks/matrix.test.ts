@@ -169,7 +169,9 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   },
   // Legacy has no blocking flag and a task still running at the end of our budget is our limit: nothing to judge there.
   // One target is enough (blocking-returns-working covers every target), and each run waits out several budgets.
-  'task-never-finishes': { on: V1_JSONRPC, fails: ['lifecycle.blocking'], level: 'minimal' },
+  // v1.0 contradicts itself on waiting (§3.2.2 vs §3.1.1): an unfinished blocking answer is an advisory; the core
+  // checks that need a finished task cannot be verified (partial).
+  'task-never-finishes': { on: V1_JSONRPC, fails: [], advises: ['lifecycle.blocking'], level: 'partial' },
   'no-task-id': {
     fails: ['lifecycle.send', 'lifecycle.shape', 'streaming.framing'],
     failsOn: { 'legacy JSONRPC': ['lifecycle.send', 'lifecycle.shape'] },
@@ -214,10 +216,14 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'cancel-canceled-wrong-code': { fails: ['errors.cancel-twice'], level: 'partial', levelOn: each(V1, 'full') },
   'no-history': { fails: ['lifecycle.history'], level: 'full', levelOn: { 'legacy JSONRPC': 'partial', ...each(V1, 'partial') } },
   'history-ignores-length': { fails: ['lifecycle.history-length'], level: 'full', levelOn: { 'legacy JSONRPC': 'partial', ...each(V1, 'minimal') } },
-  'history-zero-empty': { on: V1, fails: ['lifecycle.history-length'], level: 'minimal' },
+  // ProtoJSON reads an empty repeated field as unset: only the "SHOULD be omitted" wording is missed (advisory).
+  'history-zero-empty': { on: V1, fails: [], advises: ['lifecycle.history-length'], level: 'full' },
   'input-answer-dropped': { fails: ['lifecycle.multi-turn'], level: 'full' },
   'context-replaced': { on: V02_UP, fails: ['lifecycle.context'], level: 'full', levelOn: each(V1, 'minimal') },
-  'blocking-returns-working': { on: V02_UP, fails: ['lifecycle.blocking'], level: 'full', levelOn: each(V1, 'minimal') },
+  // MAY before v1.0 (a detection); v1.0 contradicts itself on waiting (§3.2.2 vs §3.1.1): an advisory there.
+  'blocking-returns-working': { on: V02_UP, fails: ['lifecycle.blocking'], failsOn: each(V1, []), advisesOn: each(V1, ['lifecycle.blocking']), level: 'full' },
+  // The all-artifacts MUST of v1.0 §3.2.2 is not contradicted: a failure there (MAY-level advice before v1.0).
+  'blocking-answer-no-artifacts': { on: V02_UP, fails: ['lifecycle.blocking'], level: 'full', levelOn: each(V1, 'minimal') },
   'list-no-next-page-token': { on: V1, fails: ['lifecycle.list'], level: 'minimal' },
   'list-includes-artifacts': { on: V1, fails: ['lifecycle.list'], level: 'minimal' },
   'list-ignores-context': { on: V1, fails: ['lifecycle.list'], level: 'minimal' },

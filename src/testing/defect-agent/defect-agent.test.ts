@@ -641,6 +641,13 @@ const PROBES: Record<DefectName, Probe> = {
     },
   },
   'blocking-returns-working': { agent: 'v1', shows: async (d) => ['submitted', 'working'].includes(d.stateOf((await d.send('Prepare the slow report')).task)) },
+  'blocking-answer-no-artifacts': {
+    agent: 'v1',
+    shows: async (d) => {
+      const t = await quick(d);
+      return !t.artifacts?.length && ((await d.get(t.id)).result.artifacts ?? []).length > 0;
+    },
+  },
   'list-no-next-page-token': { agent: 'v1', shows: async (d) => !('nextPageToken' in (await d.list({ pageSize: 100 })).result) },
   'list-includes-artifacts': {
     agent: 'v1',

@@ -51,6 +51,7 @@ export const DEFECTS = {
   'input-answer-dropped': 'An answer to an input-required task is accepted but dropped: the task stays exactly as it was.',
   'context-replaced': 'A client-chosen contextId for a new task is replaced by a new one.',
   'blocking-returns-working': 'A blocking send answers at once, with the task still working.',
+  'blocking-answer-no-artifacts': 'A blocking send waits for the finished task but answers it without its artifacts.',
   'list-no-next-page-token': 'ListTasks omits nextPageToken on the last page.',
   'list-includes-artifacts': 'ListTasks returns artifacts although includeArtifacts was not set.',
   'list-ignores-context': 'ListTasks ignores the contextId filter.',

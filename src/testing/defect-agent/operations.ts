@@ -130,6 +130,8 @@ export function createOperations(s: AgentState) {
       await engine.waitFor(t, (x) => (r.twin || x.status !== before) && settled(x), signal);
     }
     const body = renderTask(gen, t, flags(has('task-id-changes') ? movedId(t) : undefined), historyPolicy(p.historyLength));
+    // blocking-answer-no-artifacts: the answer to a blocking send that waited for the end leaves the artifacts out.
+    if (p.blocking && gen !== 'legacy' && has('blocking-answer-no-artifacts') && TERMINAL.has(t.status.state)) delete body.artifacts;
     return gen === 'v1.0' || binding === 'HTTP+JSON' ? { task: body } : body;
   }
 

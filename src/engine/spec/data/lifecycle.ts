@@ -593,7 +593,7 @@ export const SPEC: Record<string, CheckSpec> = {
         q(V10, '§3.2.4 History Length Semantics', '0: No history should be returned; the history field SHOULD be omitted', 'SHOULD'),
         q(V10, '§3.2.4 History Length Semantics', "> 0: Return at most this many recent messages from the task's history", 'none'),
       ],
-      note: 'historyLength N: more than N messages fails (MUST NOT); fewer is legal. historyLength 0: any message fails (MUST NOT), an empty list instead of an omitted field is a SHOULD.',
+      note: 'historyLength N: more than N messages fails (MUST NOT); fewer is legal. historyLength 0: any message fails (MUST NOT); an empty list instead of an omitted field goes against the SHOULD only in wording (ProtoJSON reads an empty repeated field as unset): an advisory.',
     },
   },
 
@@ -934,8 +934,15 @@ export const SPEC: Record<string, CheckSpec> = {
         ),
         q(V10, '§3.2.2 SendMessageConfiguration', 'The response MUST include the latest task state with all artifacts and status information.', 'MUST'),
         q(V10, 'SendMessageConfiguration.return_immediately', 'If `false` (default), the operation MUST wait until the task reaches a', 'MUST', 'a2a.proto'),
+        q(V10, '§3.1.1 Send Message', 'The operation MUST return immediately with either task information or response message.', 'MUST'),
+        q(
+          V10,
+          '§3.3.3 Asynchronous Processing',
+          'Operations return immediately with either Task objects or Message objects, and when a Task is returned, processing continues in the background.',
+          'none',
+        ),
       ],
-      note: 'Blocking is the default (returnImmediately unset or false). §3.1.1 ("The operation MUST return immediately with either task information or response message") and §3.3.3 contradict this; the proto, the normative source, sides with §3.2.2, so the level stays MUST. A Message answer is outside the rule ("no effect" on Message responses).',
+      note: 'Blocking is the default (returnImmediately unset or false). On waiting the passages contradict each other: §3.2.2 and the proto say the operation MUST wait for a terminal or interrupted state, §3.1.1 ("MUST return immediately") and §3.3.3 say it returns at once. An unfinished task in the answer is therefore an advisory naming both. Not contradicted, and a MUST: a blocking answer that did wait carries the latest state with all artifacts (§3.2.2). A Message answer is outside the rule ("no effect" on Message responses).',
     },
   },
 };
