@@ -7,7 +7,14 @@
  * const host = createBrowserHost({ mode: 'proxy' });
  * const health = await checkProxyHealth('/proxy'); // { ok: true, mode: 'local' }
  */
-import { PROXY_CLIENT_HEADER, PROXY_ERROR_HEADER, PROXY_FORWARD_HEADERS_HEADER, PROXY_PREFLIGHT_PATH, type PreflightDiagnostic } from '../engine/model/proxy';
+import {
+  PROXY_CLIENT_HEADER,
+  PROXY_ERROR_HEADER,
+  PROXY_FORWARD_HEADERS_HEADER,
+  PROXY_PREFLIGHT_PATH,
+  PROXY_REDIRECT_HEADER,
+  type PreflightDiagnostic,
+} from '../engine/model/proxy';
 import { isAbortError, timerSleep, type Host, type PreflightRequest, type PreflightResult } from '../engine/ports';
 import { createBridgeTransport } from '../grpc/bridge-client';
 import { createRemoteInbox } from '../inbox/client';
@@ -52,7 +59,7 @@ export function proxiedUrl(proxyUrl: string, target: string): string {
 
 const FORWARDED = new Set<string>(FORWARD_REQUEST_HEADERS);
 // The browser sets these itself or the proxy ignores them; they are not declared for forwarding.
-const NOT_DECLARED = new Set(['content-length', PROXY_CLIENT_HEADER, PROXY_FORWARD_HEADERS_HEADER]);
+const NOT_DECLARED = new Set(['content-length', PROXY_CLIENT_HEADER, PROXY_FORWARD_HEADERS_HEADER, PROXY_REDIRECT_HEADER]);
 
 export function createBrowserHost(opts: BrowserHostOptions): Host {
   const doFetch: typeof fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));

@@ -45,7 +45,8 @@ export function createRemoteInbox(opts: RemoteInboxOptions = {}): WebhookInbox {
       const stop = new AbortController();
       void (async () => {
         let failures = 0;
-        while (!stop.signal.aborted && failures < 5) {
+        let busy = 0;
+        while (!stop.signal.aborted && failures < 5 && busy < 30) {
           const after = got.at(-1)?.seq ?? 0;
           try {
             const r = await doFetch(`${base}/inbox/${token}/deliveries?after=${after}&waitMs=${opts.pollMs ?? 20_000}`, {
@@ -55,6 +56,15 @@ export function createRemoteInbox(opts: RemoteInboxOptions = {}): WebhookInbox {
               signal: stop.signal,
             });
             if (r.status === 404) break;
+            if (r.status === 429 || r.status === 503) {
+              // The server's budgets (rate limit, too many bodies at once): wait as asked (at most 10 s), then read again.
+              await r.body?.cancel().catch(() => undefined);
+              busy++;
+              const wait = Math.min(10_000, Math.max(200, (Number(r.headers.get('retry-after')) || 1) * 1000));
+              await new Promise((done) => setTimeout(done, wait));
+              continue;
+            }
+            busy = 0;
             const v = (await r.json()) as { deliveries?: unknown };
             const fresh = Array.isArray(v.deliveries) ? v.deliveries.filter(isDelivery).filter((d) => d.seq > after) : [];
             got.push(...fresh);

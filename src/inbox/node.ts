@@ -60,7 +60,7 @@ async function serve(handler: InboxHandler, req: IncomingMessage, res: ServerRes
       signal: client.signal,
       duplex: 'half',
     } as RequestInit & { duplex: 'half' });
-    response = await handler(request);
+    response = await handler(request, { clientAddress: req.socket.remoteAddress });
   } catch {
     response = new Response(JSON.stringify({ error: 'bad request' }), { status: 400, headers: { 'content-type': 'application/json' } });
   }

@@ -1,8 +1,12 @@
 /**
  * The inbox's memory: addresses (random tokens) and what was POSTed to each, bounded in every direction
- * (addresses, deliveries per address, body bytes, lifetime). Web-standard only: it runs in Node and in Workers.
- * Secrets are masked on the way in (the expected token / Authorization value and credential headers), so nothing
- * read back from the store, by the engine or over HTTP, carries them.
+ * (addresses in all and per client, deliveries per address, bytes per address and in all, body bytes, lifetime).
+ * Web-standard only: it runs in Node and in Workers. Secrets are masked on the way in (the expected token /
+ * Authorization value and credential headers), so nothing read back from the store, by the engine or over HTTP,
+ * carries them. Bodies are kept as UTF-8 bytes and decoded when read, and every byte kept (body, headers, a fixed
+ * cost per delivery) counts against two budgets: `maxBoxBytes` per address (its oldest deliveries make room) and
+ * `maxTotalBytes` for the whole store (the address holding the most bytes makes room: a flood fills its own
+ * addresses, never a small legitimate one).
  */
 import { NOTIFICATION_TOKEN_HEADER, type CredentialMatch, type InboxDelivery, type InboxExpectation, type InboxLease } from '../engine/model/inbox';
 import { Redactor } from '../engine/redact';
@@ -16,6 +20,12 @@ export interface InboxLimits {
   maxDeliveries: number;
   /** Open addresses at once; creating one more is refused. */
   maxInboxes: number;
+  /** Open addresses per client (the address that opened them); one more is refused. */
+  maxInboxesPerClient: number;
+  /** Bytes kept per address (bodies, headers and a fixed cost per delivery); older deliveries make room. */
+  maxBoxBytes: number;
+  /** Bytes kept by the whole store; the address holding the most makes room. */
+  maxTotalBytes: number;
   /** An address expires this long after it was opened. */
   ttlMs: number;
   /** Longest long-poll wait of the read side. */
@@ -27,21 +37,40 @@ export const INBOX_DEFAULT_LIMITS: InboxLimits = {
   maxReadBytes: 1024 * 1024,
   maxDeliveries: 100,
   maxInboxes: 200,
+  maxInboxesPerClient: 20,
+  maxBoxBytes: 1024 * 1024,
+  maxTotalBytes: 32 * 1024 * 1024,
   ttlMs: 15 * 60_000,
   maxWaitMs: 25_000,
 };
 
 export const TOKEN_PATTERN = /^[0-9a-f]{32}$/;
 
+/** A delivery as kept: the body as (masked) UTF-8 bytes, decoded only when read. */
+interface Stored extends Omit<InboxDelivery, 'body'> {
+  body: Uint8Array;
+  /** What it counts against the budgets. */
+  cost: number;
+}
+
 interface Box {
   token: string;
+  client: string;
   expect: InboxExpectation;
   redactor: Redactor;
-  deliveries: InboxDelivery[];
+  deliveries: Stored[];
+  bytes: number;
+  /** Deliveries dropped to stay within the byte budgets (maxDeliveries drops are not counted). */
+  dropped: number;
   seq: number;
   expiresAt: number;
   listeners: Set<() => void>;
 }
+
+/** Bookkeeping cost of one delivery besides its body and headers (objects, strings, array slot). */
+const DELIVERY_OVERHEAD = 512;
+
+export type OpenResult = { ok: true; token: string } | { ok: false; reason: 'full' | 'client' };
 
 /** What the HTTP side hands the store for one POST. */
 export interface ReceivedPost {
@@ -66,8 +95,12 @@ function compare(got: string | null, want: string | undefined, scheme: boolean):
   return gs.toLowerCase() === ws.toLowerCase() && gr.join(' ') === wr.join(' ') ? 'match' : 'mismatch';
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 export class InboxStore {
   private readonly boxes = new Map<string, Box>();
+  private total = 0;
   readonly limits: InboxLimits;
 
   constructor(
@@ -82,14 +115,39 @@ export class InboxStore {
     return this.boxes.size;
   }
 
+  /** Bytes kept by every address together (what `maxTotalBytes` bounds). */
+  get bytes(): number {
+    return this.total;
+  }
+
   /** A fresh address, or undefined when `maxInboxes` are open. */
   create(expect: InboxExpectation = {}): string | undefined {
+    const r = this.open(expect);
+    return r.ok ? r.token : undefined;
+  }
+
+  /** A fresh address for `client`, or why not: `full` (maxInboxes open), `client` (this client has maxInboxesPerClient). */
+  open(expect: InboxExpectation = {}, client = ''): OpenResult {
     this.sweep();
-    if (this.boxes.size >= this.limits.maxInboxes) return undefined;
+    if (this.boxes.size >= this.limits.maxInboxes) return { ok: false, reason: 'full' };
+    let mine = 0;
+    for (const b of this.boxes.values()) if (b.client === client) mine++;
+    if (mine >= this.limits.maxInboxesPerClient) return { ok: false, reason: 'client' };
     const token = randomToken();
     const redactor = new Redactor().addHeaderName(NOTIFICATION_TOKEN_HEADER).addSecret(expect.token).addSecret(expect.authorization);
-    this.boxes.set(token, { token, expect: { ...expect }, redactor, deliveries: [], seq: 0, expiresAt: this.now() + this.limits.ttlMs, listeners: new Set() });
-    return token;
+    this.boxes.set(token, {
+      token,
+      client,
+      expect: { ...expect },
+      redactor,
+      deliveries: [],
+      bytes: 0,
+      dropped: 0,
+      seq: 0,
+      expiresAt: this.now() + this.limits.ttlMs,
+      listeners: new Set(),
+    });
+    return { ok: true, token };
   }
 
   has(token: string): boolean {
@@ -100,27 +158,60 @@ export class InboxStore {
   receive(token: string, post: ReceivedPost): InboxDelivery | undefined {
     const box = this.box(token);
     if (!box) return undefined;
-    const text = new TextDecoder('utf-8', { fatal: false }).decode(post.body.subarray(0, this.limits.maxBodyBytes));
-    const d: InboxDelivery = {
+    const text = decoder.decode(post.body.subarray(0, this.limits.maxBodyBytes));
+    const headers = box.redactor.headers(post.headers);
+    const body = encoder.encode(box.redactor.text(text));
+    let headerBytes = 0;
+    for (const [k, v] of Object.entries(headers)) headerBytes += k.length + v.length;
+    const d: Stored = {
       seq: ++box.seq,
       at: this.now(),
       method: post.method,
-      headers: box.redactor.headers(post.headers),
-      body: box.redactor.text(text),
+      headers,
+      body,
       bodySize: post.bodySize,
       truncated: post.truncated || post.body.byteLength > this.limits.maxBodyBytes,
       token: compare(post.headers.get(NOTIFICATION_TOKEN_HEADER), box.expect.token, false),
       authorization: compare(post.headers.get('authorization'), box.expect.authorization, true),
+      cost: body.byteLength + 2 * headerBytes + DELIVERY_OVERHEAD,
     };
+    // Room in this address first (its own oldest deliveries), then in the store (the address holding the most).
+    while (box.deliveries.length && (box.bytes + d.cost > this.limits.maxBoxBytes || box.deliveries.length >= this.limits.maxDeliveries)) {
+      const overCount = box.deliveries.length >= this.limits.maxDeliveries;
+      this.dropOldest(box);
+      if (!overCount) box.dropped++;
+    }
+    while (this.total + d.cost > this.limits.maxTotalBytes) {
+      let largest: Box | undefined;
+      for (const b of this.boxes.values()) if (b.deliveries.length && (!largest || b.bytes > largest.bytes)) largest = b;
+      if (!largest) break;
+      this.dropOldest(largest);
+      largest.dropped++;
+    }
     box.deliveries.push(d);
-    if (box.deliveries.length > this.limits.maxDeliveries) box.deliveries.splice(0, box.deliveries.length - this.limits.maxDeliveries);
+    box.bytes += d.cost;
+    this.total += d.cost;
     for (const l of [...box.listeners]) l();
-    return d;
+    return view(d);
+  }
+
+  /** Deliveries dropped from `token` to stay within the byte budgets; undefined when the address is unknown. */
+  droppedFrom(token: string): number | undefined {
+    return this.box(token)?.dropped;
   }
 
   /** Deliveries of `token` with seq > `after` (all when omitted); undefined when the address is unknown. */
   since(token: string, after = 0): InboxDelivery[] | undefined {
-    return this.box(token)?.deliveries.filter((d) => d.seq > after);
+    return this.box(token)
+      ?.deliveries.filter((d) => d.seq > after)
+      .map(view);
+  }
+
+  private dropOldest(box: Box): void {
+    const d = box.deliveries.shift();
+    if (!d) return;
+    box.bytes -= d.cost;
+    this.total -= d.cost;
   }
 
   /** Calls `fn` after each delivery to `token` (and once when it is deleted); returns the unsubscribe. */
@@ -135,6 +226,9 @@ export class InboxStore {
     const box = this.boxes.get(token);
     if (!box) return false;
     this.boxes.delete(token);
+    this.total -= box.bytes;
+    box.bytes = 0;
+    box.deliveries = [];
     for (const l of [...box.listeners]) l();
     return true;
   }
@@ -152,6 +246,11 @@ export class InboxStore {
     const t = this.now();
     for (const [token, box] of this.boxes) if (box.expiresAt <= t) this.delete(token);
   }
+}
+
+function view(d: Stored): InboxDelivery {
+  const { cost: _cost, body, ...rest } = d;
+  return { ...rest, body: decoder.decode(body) };
 }
 
 /**

@@ -15,7 +15,7 @@ describe('headers for a run: one credential, the rest sent as they are', () => {
     expect(splitHeaders({ 'X-A': '1', 'X-B': '2' })).toEqual({ credentials: { kind: 'none' }, extra: { 'X-A': '1', 'X-B': '2' } });
     expect(splitHeaders(undefined)).toEqual({ credentials: { kind: 'none' }, extra: {} });
   });
-  it('adds extra headers to every request unless the request sets them', async () => {
+  it("adds extra headers to requests to the agent's origin only, unless the request sets them", async () => {
     const seen: Headers[] = [];
     const f = fetchWithHeaders(
       async (_u, init) => {
@@ -23,10 +23,15 @@ describe('headers for a run: one credential, the rest sent as they are', () => {
         return new Response('ok');
       },
       { 'X-Tenant': 't1', Accept: 'text/plain' },
+      'http://a.test/agent',
     );
     await f('http://a.test/', { headers: { Accept: 'application/json' } });
     expect(seen[0]!.get('x-tenant')).toBe('t1');
     expect(seen[0]!.get('accept')).toBe('application/json');
+    await f('http://keys.other.test/jwks.json', {});
+    await f('https://a.test/', {});
+    expect(seen[1]!.get('x-tenant')).toBeNull();
+    expect(seen[2]!.get('x-tenant')).toBeNull();
   });
 });
 

@@ -58,14 +58,34 @@ export function splitHeaders(h: Record<string, string> = {}): { credentials: Cre
   return { credentials: { kind: 'header', name, value }, extra };
 }
 
-/** A fetch that adds `extra` headers to every request (unless the request sets them itself). */
-export function fetchWithHeaders(f: typeof fetch, extra: Record<string, string>): typeof fetch {
+/**
+ * A fetch that adds `extra` headers (treated as credentials) to requests to the agent's origin only (unless the
+ * request sets them itself): never to a `jku`, a token endpoint or a peer elsewhere. It sits below the host's
+ * redirect handling (src/hosts/redirects.ts), which calls it once per hop: a hop to another origin gets none either.
+ */
+export function fetchWithHeaders(f: typeof fetch, extra: Record<string, string>, agentUrl: string): typeof fetch {
   if (!Object.keys(extra).length) return f;
+  let origin: string | undefined;
+  try {
+    origin = new URL(agentUrl).origin;
+  } catch {
+    origin = undefined;
+  }
   return (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (!sameOrigin(url, origin)) return f(input, init);
     const h = new Headers(init?.headers);
     for (const [k, v] of Object.entries(extra)) if (!h.has(k)) h.set(k, v);
     return f(input, { ...init, headers: h });
   };
+}
+
+function sameOrigin(url: string, origin: string | undefined): boolean {
+  try {
+    return origin !== undefined && new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
 }
 
 /** Masks every header value given (and the usual secret names) in text about to be returned. */

@@ -21,7 +21,11 @@ beforeAll(async () => {
   await new Promise<void>((r) => agent.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(agent.address() as { port: number }).port}/demo/oauth`;
   handle = createOAuthDemoAgent({ basePath: '/demo/oauth', publicUrl: base, stepMs: 5, slowTaskMs: 200 }).handle;
-  const server = createMcpServer({ env: { DEMO_SECRET: DEMO_OAUTH_CLIENT.clientSecret }, log: () => undefined });
+  const server = createMcpServer({
+    env: { DEMO_SECRET: DEMO_OAUTH_CLIENT.clientSecret },
+    secretEnvNames: ['DEMO_SECRET', 'A2A_OAUTH_CLIENT_SECRET'],
+    log: () => undefined,
+  });
   const [a, b] = InMemoryTransport.createLinkedPair();
   client = new Client({ name: 't', version: '0' });
   await Promise.all([server.connect(a), client.connect(b)]);

@@ -11,10 +11,22 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { TOOL } from '../engine/report/build';
 import { createNodeHost } from '../hosts/node';
-import { registerTools, type ToolDeps } from './tools';
+import { DEFAULT_SECRET_ENV, registerTools, type ToolDeps } from './tools';
 
 const INSTRUCTIONS = `Tools to check Agent2Agent (A2A) agents against the protocol (legacy, v0.2/v0.3, v1.0; JSON-RPC and HTTP+JSON).
 Start with discover_a2a_agent (card, generation, binding, card findings). run_a2a_conformance runs the whole suite (or only some checks) and gives a conformance level with every failure, its spec sentence and a fix. send_a2a_message, get_a2a_task and cancel_a2a_task talk to the agent one exchange at a time and judge each answer (and each SSE event of a stream) with the suite's rules. Credentials go in "headers" and are masked in everything returned.`;
+
+/**
+ * The variables OAuth client secrets may be read from, fixed at start: `A2A_MCP_OAUTH_SECRET_ENV` (comma-separated
+ * names), default A2A_OAUTH_CLIENT_SECRET. A tool call can only pick among them.
+ */
+export function secretEnvNamesFrom(env: Record<string, string | undefined>): string[] {
+  const names = (env.A2A_MCP_OAUTH_SECRET_ENV ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
+  return names.length ? names : [DEFAULT_SECRET_ENV];
+}
 
 /** An MCP server with the a2a-interop tools (not connected). */
 export function createMcpServer(deps: Partial<ToolDeps> = {}): McpServer {
@@ -28,6 +40,7 @@ export function createMcpServer(deps: Partial<ToolDeps> = {}): McpServer {
     host: deps.host ?? ((fetch) => createNodeHost({ fetch })),
     log: deps.log ?? ((line) => process.stderr.write(`a2a-interop mcp: ${line}\n`)),
     env: deps.env,
+    secretEnvNames: deps.secretEnvNames ?? secretEnvNamesFrom(process.env),
   });
   return server;
 }

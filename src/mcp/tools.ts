@@ -37,7 +37,15 @@ export interface ToolDeps {
   log(line: string): void;
   /** Where OAuth client secrets are read from (default: the process environment). */
   env?: Record<string, string | undefined>;
+  /**
+   * The only environment variables a call may name as `client_secret_env`, fixed when the server starts (default
+   * A2A_OAUTH_CLIENT_SECRET; `A2A_MCP_OAUTH_SECRET_ENV` in server.ts): a call steered by hostile card text must not
+   * be able to send any other variable (a cloud or CI token) to the token URL a card names.
+   */
+  secretEnvNames?: readonly string[];
 }
+
+export const DEFAULT_SECRET_ENV = 'A2A_OAUTH_CLIENT_SECRET';
 
 /** OAuth 2.0 client credentials for a run; the secret is read from the server's environment, never passed in the call. */
 const oauthInput = z
@@ -271,7 +279,7 @@ const agentView = (t: TargetInfo | undefined, name: string) =>
 async function discover(deps: ToolDeps, args: { agent_url: string; headers?: Record<string, string> }, signal: AbortSignal): Promise<CallToolResult> {
   const r = outputRedactor(args.headers);
   const { credentials, extra } = splitHeaders(args.headers);
-  const found = await discoverCard(deps.host(fetchWithHeaders(deps.fetch, extra)), args.agent_url, {
+  const found = await discoverCard(deps.host(fetchWithHeaders(deps.fetch, extra, args.agent_url)), args.agent_url, {
     credentials,
     judge: true,
     signal,
@@ -335,7 +343,13 @@ async function conformance(
   let credentials: Credentials = split.credentials;
   if (args.oauth) {
     if (credentials.kind !== 'none') return toolError(r, 'Give the credential in "headers" or in "oauth", not both.');
-    const name = args.oauth.client_secret_env ?? 'A2A_OAUTH_CLIENT_SECRET';
+    const name = args.oauth.client_secret_env ?? DEFAULT_SECRET_ENV;
+    const allowed = deps.secretEnvNames ?? [DEFAULT_SECRET_ENV];
+    if (!allowed.includes(name))
+      return toolError(
+        r,
+        `oauth: this MCP server reads client secrets only from ${allowed.join(', ')} (set when it starts: A2A_MCP_OAUTH_SECRET_ENV=NAME[,NAME…] in its environment), not from ${name}.`,
+      );
     const secret = (deps.env ?? process.env)[name];
     if (!secret) return toolError(r, `oauth: the client secret is read from the environment variable ${name} of this MCP server, which is empty or not set.`);
     r.addSecret(secret);
@@ -365,7 +379,7 @@ async function conformance(
     }
   };
   const report = await runConformance(
-    deps.host(fetchWithHeaders(deps.fetch, more)),
+    deps.host(fetchWithHeaders(deps.fetch, more, args.agent_url)),
     {
       agentUrl: args.agent_url,
       credentials,

@@ -15,6 +15,7 @@ import {
   PROXY_CLIENT_HEADER,
   PROXY_FORWARD_HEADERS_HEADER,
   PROXY_PREFLIGHT_PATH,
+  PROXY_REDIRECT_HEADER,
   PROXY_REDIRECTS_HEADER,
   PROXY_SENT_HEADERS_HEADER,
   PROXY_UPSTREAM_STATUS_HEADER,
@@ -55,6 +56,15 @@ export interface ProxyTimeouts {
 
 export interface ProxyLimits {
   maxRequestBytes: number;
+  /**
+   * Bytes of a request body kept to resend it on a 307/308 redirect; dropped once the response head arrives. A larger
+   * body streams through but a redirect that would resend it is refused (`redirect_blocked`).
+   */
+  maxReplayBytes: number;
+  /** Proxied requests one client may have open at once, response bodies (streams) included; 0 = no limit. */
+  maxOpenPerClient: number;
+  /** Longest a response body (an SSE stream) is relayed, ms; 0 = no limit. */
+  maxStreamMs: number;
   /** Decoded bytes of a non-stream response. `text/event-stream` bodies are not limited (idle timeout only). */
   maxResponseBytes: number;
   maxRedirects: number;
@@ -64,10 +74,15 @@ export interface ProxyLimits {
 export const PROXY_DEFAULT_TIMEOUTS: ProxyTimeouts = { connectMs: 10_000, firstByteMs: 120_000, idleMs: 120_000 };
 export const PROXY_DEFAULT_LIMITS: ProxyLimits = {
   maxRequestBytes: 5 * 1024 * 1024,
+  maxReplayBytes: 1024 * 1024,
+  maxOpenPerClient: 0,
+  maxStreamMs: 0,
   maxResponseBytes: 16 * 1024 * 1024,
   maxRedirects: 5,
 };
 export const PROXY_DEFAULT_RATE_LIMIT: RateLimitOptions = { limit: 600, windowMs: 60_000 };
+/** What a hosted proxy adds to PROXY_DEFAULT_LIMITS: strangers share its memory and sockets. */
+export const PROXY_HOSTED_LIMITS: Pick<ProxyLimits, 'maxOpenPerClient' | 'maxStreamMs'> = { maxOpenPerClient: 32, maxStreamMs: 15 * 60_000 };
 
 /** One upstream request, one hop (the handler follows redirects itself). */
 export interface UpstreamRequest {
@@ -137,7 +152,7 @@ const clip = (s: string, n = 120) => (s.length > n ? `${s.slice(0, n)}…` : s);
 export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   const mode = config.mode;
   const timeouts: ProxyTimeouts = { ...PROXY_DEFAULT_TIMEOUTS, ...config.timeouts };
-  const limits: ProxyLimits = { ...PROXY_DEFAULT_LIMITS, ...config.limits };
+  const limits: ProxyLimits = { ...PROXY_DEFAULT_LIMITS, ...(mode === 'hosted' ? PROXY_HOSTED_LIMITS : {}), ...config.limits };
   const allowedOrigins = config.allowedOrigins ?? [];
   const allowedHosts = config.allowedHosts ?? [];
   const policy = config.addressPolicy ?? defaultAddressPolicy(mode);
@@ -146,6 +161,14 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   const now = config.now ?? (() => performance.now());
   const rateOpt = config.rateLimit ?? (mode === 'hosted' ? PROXY_DEFAULT_RATE_LIMIT : false);
   const limiter: RateLimiter | undefined = rateOpt === false ? undefined : 'take' in rateOpt ? rateOpt : createRateLimiter(rateOpt);
+  /** Open requests per client (maxOpenPerClient). */
+  const open = new Map<string, number>();
+  const warnings =
+    mode === 'hosted' && allowedHosts.length === 0
+      ? [
+          'ALLOWED_HOSTS is not set: this hosted proxy answers to any Host name, so any client that can reach it (not only a browser on the dashboard) can use it as a relay to public targets, limited per client address only.',
+        ]
+      : [];
 
   const hostAllowed = (host: string | null): boolean => {
     if (mode === 'local') return isAllowedLocalHost(host, allowedHosts);
@@ -172,7 +195,9 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       cors.set('access-control-expose-headers', '*');
     }
     let reqBody: RequestBody | undefined;
+    let releaseSlot = noop;
     const fail = (code: ProxyErrorCode, detail: string, opts: { status?: number; target?: URL; headers?: HeadersInit } = {}) => {
+      releaseSlot();
       const headers = new Headers(cors);
       new Headers(opts.headers).forEach((v, k) => headers.set(k, v));
       // Not going to read the rest of the client's body (adapters drain it; Node closes the connection).
@@ -213,7 +238,8 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       const headers = new Headers(cors);
       headers.set('content-type', 'application/json');
       headers.set('cache-control', 'no-store');
-      return new Response(req.method === 'HEAD' ? null : JSON.stringify({ ok: true, mode, version }), { status: 200, headers });
+      const body = { ok: true, mode, version, ...(warnings.length && { warnings }) };
+      return new Response(req.method === 'HEAD' ? null : JSON.stringify(body), { status: 200, headers });
     }
     const isDiagnostic = url.pathname === PROXY_PREFLIGHT_PATH;
     if (url.pathname !== '/proxy' && !isDiagnostic)
@@ -242,7 +268,27 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     const declared = declaredForwardHeaders(req.headers);
     const credentialNames = [...CREDENTIAL_HEADERS, ...declared];
     let headers = forwardRequestHeaders(req.headers, declared, userAgent);
-    reqBody = method !== 'GET' && method !== 'HEAD' && req.body ? new RequestBody(req.body, limits.maxRequestBytes) : undefined;
+    const sameOriginOnly = req.headers.get(PROXY_REDIRECT_HEADER)?.trim().toLowerCase() === 'same-origin';
+    if (limits.maxOpenPerClient > 0) {
+      const key = info.clientAddress ?? 'unknown';
+      const n = open.get(key) ?? 0;
+      if (n >= limits.maxOpenPerClient) {
+        return fail('stream_limit', `This client already has ${n} requests or streams open through the proxy (its limit); retry when one ends.`, {
+          target,
+          headers: { 'retry-after': '5' },
+        });
+      }
+      open.set(key, n + 1);
+      let held = true;
+      releaseSlot = () => {
+        if (!held) return;
+        held = false;
+        const left = (open.get(key) ?? 1) - 1;
+        if (left > 0) open.set(key, left);
+        else open.delete(key);
+      };
+    }
+    reqBody = method !== 'GET' && method !== 'HEAD' && req.body ? new RequestBody(req.body, limits.maxRequestBytes, limits.maxReplayBytes) : undefined;
 
     return forward(reqBody);
 
@@ -357,6 +403,11 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
           const hopBlocked = checkTargetAllowed(hop.url, mode, policy);
           if (hopBlocked) return fail('redirect_blocked', `Redirect ${redirects + 1} was refused: ${hopBlocked}`, { target: hop.url });
           if (hop.url.origin !== current.origin) {
+            if (sameOriginOnly) {
+              return fail('redirect_blocked', `Redirect ${redirects + 1} leads to another origin (${hop.url.origin}); this request is not sent there.`, {
+                target: current,
+              });
+            }
             // Credentials belong to the origin they were given for (as fetch does).
             headers = new Headers(headers);
             for (const n of credentialNames) headers.delete(n);
@@ -364,6 +415,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
           const toGet =
             ((res.status === 301 || res.status === 302) && hopMethod === 'POST') || (res.status === 303 && hopMethod !== 'GET' && hopMethod !== 'HEAD');
           if (toGet) {
+            clientBody?.release();
             hopMethod = 'GET';
             body = null;
             bodyLength = undefined;
@@ -372,7 +424,9 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
           } else if (clientBody && body !== null) {
             try {
               body = await clientBody.all();
-            } catch {
+            } catch (e) {
+              if (e instanceof UpstreamError && e.code === 'redirect_blocked')
+                return fail('redirect_blocked', `Redirect ${redirects + 1}: ${e.message}`, { target: current });
               return fail('request_too_large', `The request body exceeds ${limits.maxRequestBytes} bytes.`, { target: current });
             }
             bodyLength = body.byteLength;
@@ -381,6 +435,8 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
           redirects++;
           continue;
         }
+        // No redirect will resend the body now: the copy goes (a streamed upload holds nothing for the response's life).
+        clientBody?.release();
         return respond(res, { ctl, unlink, current, redirects, sent: headers, headersMs: now() - started, method: hopMethod });
       }
     }
@@ -438,13 +494,18 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       if (nullBody || !body) {
         res.body?.cancel().catch(noop);
         ctx.unlink();
+        releaseSlot();
       } else {
         relayed = relayBody(body, {
           sse,
           maxBytes: sse ? undefined : limits.maxResponseBytes,
           idleMs: timeouts.idleMs,
+          ...(limits.maxStreamMs > 0 && { maxMs: limits.maxStreamMs }),
           abortUpstream: (reason) => ctx.ctl.abort(reason),
-          onEnd: () => ctx.unlink(),
+          onEnd: () => {
+            ctx.unlink();
+            releaseSlot();
+          },
         });
       }
       // Statuses a Response cannot carry (hostile agents) travel in X-Proxy-Upstream-Status only.
@@ -471,7 +532,7 @@ function preflightHeaders(req: Request, cors: Headers): Headers {
     .split(',')
     .map((s) => s.trim().toLowerCase())
     .filter((n) => HEADER_NAME_TOKEN.test(n))
-    .filter((n) => n === PROXY_CLIENT_HEADER || n === PROXY_FORWARD_HEADERS_HEADER || !isDeniedRequestHeader(n))
+    .filter((n) => n === PROXY_CLIENT_HEADER || n === PROXY_FORWARD_HEADERS_HEADER || n === PROXY_REDIRECT_HEADER || !isDeniedRequestHeader(n))
     .slice(0, 32);
   if (requested.length) h.set('access-control-allow-headers', requested.join(', '));
   h.set('access-control-max-age', '600');

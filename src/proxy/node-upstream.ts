@@ -12,7 +12,7 @@ import type { Writable } from 'node:stream';
 import { abortError } from '../engine/ports.js';
 import { UpstreamError, classifyUpstreamError } from './errors.js';
 import type { UpstreamFetch, UpstreamRequest, UpstreamResponse } from './handler.js';
-import { type AddressPolicy, type ProxyMode, addressRange, bareHost, defaultAddressPolicy, isIpLiteral, portOf } from './policy.js';
+import { type AddressPolicy, type ProxyMode, addressRange, bareHost, defaultAddressPolicy, isIpLiteral, isPublicUnicast, portOf } from './policy.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -48,7 +48,7 @@ export function createNodeUpstream(opts: NodeUpstreamOptions): NodeUpstream {
 
   const blockedMessage = (host: string, address: string, port: number) =>
     opts.mode === 'hosted'
-      ? `${host} resolves to ${address} (${addressRange(address) ?? 'unknown'}${addressRange(address) === 'unicast' ? `, port ${port}` : ''}); a hosted proxy only reaches public unicast addresses.`
+      ? `${host} resolves to ${address} (${isPublicUnicast(address) ? `unicast, port ${port}` : addressRange(address) === 'unicast' ? 'reserved' : (addressRange(address) ?? 'unknown')}); a hosted proxy only reaches public unicast addresses.`
       : `${host} resolves to ${address}, which this proxy does not reach.`;
 
   const staleSocketErrors = new WeakSet<object>();

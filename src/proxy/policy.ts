@@ -61,9 +61,21 @@ export function isIpLiteral(host: string): boolean {
   return ipaddr.isValid(host.startsWith('[') ? host.slice(1, -1) : host);
 }
 
-/** Public unicast only: no loopback, private, link-local, CGNAT, ULA, multicast, reserved, 6to4/NAT64/Teredo. */
+/**
+ * IPv6 that ipaddr.js calls `unicast` but is not global unicast: everything outside 2000::/3 (IANA's global unicast
+ * space; it leaves out ::/96 IPv4-compatible addresses such as `::7f00:1`, which is how WHATWG URL parsing spells
+ * `[::127.0.0.1]`, and every other reserved block), and 2001::/23 (IETF protocol assignments: Teredo, benchmarking,
+ * ORCHID, AMT, AS112, ...).
+ */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+const NOT_GLOBAL_V6 = ['2001::/23', '3fff::/20'].map((c) => ipaddr.parseCIDR(c));
+
+/** Public unicast only: no loopback, private, link-local, CGNAT, ULA, multicast, reserved, 6to4/NAT64/Teredo, ::/96. */
 export function isPublicUnicast(address: string): boolean {
-  return addressRange(address) === 'unicast';
+  if (addressRange(address) !== 'unicast') return false;
+  const a = ipaddr.process(address);
+  if (a.kind() === 'ipv4') return true;
+  return a.match(GLOBAL_UNICAST_V6) && !NOT_GLOBAL_V6.some((c) => a.match(c));
 }
 
 /**
@@ -98,7 +110,7 @@ export function checkTargetAllowed(url: URL, mode: ProxyMode, policy: AddressPol
     if (!policy(host, port)) {
       const range = addressRange(host) ?? 'unknown';
       return mode === 'hosted'
-        ? `A hosted proxy only reaches public unicast addresses; ${host} is ${range === 'unicast' ? `on a refused port (${port})` : `a ${range} address`}.`
+        ? `A hosted proxy only reaches public unicast addresses; ${host} is ${range !== 'unicast' ? `a ${range} address` : isPublicUnicast(host) ? `on a refused port (${port})` : 'a reserved address (not global unicast)'}.`
         : `The address ${host} (port ${port}) is not allowed by this proxy.`;
     }
     return undefined;

@@ -11,21 +11,43 @@ const encoder = new TextEncoder();
 
 /**
  * The client's request body. `stream()` passes chunks upstream as they arrive (streaming, counted
- * against `max`); every chunk is also kept (at most `max` bytes) so a 307/308 redirect can resend it.
+ * against `max`); the first `keepMax` bytes are also kept so a 307/308 redirect can resend the body,
+ * until `release()` (the response head arrived: no redirect will need them). A body larger than
+ * `keepMax` cannot be replayed (`replayable` false).
  */
 export class RequestBody {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
-  private readonly chunks: Uint8Array[] = [];
+  private chunks: Uint8Array[] = [];
   private lock: Promise<unknown> = Promise.resolve();
   private done = false;
+  private keeping = true;
   size = 0;
   tooLarge = false;
 
   constructor(
     src: ReadableStream<Uint8Array>,
     private readonly max: number,
+    private readonly keepMax = max,
   ) {
     this.reader = src.getReader();
+  }
+
+  /** Bytes held for a replay. */
+  get kept(): number {
+    let n = 0;
+    for (const c of this.chunks) n += c.byteLength;
+    return n;
+  }
+
+  /** True while every byte read so far is kept (a redirect can resend the body). */
+  get replayable(): boolean {
+    return this.keeping;
+  }
+
+  /** Drops the replay copy and keeps nothing more (the response head arrived, or the method never replays). */
+  release(): void {
+    this.keeping = false;
+    this.chunks = [];
   }
 
   /** Reads the next chunk (reads are serialized so the copy stays in order). */
@@ -44,7 +66,8 @@ export class RequestBody {
         this.reader.cancel().catch(noop);
         throw new UpstreamError('request_too_large', `The request body exceeds ${this.max} bytes.`);
       }
-      this.chunks.push(r.value);
+      if (this.keeping && this.size <= this.keepMax) this.chunks.push(r.value);
+      else this.release();
       return r.value;
     });
     this.lock = p.then(noop, noop);
@@ -75,7 +98,8 @@ export class RequestBody {
 
   /** The whole body (the part already sent plus the rest), for a redirect that keeps the method. */
   async all(): Promise<Uint8Array> {
-    while ((await this.next()) !== null);
+    while ((await this.next()) !== null) if (!this.keeping) break;
+    if (!this.keeping) throw new UpstreamError('redirect_blocked', `The request body is larger than ${this.keepMax} bytes and cannot be sent again.`);
     const out = new Uint8Array(this.size);
     let off = 0;
     for (const c of this.chunks) {
@@ -99,6 +123,8 @@ export interface RelayOptions {
   maxBytes?: number;
   /** Silence allowed between two chunks while the consumer is waiting. */
   idleMs: number;
+  /** Longest the relay may last in all (a stream's lifetime); undefined for no limit. Cut as `stream_limit`. */
+  maxMs?: number;
   /** Aborts the upstream request (client went away, idle, too large, failed). */
   abortUpstream(reason: unknown): void;
   /** Called once when the relay ends, with the proxy error code if it cut the body. */
@@ -122,9 +148,11 @@ export function relayBody(src: ReadableStream<Uint8Array>, opts: RelayOptions): 
   let bytes = 0;
   let lastByte: number | undefined;
   let ended = false;
+  let lifetime: ReturnType<typeof setTimeout> | undefined;
   const end = (cut?: ProxyErrorCode) => {
     if (ended) return;
     ended = true;
+    clearTimeout(lifetime);
     opts.onEnd?.({ bytes, cut });
   };
   const cut = (c: ReadableStreamDefaultController<Uint8Array>, err: UpstreamError) => {
@@ -144,6 +172,13 @@ export function relayBody(src: ReadableStream<Uint8Array>, opts: RelayOptions): 
   };
   return new ReadableStream<Uint8Array>(
     {
+      start(c) {
+        if (opts.maxMs === undefined) return;
+        const ms = opts.maxMs;
+        lifetime = setTimeout(() => {
+          if (!ended) cut(c, new UpstreamError('stream_limit', `The proxy ends a response after ${Math.round(ms / 1000)} s (its limit for one stream).`));
+        }, ms);
+      },
       async pull(c) {
         let timer: ReturnType<typeof setTimeout> | undefined;
         const idle = new Promise<'idle'>((resolve) => {

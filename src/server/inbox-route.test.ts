@@ -47,7 +47,9 @@ describe('server /inbox', () => {
   });
 
   it('hosted: addresses are under INBOX_PUBLIC_URL, deliveries are received, and the proxy still refuses private targets', async () => {
-    const opened = await fetch(`${hosted.url}/inbox`, { method: 'POST', headers: { 'X-A2A-Interop': '1' }, body: '{}' });
+    // A hosted inbox opens addresses for the dashboard's origin only (a browser always sends Origin on a POST).
+    expect((await fetch(`${hosted.url}/inbox`, { method: 'POST', headers: { 'X-A2A-Interop': '1' }, body: '{}' })).status).toBe(403);
+    const opened = await fetch(`${hosted.url}/inbox`, { method: 'POST', headers: { 'X-A2A-Interop': '1', Origin: hosted.url }, body: '{}' });
     expect(opened.status).toBe(201);
     const { url, token } = (await opened.json()) as { url: string; token: string };
     expect(url).toBe(`https://a2a.team.example/inbox/${token}`);
@@ -59,7 +61,11 @@ describe('server /inbox', () => {
   });
 
   it('is no relay: nothing sent to an inbox route makes the server contact the URL it names', async () => {
-    const opened = (await (await fetch(`${hosted.url}/inbox`, { method: 'POST', headers: { 'X-A2A-Interop': '1' }, body: '{}' })).json()) as { token: string };
+    const opened = (await (
+      await fetch(`${hosted.url}/inbox`, { method: 'POST', headers: { 'X-A2A-Interop': '1', Origin: hosted.url }, body: '{}' })
+    ).json()) as {
+      token: string;
+    };
     for (const path of [`/inbox/${opened.token}?url=${encodeURIComponent(canaryUrl)}`, `/inbox?url=${encodeURIComponent(canaryUrl)}`]) {
       await fetch(`${hosted.url}${path}`, { method: 'POST', headers: { Location: canaryUrl, 'X-A2A-Interop': '1' }, body: JSON.stringify({ url: canaryUrl }) });
     }

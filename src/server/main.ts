@@ -21,10 +21,13 @@ import { DEMO_AGENTS, type DemoAgentInfo, type MountedDemoAgent } from '../demo-
 import { startV1GrpcDemoAgent } from '../demo-agents/v1-agent';
 import { createInboxHandler } from '../inbox/handler';
 import { createNodeInboxMount, type NodeInboxMount } from '../inbox/node';
+import type { InboxLimits } from '../inbox/store';
 import { createNodeGrpcBridgeMount } from '../grpc/bridge-node';
 import { lazyGrpc } from '../grpc/lazy';
+import { PROXY_DEFAULT_RATE_LIMIT, type ProxyLimits } from '../proxy/handler';
 import { createNodeProxy } from '../proxy/node';
 import { addressRange, isLocalhostName, type ProxyMode } from '../proxy/policy';
+import { createRateLimiter } from '../proxy/rate-limit';
 import { createStaticHandler } from './static';
 
 export type ProxyMount = ((req: IncomingMessage, res: ServerResponse) => Promise<boolean>) & { close?: () => void };
@@ -64,6 +67,13 @@ export interface StartServerOptions {
    */
   inbox?: boolean;
   inboxPublicUrl?: string;
+  /** The inbox's budgets (env INBOX_MAX_TOTAL_BYTES, INBOX_MAX_BOX_BYTES, INBOX_MAX_INBOXES, INBOX_MAX_PER_CLIENT). */
+  inboxLimits?: Partial<InboxLimits>;
+  /**
+   * The proxy's per-client and per-stream budgets (env PROXY_MAX_OPEN_PER_CLIENT, PROXY_MAX_STREAM_SECONDS); hosted
+   * defaults 32 open requests per client and 15 minutes per stream, local defaults none.
+   */
+  proxyLimits?: Partial<Pick<ProxyLimits, 'maxOpenPerClient' | 'maxStreamMs'>>;
   /** Demo agents' slow-task duration and step pacing (defaults 1500 / 50 ms). */
   slowTaskMs?: number;
   stepMs?: number;
@@ -107,7 +117,20 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const listing: DemoAgentListing[] = [];
   let proxy: ProxyMount | undefined;
   let grpcBridge: ((req: IncomingMessage, res: ServerResponse) => Promise<boolean>) | undefined;
-  const inbox: NodeInboxMount | undefined = opts.inbox === false ? undefined : createNodeInboxMount(createInboxHandler({ publicBaseUrl: opts.inboxPublicUrl }));
+  // One rate limit per client address for the proxy and the inbox together (hosted default 600 a minute; local off).
+  const rate = opts.rateLimitPerMinute ?? (proxyMode === 'hosted' ? PROXY_DEFAULT_RATE_LIMIT.limit : 0);
+  const limiter = rate > 0 ? createRateLimiter({ limit: rate, windowMs: 60_000 }) : false;
+  const inbox: NodeInboxMount | undefined =
+    opts.inbox === false
+      ? undefined
+      : createNodeInboxMount(
+          createInboxHandler({
+            publicBaseUrl: opts.inboxPublicUrl,
+            limits: opts.inboxLimits,
+            // The proxy's client policy: Host names (DNS rebinding), origins, the shared rate limit.
+            access: { mode: proxyMode, allowedOrigins: opts.allowedOrigins ?? [], allowedHosts: opts.allowedHosts ?? [], rateLimit: limiter },
+          }),
+        );
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let url: URL;
@@ -179,18 +202,20 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   }
 
   if (opts.proxy !== false) {
-    const rate = opts.rateLimitPerMinute;
+    const pl = opts.proxyLimits ?? {};
     proxy =
       opts.proxy ??
       createNodeProxy({
         mode: proxyMode,
         allowedHosts: proxyMode === 'local' ? ['127.0.0.1', 'localhost', ...(opts.allowedHosts ?? [])] : (opts.allowedHosts ?? []),
-        // Local: this origin and the Vite dev server may use it; hosted: the same origin and the configured ones.
-        allowedOrigins:
-          proxyMode === 'local'
-            ? [origin, `http://localhost:${port}`, 'http://127.0.0.1:5173', 'http://localhost:5173', ...(opts.allowedOrigins ?? [])]
-            : (opts.allowedOrigins ?? []),
-        ...(rate === undefined ? {} : { rateLimit: rate === 0 ? false : { limit: rate, windowMs: 60_000 } }),
+        // Local: this origin (and ALLOWED_ORIGINS, e.g. a Vite dev server on :5173, which `npm run dev` does not need:
+        // it mounts its own proxy); hosted: the same origin and the configured ones.
+        allowedOrigins: proxyMode === 'local' ? [origin, `http://localhost:${port}`, ...(opts.allowedOrigins ?? [])] : (opts.allowedOrigins ?? []),
+        rateLimit: limiter,
+        limits: {
+          ...(pl.maxOpenPerClient !== undefined && { maxOpenPerClient: pl.maxOpenPerClient }),
+          ...(pl.maxStreamMs !== undefined && { maxStreamMs: pl.maxStreamMs }),
+        },
       });
     // The browser's way to gRPC agents (src/grpc/bridge.ts): local mode only; a hosted server answers that gRPC needs
     // the local server. Same origins and Host names as the local proxy.
@@ -198,7 +223,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       transport: lazyGrpc(),
       mode: proxyMode,
       allowedHosts: ['127.0.0.1', 'localhost', ...(opts.allowedHosts ?? [])],
-      allowedOrigins: [origin, `http://localhost:${port}`, 'http://127.0.0.1:5173', 'http://localhost:5173', ...(opts.allowedOrigins ?? [])],
+      allowedOrigins: [origin, `http://localhost:${port}`, ...(opts.allowedOrigins ?? [])],
     });
   }
 
@@ -214,6 +239,13 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         : []),
       ...(builtIn && proxyMode === 'local' && !isLoopbackHost(host)
         ? ['  warning: local proxy mode on a non-loopback address lets every client of this server reach your private network']
+        : []),
+      ...(builtIn && proxyMode === 'hosted' && !opts.allowedHosts?.length
+        ? [
+            '  WARNING: ALLOWED_HOSTS is not set. This hosted server answers to any Host name: any client that reaches it',
+            '  (not only a browser on the dashboard) can use its proxy as a relay to public targets, limited per client',
+            '  address only. Set ALLOWED_HOSTS to the name(s) the dashboard is served under. /proxy/health says the same.',
+          ]
         : []),
       '',
       ...(listing.length
@@ -259,8 +291,9 @@ const listOf = (v: string | undefined): string[] =>
 /**
  * The server's settings from the environment (`npm start`, `npm run serve`, a systemd unit):
  * HOST, PORT, PROXY_MODE=local|hosted, ALLOWED_ORIGINS and ALLOWED_HOSTS (comma-separated),
- * RATE_LIMIT_PER_MINUTE (0 = off), DEMO_AGENTS=0|1, DEMO_GRPC=1 (the v1.0 demo agent also serves gRPC). Throws
- * ServerConfigError on a value it cannot use.
+ * RATE_LIMIT_PER_MINUTE (0 = off), DEMO_AGENTS=0|1, DEMO_GRPC=1 (the v1.0 demo agent also serves gRPC), the inbox's
+ * budgets (INBOX_MAX_TOTAL_BYTES, INBOX_MAX_BOX_BYTES, INBOX_MAX_INBOXES, INBOX_MAX_PER_CLIENT) and the proxy's
+ * (PROXY_MAX_OPEN_PER_CLIENT, PROXY_MAX_STREAM_SECONDS; 0 = no limit). Throws ServerConfigError on a value it cannot use.
  */
 export function serverOptionsFromEnv(env: Record<string, string | undefined>): StartServerOptions & { port: number; host: string } {
   const host = env.HOST?.trim() || '127.0.0.1';
@@ -290,6 +323,30 @@ export function serverOptionsFromEnv(env: Record<string, string | undefined>): S
     if (!Number.isInteger(rateLimitPerMinute) || rateLimitPerMinute < 0)
       throw new ServerConfigError(`RATE_LIMIT_PER_MINUTE must be a whole number (0 = no limit), got ${JSON.stringify(env.RATE_LIMIT_PER_MINUTE)}`);
   }
+  const whole = (name: string, bytes = false): number | undefined => {
+    const raw = env[name]?.trim();
+    if (!raw) return undefined;
+    const m = (bytes ? /^(\d{1,15})\s*([kmg]i?b?)?$/i : /^(\d{1,15})$/).exec(raw);
+    if (!m) throw new ServerConfigError(`${name} must be a whole number${bytes ? ' of bytes (suffixes K, M, G: 32M)' : ''}, got ${JSON.stringify(env[name])}`);
+    const unit = (m[2] ?? '').charAt(0).toLowerCase();
+    return Number(m[1]) * (unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1);
+  };
+  const inboxLimits: Partial<InboxLimits> = {};
+  const setLimit = <K extends keyof InboxLimits>(k: K, v: number | undefined, min = 1) => {
+    if (v === undefined) return;
+    if (v < min) throw new ServerConfigError(`${k} must be at least ${min}`);
+    inboxLimits[k] = v;
+  };
+  setLimit('maxTotalBytes', whole('INBOX_MAX_TOTAL_BYTES', true), 64 * 1024);
+  setLimit('maxBoxBytes', whole('INBOX_MAX_BOX_BYTES', true), 64 * 1024);
+  setLimit('maxInboxes', whole('INBOX_MAX_INBOXES'));
+  setLimit('maxInboxesPerClient', whole('INBOX_MAX_PER_CLIENT'));
+  const maxOpen = whole('PROXY_MAX_OPEN_PER_CLIENT');
+  const maxStreamSeconds = whole('PROXY_MAX_STREAM_SECONDS');
+  const proxyLimits = {
+    ...(maxOpen !== undefined && { maxOpenPerClient: maxOpen }),
+    ...(maxStreamSeconds !== undefined && { maxStreamMs: maxStreamSeconds * 1000 }),
+  };
   const inboxPublicUrl = env.INBOX_PUBLIC_URL?.trim();
   if (inboxPublicUrl && !/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(inboxPublicUrl))
     throw new ServerConfigError(`INBOX_PUBLIC_URL must be an http(s) URL without query, got ${JSON.stringify(env.INBOX_PUBLIC_URL)}`);
@@ -310,6 +367,8 @@ export function serverOptionsFromEnv(env: Record<string, string | undefined>): S
     ...(demoAgents !== undefined ? { demoAgents } : {}),
     ...(['1', 'true', 'yes', 'on'].includes(env.DEMO_GRPC?.trim().toLowerCase() ?? '') ? { demoGrpc: true } : {}),
     ...(inboxPublicUrl ? { inboxPublicUrl } : {}),
+    ...(Object.keys(inboxLimits).length ? { inboxLimits } : {}),
+    ...(Object.keys(proxyLimits).length ? { proxyLimits } : {}),
   };
 }
 

@@ -28,6 +28,27 @@ const TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
+/**
+ * The dashboard's Content-Security-Policy: scripts and frames only from this origin (no inline script, no
+ * eval, no plugins, never framed; styles may be inline: React and the charts set style attributes), images and media
+ * also from data:/blob: (artifacts, downloads). `connect-src` stays
+ * open to http(s): the dashboard's "direct" mode and a proxy on another origin call agents the user names.
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "media-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self' http: https:",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 /** Vite's content-hashed output names, e.g. assets/index-BxK2a9_Q.js. */
 const HASHED = /[-.][A-Za-z0-9_-]{8,}\.[a-z0-9]+$/;
 
@@ -57,6 +78,7 @@ export function createStaticHandler(distDir: string) {
       ETag: etag,
       'Last-Modified': file.st.mtime.toUTCString(),
       'X-Content-Type-Options': 'nosniff',
+      ...(file.path.endsWith('.html') && { 'Content-Security-Policy': DASHBOARD_CSP, 'Referrer-Policy': 'no-referrer' }),
     };
     if (req.headers['if-none-match'] === etag) {
       res.writeHead(304, headers).end();

@@ -7,6 +7,7 @@
  * emitted, so they are masked everywhere.
  */
 import { readBody } from '../http/body';
+import { PROXY_REDIRECT_HEADER } from '../model/proxy';
 import type { HttpContext, RequestAuth } from '../http/context';
 import { emitResponse, finish, openResponse, type HttpResult } from '../http/exchange';
 import type { OAuthCredentials } from '../runner/options';
@@ -40,6 +41,9 @@ interface Token {
 
 /** Renewals after a 401, per run (an agent that refuses every token must not make us hammer its token endpoint). */
 const MAX_RENEWALS = 3;
+/** Same-origin 307/308 hops a token request follows; a redirect anywhere else is never followed (it carries the secret). */
+const MAX_TOKEN_REDIRECTS = 3;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const LANE = 'oauth token';
 
 const base64 = (s: string): string => {
@@ -145,11 +149,13 @@ export class OAuthClient implements RequestAuth {
   }
 
   private async tokenRequest(method: AuthMethod): Promise<{ http: HttpResult; token?: Token }> {
-    const url = this.tokenUrl ?? '';
+    let url = this.tokenUrl ?? '';
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
     const scope = this.creds.scope?.trim() || this.plan.scopes.join(' ');
     if (scope) form.set('scope', scope);
     const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' };
+    // Through the proxy, which follows redirects itself: not to another origin (the body may carry the secret).
+    if (this.http.host.transport === 'proxy') headers[PROXY_REDIRECT_HEADER] = 'same-origin';
     if (method === 'client_secret_basic')
       headers.Authorization = `Basic ${base64(`${formEncode(this.creds.clientId)}:${formEncode(this.creds.clientSecret)}`)}`;
     else {
@@ -157,27 +163,45 @@ export class OAuthClient implements RequestAuth {
       form.set('client_secret', this.creds.clientSecret);
     }
     let token: Token | undefined;
-    const http = await this.request(
-      'token',
-      { method: 'POST', url, headers, body: form.toString() },
-      (r) => {
-        // Registered before the answer is emitted, so the token never appears unmasked.
-        const parsed = r.json();
-        if (!parsed.ok || !isRecord(parsed.value)) return;
-        for (const k of ['access_token', 'refresh_token', 'id_token']) {
-          const v = parsed.value[k];
-          if (typeof v === 'string') this.http.redactor.addSecret(v);
-        }
-        const v = parsed.value.access_token;
-        if (r.status !== 200 || typeof v !== 'string' || !v) return;
-        const exp = parsed.value.expires_in;
-        const secs = typeof exp === 'number' ? exp : typeof exp === 'string' && /^\d+$/.test(exp) ? Number(exp) : undefined;
-        const now = this.http.host.now();
-        token = { value: v, issuedAt: now, expiresAt: secs !== undefined && secs > 0 ? now + secs * 1000 : undefined };
-        this.issued.add(v);
-      },
-      method,
-    );
+    const inspect = (r: HttpResult) => {
+      // Registered before the answer is emitted, so the token never appears unmasked.
+      const parsed = r.json();
+      if (!parsed.ok || !isRecord(parsed.value)) return;
+      for (const k of ['access_token', 'refresh_token', 'id_token']) {
+        const v = parsed.value[k];
+        if (typeof v === 'string') this.http.redactor.addSecret(v);
+      }
+      const v = parsed.value.access_token;
+      if (r.status !== 200 || typeof v !== 'string' || !v) return;
+      const exp = parsed.value.expires_in;
+      const secs = typeof exp === 'number' ? exp : typeof exp === 'string' && /^\d+$/.test(exp) ? Number(exp) : undefined;
+      const now = this.http.host.now();
+      token = { value: v, issuedAt: now, expiresAt: secs !== undefined && secs > 0 ? now + secs * 1000 : undefined };
+      this.issued.add(v);
+    };
+    // Redirects are followed here, hop by hop: only 307/308 (the POST and its secret unchanged) within the origin.
+    let http: HttpResult;
+    for (let hop = 0; ; hop++) {
+      http = await this.request('token', { method: 'POST', url, headers, body: form.toString(), redirect: 'manual' }, inspect, method);
+      const location = http.responded && REDIRECTS.has(http.status) ? http.headers.get('location') : null;
+      if (location === null) break;
+      let next: URL | undefined;
+      try {
+        next = new URL(location, url);
+      } catch {
+        next = undefined;
+      }
+      const sameOrigin = next !== undefined && next.origin === new URL(url).origin;
+      if (!next || !sameOrigin || (http.status !== 307 && http.status !== 308) || !secureEnough(next.href) || hop >= MAX_TOKEN_REDIRECTS) {
+        this.fail(
+          'unusable',
+          `the token endpoint ${this.url(url)} answered HTTP ${http.status} redirecting to ${next ? this.url(next.href) : 'an invalid Location'}: a token request follows a redirect only when it is a 307/308 within the same origin (at most ${MAX_TOKEN_REDIRECTS}), so the client secret was not sent there`,
+          http,
+        );
+        return { http };
+      }
+      url = next.href;
+    }
     if (!token) {
       const err = describeError(http);
       this.fail(
@@ -192,7 +216,7 @@ export class OAuthClient implements RequestAuth {
   /** One exchange on the timeline; `inspect` sees the answer before it is emitted (to register secrets in it). */
   private async request(
     step: OAuthStep['step'],
-    req: { method: string; url: string; headers: Record<string, string>; body?: string },
+    req: { method: string; url: string; headers: Record<string, string>; body?: string; redirect?: 'manual' },
     inspect: (r: HttpResult) => void,
     method?: AuthMethod,
   ): Promise<HttpResult> {

@@ -20,6 +20,11 @@ export const PROXY_UPSTREAM_URL_HEADER = 'x-proxy-upstream-url';
 export const PROXY_REDIRECTS_HEADER = 'x-proxy-redirects';
 /** Names (never values) of the request headers the proxy forwarded upstream, comma-separated. */
 export const PROXY_SENT_HEADERS_HEADER = 'x-proxy-sent-headers';
+/**
+ * Request header (never forwarded): `same-origin` asks the proxy not to follow a redirect to another origin
+ * (`redirect_blocked` instead). The OAuth client sets it on token requests, whose body may carry the client secret.
+ */
+export const PROXY_REDIRECT_HEADER = 'x-proxy-redirect';
 
 export const PROXY_ERROR_CODES = [
   'bad_target',
@@ -28,6 +33,8 @@ export const PROXY_ERROR_CODES = [
   'request_too_large',
   'response_too_large',
   'rate_limited',
+  /** The proxy's own budget for one client's open requests or one stream's lifetime ran out: never the agent's fault. */
+  'stream_limit',
   'dns_failed',
   'connect_failed',
   'tls_failed',
