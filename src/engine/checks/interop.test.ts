@@ -420,6 +420,23 @@ describe('two-agent checks with scripted agents', () => {
     expect(byId['interop.peer.concurrent']!.message).toMatch(/distinct ids per agent/);
   });
 
+  it('a shared task id: a MUST failure in v1.0 (§3.4.2), an advisory in v0.2/v0.3 (the schema only describes the id as unique)', async () => {
+    const o = { slowTaskMs: 200, stepMs: 5 } as const;
+    for (const generation of ['v0.2', 'v0.3', 'v1.0'] as const) {
+      const [agent, peer] = await Promise.all([
+        startDefectAgent({ generation, defects: ['duplicate-task-ids'], ...o }),
+        startDefectAgent({ generation, ...o }),
+      ]);
+      try {
+        const r = (await peerRun(agent, peer)).byId['interop.peer.concurrent']!;
+        expect(r.message, generation).toMatch(/Two concurrent tasks of the agent share the id/);
+        expect([r.status, r.level], generation).toEqual(generation === 'v1.0' ? ['fail', 'MUST'] : ['advisory', 'MAY']);
+      } finally {
+        await Promise.all([agent.close(), peer.close()]);
+      }
+    }
+  });
+
   it('one agent giving two concurrent tasks the same id fails', async () => {
     const byId = await runPeers(twoAgents({ agentSameId: true }), ['interop.peer.concurrent']);
     expect(byId['interop.peer.concurrent']!.status).toBe('fail');

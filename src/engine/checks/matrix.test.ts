@@ -201,7 +201,8 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
     advisesOn: each(V1, ['lifecycle.cancel', 'lifecycle.context']),
     level: 'non-conformant',
   },
-  'duplicate-task-ids': { setup: 'peer', on: V02_UP, fails: ['interop.peer.concurrent'], level: 'partial' },
+  // v0.2/v0.3 only describe the id as unique (MAY-level: an advisory, still a detection); v1.0 §3.4.2 MUST.
+  'duplicate-task-ids': { setup: 'peer', on: V02_UP, fails: ['interop.peer.concurrent'], level: 'full', levelOn: each(V1, 'partial') },
   // streaming.disconnect reads its task back at once: while it still runs, it is "gone" too.
   'get-not-found-running': { fails: ['lifecycle.get'], mayFail: ['streaming.disconnect'], level: 'non-conformant' },
   'cancel-ignored': { fails: ['lifecycle.cancel.effective'], level: 'full' },

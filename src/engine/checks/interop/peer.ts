@@ -141,7 +141,11 @@ export const interopPeerConcurrent = defineCheck({
       return new Set(ids).size < ids.length ? ids : undefined;
     };
     const agentDup = dupOf([a1, a2]);
-    if (agentDup) return fail(`Two concurrent tasks of the agent share the id ${agentDup[0]}: task ids MUST be unique per agent.`, evidence);
+    if (agentDup)
+      return fail(
+        `Two concurrent tasks of the agent share the id ${agentDup[0]}: ${ctx.generation === 'v1.0' ? 'task ids MUST be unique per agent (v1.0.1 §3.4.2)' : `the ${ctx.generation} schema describes a task id as unique`}.`,
+        evidence,
+      );
     const peerDup = dupOf([b1, b2]);
     if (peerDup) {
       return {

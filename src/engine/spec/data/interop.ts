@@ -258,29 +258,15 @@ export const SPEC: Record<string, CheckSpec> = {
         {
           doc: 'a2a-v0.2.6',
           file: 'a2a.json',
-          section: 'Task.required',
-          quote: '"required": [ "contextId", "id", "kind", "status" ]',
-          keyword: 'required-field',
-        },
-        {
-          doc: 'a2a-v0.2.6',
-          file: 'a2a.json',
           section: 'Task.id',
           quote: '"id": { "description": "Unique identifier for the task", "type": "string" }',
           keyword: 'none',
         },
       ],
-      note: 'The task id is a required field defined as unique: distinct ids are a MUST through the required field. That concurrent tasks settle within our budget is not a requirement.',
+      note: 'The schema requires a Task to have an id (its presence is lifecycle.shape\'s MUST) and describes it as "Unique", without a requirement word: two tasks sharing an id is an advisory. That concurrent tasks settle within our budget is not a requirement either.',
     }),
     'v0.3': gen({
       sentences: [
-        {
-          doc: 'a2a-v0.3.0',
-          file: 'a2a.json',
-          section: 'Task.required',
-          quote: '"required": [ "contextId", "id", "kind", "status" ]',
-          keyword: 'required-field',
-        },
         {
           doc: 'a2a-v0.3.0',
           file: 'a2a.json',
@@ -289,7 +275,7 @@ export const SPEC: Record<string, CheckSpec> = {
           keyword: 'none',
         },
       ],
-      note: 'As v0.2.6: distinct ids backed through the required field; settling within our budget is not.',
+      note: 'As v0.2.6: the id is required (lifecycle.shape), its uniqueness only described ("A unique identifier"): a shared id is an advisory; settling within our budget is not a requirement.',
     }),
     'v1.0': gen({
       sentences: [
