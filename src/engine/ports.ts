@@ -28,6 +28,11 @@ export interface Host {
   /** Where the engine's requests go: `proxy` (through the CORS proxy) or `direct`. Informational. */
   transport?: 'proxy' | 'direct';
   /**
+   * Credentials may go over plain HTTP to hosts other than this machine (local testing on a private network; the
+   * CLI and MCP server: A2A_ALLOW_INSECURE_CREDENTIALS=1). Default: only https or loopback (http/insecure.ts).
+   */
+  allowInsecureCredentials?: boolean;
+  /**
    * Sends a CORS preflight (OPTIONS with Origin and Access-Control-Request-*) to `url` and returns the
    * response head. Optional: a browser cannot send one by hand, so browser hosts implement it through the
    * proxy's diagnostic endpoint or leave it out (the browser-readiness checks then skip, saying why).

@@ -9,9 +9,13 @@ import { withOriginBoundCredentials } from './redirects';
  * check has an address open); `false` for none (the push delivery checks then skip). `grpc`: a transport (the CLI
  * passes src/grpc/lazy.ts lazyGrpc()) to call gRPC interfaces; without it they are reported as not testable.
  */
-export function createNodeHost(opts: { fetch?: typeof fetch; grpc?: GrpcTransport; inbox?: WebhookInbox | false } = {}): Host {
+export function createNodeHost(
+  opts: { fetch?: typeof fetch; grpc?: GrpcTransport; inbox?: WebhookInbox | false; allowInsecureCredentials?: boolean } = {},
+): Host {
   const f = opts.fetch ?? globalThis.fetch;
   return {
+    // Credentials over plain HTTP to another machine: only when the user says so (local testing; engine/http/insecure.ts).
+    allowInsecureCredentials: opts.allowInsecureCredentials ?? /^(1|true|yes)$/i.test(process.env.A2A_ALLOW_INSECURE_CREDENTIALS ?? ''),
     // Redirects followed like the proxy does: credentials never go to another origin (./redirects.ts).
     fetch: withOriginBoundCredentials(f),
     now: () => Date.now(),

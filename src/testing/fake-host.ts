@@ -20,6 +20,8 @@ export function fakeHost(route: Route, opts: Partial<Pick<Host, 'now' | 'sleep'>
     sleep: opts.sleep ?? timerSleep,
     randomUUID: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
     transport: 'direct',
+    // Scripted agents live at made-up http names (http://agent.test); the https-or-loopback rule has its own tests.
+    allowInsecureCredentials: true,
   };
   return { host, requests };
 }

@@ -7,6 +7,7 @@
  * emitted, so they are masked everywhere.
  */
 import { readBody } from '../http/body';
+import { secureOrLoopback } from '../http/insecure';
 import { PROXY_REDIRECT_HEADER } from '../model/proxy';
 import type { HttpContext, RequestAuth } from '../http/context';
 import { emitResponse, finish, openResponse, type HttpResult } from '../http/exchange';
@@ -118,7 +119,7 @@ export class OAuthClient implements RequestAuth {
   private fetchToken(): Promise<Token | undefined> {
     this.pending ??= (async () => {
       try {
-        if (!secureEnough(this.tokenUrl ?? '')) {
+        if (!secureOrLoopback(this.tokenUrl ?? '')) {
           this.fail(
             'unusable',
             `the token endpoint ${this.url(this.tokenUrl ?? '')} is not https: the client secret is not sent over plain HTTP (except to a loopback address)`,
@@ -192,7 +193,7 @@ export class OAuthClient implements RequestAuth {
         next = undefined;
       }
       const sameOrigin = next !== undefined && next.origin === new URL(url).origin;
-      if (!next || !sameOrigin || (http.status !== 307 && http.status !== 308) || !secureEnough(next.href) || hop >= MAX_TOKEN_REDIRECTS) {
+      if (!next || !sameOrigin || (http.status !== 307 && http.status !== 308) || !secureOrLoopback(next.href) || hop >= MAX_TOKEN_REDIRECTS) {
         this.fail(
           'unusable',
           `the token endpoint ${this.url(url)} answered HTTP ${http.status} redirecting to ${next ? this.url(next.href) : 'an invalid Location'}: a token request follows a redirect only when it is a 307/308 within the same origin (at most ${MAX_TOKEN_REDIRECTS}), so the client secret was not sent there`,
@@ -286,17 +287,6 @@ export class OAuthClient implements RequestAuth {
       }
     }
     return current && current.value !== mine.value ? { ...headers, [mine.key]: `Bearer ${current.value}` } : undefined;
-  }
-}
-
-/** https, or http to a loopback host (a local test issuer): RFC 6749 §2.3.1 requires TLS for client passwords. */
-function secureEnough(u: string): boolean {
-  try {
-    const url = new URL(u);
-    if (url.protocol === 'https:') return true;
-    return url.protocol === 'http:' && /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(url.hostname);
-  } catch {
-    return false;
   }
 }
 

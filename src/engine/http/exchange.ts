@@ -2,6 +2,7 @@ import type { TransportError } from '../model/events';
 import { safeJsonParse, truncate, type JsonParse } from '../util/json';
 import { readBody } from './body';
 import { originOf, withSlot, type HttpContext } from './context';
+import { insecureCredentialError } from './insecure';
 import { abortPromise, classifyFetchError, deadline, isProxyError, proxyError, upstreamStatus, type Deadline } from './transport-errors';
 
 export interface HttpRequest {
@@ -77,6 +78,11 @@ export async function openResponse(ctx: HttpContext, given: HttpRequest): Promis
   emitRequest(ctx, id, req, startedAt);
   const dl = deadline(ctx, req.timeoutMs ?? ctx.limits.requestTimeoutMs);
   const r = emptyResult(id, startedAt, req.url);
+  const insecure = insecureCredentialError(ctx, req.url, req.headers);
+  if (insecure) {
+    r.error = insecure;
+    return { id, r, dl };
+  }
   let res: Response;
   try {
     res = await Promise.race([
