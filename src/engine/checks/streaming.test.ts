@@ -70,6 +70,8 @@ interface AgentOpts {
   sendFails?: (n: number) => boolean;
   /** Every get answers TaskNotFound. */
   getNotFound?: boolean;
+  /** Legacy: the stream's events keep their own task id instead of the TaskSendParams.id we sent. */
+  foreignIds?: boolean;
 }
 
 function agent(g: Gen, o: AgentOpts) {
@@ -89,8 +91,12 @@ function agent(g: Gen, o: AgentOpts) {
     const body = (await req.json()) as { id: unknown; method: string; params?: { id?: string } };
     const reply = (result: unknown) => json({ jsonrpc: '2.0', id: body.id, result });
     switch (body.method) {
-      case methods.stream:
-        return o.streamAnswer ? o.streamAnswer(body.id) : sseResponse(o.stream, body.id);
+      case methods.stream: {
+        if (o.streamAnswer) return o.streamAnswer(body.id);
+        // Legacy: the client chooses the task id (TaskSendParams.id), and a conforming agent's events carry it.
+        const sent = g === 'legacy' && !o.foreignIds ? body.params?.id : undefined;
+        return sseResponse(sent ? { ...o.stream, chunks: (id) => o.stream.chunks(id).map((c) => c.split(TASK).join(sent)) } : o.stream, body.id);
+      }
       case methods.subscribe: {
         // The subscription is about the task we asked for.
         const sub = o.subscribe ?? { chunks: () => [] };
@@ -135,6 +141,20 @@ async function run(g: Gen, o: AgentOpts, only = STREAMING, timeoutMs = 1500) {
 }
 
 const statusOf = (r: CheckResult | undefined) => [r?.status, r?.skipKind].filter(Boolean).join(':');
+
+describe('streaming.consistency', () => {
+  const events = (id: unknown) => sse(id, ev.task('legacy', 'working'), ev.status('legacy', 'working'), ev.status('legacy', 'completed', true));
+  it('legacy: events that all name one task, but not the id we sent (TaskSendParams.id), fail the MUST', async () => {
+    const { byId } = await run('legacy', { stream: { chunks: events }, foreignIds: true }, ['streaming.consistency']);
+    const r = byId['streaming.consistency']!;
+    expect([r.status, r.level]).toEqual(['fail', 'MUST']);
+    expect(r.message).toMatch(/^3 of 3 event\(s\) name task t-stream, not the id [0-9a-f-]{36} we sent in tasks\/sendSubscribe \(TaskSendParams.id\)\.$/);
+  });
+  it('legacy: events that carry the id we sent pass', async () => {
+    const { byId } = await run('legacy', { stream: { chunks: events } }, ['streaming.consistency']);
+    expect(statusOf(byId['streaming.consistency'])).toBe('pass');
+  });
+});
 
 describe('SSE framing freedoms (WHATWG)', () => {
   it('CR-only line ends: every event arrives, the last (terminal) one included', async () => {

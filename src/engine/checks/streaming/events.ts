@@ -73,6 +73,14 @@ export const streamingConsistency = defineCheck({
     const f = ctx.stream;
     const ids = new Set(f.run.items.map((i) => i.taskId).filter(Boolean));
     const ctxs = new Set(f.run.items.map((i) => i.contextId).filter(Boolean));
+    // Legacy: the client chose the id; every event "MUST match the TaskSendParams.id" (v0.1.0 §7.2.2, §7.2.3).
+    const sent = f.sentTaskId;
+    const other = sent ? f.run.items.filter((i) => i.taskId && i.taskId !== sent) : [];
+    if (sent && other.length)
+      return fail(
+        `${other.length} of ${f.run.items.length} event(s) name task ${[...new Set(other.map((i) => i.taskId))].slice(0, 3).join(', ')}, not the id ${sent} we sent in tasks/sendSubscribe (TaskSendParams.id).`,
+        itemEvidence(other),
+      );
     if (ids.size > 1 || ctxs.size > 1)
       return fail(
         `The stream mixes task ids ${[...ids].join(', ')}${ctxs.size > 1 ? ` and contexts ${[...ctxs].join(', ')}` : ''}.`,
