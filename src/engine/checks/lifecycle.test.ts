@@ -13,6 +13,7 @@ import type { PermittedName } from '../../testing/defect-agent/permitted';
 import type { CheckResult } from '../model/check';
 import { reportResults } from '../report/build';
 import { runConformance } from '../runner/run';
+import { judgeListPage } from './lifecycle/list';
 
 type G = 'legacy' | 'v0.3' | 'v1.0';
 type Json = Record<string, unknown>;
@@ -591,6 +592,21 @@ describe('lifecycle.list', () => {
     const first = bad.agent.rpcs.find((x) => x.method === 'ListTasks')!;
     expect(first.params).toMatchObject({ pageSize: 10 });
     expect(typeof first.params.contextId).toBe('string');
+  });
+
+  it('tasks listed oldest first fail (§3.1.4 MUST: newest first by status timestamp); newest first and equal timestamps pass', () => {
+    const t = (id: string, timestamp: string) => ({ id, contextId: 'c', status: { state: 'TASK_STATE_COMPLETED', timestamp } });
+    const page = (...tasks: unknown[]) => ({ tasks, nextPageToken: '', pageSize: 10, totalSize: tasks.length });
+    const oldest = judgeListPage(page(t('a', '2026-01-01T00:00:01.000Z'), t('b', '2026-01-01T00:00:02.000Z')), 'c');
+    expect(oldest.hard).toEqual(['the tasks are not sorted by status timestamp, newest first (§3.1.4 MUST)']);
+    expect(judgeListPage(page(t('b', '2026-01-01T00:00:02.000Z'), t('a', '2026-01-01T00:00:01.000Z')), 'c').hard).toEqual([]);
+    expect(judgeListPage(page(t('b', '2026-01-01T00:00:02.000Z'), t('a', '2026-01-01T00:00:02.000Z')), 'c').hard).toEqual([]);
+  });
+
+  it('the test agent lists its tasks oldest first with list-oldest-first: lifecycle.list fails', async () => {
+    const { byId } = await runAgent({ generation: 'v1.0' }, ['lifecycle.list'], { defects: ['list-oldest-first'] });
+    expect(byId['lifecycle.list']!.status).toBe('fail');
+    expect(byId['lifecycle.list']!.message).toMatch(/not sorted by status timestamp, newest first/);
   });
 
   it('the test agent lists its tasks correctly on both v1.0 bindings', async () => {

@@ -4,6 +4,7 @@ import { DEFECT_NAMES, type DefectName, startDefectAgent, type RunningDefectAgen
 import type { Binding, Generation } from './dialect';
 import { Driver, type WireJson, pollUntil } from './wire-client';
 import { HAIKU_LINES } from './skills';
+import { CANCEL_REVERT_MS } from './tasks';
 import { pushDeliveries } from './push-probe';
 
 const STEP = 10;
@@ -597,6 +598,15 @@ const PROBES: Record<DefectName, Probe> = {
     agent: 'v1',
     shows: async (d) => d.stateOf((await d.cancel((await slowTask(d)).id)).result) !== 'canceled',
   },
+  'cancel-reverts': {
+    agent: 'v1',
+    shows: async (d) => {
+      const id = (await slowTask(d)).id;
+      const answered = d.stateOf((await d.cancel(id)).result);
+      await new Promise((r) => setTimeout(r, CANCEL_REVERT_MS + 300));
+      return answered === 'canceled' && d.stateOf((await d.get(id)).result) === 'completed';
+    },
+  },
   'cancel-internal-error': { agent: 'v1', shows: async (d) => (await d.cancel((await slowTask(d)).id)).error?.code === -32603 },
   'cancel-completed-500': { agent: 'v1', shows: async (d) => (await d.cancel((await quick(d)).id)).wire.status === 500 },
   'cancel-completed-succeeds': {
@@ -661,6 +671,15 @@ const PROBES: Record<DefectName, Probe> = {
     shows: async (d) => {
       await quick(d);
       return (await d.list({ contextId: crypto.randomUUID() })).result.tasks.length > 0;
+    },
+  },
+  'list-oldest-first': {
+    agent: 'v1',
+    shows: async (d) => {
+      await quick(d);
+      await quick(d);
+      const ts = ((await d.list({ pageSize: 100 })).result.tasks as WireJson[]).map((t) => Date.parse(t.status.timestamp));
+      return ts.length >= 2 && ts[0]! < ts[ts.length - 1]!;
     },
   },
   'push-config-wrong-url': {

@@ -190,7 +190,8 @@ export function createOperations(s: AgentState) {
       .filter(({ t }) => (typeof q.contextId === 'string' && q.contextId && !has('list-ignores-context') ? t.contextId === q.contextId : true))
       .filter(({ t }) => (status ? t.status.state === status : true))
       .filter(({ t }) => (after !== undefined ? t.updatedAt > after : true))
-      .sort((a, b) => b.t.updatedAt - a.t.updatedAt || b.i - a.i)
+      // list-oldest-first: the order of §3.1.4 ("sorted by status timestamp, newest first") reversed.
+      .sort((a, b) => (has('list-oldest-first') ? -1 : 1) * (b.t.updatedAt - a.t.updatedAt || b.i - a.i))
       .map(({ t }) => t);
     // list-small-pages: pageSize is an upper bound; this agent never returns more than 2 per page.
     const size = permits('list-small-pages') ? Math.min(pageSize, 2) : pageSize;
