@@ -4,7 +4,6 @@ import { DEFECT_NAMES, type DefectName, startDefectAgent, type RunningDefectAgen
 import type { Binding, Generation } from './dialect';
 import { Driver, type WireJson, pollUntil } from './wire-client';
 import { HAIKU_LINES } from './skills';
-import { CANCEL_REVERT_MS } from './tasks';
 import { pushDeliveries } from './push-probe';
 
 const STEP = 10;
@@ -597,15 +596,6 @@ const PROBES: Record<DefectName, Probe> = {
   'cancel-ignored': {
     agent: 'v1',
     shows: async (d) => d.stateOf((await d.cancel((await slowTask(d)).id)).result) !== 'canceled',
-  },
-  'cancel-reverts': {
-    agent: 'v1',
-    shows: async (d) => {
-      const id = (await slowTask(d)).id;
-      const answered = d.stateOf((await d.cancel(id)).result);
-      await new Promise((r) => setTimeout(r, CANCEL_REVERT_MS + 300));
-      return answered === 'canceled' && d.stateOf((await d.get(id)).result) === 'completed';
-    },
   },
   'cancel-internal-error': { agent: 'v1', shows: async (d) => (await d.cancel((await slowTask(d)).id)).error?.code === -32603 },
   'cancel-completed-500': { agent: 'v1', shows: async (d) => (await d.cancel((await quick(d)).id)).wire.status === 500 },
