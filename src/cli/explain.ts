@@ -2,7 +2,7 @@
  * `a2a-interop explain <check-id>` and `a2a-interop checks --format`: what a check enforces, generation by
  * generation, with the sentences it is traced to. Pure functions over the catalogue and the spec data.
  */
-import { CHECK_CATALOG } from '../engine/checks';
+import { CHECK_CATALOG, unknownCheckIds } from '../engine/checks';
 import { obligationFor, tierFor } from '../engine/checks/define';
 import { GENERATIONS, type CheckInfo, type Generation } from '../engine/model/check';
 import { CHECK_SPECS, GENERATION_DOC, SPEC_DOCS, levelOf, refOf } from '../engine/spec';
@@ -37,10 +37,9 @@ export function catalog() {
 }
 
 /** Check ids close to `id` (same prefix, or containing it), for "did you mean". */
+/** Check ids close to an unknown one (the engine's one rule for every door that takes ids). */
 export function suggest(id: string): string[] {
-  const ids = CHECK_CATALOG.map((c) => c.id);
-  const head = id.split('.')[0] ?? id;
-  return ids.filter((x) => x.includes(id) || (id.length > 2 && x.startsWith(head))).slice(0, 8);
+  return unknownCheckIds([id])[0]?.suggestions ?? [];
 }
 
 /** Plain-text explanation of one check; undefined when there is no such check. */

@@ -98,7 +98,7 @@ export function categoryCells(report: Report): Record<Category, CategoryCell> {
 export const emptyCategories = (): Record<Category, CategoryCell> =>
   Object.fromEntries(CATEGORIES.map((c) => [c, emptyCell()])) as Record<Category, CategoryCell>;
 
-export const emptySummary = (): Summary => ({ total: 0, passed: 0, failed: 0, advisories: 0, skipped: 0, errors: 0 });
+export const emptySummary = (): Summary => ({ total: 0, passed: 0, failed: 0, advisories: 0, skipped: 0, errors: 0, notRun: 0 });
 
 /** The summary without what differs between two runs of the same agents (times, dates, sharding): for comparisons. */
 export function normalizeSummary(s: FleetSummary): Omit<FleetSummary, 'generatedAt' | 'wallMs' | 'shard'> {

@@ -12,7 +12,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CHECK_CATALOG } from '../engine/checks';
+import { CHECK_CATALOG, unknownCheckIds } from '../engine/checks';
 import { catalog, catalogMarkdown, explainCheck, levelsLine, suggest } from './explain';
 import type { ConformanceLevel, Credentials, Report, RunEvent } from '../engine';
 import { TOOL } from '../engine/report/build';
@@ -25,10 +25,10 @@ import { fetchWithExtraHeaders, parseHeader, splitCliHeaders } from './headers';
 
 // The runner, the exporters and the rest of what `run`, `run-many` and `merge` need, loaded on demand
 // (loadRunDeps) so `checks`, `explain` and `--help` start fast.
-let { runConformance, createNodeHost, createNodeInbox, loadReport, toBadge, compareWithBaseline, parseShard, parseFormats, writeReportFiles } =
+let { runConformance, createNodeHost, createNodeInbox, loadReport, toBadge, levelLabel, compareWithBaseline, parseShard, parseFormats, writeReportFiles } =
   {} as typeof RunDeps;
 async function loadRunDeps(): Promise<void> {
-  ({ runConformance, createNodeHost, createNodeInbox, loadReport, toBadge, compareWithBaseline, parseShard, parseFormats, writeReportFiles } =
+  ({ runConformance, createNodeHost, createNodeInbox, loadReport, toBadge, levelLabel, compareWithBaseline, parseShard, parseFormats, writeReportFiles } =
     await import('./run-deps'));
 }
 
@@ -62,11 +62,12 @@ ${OAUTH_USAGE}
   --webhook-url URL                   public address that forwards to our push webhook inbox (for an agent that
                                       cannot reach this machine's 127.0.0.1); addresses are URL/inbox/<token>
   --webhook-port N                    port of the inbox (default: ephemeral; fix it for --webhook-url forwarding)
-  --timeout SECONDS                   budget per test task (default 60)
+  --task-timeout SECONDS              per-task timeout (default 60, as the conformance procedure says): a task or
+                                      stream that reaches no terminal state within it fails (alias: --timeout)
   --binding jsonrpc|http+json|grpc    test this binding when the card declares several (gRPC: v1.0 interfaces)
   --protocol-version 1.0|0.3          test the card's interfaces of this version (e.g. a v1.0 card's 0.3 compat ones)
   --skill ID                          exercise only this skill (repeatable; default: every skill in the card)
-  --only CHECK-ID                     run only this check (repeatable)
+  --only CHECK-ID                     run only this check (repeatable): results, but no agent level
   --min-level full|partial|minimal    level needed for exit code 0 (default minimal)
   --fail-on level|regression|never    what exits 1: level (default): below --min-level, not assessed, or with
                                       --baseline a regression; regression: only a regression against --baseline;
@@ -83,12 +84,13 @@ headers reference environment variables, e.g. {"url": "...", "headers": {"Author
   --shard I/N                         run only shard I of N (deterministic split; combine with merge)
   --baseline-dir DIR                  a previous run-many output: trend per agent, and exit 1 on a regression
   --deadline SECONDS                  overall time per agent before it is stopped (default 600)
-  --timeout, --only, --min-level, --quiet   as for run (--timeout also caps request and stream waits)
+  --task-timeout, --only, --min-level, --quiet   as for run (the per-task timeout also caps request and stream waits)
 
 Options for merge: --out-dir DIR (default a2a-fleet), --quiet.
 
 Exit codes: 0 level meets --min-level (run-many: every agent, no regression), 1 it does not (or a regression
-against --baseline / --baseline-dir), 2 usage error or a failure of this tool.
+against --baseline / --baseline-dir, or no level: --only, not assessed), 2 usage error or a failure of this tool,
+130 interrupted by SIGINT (Ctrl-C), 143 by SIGTERM: the partial reports are written, marked incomplete, with no level.
 Credentials are never written to the report.`;
 
 const LEVELS: ConformanceLevel[] = ['full', 'partial', 'minimal', 'non-conformant'];
@@ -160,6 +162,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         'webhook-url': { type: 'string' },
         'webhook-port': { type: 'string' },
         timeout: { type: 'string' },
+        'task-timeout': { type: 'string' },
         skill: { type: 'string', multiple: true },
         binding: { type: 'string' },
         'protocol-version': { type: 'string' },
@@ -243,7 +246,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (formats.length > 1 && !v['out-dir']) throw new UsageError('Several formats need --out-dir DIR (one file per format)');
     if (v.out && v['out-dir']) throw new UsageError('Give --out FILE or --out-dir DIR, not both');
     const minLevel = minLevelOf(v['min-level']);
-    const timeoutS = secondsOf(v.timeout, 60, '--timeout');
+    const timeoutS = taskTimeoutOf(v);
+    checkOnly(v.only);
     const baseline = v.baseline === undefined ? undefined : readBaseline(v.baseline, io);
     if (v.peer) {
       try {
@@ -337,8 +341,16 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
     }
   };
   const controller = new AbortController();
-  const onSignal = () => controller.abort(new Error('interrupted'));
+  // Ctrl-C (SIGINT) and a CI timeout (SIGTERM) stop the run; its partial reports are still written (marked
+  // incomplete, no level) and the exit code says which signal (128 + its number). A second signal kills at once.
+  let interrupted: 'SIGINT' | 'SIGTERM' | undefined;
+  const onSignal = (sig: 'SIGINT' | 'SIGTERM') => {
+    interrupted ??= sig;
+    if (!a.quiet) io.stderr(`\n${sig}: stopping the run; writing the partial report (no level)...\n`);
+    controller.abort(new Error(`interrupted by ${sig}`));
+  };
   process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   let report: Report;
   const inbox = createNodeInbox({
     ...a.webhook,
@@ -365,6 +377,7 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
     );
   } finally {
     process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
     await inbox.close();
   }
   if (a.baseline) report = { ...report, comparison: compareWithBaseline(a.baseline.report, report) };
@@ -394,7 +407,7 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
   const s = report.summary;
   if (!a.quiet) {
     io.stderr(
-      `\nConformance level: ${report.conformanceLevel ?? 'not assessed'}${report.provisional ? ' (provisional)' : ''} — ${s.passed} passed, ${s.failed} required failure(s), ${s.advisories} advisor${s.advisories === 1 ? 'y' : 'ies'}, ${s.skipped} skipped, ${s.errors} tool error(s)\n${report.levelReason}\n${written.length ? `Written: ${written.join(', ')}\n` : ''}`,
+      `\nConformance level: ${levelLabel(report)}${report.provisional ? ' (provisional)' : ''} — ${s.passed} passed, ${s.failed} required failure(s), ${s.advisories} advisor${s.advisories === 1 ? 'y' : 'ies'}, ${s.skipped} skipped, ${s.errors} tool error(s)${s.notRun ? `, ${s.notRun} not run` : ''}\n${report.levelReason}\n${written.length ? `Written: ${written.join(', ')}\n` : ''}`,
     );
     const c = report.comparison;
     if (c) {
@@ -403,6 +416,10 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
       );
       for (const r of c.regressions) io.stderr(`  ${r}\n`);
     }
+  }
+  if (interrupted) {
+    io.stderr(`Interrupted by ${interrupted}: ${report.levelReason}\n`);
+    return interrupted === 'SIGINT' ? 130 : 143;
   }
   // Exit code and, when it is not 0, one line on stderr saying why (even with --quiet): src/cli/gate.ts.
   const verdict = gate(report, { failOn: a.failOn, minLevel: a.minLevel, baselinePath: a.baseline?.path });
@@ -419,6 +436,24 @@ function failOnOf(s: string | undefined, haveBaseline: boolean): FailOn {
 }
 
 const cleanCategoryOk = (s: string) => s.trim().replace(/\/+$/, '').length > 0;
+
+/** --task-timeout (the procedure's per-task timeout; --timeout is its older name): seconds. */
+function taskTimeoutOf(v: { timeout?: string; 'task-timeout'?: string }): number {
+  if (v.timeout !== undefined && v['task-timeout'] !== undefined) throw new UsageError('Give --task-timeout or --timeout (its older name), not both');
+  return v['task-timeout'] !== undefined ? secondsOf(v['task-timeout'], 60, '--task-timeout') : secondsOf(v.timeout, 60, '--timeout');
+}
+
+/** --only ids must name checks: an unknown id is a usage error with suggestions, never a run of nothing. */
+function checkOnly(only: readonly string[] | undefined): void {
+  const unknown = unknownCheckIds(only ?? []);
+  if (!unknown.length) return;
+  throw new UsageError(
+    unknown
+      .map((u) => `--only: no check "${u.id}".${u.suggestions.length ? ` Did you mean: ${u.suggestions.join(', ')}?` : ''}`)
+      .concat('List them with a2a-interop checks.')
+      .join('\n'),
+  );
+}
 
 function minLevelOf(s: string | undefined): ConformanceLevel {
   const minLevel = (s ?? 'minimal') as ConformanceLevel;
@@ -474,6 +509,7 @@ type ParsedValues = Parameters<typeof credentialsFrom>[0] & {
   shard?: string;
   deadline?: string;
   timeout?: string;
+  'task-timeout'?: string;
   only?: string[];
   'min-level'?: string;
   quiet?: boolean;
@@ -500,6 +536,7 @@ async function fleetCommand(command: 'run-many' | 'merge', args: string[], v: Pa
   const concurrency = v.concurrency === undefined ? 4 : Number(v.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) throw new UsageError('--concurrency must be a whole number from 1 to 256');
   const shard = v.shard === undefined ? undefined : parseShard(v.shard);
+  checkOnly(v.only);
   if (v.shard !== undefined && !shard) throw new UsageError('--shard must be I/N with 1 <= I <= N, e.g. 2/3');
   return fleet.runMany(
     {
@@ -508,7 +545,7 @@ async function fleetCommand(command: 'run-many' | 'merge', args: string[], v: Pa
       concurrency,
       formats,
       minLevel: minLevelOf(v['min-level']),
-      timeoutMs: Math.round(secondsOf(v.timeout, 60, '--timeout') * 1000),
+      timeoutMs: Math.round(taskTimeoutOf(v) * 1000),
       deadlineMs: Math.round(secondsOf(v.deadline, 600, '--deadline', 86_400) * 1000),
       only: v.only,
       shard,

@@ -8,6 +8,7 @@ export { runConformance } from '../engine/runner/run';
 export { createNodeHost } from '../hosts/node';
 export { createNodeInbox } from '../inbox/node';
 export { loadReport, toBadge } from '../exporters';
+export { levelLabel } from '../exporters/common';
 export { compareWithBaseline } from '../engine/report/baseline';
 export { parseShard } from './fleet-input';
 export { parseFormats, writeReportFiles } from './outputs';

@@ -124,6 +124,7 @@ const SKIP_WHY: Record<NonNullable<CheckResult['skipKind']>, string> = {
   'tool-limit': 'our budget ran out',
   credentials: 'credentials needed',
   unreachable: 'endpoint unreachable',
+  'not-run': 'not run: the run was stopped',
 };
 
 /** The message of a result, with why it was skipped or why it is only an advisory. */
@@ -144,11 +145,15 @@ export const NOT_ASSESSED_LABELS: Record<NonNullable<Report['notAssessed']>['rea
   'tool-limit': 'our budget ran out',
   'tool-failure': 'tool failure',
   stopped: 'stopped',
+  'selected-checks': 'selected checks only',
 };
 
 /** The level in words: `full`, ..., or `not assessed (unreachable)` when the agent was never assessed. */
 export function levelLabel(report: Pick<Report, 'conformanceLevel' | 'notAssessed'>): string {
   if (report.conformanceLevel) return report.conformanceLevel;
+  // A stopped run and a run of selected checks judged the agent, but not the whole suite: no level, not "not assessed".
+  if (report.notAssessed?.reason === 'stopped') return 'no level (stopped: incomplete run)';
+  if (report.notAssessed?.reason === 'selected-checks') return 'no level (selected checks only)';
   return `not assessed${report.notAssessed ? ` (${NOT_ASSESSED_LABELS[report.notAssessed.reason]})` : ''}`;
 }
 

@@ -1,5 +1,5 @@
 import type { CheckInfo, Generation, Obligation, Requirement, Tier } from '../model/check';
-import { CHECK_SPECS, GENERATION_DOC, levelOf, refOf, SPEC_DOCS } from '../spec';
+import { CHECK_SPECS, GENERATION_DOC, levelOf, refOf, RULE_SPECS, SPEC_DOCS, type CheckSpec, type GenerationSpec, type RuleId } from '../spec';
 import type { CheckContext, CheckContextWith, Precondition } from './context';
 import { meetPreconditions, type Met } from './preconditions';
 import type { Verdict } from './verdict';
@@ -55,9 +55,9 @@ export function obligationFor(def: CheckInfo, g: Generation): Obligation {
  * stronger than MAY is `advisory`; MUST card checks are `card`, MUST lifecycle checks `core` (unless declared
  * `optional`: features the card opts into); everything else `optional`.
  */
-export function tierFor(def: CheckInfo, g: Generation): Tier {
+export function tierFor(def: CheckInfo, g: Generation, obligation: Obligation = obligationFor(def, g)): Tier {
   if (def.tier === 'basic') return 'basic';
-  const level = obligationFor(def, g);
+  const level = obligation;
   if (level === 'MAY' || def.tier === 'advisory') return 'advisory';
   if (def.tier === 'optional' || level !== 'MUST') return 'optional';
   if (def.category === 'agent-card') return 'card';
@@ -75,7 +75,21 @@ export function specRefFor(def: CheckInfo, g: Generation): string | undefined {
 
 /** The sentences a check enforces in generation `g`, as carried in results and reports. */
 export function requirementFor(def: CheckInfo, g: Generation): Requirement | undefined {
-  const spec = CHECK_SPECS[def.id]?.[g];
+  return requirementOf(CHECK_SPECS[def.id]?.[g], g);
+}
+
+/** The strength of a shared rule in generation `g` (see RULE_SPECS); MUST when the rule does not speak of `g`. */
+export function ruleObligation(rule: RuleId, g: Generation): Obligation {
+  const spec = (RULE_SPECS[rule] as CheckSpec)[g];
+  return spec ? levelOf(spec) : 'MUST';
+}
+
+/** The sentences of a shared rule in generation `g`, as carried in results that name the rule. */
+export function ruleRequirement(rule: RuleId, g: Generation): Requirement | undefined {
+  return requirementOf((RULE_SPECS[rule] as CheckSpec)[g], g);
+}
+
+function requirementOf(spec: GenerationSpec | undefined, g: Generation): Requirement | undefined {
   if (!spec) return undefined;
   return {
     release: SPEC_DOCS[GENERATION_DOC[g]].title,

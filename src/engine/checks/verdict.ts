@@ -1,6 +1,7 @@
 import type { HttpResult } from '../http/client';
 import type { CheckStatus, Evidence, SkipKind } from '../model/check';
 import type { TransportError } from '../model/events';
+import type { RuleId } from '../spec';
 import { stringifyBounded, truncate } from '../util/json';
 import type { CheckContext } from './context';
 
@@ -20,6 +21,11 @@ export interface Verdict {
    * each other): reported as an advisory, with this reason.
    */
   advisory?: string;
+  /**
+   * The shared rule this finding breaks (src/engine/checks/rules.ts): the result then carries the rule's strength and
+   * sentences for the generation, whatever the check's own, so one rule has one strength in every check and door.
+   */
+  rule?: RuleId;
 }
 
 export const pass = (message: string, evidence?: Evidence[]): Verdict => ({ status: 'pass', message, evidence });

@@ -106,7 +106,7 @@ export interface CheckInfo {
 export const Tier = z.enum(['card', 'basic', 'core', 'optional', 'advisory']);
 export type Tier = z.infer<typeof Tier>;
 
-export const SkipKind = z.enum(['not-applicable', 'precondition', 'tool-limit', 'credentials', 'unreachable']);
+export const SkipKind = z.enum(['not-applicable', 'precondition', 'tool-limit', 'credentials', 'unreachable', 'not-run']);
 export type SkipKind = z.infer<typeof SkipKind>;
 
 /** A quoted sentence of a specification, as carried in results (see src/engine/spec/types.ts). */
@@ -149,7 +149,8 @@ export const CheckResult = z.object({
    * `precondition` (could not set up the situation to test) means the requirement stayed unverified;
    * `tool-limit` (our time or size budget ended first: the message names the option to raise) likewise;
    * `credentials` (the agent refused us for lack of credentials, or refused the ones given);
-   * `unreachable` (the endpoint accepted no connection).
+   * `unreachable` (the endpoint accepted no connection);
+   * `not-run` (the run was stopped before the check ran or finished: nothing was judged, never counted as skipped).
    */
   skipKind: SkipKind.optional(),
   /** For `advisory`: why this is not a failure (the generation says only MAY, or two passages contradict each other). */

@@ -18,7 +18,8 @@ export type ConformanceLevel = z.infer<typeof ConformanceLevel>;
  * - `untestable`: the card declares only interfaces this tool cannot call (e.g. gRPC)
  * - `tool-limit`: our time or size budget ended before the agent answered (the message names the option to raise)
  * - `tool-failure`: our tool or its proxy failed before the agent could be assessed
- * - `stopped`: the run was stopped before the agent could be assessed
+ * - `stopped`: the run was stopped (by the user, Ctrl-C, SIGTERM) before it completed: a partial run has no level
+ * - `selected-checks`: only some checks were run (`--only`, a re-run): their results stand, but no agent level
  */
 export const NotAssessedReason = z.enum([
   'invalid-url',
@@ -30,6 +31,7 @@ export const NotAssessedReason = z.enum([
   'tool-limit',
   'tool-failure',
   'stopped',
+  'selected-checks',
 ]);
 export type NotAssessedReason = z.infer<typeof NotAssessedReason>;
 export const NotAssessed = z.object({ reason: NotAssessedReason, message: z.string() });
@@ -42,9 +44,12 @@ export const Summary = z.object({
   failed: z.number().int().nonnegative(),
   /** Results with nothing stronger than MAY behind them: shown apart, never lower the level. */
   advisories: z.number().int().nonnegative().default(0),
+  /** Skipped checks that were judged not to apply or could not be verified (never the checks a stopped run did not reach). */
   skipped: z.number().int().nonnegative(),
   /** Results where our tool (or its proxy) failed. */
   errors: z.number().int().nonnegative(),
+  /** Checks a stopped run never ran (skipKind `not-run`): neither passed nor skipped. Absent in older reports. */
+  notRun: z.number().int().nonnegative().default(0),
 });
 export type Summary = z.infer<typeof Summary>;
 

@@ -8,7 +8,16 @@ export const TOOL = { name: 'a2a-interop', version: '0.1.0' } as const;
 
 export function summarize(results: readonly CheckResult[]): Summary {
   const count = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
-  return { total: results.length, passed: count('pass'), failed: count('fail'), advisories: count('advisory'), skipped: count('skip'), errors: count('error') };
+  const notRun = results.filter((r) => r.status === 'skip' && r.skipKind === 'not-run').length;
+  return {
+    total: results.length,
+    passed: count('pass'),
+    failed: count('fail'),
+    advisories: count('advisory'),
+    skipped: count('skip') - notRun,
+    errors: count('error'),
+    notRun,
+  };
 }
 
 export function groupByCategory(results: readonly CheckResult[]): Categories {
@@ -21,6 +30,8 @@ export function groupByCategory(results: readonly CheckResult[]): Categories {
 export function verdictOf(state: RunState): LevelVerdict {
   return computeLevel(resultsOf(state), {
     runComplete: state.status === 'completed',
+    runStatus: state.status === 'idle' ? 'running' : state.status,
+    selected: state.options?.only,
     agent: state.targets.agent,
     credentialsGiven: !!state.options && state.options.credentials !== 'none',
   });

@@ -13,6 +13,13 @@ export interface LevelVerdict {
 export interface LevelContext {
   /** The run finished (not stopped, not crashed). */
   runComplete?: boolean;
+  /**
+   * How the run ended. A stopped (`interrupted`) or crashed (`errored`) run has no level: what it judged stands,
+   * but a level claims the whole suite. `running`: a live run (the dashboard shows progress, not this verdict).
+   */
+  runStatus?: 'running' | 'completed' | 'interrupted' | 'errored';
+  /** The run was limited to these check ids (`--only`, a re-run): results, but no agent level. */
+  selected?: readonly string[];
   /** The agent under test as discovery saw it. */
   agent?: TargetInfo;
   /** Credentials were given for the run. */
@@ -134,6 +141,29 @@ export function computeLevel(all: readonly CheckResult[], ctx: LevelContext = {}
     );
   }
 
+  const judged = results.filter((r) => !(r.status === 'skip' && r.skipKind === 'not-run'));
+  const tally = (rs: readonly CheckResult[]) => {
+    const n = (s: CheckResult['status']) => rs.filter((r) => r.status === s).length;
+    return `${n('pass')} pass, ${n('fail')} fail${n('advisory') ? `, ${n('advisory')} advisory` : ''}${n('skip') ? `, ${n('skip')} skipped` : ''}${n('error') ? `, ${n('error')} tool error` : ''}`;
+  };
+  if (ctx.selected?.length) {
+    return notAssessed({
+      reason: 'selected-checks',
+      message: `Selected checks only (${ctx.selected.length}): ${tally(judged)}. A level is a claim about the whole suite, so none is given; run every check for one.`,
+    });
+  }
+  if (ctx.runStatus === 'interrupted') {
+    return notAssessed({
+      reason: 'stopped',
+      message: `Stopped at ${judged.length}/${results.length} checks: no level (a level needs the whole suite). So far: ${tally(judged)}.`,
+    });
+  }
+  if (ctx.runStatus === 'errored') {
+    return notAssessed({
+      reason: 'tool-failure',
+      message: `Not assessed: our tool failed during the run after ${judged.length}/${results.length} checks (${tally(judged)}). This says nothing about the agent.`,
+    });
+  }
   const cardFails = failed('card');
   if (cardFails.length) {
     return { level: 'non-conformant', provisional, reason: `The agent card is invalid (${ids(cardFails)}).${note}` };

@@ -1,4 +1,16 @@
-import { appliesTo, obligationFor, requirementFor, specRefFor, tierFor, type CheckContext, type CheckDef, type Verdict } from '../checks/define';
+import {
+  appliesTo,
+  obligationFor,
+  requirementFor,
+  ruleObligation,
+  ruleRequirement,
+  specRefFor,
+  tierFor,
+  type CheckContext,
+  type CheckDef,
+  type Verdict,
+} from '../checks/define';
+import { refOf, RULE_SPECS, type CheckSpec } from '../spec';
 import type { HttpContext } from '../http/client';
 import type { CheckResult, Generation, Obligation, Requirement } from '../model/check';
 import type { Redactor } from '../redact';
@@ -58,7 +70,7 @@ export async function runCheck(def: CheckDef, makeCtx: () => CheckContext, env: 
   env.onStart?.(started, obligation);
   let v: Verdict;
   if (env.signal.aborted) {
-    v = { status: 'skip', skipKind: 'precondition', message: 'The run was stopped before this check ran.' };
+    v = { status: 'skip', skipKind: 'not-run', message: 'Not run: the run was stopped before this check started.' };
   } else if (!appliesTo(def, g) && isRecord(env.raw)) {
     v = { status: 'skip', skipKind: 'not-applicable', message: `Not part of the ${g} protocol.` };
   } else {
@@ -71,33 +83,37 @@ export async function runCheck(def: CheckDef, makeCtx: () => CheckContext, env: 
       };
     }
     if (env.signal.aborted && (v.status === 'error' || v.status === 'fail')) {
-      v = { status: 'skip', skipKind: 'precondition', message: 'The run was stopped before this check finished.' };
+      v = { status: 'skip', skipKind: 'not-run', message: 'Not run: the run was stopped before this check finished.' };
     }
   }
   // A failure with nothing stronger than MAY behind it in this generation (or a case the spec contradicts
   // itself on) is an advisory: shown with its reason, never counted against the level.
   // A crash (5xx page, dropped connection) is never only an advisory: answering with an appropriate error is
   // a MUST of its own (crashRequirement), whatever the check was probing.
-  const crashed = v.status === 'fail' && v.critical === true && (obligation === 'MAY' || v.advisory !== undefined);
+  // A finding of a shared rule is judged with the rule's strength and sentences in this generation (one rule, one strength).
+  const rule = v.status === 'fail' && v.rule ? v.rule : undefined;
+  const judgedBy = rule ? ruleObligation(rule, g) : obligation;
+  const crashed = v.status === 'fail' && v.critical === true && (judgedBy === 'MAY' || v.advisory !== undefined);
   const advisoryReason =
     v.status === 'fail' && !crashed
-      ? (v.advisory ?? (obligation === 'MAY' ? `The ${g} specification does not require this (nothing stronger than MAY stands behind it).` : undefined))
+      ? (v.advisory ?? (judgedBy === 'MAY' ? `The ${g} specification does not require this (nothing stronger than MAY stands behind it).` : undefined))
       : undefined;
   const status = advisoryReason ? 'advisory' : v.status;
-  const requirement = requirementFor(def, g);
+  const requirement = (rule && ruleRequirement(rule, g)) || requirementFor(def, g);
+  const ruleSpec = rule ? (RULE_SPECS[rule] as CheckSpec)[g] : undefined;
   const { redactor } = env;
   return {
     id: def.id,
     test: def.title,
     category: def.category,
     status,
-    level: crashed ? 'MUST' : obligation,
-    tier: crashed ? 'optional' : tierFor(def, g),
+    level: crashed ? 'MUST' : judgedBy,
+    tier: crashed ? 'optional' : tierFor(def, g, judgedBy),
     message: redactor.text(v.message),
     duration_ms: Math.max(0, env.now() - started),
     recommendation: status === 'fail' || status === 'advisory' ? redactor.text(v.recommendation ?? def.recommendation) : undefined,
     evidence: (v.evidence ?? []).map((e) => ({ ...e, value: redactor.text(e.value) })),
-    specRef: specRefFor(def, g),
+    specRef: ruleSpec ? refOf(ruleSpec) : specRefFor(def, g),
     critical: status === 'fail' && (v.critical || def.critical) ? true : undefined,
     proxyError: v.proxyError,
     skipKind: status === 'skip' ? (v.skipKind ?? 'not-applicable') : undefined,

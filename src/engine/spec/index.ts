@@ -2,16 +2,33 @@ import type { Category } from '../model/check';
 import { SPEC as card } from './data/card';
 import { SPEC as errors } from './data/errors';
 import { SPEC as interop } from './data/interop';
-import { SPEC as lifecycle } from './data/lifecycle';
+import { SPEC as lifecycle, TASK_COMPLETES, TERMINAL_FINAL } from './data/lifecycle';
 import { SPEC as oauth } from './data/oauth';
 import { SPEC as security } from './data/security';
-import { SPEC as streaming } from './data/streaming';
+import { SPEC as streaming, STREAM_ENDS, STREAM_TERMINATES } from './data/streaming';
 import type { CheckSpec } from './types';
 
 export * from './types';
 
 /** Every check's requirements per generation, by check id (one data file per category). */
 export const CHECK_SPECS: Readonly<Record<string, CheckSpec>> = { ...card, ...lifecycle, ...streaming, ...errors, ...oauth, ...interop, ...security };
+
+/**
+ * Rules observed by more than one check (or door: console, MCP, tap), each with one strength per generation: a
+ * verdict that names its rule (`Verdict.rule`) is judged with the rule's sentences, whatever check observed it.
+ * The judging functions are in src/engine/checks/rules.ts.
+ */
+export const RULE_SPECS = {
+  /** A terminal state is final: a finished task never changes state (procedure V3, V4). */
+  'terminal-final': TERMINAL_FINAL,
+  /** A task reaches a terminal state within the per-task timeout (procedure T2). */
+  'task-completes': TASK_COMPLETES,
+  /** A stream reaches its end within the per-task timeout (procedure T3). */
+  'stream-terminates': STREAM_TERMINATES,
+  /** The stream ends at its final event: final:true and close before v1.0 (procedure S2), close at a terminal state in v1.0. */
+  'stream-ends': STREAM_ENDS,
+} as const satisfies Record<string, CheckSpec>;
+export type RuleId = keyof typeof RULE_SPECS;
 
 /** Which data file holds a category's checks (for messages). */
 export const SPEC_FILES: Record<Category, string> = {

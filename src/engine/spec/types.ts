@@ -21,6 +21,11 @@ export const SPEC_DOCS = {
   fetch: { title: 'WHATWG Fetch §3.2 CORS protocol', url: 'https://fetch.spec.whatwg.org/#http-cors-protocol' },
   rfc6749: { title: 'RFC 6749 (OAuth 2.0)', url: 'https://www.rfc-editor.org/rfc/rfc6749' },
   'oidc-discovery': { title: 'OpenID Connect Discovery 1.0', url: 'https://openid.net/specs/openid-connect-discovery-1_0.html' },
+  /**
+   * The conformance procedure this product was specified from (seed 001), its pass criteria and timeouts quoted from
+   * the English rendering in docs/conformance-procedure.md#verification: an obligation source beside the spec.
+   */
+  procedure: { title: 'Conformance procedure', url: 'docs/conformance-procedure.md#verification' },
 } as const;
 export type SpecDoc = keyof typeof SPEC_DOCS;
 

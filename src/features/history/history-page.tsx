@@ -20,6 +20,7 @@ const SKIP_WHY: Record<SkipKind, string> = {
   'tool-limit': 'our time budget ran out',
   credentials: 'credentials needed',
   unreachable: 'endpoint unreachable',
+  'not-run': 'not run (stopped)',
 };
 
 interface Compared {

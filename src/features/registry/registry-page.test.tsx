@@ -151,7 +151,7 @@ describe('registry page', () => {
       status: 'completed',
       level,
       provisional: false,
-      summary: { total: 1, passed: 1, failed: 0, advisories: 0, skipped: 0, errors: 0 },
+      summary: { total: 1, passed: 1, failed: 0, advisories: 0, skipped: 0, errors: 0, notRun: 0 },
       eventCount: 1,
       origin: 'live',
       ...extra,

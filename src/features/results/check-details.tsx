@@ -113,6 +113,7 @@ export const SKIP_TEXT: Record<NonNullable<CheckResult['skipKind']>, string> = {
   'tool-limit': 'Our time or size budget ended before the agent finished: not judged, never counted against the agent.',
   credentials: 'The agent refused the call for lack of (valid) credentials: enter them and run again.',
   unreachable: 'Nothing answered at the endpoint, so the agent was not reached: not assessed.',
+  'not-run': 'Not run: the run was stopped before this check ran or finished. Nothing was judged.',
 };
 
 /** The sentences the check enforces in the generation spoken, quoted, with the section they come from. */

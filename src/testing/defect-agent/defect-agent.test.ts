@@ -4,6 +4,7 @@ import { DEFECT_NAMES, type DefectName, startDefectAgent, type RunningDefectAgen
 import type { Binding, Generation } from './dialect';
 import { Driver, type WireJson, pollUntil } from './wire-client';
 import { HAIKU_LINES } from './skills';
+import { CANCEL_REVERT_MS } from './tasks';
 import { pushDeliveries } from './push-probe';
 
 const STEP = 10;
@@ -597,6 +598,15 @@ const PROBES: Record<DefectName, Probe> = {
     agent: 'v1',
     shows: async (d) => d.stateOf((await d.cancel((await slowTask(d)).id)).result) !== 'canceled',
   },
+  'cancel-reverts': {
+    agent: 'v1',
+    shows: async (d) => {
+      const id = (await slowTask(d)).id;
+      const answered = d.stateOf((await d.cancel(id)).result);
+      await new Promise((r) => setTimeout(r, CANCEL_REVERT_MS + 300));
+      return answered === 'canceled' && d.stateOf((await d.get(id)).result) === 'completed';
+    },
+  },
   'cancel-internal-error': { agent: 'v1', shows: async (d) => (await d.cancel((await slowTask(d)).id)).error?.code === -32603 },
   'cancel-completed-500': { agent: 'v1', shows: async (d) => (await d.cancel((await quick(d)).id)).wire.status === 500 },
   'cancel-completed-succeeds': {
@@ -834,6 +844,13 @@ const PROBES: Record<DefectName, Probe> = {
   'notification-answered': {
     agent: 'v1',
     shows: async (d) => (await d.post(JSON.stringify({ jsonrpc: '2.0', method: 'GetTask', params: { id: 'x' } }))).text.trim() !== '',
+  },
+  'notification-refused-with-id': {
+    agent: 'v1',
+    shows: async (d) => {
+      const r = JSON.parse((await d.post(JSON.stringify({ jsonrpc: '2.0', method: 'GetTask', params: { id: 'x' } }))).text) as WireJson;
+      return r.error?.code === -32600 && r.id === 0;
+    },
   },
   'error-data-no-errorinfo': {
     agent: 'v1',

@@ -149,6 +149,7 @@ export function createAgentState(opts: DefectAgentMountOptions): AgentState {
     neverFinish: () => has('task-never-finishes'),
     goBackwards: () => permits('back-to-submitted'),
     cancelIgnored: () => has('cancel-ignored'),
+    cancelReverts: () => has('cancel-reverts'),
     skipWorking: () => permits('skip-working'),
     classify: (text) => {
       const t = text.toLowerCase();

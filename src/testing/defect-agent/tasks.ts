@@ -52,6 +52,9 @@ export type TaskEvent =
   { type: 'status'; task: ITask; status: IStatus } | { type: 'artifact'; task: ITask; artifact: IArtifact; chunk: string; append: boolean; lastChunk: boolean };
 
 /** A skill behaviour, plus the ones only permitted variants add: `auth` pauses in auth-required, `rejected` is refused at creation. */
+/** How long after a cancel the defect cancel-reverts completes the canceled task. */
+export const CANCEL_REVERT_MS = 1500;
+
 export type TaskBehaviour = Behaviour | 'auth' | 'rejected';
 
 /** What happens to an answer to an input-required task. */
@@ -64,6 +67,8 @@ export interface EngineOptions {
   neverFinish: () => boolean;
   goBackwards: () => boolean;
   cancelIgnored: () => boolean;
+  /** Defect cancel-reverts: a cancel is answered canceled, but the work runs on and the task ends completed. */
+  cancelReverts?: () => boolean;
   /** Permitted variant skip-working: plain and slow tasks go from submitted straight to their end. */
   skipWorking?: () => boolean;
   /** The behaviour a message asks for (default: behaviourFor). */
@@ -140,6 +145,12 @@ export class TaskEngine {
 
   cancel(task: ITask, afterMs = 0): void {
     if (this.opts.cancelIgnored()) return;
+    if (this.opts.cancelReverts?.()) {
+      this.setState(task, 'canceled', agentText(task, 'Canceled at your request.'));
+      // The worker was never told: 1.5 s later it publishes its result over the canceled state.
+      this.later(task, CANCEL_REVERT_MS, () => this.setState(task, 'completed', agentText(task, 'Done anyway.')));
+      return;
+    }
     if (afterMs > 0) {
       // Asynchronous cancellation: the work stops a little later.
       this.clearTimers(task.id);

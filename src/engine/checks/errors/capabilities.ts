@@ -324,10 +324,14 @@ export const errorsSubscribeTerminal = defineCheck({
     if (ans.kind === 'accepted') return fail(`${what}: answered with a result (${ans.how}), neither an error nor an event stream.`, evidence);
     if (endSeen && run.reason === 'closed') return pass(`${what}: the stream delivered the final state (${endSeen}) and closed.`, evidence);
     if (endSeen)
-      return fail(
-        `${what}: the stream delivered the final state (${endSeen}) but was still open ${run.reason === 'stopped' ? `${grace} ms later` : `when our wait ended (${run.reason})`}.`,
-        evidence,
-      );
+      // The rule "the stream ends at its final event", as streaming.terminal / streaming.closes judge it.
+      return {
+        ...fail(
+          `${what}: the stream delivered the final state (${endSeen}) but was still open ${run.reason === 'stopped' ? `${grace} ms later` : `when our wait ended (${run.reason})`}.`,
+          evidence,
+        ),
+        rule: 'stream-ends',
+      };
     return fail(
       `${what}: the stream ${run.reason === 'closed' ? 'closed' : `was still open when our wait ended (${run.reason})`} without delivering the final state (${describeStream(ans.items)}).`,
       evidence,

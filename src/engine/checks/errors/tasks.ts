@@ -23,6 +23,7 @@ import {
   type RestExpect,
 } from '../fixtures/probes';
 import { noFinishedTask, ownFinishedRun, primarySkill, runningCandidates, runTask, skillInput, skillRuns, startRunningTask } from '../fixtures/tasks';
+import { terminalChanged } from '../rules';
 import { answeredState, isRefusal, isSuccess, outcomeNotFound, PROBES, probeTaskNotFound, readBack, readBackEvidence, V1_UNSUPPORTED } from './shared';
 
 /** HTTP+JSON statuses for TaskNotCancelable: 400 (v1.0.1) or 409 (v1.0.0, a2a-python 0.3); v0.x: another 4xx is an advisory. */
@@ -111,12 +112,11 @@ export const errorsCancelTerminal = defineCheck({
     const changedTo =
       (got?.state && got.state !== t.state ? got.raw : undefined) ?? (after.kind === 'task' && after.task.state !== t.state ? after.task.rawState : undefined);
     if (changedTo) {
-      return {
-        status: 'fail',
-        critical: true,
-        message: `${what}: the ${t.rawState} task became ${changedTo}. A terminal state is final (task lifecycle MUST): the cancel rewrote finished work instead of being refused with TaskNotCancelable.`,
+      return terminalChanged(
+        `${what}: the ${t.rawState} task became ${changedTo}. A terminal state is final: the cancel rewrote finished work instead of being refused with TaskNotCancelable.`,
         evidence,
-      };
+        { critical: true },
+      );
     }
     if (got)
       return fail(`${what}: the agent returned the unchanged ${t.rawState} task as a success instead of refusing with TaskNotCancelable (-32002).`, evidence);
@@ -146,12 +146,9 @@ export const errorsCancelTwice = defineCheck({
       (got?.state && got.state !== 'canceled' ? got.raw : undefined) ??
       (after.kind === 'task' && after.task.state !== 'canceled' ? after.task.rawState : undefined);
     if (changedTo) {
-      return {
-        status: 'fail',
+      return terminalChanged(`${what}: the canceled task became ${changedTo}. A terminal state is final, whatever a duplicate cancel answers.`, evidence, {
         critical: true,
-        message: `${what}: the canceled task became ${changedTo}. A terminal state is final, whatever a duplicate cancel answers.`,
-        evidence,
-      };
+      });
     }
     if (v.status === 'pass') return { ...v, evidence };
     if (ctx.generation === 'v1.0') {
@@ -248,12 +245,11 @@ export const errorsMessageToTerminal = defineCheck({
     if (after.kind !== 'task') return v;
     const evidence = [...(v.evidence ?? []).filter((e) => e.label !== 'read back'), exchangeEvidence(after.http, 'read back')];
     if (after.task.state !== t.state) {
-      return {
-        status: 'fail',
-        critical: true,
-        message: `${what} was answered with an error, but reading the task back shows it changed from ${t.rawState} to ${after.task.rawState}: a terminal state is final.`,
+      return terminalChanged(
+        `${what} was answered with an error, but reading the task back shows it changed from ${t.rawState} to ${after.task.rawState}: a terminal state is final.`,
         evidence,
-      };
+        { critical: true },
+      );
     }
     const messageId = isRecord(params.message) && typeof params.message.messageId === 'string' ? params.message.messageId : undefined;
     const history = JSON.stringify(after.task.history ?? []);

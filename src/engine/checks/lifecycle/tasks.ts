@@ -3,9 +3,9 @@
  * ids are plausible, and tasks and messages have the shape of the generation.
  */
 import type { Evidence } from '../../model/check';
-import type { TaskState } from '../../model/events';
 import { isTerminal } from '../../protocol/states';
-import { defineCheck, ev, exchangeEvidence, fail, pass, skip, TIMEOUT_KNOB, toolLimit } from '../define';
+import { defineCheck, ev, exchangeEvidence, fail, pass, skip } from '../define';
+import { taskTimedOut, terminalChanged, terminalChanges, type StateSeen } from '../rules';
 import { cancelFixture } from '../fixtures/cancel';
 import { brokenCallVerdict, declaredInputRefused, isTaskNotFound } from '../fixtures/outcomes';
 import { streamFixture } from '../fixtures/stream';
@@ -180,7 +180,7 @@ export const lifecycleGet = defineCheck({
 
 export const lifecycleTerminal = defineCheck({
   id: 'lifecycle.terminal',
-  title: 'Each test task reaches a terminal or interrupted state within the time budget',
+  title: 'Each test task reaches a terminal or interrupted state within the per-task timeout',
   category: 'lifecycle',
   level: 'MUST',
   phase: 'suite',
@@ -192,18 +192,35 @@ export const lifecycleTerminal = defineCheck({
     const runs = ctx.taskRuns;
     const bad = runs.filter((r) => r.outcome !== 'terminal' && r.outcome !== 'interrupted');
     const evidence = runs.map(runEvidence);
-    if (!bad.length) return pass(`${runs.length} task(s) settled: ${runs.map((r) => `${r.skillId ?? 'message'}=${r.final?.rawState}`).join(', ')}.`, evidence);
-    const broken = bad.find((r) => r.outcome !== 'timeout');
-    if (!broken) {
-      // Still working when our budget ended: a long task is not a broken one. Not judged.
-      return toolLimit(
-        `${bad.length} task(s) were still ${bad.map((r) => r.final?.rawState ?? '?').join(', ')} when our ${ctx.taskTimeoutMs} ms budget ended, so whether they settle was not seen. To judge it, ${TIMEOUT_KNOB}.`,
+    const late = bad.filter((r) => r.outcome === 'timeout');
+    if (late.length) {
+      // The procedure's per-task timeout (Timeouts T2): a task that reaches no terminal state within it fails.
+      return taskTimedOut(
+        `${late.length} of ${runs.length} test task(s) reached no terminal state within the per-task timeout of ${ctx.taskTimeoutMs / 1000} s (${late.map((r) => `${r.skillId ?? 'message'}: still ${r.final?.rawState ?? 'without an answer'}`).join(', ')}).`,
         evidence,
       );
     }
-    if (broken.outcome === 'no-task') return skip('The created tasks have no id, so they cannot be followed (see lifecycle.send).', 'precondition', evidence);
-    // A get that broke is lifecycle.get's finding; judging it here again would count one defect twice.
-    return skip(`A task could not be followed to its end (${describeRun(broken)}): the call that broke is judged by lifecycle.get.`, 'precondition', evidence);
+    const broken = bad[0];
+    if (broken) {
+      if (broken.outcome === 'no-task') return skip('The created tasks have no id, so they cannot be followed (see lifecycle.send).', 'precondition', evidence);
+      // A get that broke is lifecycle.get's finding; judging it here again would count one defect twice.
+      return skip(
+        `A task could not be followed to its end (${describeRun(broken)}): the call that broke is judged by lifecycle.get.`,
+        'precondition',
+        evidence,
+      );
+    }
+    const settled = `${runs.length} task(s) settled: ${runs.map((r) => `${r.skillId ?? 'message'}=${r.final?.rawState}`).join(', ')}.`;
+    if (runs.length && !runs.some((r) => r.outcome === 'terminal')) {
+      // Verification V2 wants a task to complete; the spec lets a task pause for input (and the multi-turn check
+      // answers it): the spec wins, the procedure's wish is an advisory.
+      return {
+        ...fail(`No test task reached a terminal state: every one paused (${settled})`, evidence),
+        advisory:
+          'The conformance procedure wants at least one task to complete its lifecycle (Verification V2), but every release lets a task pause in input-required or auth-required; lifecycle.multi-turn answers such a task.',
+      };
+    }
+    return pass(settled, evidence);
   },
 });
 
@@ -220,7 +237,7 @@ export const lifecycleTransitions = defineCheck({
   run: async (ctx) => {
     const runs = ctx.taskRuns;
     const problems: string[] = [];
-    const sequences: { label: string; states: { state?: TaskState; raw?: string; source: string }[] }[] = runs.map((r) => ({
+    const sequences: { label: string; states: StateSeen[] }[] = runs.map((r) => ({
       label: `task ${r.final?.id ?? '?'}`,
       states: r.observations.map((o) => ({ state: o.task.state, raw: o.task.rawState, source: o.source })),
     }));
@@ -247,22 +264,14 @@ export const lifecycleTransitions = defineCheck({
     let count = 0;
     for (const seq of sequences) {
       count += seq.states.length;
-      for (const [i, b] of seq.states.entries()) {
-        const a = seq.states[i - 1];
-        if (!a) continue;
-        // The only transition any release speaks of: out of a terminal state ("can't be restarted"). The
-        // others (back to submitted, working <-> input-required, straight to completed) are all legal.
-        if (a.state && b.state && a.state !== b.state && isTerminal(a.state, ctx.generation)) {
-          problems.push(`${seq.label}: ${a.raw} → ${b.raw} (${a.source} then ${b.source})`);
-        }
-      }
+      problems.push(...terminalChanges(seq.states, ctx.generation).map((c) => `${seq.label}: ${c}`));
     }
     const evidence = [
       ...runs.map(runEvidence),
       ...sequences.slice(runs.length).map((q) => ev(q.label, q.states.map((x) => `${x.source}:${x.raw}`).join(' → '))),
     ];
     return problems.length
-      ? fail(`A terminal state changed: ${problems.slice(0, 3).join('; ')}.`, evidence)
+      ? terminalChanged(`A terminal state changed: ${problems.slice(0, 3).join('; ')}.`, evidence)
       : pass(`${count} observed states in ${sequences.length} sequence(s); no terminal state changed.`, evidence);
   },
 });

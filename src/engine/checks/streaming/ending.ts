@@ -6,6 +6,7 @@ import { isInterrupted, isTerminal } from '../../protocol/states';
 import type { CheckContext } from '../context';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolLimit, type Verdict } from '../define';
 import { BUDGET_ENDS, CLOSE_GRACE_MS, type StreamFixture } from '../fixtures/stream';
+import { streamNeverEnded } from '../rules';
 import { brokeOff, budgetKnob, errorText, itemEvidence, refusalVerdict, STREAM, streamEnd } from './shared';
 
 export const streamingTerminal = defineCheck({
@@ -128,6 +129,13 @@ function judgeTerminal(ctx: CheckContext, f: StreamFixture): Verdict {
           message: `The task is in ${rb.task.rawState} (read back with get), but the stream did not deliver that state: it ${streamEnd(ctx, run)} (last streamed state ${lastState ?? 'none'}).`,
           evidence: [...evd, exchangeEvidence(rb.http, 'get after the stream')],
         };
+      }
+      if (run.reason === 'timeout') {
+        // The per-task timeout (the procedure's, Timeouts T3), not one of our budgets: the stream never terminated.
+        return streamNeverEnded(
+          `The stream was still open without reaching the end of the task when the per-task timeout of ${ctx.taskTimeoutMs / 1000} s ran out (${items.length} event(s), last streamed state ${lastState ?? 'none'}${rb?.kind === 'task' ? `; get says ${rb.task.rawState}` : ''}).`,
+          [...evd, ...(rb ? [exchangeEvidence(rb.http, 'get after the stream')] : [])],
+        );
       }
       const state =
         rb?.kind === 'task'

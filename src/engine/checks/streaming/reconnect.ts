@@ -170,11 +170,15 @@ export const streamingResubscribe = defineCheck({
       const evd = [exchangeEvidence(run.result, `${d.describe('subscribe', taskId)} response`), ...itemEvidence(run.items, 5)];
       const openAtEnd = run.reason === 'stopped' || BUDGET_ENDS.has(run.reason);
       if (openAtEnd && mustClose) {
-        return fail(
-          `The resubscribed stream delivered ${endSeenAs} but was still open ${run.reason === 'stopped' ? `${CLOSE_GRACE_MS} ms later` : 'when our budget ran out'}${g === 'v1.0' ? ' (v1.0 §3.1.6: the stream MUST terminate when the task reaches a terminal state)' : ''}.`,
-          evd,
-          'Close the subscription stream right after sending the terminal status; clients otherwise hold a connection open for nothing.',
-        );
+        // The rule "the stream ends at its final event", as streaming.terminal / streaming.closes judge it.
+        return {
+          ...fail(
+            `The resubscribed stream delivered ${endSeenAs} but was still open ${run.reason === 'stopped' ? `${CLOSE_GRACE_MS} ms later` : 'when our budget ran out'}${g === 'v1.0' ? ' (v1.0 §3.1.6: the stream MUST terminate when the task reaches a terminal state)' : ''}.`,
+            evd,
+            'Close the subscription stream right after sending the terminal status; clients otherwise hold a connection open for nothing.',
+          ),
+          rule: 'stream-ends',
+        };
       }
       if (openAtEnd && finishedAs && finishedTerminal && !endSeenAs) {
         return fail(

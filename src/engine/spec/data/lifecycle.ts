@@ -1,4 +1,5 @@
 import type { CheckSpec, Keyword, SpecDoc, SpecSentence } from '../types';
+import { PROCEDURE } from './procedure';
 
 /**
  * What each lifecycle check enforces, per generation, quoted from the specification (see ../types.ts).
@@ -124,6 +125,95 @@ const MORE_MESSAGES_10 = q(
   'MAY',
 );
 
+// ------------------------------------------------------------------ rules (src/engine/checks/rules.ts)
+
+const CANCEL_NOTE =
+  'The conformance procedure wants a canceled task to be canceled (Verification V3), but every release calls cancellation best effort ("success is not guaranteed"): the spec permits declining, so a declined cancel is an advisory. A cancel answered "canceled" after which the task changes state is not a declined cancel: it breaks the rule "a terminal state is final" (MUST, rules.ts), judged here too.';
+
+const TIMEOUT_NOTE =
+  'No release bounds how long a task may run; the conformance procedure gives each test task a per-task timeout (default 60 s: --task-timeout, the run form\'s "Timeout per task") and records a task that reaches no terminal state within it as a failure (Timeouts T2). A task paused in input-required or auth-required has settled. Our own request budgets stay tool limits.';
+
+/**
+ * The rule "a task reaches a terminal state within the per-task timeout" (and the procedure's "at least one task
+ * completes"): the spec describes the states, the procedure sets the time. One strength (MUST) in every generation.
+ */
+export const TASK_COMPLETES: CheckSpec = {
+  legacy: { sentences: [...LEGACY_STATES, PROCEDURE.taskTimeout, PROCEDURE.taskTimeoutDefault, PROCEDURE.taskCompletes], note: TIMEOUT_NOTE },
+  'v0.2': { sentences: [CANT_RESTART_02, STATE_ENUM_02, PROCEDURE.taskTimeout, PROCEDURE.taskTimeoutDefault, PROCEDURE.taskCompletes], note: TIMEOUT_NOTE },
+  'v0.3': {
+    sentences: [
+      CANT_RESTART_03,
+      q(V03, 'TaskState', '// Represents the status a task is finished. This is a terminal state', 'none', 'a2a.proto'),
+      PROCEDURE.taskTimeout,
+      PROCEDURE.taskTimeoutDefault,
+      PROCEDURE.taskCompletes,
+    ],
+    note: TIMEOUT_NOTE,
+  },
+  'v1.0': {
+    sentences: [
+      TERMINAL_10,
+      INTERRUPTED_10,
+      q(V10, '§3.3.3 Asynchronous Processing', 'A2A operations are designed for asynchronous task execution.', 'none'),
+      PROCEDURE.taskTimeout,
+      PROCEDURE.taskTimeoutDefault,
+      PROCEDURE.taskCompletes,
+    ],
+    note: TIMEOUT_NOTE,
+  },
+};
+
+const FINAL_NOTE = (spec: string) =>
+  `${spec} The conformance procedure requires every state transition and cancellation to work (Verification V3, V4), so a terminal state that changes (a canceled task that runs on, a completed task revived) is a failure in every generation. No sentence forbids the other transitions: submitted -> completed directly, repeated working <-> input-required, a return to submitted are legal.`;
+
+/**
+ * The rule "a terminal state is final": judged by one function (rules.ts) for every check that observes a finished
+ * task change (lifecycle.transitions, lifecycle.cancel.effective, errors.cancel-terminal, errors.cancel-twice,
+ * errors.message-to-terminal). One strength (MUST, the procedure's) in every generation.
+ */
+export const TERMINAL_FINAL: CheckSpec = {
+  legacy: {
+    sentences: [...LEGACY_STATES, PROCEDURE.transitions, PROCEDURE.cancelWorks],
+    note: FINAL_NOTE('A2A v0.1.0 lists the terminal states ("Yes" in the table) without a requirement word.'),
+  },
+  'v0.2': {
+    sentences: [CANT_RESTART_02, STATE_ENUM_02, PROCEDURE.transitions, PROCEDURE.cancelWorks],
+    note: FINAL_NOTE('A2A v0.2.6 says a finished task "can\'t be restarted", without a requirement word; "unknown" is a schema state (not terminal).'),
+  },
+  'v0.3': {
+    sentences: [
+      CANT_RESTART_03,
+      q(
+        V03,
+        'TaskState',
+        '// client. Authentication is expected to come out-of-band thus this is not // an interrupted or terminal state.',
+        'none',
+        'a2a.proto',
+      ),
+      PROCEDURE.transitions,
+      PROCEDURE.cancelWorks,
+    ],
+    note: FINAL_NOTE(
+      'A2A v0.3.0 says a finished task "can\'t be restarted", without a requirement word (its proto calls auth-required neither interrupted nor terminal).',
+    ),
+  },
+  'v1.0': {
+    sentences: [
+      TERMINAL_10,
+      MORE_MESSAGES_10,
+      q(
+        V10,
+        '§3.1.1 Send Message',
+        'Messages sent to Tasks that are in a terminal state (TASK_STATE_COMPLETED, TASK_STATE_FAILED, TASK_STATE_CANCELED, TASK_STATE_REJECTED) cannot accept further messages.',
+        'none',
+      ),
+      PROCEDURE.transitions,
+      PROCEDURE.cancelWorks,
+    ],
+    note: FINAL_NOTE('A2A v1.0.1 defines the terminal states and says they "cannot accept further messages", without a requirement word.'),
+  },
+};
+
 export const SPEC: Record<string, CheckSpec> = {
   'lifecycle.send': {
     legacy: {
@@ -226,65 +316,9 @@ export const SPEC: Record<string, CheckSpec> = {
     },
   },
 
-  'lifecycle.terminal': {
-    legacy: {
-      sentences: LEGACY_STATES,
-      note: "No release bounds how long a task may run. A task still running when our budget ends is a tool limit: skip, telling the user to raise the time budget (--timeout, or the run form's timeout).",
-    },
-    'v0.2': {
-      sentences: [CANT_RESTART_02, STATE_ENUM_02],
-      note: 'No time bound on tasks: a task still running when our budget ends is a tool limit (skip; raise --timeout).',
-    },
-    'v0.3': {
-      sentences: [CANT_RESTART_03, q(V03, 'TaskState', '// Represents the status a task is finished. This is a terminal state', 'none', 'a2a.proto')],
-      note: 'No time bound on tasks: a task still running when our budget ends is a tool limit (skip; raise --timeout).',
-    },
-    'v1.0': {
-      sentences: [
-        TERMINAL_10,
-        INTERRUPTED_10,
-        q(V10, '§3.3.3 Asynchronous Processing', 'A2A operations are designed for asynchronous task execution.', 'none'),
-      ],
-      note: 'No time bound on tasks: a task still running when our budget ends is a tool limit (skip; raise --timeout).',
-    },
-  },
+  'lifecycle.terminal': TASK_COMPLETES,
 
-  'lifecycle.transitions': {
-    legacy: {
-      sentences: LEGACY_STATES,
-      note: 'The states are described, the transitions are not: no sentence forbids any transition. submitted -> completed directly, repeated working <-> input-required, and "unknown" (a terminal state) are all legal.',
-    },
-    'v0.2': {
-      sentences: [CANT_RESTART_02, STATE_ENUM_02],
-      note: '"can\'t be restarted" carries no requirement word. "unknown" is a schema state (not terminal). Nothing forbids a return to submitted.',
-    },
-    'v0.3': {
-      sentences: [
-        CANT_RESTART_03,
-        q(
-          V03,
-          'TaskState',
-          '// client. Authentication is expected to come out-of-band thus this is not // an interrupted or terminal state.',
-          'none',
-          'a2a.proto',
-        ),
-      ],
-      note: 'As v0.2. The v0.3 proto calls auth-required neither interrupted nor terminal (the v1.0 proto calls it interrupted).',
-    },
-    'v1.0': {
-      sentences: [
-        TERMINAL_10,
-        MORE_MESSAGES_10,
-        q(
-          V10,
-          '§3.1.1 Send Message',
-          'Messages sent to Tasks that are in a terminal state (TASK_STATE_COMPLETED, TASK_STATE_FAILED, TASK_STATE_CANCELED, TASK_STATE_REJECTED) cannot accept further messages.',
-          'none',
-        ),
-      ],
-      note: '"terminal" is a definition, not a requirement word. The enforceable parts live elsewhere: a message to a terminal task MUST get an error (errors.message-to-terminal, §3.3.2), and a stream MUST close at a terminal state (§3.1.2, streaming checks).',
-    },
-  },
+  'lifecycle.transitions': TERMINAL_FINAL,
 
   'lifecycle.task-id-stable': {
     legacy: { sentences: [SERVER_REFERS_01] },
@@ -437,17 +471,20 @@ export const SPEC: Record<string, CheckSpec> = {
 
   'lifecycle.cancel.effective': {
     legacy: {
-      sentences: [CANCEL_ATTEMPT(V01, '§7.4 tasks/cancel')],
-      note: 'Cancellation is best effort in every release: a running task the agent declines to cancel is an advisory.',
+      sentences: [CANCEL_ATTEMPT(V01, '§7.4 tasks/cancel'), PROCEDURE.cancelWorks],
+      level: 'MAY',
+      note: CANCEL_NOTE,
     },
-    'v0.2': { sentences: [CANCEL_ATTEMPT(V02, '§7.4 tasks/cancel')], note: 'Best effort: advisory.' },
-    'v0.3': { sentences: [CANCEL_ATTEMPT(V03, '§7.4 tasks/cancel')], note: 'Best effort: advisory.' },
+    'v0.2': { sentences: [CANCEL_ATTEMPT(V02, '§7.4 tasks/cancel'), PROCEDURE.cancelWorks], level: 'MAY', note: CANCEL_NOTE },
+    'v0.3': { sentences: [CANCEL_ATTEMPT(V03, '§7.4 tasks/cancel'), PROCEDURE.cancelWorks], level: 'MAY', note: CANCEL_NOTE },
     'v1.0': {
       sentences: [
         CANCEL_ATTEMPT(V10, '§3.1.5 Cancel Task'),
         q(V10, '§3.1.5 Cancel Task', 'TaskNotCancelableError: The task is not in a cancelable state (e.g., already completed, failed, or canceled).', 'none'),
+        PROCEDURE.cancelWorks,
       ],
-      note: "Best effort: advisory. Whether a state is cancelable is the agent's call.",
+      level: 'MAY',
+      note: `${CANCEL_NOTE} Whether a state is cancelable is the agent's call.`,
     },
   },
 

@@ -1,4 +1,5 @@
 import type { CheckSpec, GenerationSpec, SpecSentence } from '../types';
+import { PROCEDURE } from './procedure';
 
 /**
  * What each streaming check enforces, per generation, quoted from the specification (see ../types.ts).
@@ -268,6 +269,47 @@ const resubscribeBackfill = (doc: 'a2a-v0.1.0' | 'a2a-v0.2.6' | 'a2a-v0.3.0', se
 
 const gen = (g: GenerationSpec) => g;
 
+const PROCEDURE_END_NOTE =
+  'The conformance procedure asks that the last event carry final: true and a terminal state, with nothing after it (Streaming S2, SHOULD).';
+
+/**
+ * The rule "the stream ends at its final event" (src/engine/checks/rules.ts): one strength per generation, for every
+ * check that observes it (streaming.terminal, streaming.closes). Before v1.0 the spec describes final:true and the
+ * close without a requirement word (the schema's required `final` only says every status update carries the flag),
+ * so the strength is the procedure's SHOULD; v1.0.1 §3.1.2 requires closing at a terminal state (MUST).
+ */
+export const STREAM_ENDS: CheckSpec = {
+  legacy: gen({
+    sentences: [legacyFinal, legacyExampleClose, legacyFatalError, PROCEDURE.streamEnd],
+    note: `A2A v0.1.0 describes final:true and the close without a requirement word. ${PROCEDURE_END_NOTE}`,
+  }),
+  'v0.2': gen({
+    sentences: [finalMeaning['a2a-v0.2.6'], exampleClose('a2a-v0.2.6'), PROCEDURE.streamEnd],
+    note: `A2A v0.2.6 defines final as the end-of-stream signal and shows the close in an example, without a requirement word (the schema's required "final" only says every status update carries the flag). ${PROCEDURE_END_NOTE}`,
+  }),
+  'v0.3': gen({
+    sentences: [finalMeaning['a2a-v0.3.0'], exampleClose('a2a-v0.3.0'), PROCEDURE.streamEnd],
+    note: `A2A v0.3.0 defines final as the end-of-stream signal and shows the close in an example, without a requirement word (the schema's required "final" only says every status update carries the flag). ${PROCEDURE_END_NOTE}`,
+  }),
+  'v1.0': gen({
+    sentences: [v1CloseAtTerminal, v1MessageOnly, v1RestSequence, v1KeepOpenAuth],
+    note: 'MUST for terminal states only. For interrupted states the passages disagree: §3.1.2 (and §3.1.6) require closing only at a terminal state, §11.7 describes the stream closing at "terminal or interrupted", and §7.6.1 says the agent SHOULD keep streams open in TASK_STATE_AUTH_REQUIRED. Closing or not at INPUT_REQUIRED / AUTH_REQUIRED is therefore free (advisory at most).',
+  }),
+};
+
+/** The rule "a stream terminates within the per-task timeout": the procedure's, in every generation. */
+const streamTerminates = (spec: SpecSentence[]): GenerationSpec =>
+  gen({
+    sentences: [...spec, PROCEDURE.streamTimeout, PROCEDURE.taskTimeoutDefault],
+    note: 'No release bounds how long a stream may stay open; the conformance procedure records a stream that never terminates within the per-task timeout (default 60 s, --task-timeout) as a failure (Timeouts T3).',
+  });
+export const STREAM_TERMINATES: CheckSpec = {
+  legacy: streamTerminates([legacyFinal]),
+  'v0.2': streamTerminates([finalMeaning['a2a-v0.2.6']]),
+  'v0.3': streamTerminates([finalMeaning['a2a-v0.3.0']]),
+  'v1.0': streamTerminates([v1CloseAtTerminal]),
+};
+
 // ---------------------------------------------------------------------------------------------- checks
 
 export const SPEC: Record<string, CheckSpec> = {
@@ -442,18 +484,7 @@ export const SPEC: Record<string, CheckSpec> = {
     'v1.0': gen({ sentences: [v1TaskFirst, v1MessageOnly, v1RestSequence] }),
   },
 
-  'streaming.terminal': {
-    legacy: gen({
-      sentences: [legacyFinal, legacyExampleClose, legacyFatalError],
-      note: '"final" is optional (default false) and described without a requirement word; a stream that ends after a terminal status without final:true is only advisory. A fatal error MAY end the stream instead.',
-    }),
-    'v0.2': gen({ sentences: [finalRequired('a2a-v0.2.6'), finalMeaning['a2a-v0.2.6'], exampleClose('a2a-v0.2.6')], note: FINAL_NOTE }),
-    'v0.3': gen({ sentences: [finalRequired('a2a-v0.3.0'), finalMeaning['a2a-v0.3.0'], exampleClose('a2a-v0.3.0')], note: FINAL_NOTE }),
-    'v1.0': gen({
-      sentences: [v1CloseAtTerminal, v1MessageOnly, v1RestSequence, v1KeepOpenAuth],
-      note: 'MUST for terminal states only. For interrupted states the passages disagree: §3.1.2 (and §3.1.6) require closing only at a terminal state, §11.7 describes the stream closing at "terminal or interrupted", and §7.6.1 says the agent SHOULD keep streams open in TASK_STATE_AUTH_REQUIRED. Closing or not at INPUT_REQUIRED / AUTH_REQUIRED is therefore free (advisory at most).',
-    }),
-  },
+  'streaming.terminal': STREAM_ENDS,
 
   'streaming.after-final': {
     legacy: gen({
@@ -468,11 +499,8 @@ export const SPEC: Record<string, CheckSpec> = {
     }),
   },
 
-  'streaming.closes': {
-    legacy: gen({ sentences: [legacyFinal, legacyExampleClose], note: '"typically closes": descriptive only. Advisory.' }),
-    'v0.2': gen({ sentences: [exampleClose('a2a-v0.2.6')], note: 'Only the example says the server closes after final:true. Advisory.' }),
-    'v0.3': gen({ sentences: [exampleClose('a2a-v0.3.0')], note: 'Only the example says the server closes after final:true. Advisory.' }),
-  },
+  // Before v1.0 only (v1.0's close is streaming.terminal's): the same rule as streaming.terminal.
+  'streaming.closes': { legacy: STREAM_ENDS.legacy, 'v0.2': STREAM_ENDS['v0.2'], 'v0.3': STREAM_ENDS['v0.3'] },
 
   'streaming.artifacts': {
     legacy: gen({
