@@ -855,6 +855,19 @@ describe('errors.notification', () => {
     expect(replies.byId['errors.notification']!.message).toMatch(/TaskNotFound means it was processed as a request/);
   });
 
+  it('a -32600 refusal under a non-null id answers the notification: an advisory (MAY), not the id-null rejection', async () => {
+    for (const id of [0, 'n-1']) {
+      const { byId } = await run(
+        { gen: 'v0.3', override: (h) => (!h.hasId && h.method === 'tasks/get' ? rpcError('v0.3', id, -32600, 'id required') : undefined) },
+        ['errors.notification'],
+      );
+      expect(byId['errors.notification']!.status, String(id)).toBe('advisory');
+      expect(byId['errors.notification']!.message).toBe(
+        `A tasks/get notification (no "id" member): answered with error -32600 (id ${JSON.stringify(id)}); JSON-RPC 2.0 §4.1: the server MUST NOT reply to a notification.`,
+      );
+    }
+  });
+
   it('is not applicable on HTTP+JSON', async () => {
     const { byId } = await run({ gen: 'v1.0', rest: true }, ['errors.notification']);
     expect(byId['errors.notification']!.status).toBe('skip');

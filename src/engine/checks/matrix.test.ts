@@ -329,6 +329,8 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'push-wrong-code': { fails: ['errors.push-not-supported'], level: 'partial' },
   'version-lenient': { on: V1, fails: ['errors.version-unsupported', 'errors.version-missing'], level: 'partial' },
   'notification-answered': { on: JSONRPC, fails: ['errors.notification'], level: 'full' },
+  // Only a refusal with id null passes (the A2A schemas require an id): any other id answers the notification.
+  'notification-refused-with-id': { on: JSONRPC, fails: ['errors.notification'], level: 'full' },
   'error-data-no-errorinfo': { on: V1_JSONRPC, fails: ['errors.details'], level: 'partial' },
   'error-data-untyped': { on: V1_JSONRPC, fails: ['errors.shape', 'errors.details'], level: 'partial' },
   'rest-error-not-status': { on: V1_REST, fails: ['errors.shape'], level: 'partial' },

@@ -848,7 +848,8 @@ const PROBES: Record<DefectName, Probe> = {
   'notification-refused-with-id': {
     agent: 'v1',
     shows: async (d) => {
-      const r = JSON.parse((await d.post(JSON.stringify({ jsonrpc: '2.0', method: 'GetTask', params: { id: 'x' } }))).text) as WireJson;
+      const text = (await d.post(JSON.stringify({ jsonrpc: '2.0', method: 'GetTask', params: { id: 'x' } }))).text;
+      const r = (text.trim() ? JSON.parse(text) : {}) as WireJson;
       return r.error?.code === -32600 && r.id === 0;
     },
   },

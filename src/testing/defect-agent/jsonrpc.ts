@@ -88,8 +88,13 @@ export function createJsonRpc(s: AgentState, { ops, push, streaming, auth, card,
     if (notification && !has('notification-answered')) {
       // JSON-RPC 2.0 §4.1: the server MUST NOT reply to a notification.
       if (permits('notification-202')) return void res.writeHead(202).end();
-      if (!permits('notification-invalid-request')) return void res.writeHead(204).end();
-      const msg = { jsonrpc: '2.0', id: null, error: rpcErrorObject(gen, E.invalidRequest('Requests need an id'), errShape()) };
+      if (!permits('notification-invalid-request') && !has('notification-refused-with-id')) return void res.writeHead(204).end();
+      // notification-refused-with-id: the refusal carries a made-up id (0) instead of null, as if answering a request.
+      const msg = {
+        jsonrpc: '2.0',
+        id: has('notification-refused-with-id') ? 0 : null,
+        error: rpcErrorObject(gen, E.invalidRequest('Requests need an id'), errShape()),
+      };
       return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(msg));
     }
     const msg: Json = { jsonrpc: '2.0', id: rpcId(id ?? null) };
