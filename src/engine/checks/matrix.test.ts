@@ -272,6 +272,8 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
     levelOn: { 'legacy JSONRPC': 'full' },
   },
   'sse-events-after-final': { fails: ['streaming.after-final', 'lifecycle.transitions'], level: 'partial', levelOn: { 'legacy JSONRPC': 'full' } },
+  // A snapshot after the terminal status is permitted (stream-task-snapshot) only when it is that terminal state.
+  'stream-stale-snapshot': { on: V1, fails: ['streaming.after-final', 'lifecycle.transitions'], level: 'minimal' },
   'sse-no-final': { fails: ['streaming.terminal'], level: 'partial', levelOn: { 'legacy JSONRPC': 'full' } },
   'sse-error-event': { on: V02_UP, fails: ['streaming.terminal'], level: 'partial' },
   'sse-first-not-task': { on: V1, fails: ['streaming.first-event', 'streaming.resubscribe'], level: 'partial' },

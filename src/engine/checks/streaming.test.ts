@@ -293,6 +293,16 @@ describe('v1.0 stream ends', () => {
     expect(bad.byId['streaming.after-final']!.message).toMatch(/^1 event\(s\) arrived after the final one/);
   });
 
+  it('a non-terminal Task snapshot after the terminal status fails (§11.7 allows only a final snapshot)', async () => {
+    for (const state of ['working', 'input-required']) {
+      const { byId } = await run('v1.0', {
+        stream: { chunks: (id) => sse(id, ev.task('v1.0', 'working'), ev.status('v1.0', 'completed'), ev.task('v1.0', state)) },
+      });
+      expect(byId['streaming.after-final']!.status, state).toBe('fail');
+      expect(byId['streaming.after-final']!.message).toMatch(/^1 event\(s\) arrived after the final one/);
+    }
+  });
+
   it('a first event other than the Task still fails in v1.0', async () => {
     const { byId } = await run('v1.0', { stream: { chunks: (id) => sse(id, ev.status('v1.0', 'working'), ev.status('v1.0', 'completed')) } });
     expect(byId['streaming.first-event']!.status).toBe('fail');

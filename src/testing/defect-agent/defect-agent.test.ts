@@ -737,6 +737,14 @@ const PROBES: Record<DefectName, Probe> = {
       return i >= 0 && i < ps.length - 1;
     },
   },
+  'stream-stale-snapshot': {
+    agent: 'v1',
+    shows: async (d) => {
+      const ps = (await d.stream('stream', 'Write a haiku')).events.map((f) => d.payload(f));
+      const end = ps.findIndex((p) => d.kindOf(p) === 'status' && d.stateOf(p) === 'completed');
+      return end >= 0 && ps.slice(end + 1).some((p) => d.kindOf(p) === 'task' && d.stateOf(p) === 'working');
+    },
+  },
   'sse-no-final': {
     agent: 'v03',
     shows: async (d) => (await d.stream('stream', 'Write a haiku')).events.every((f) => d.payload(f).final !== true),

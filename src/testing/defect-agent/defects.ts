@@ -73,6 +73,7 @@ export const DEFECTS = {
   'sse-never-ends': 'Streams stay open after the last event (keep-alive comments only).',
   'sse-stall-after-complete': 'When the task completes, the stream neither says so nor closes (keep-alive comments only).',
   'sse-events-after-final': 'Streams send one more status event after the final/terminal one.',
+  'stream-stale-snapshot': 'v1.0: after the terminal status the stream sends a Task snapshot that is still working, then closes.',
   'sse-no-final': 'Streams close without marking the end (no `final: true`; v1.0: no terminal status event).',
   'sse-error-event': 'The stream of a successful task ends with an error event instead of the final status.',
   'sse-first-not-task': 'Streams start with a status update instead of the Task.',

@@ -188,6 +188,11 @@ export function createStreaming(s: AgentState, { startOrContinue }: Pick<Operati
       if (final) {
         if (has('sse-events-after-final')) out(renderStatusEvent(gen, t, { ...e.status, state: 'working' }, gen === 'v1.0' ? undefined : false, f()));
         if (terminal && permits('stream-task-snapshot') && gen === 'v1.0') taskEvent();
+        // stream-stale-snapshot (v1.0): the Task snapshot after the terminal status still says working.
+        if (terminal && has('stream-stale-snapshot') && gen === 'v1.0') {
+          const body = renderTask(gen, t, f(), historyPolicy());
+          out({ task: { ...body, status: { ...(body.status as Json), state: 'TASK_STATE_WORKING' } } });
+        }
         finishOrLinger(e.status.state);
       }
     });
