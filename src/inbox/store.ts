@@ -67,6 +67,9 @@ interface Box {
   listeners: Set<() => void>;
 }
 
+/** Open addresses a client keeps even when every address is in use (see InboxStore.open). */
+const FAIR_SHARE = 2;
+
 /** Bookkeeping cost of one delivery besides its body and headers (objects, strings, array slot). */
 const DELIVERY_OVERHEAD = 512;
 
@@ -126,13 +129,27 @@ export class InboxStore {
     return r.ok ? r.token : undefined;
   }
 
-  /** A fresh address for `client`, or why not: `full` (maxInboxes open), `client` (this client has maxInboxesPerClient). */
+  /**
+   * A fresh address for `client`, or why not: `client` (this client has maxInboxesPerClient open), `full` (maxInboxes
+   * are open and no client holds more than FAIR_SHARE of them). When every address is in use, the client holding the
+   * most (more than FAIR_SHARE) loses its oldest: a flood from a few client addresses cannot lock everyone else out.
+   */
   open(expect: InboxExpectation = {}, client = ''): OpenResult {
     this.sweep();
-    if (this.boxes.size >= this.limits.maxInboxes) return { ok: false, reason: 'full' };
-    let mine = 0;
-    for (const b of this.boxes.values()) if (b.client === client) mine++;
-    if (mine >= this.limits.maxInboxesPerClient) return { ok: false, reason: 'client' };
+    const held = new Map<string, number>();
+    for (const b of this.boxes.values()) held.set(b.client, (held.get(b.client) ?? 0) + 1);
+    if ((held.get(client) ?? 0) >= this.limits.maxInboxesPerClient) return { ok: false, reason: 'client' };
+    if (this.boxes.size >= this.limits.maxInboxes) {
+      let top: string | undefined;
+      for (const [c, n] of held) if (top === undefined || n > (held.get(top) ?? 0)) top = c;
+      if (top === undefined || (held.get(top) ?? 0) <= FAIR_SHARE) return { ok: false, reason: 'full' };
+      // Map order is opening order: the first box of `top` is its oldest.
+      for (const b of this.boxes.values())
+        if (b.client === top) {
+          this.delete(b.token);
+          break;
+        }
+    }
     const token = randomToken();
     const redactor = new Redactor().addHeaderName(NOTIFICATION_TOKEN_HEADER).addSecret(expect.token).addSecret(expect.authorization);
     this.boxes.set(token, {

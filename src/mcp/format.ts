@@ -5,6 +5,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { Redactor, type Credentials } from '../engine';
+import { withOriginBoundCredentials } from '../hosts/redirects';
 import type { SessionExchange, SessionFinding, SessionFrame, SessionResult, SessionTarget } from '../engine/session';
 
 /** An absolute http(s) URL (the message says what to give instead). */
@@ -71,12 +72,15 @@ export function fetchWithHeaders(f: typeof fetch, extra: Record<string, string>,
   } catch {
     origin = undefined;
   }
+  const followBound = withOriginBoundCredentials(f);
   return (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!sameOrigin(url, origin)) return f(input, init);
     const h = new Headers(init?.headers);
     for (const [k, v] of Object.entries(extra)) if (!h.has(k)) h.set(k, v);
-    return f(input, { ...init, headers: h });
+    // The host above decided how to follow redirects without seeing these headers: follow them here, hop by hop,
+    // dropping them when a hop changes origin (a `redirect: 'manual'` request gets its 3xx back as it is).
+    return followBound(url, { ...init, headers: h });
   };
 }
 

@@ -1,0 +1,481 @@
+/**
+ * Security probes of issue 22, replayed on loopback only: each of them got through before the fix (a stranger filling
+ * the inbox, a request body pinned for a stream's life, a secret or credential header reaching another origin or a
+ * plain-HTTP host, a reserved IPv6 spelling passing the hosted guard, the Vite origin trusted by `npm start`, no CSP,
+ * server packages outside `npm audit --omit=dev`). The floods themselves are in flood.test.ts.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OAuthClient } from '../engine/auth/client';
+import { createHttpContext, exchange } from '../engine/http/client';
+import { Redactor } from '../engine/redact';
+import { createNodeHost } from '../hosts/node';
+import { createInboxHandler } from '../inbox/handler';
+import { InboxStore } from '../inbox/store';
+import { createMcpServer } from '../mcp/server';
+import { createProxyHandler, type UpstreamFetch } from '../proxy/handler';
+import { checkTargetAllowed, defaultAddressPolicy, isPublicUnicast } from '../proxy/policy';
+import { RequestBody } from '../proxy/stream';
+import { startServer } from './main';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A loopback HTTP server that records what reaches it. */
+interface Recorder {
+  url: string;
+  hits: { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }[];
+  close(): Promise<void>;
+}
+async function recorder(handle: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void = (_q, res) => res.end('{}')): Promise<Recorder> {
+  const hits: Recorder['hits'] = [];
+  const s = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      hits.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      handle(req, res, body);
+    });
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+    hits,
+    close: () =>
+      new Promise<void>((r) => {
+        s.closeAllConnections();
+        s.close(() => r());
+      }),
+  };
+}
+
+const DASH = 'http://dash.test';
+
+describe('probe 1: the webhook inbox', () => {
+  const open = (h: ReturnType<typeof createInboxHandler>, headers: Record<string, string>, client = '198.51.100.1') =>
+    h(new Request(`${DASH}/inbox`, { method: 'POST', headers: { 'x-a2a-interop': '1', ...headers }, body: '{}' }), { clientAddress: client });
+
+  it('applies the proxy policy: a rebound Host, a foreign Origin and (hosted) no Origin are refused; the rate limit answers 429', async () => {
+    const local = createInboxHandler({ access: { mode: 'local' } });
+    // DNS rebinding: a page at evil.example resolving to 127.0.0.1 reaches the local server with its own Host.
+    const rebound = await open(local, { host: 'evil.example:4173', origin: 'http://evil.example:4173' });
+    expect(rebound.status).toBe(403);
+    expect(await rebound.text()).toMatch(/DNS rebinding/);
+    expect((await open(local, { host: '127.0.0.1:4173', origin: 'http://evil.example' })).status).toBe(403);
+    expect((await open(local, { host: '127.0.0.1:4173', origin: 'http://127.0.0.1:4173' })).status).toBe(201);
+    const hosted = createInboxHandler({ access: { mode: 'hosted', rateLimit: { limit: 3, windowMs: 60_000 } } });
+    expect((await open(hosted, { host: 'dash.test' })).status).toBe(403);
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push((await open(hosted, { host: 'dash.test', origin: DASH })).status);
+    expect(answers).toEqual([201, 201, 201, 429]);
+  });
+
+  it('answers 429 for one client over its share of addresses, 503 when all are held fairly, 413 for a body over the limit', async () => {
+    const store = new InboxStore({ maxInboxes: 4, maxInboxesPerClient: 2 });
+    const h = createInboxHandler({ store, access: { mode: 'hosted' } });
+    const hdr = { host: 'dash.test', origin: DASH };
+    expect((await open(h, hdr, 'a')).status).toBe(201);
+    expect((await open(h, hdr, 'a')).status).toBe(201);
+    const third = await open(h, hdr, 'a');
+    expect(third.status).toBe(429);
+    expect(await third.text()).toMatch(/already has 2 open inboxes/);
+    expect((await open(h, hdr, 'b')).status).toBe(201);
+    expect((await open(h, hdr, 'b')).status).toBe(201);
+    const full = await open(h, hdr, 'c');
+    expect(full.status).toBe(503);
+    expect(await full.text()).toMatch(/every inbox address \(4\) is in use/);
+    const small = createInboxHandler({ limits: { maxReadBytes: 1024, maxBodyBytes: 512 } });
+    const { url } = (await (await open(small, {})).json()) as { url: string };
+    const over = await small(new Request(url, { method: 'POST', body: 'x'.repeat(4096) }));
+    expect(over.status).toBe(413);
+  });
+
+  it('keeps bytes under one budget: a flood into its own addresses never evicts a small legitimate address', () => {
+    const store = new InboxStore({ maxTotalBytes: 256 * 1024, maxBoxBytes: 128 * 1024, maxInboxes: 50, maxInboxesPerClient: 50 });
+    const legit = store.create({ token: 't-legit' })!;
+    const post = (body: Uint8Array) => ({ method: 'POST', headers: new Headers(), body, bodySize: body.byteLength, truncated: false });
+    for (let i = 1; i <= 5; i++) store.receive(legit, post(new TextEncoder().encode(`{"n":${i}}`)));
+    const flood = Array.from({ length: 20 }, () => store.create()!);
+    const chunk = new Uint8Array(60 * 1024).fill(120);
+    for (let i = 0; i < 400; i++) store.receive(flood[i % flood.length]!, post(chunk));
+    expect(store.bytes).toBeLessThanOrEqual(256 * 1024);
+    expect(store.since(legit)!.map((d) => d.body)).toEqual([1, 2, 3, 4, 5].map((n) => `{"n":${n}}`));
+    expect(store.droppedFrom(legit)).toBe(0);
+    expect(flood.reduce((n, t) => n + (store.droppedFrom(t) ?? 0), 0)).toBeGreaterThan(0);
+  });
+});
+
+/** An upstream that answers every request with an SSE stream that never ends (a comment every 20 ms). */
+const endlessSse: UpstreamFetch = async (req) => {
+  await (req.body instanceof ReadableStream ? new Response(req.body).arrayBuffer() : undefined);
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(new TextEncoder().encode('data: {}\n\n'));
+      timer = setInterval(() => c.enqueue(new TextEncoder().encode(': tick\n\n')), 20);
+    },
+    cancel: () => clearInterval(timer),
+  });
+  req.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+  return { status: 200, headers: new Headers({ 'content-type': 'text/event-stream' }), body };
+};
+
+const proxyReq = (target: string, init: { method?: string; body?: BodyInit; headers?: Record<string, string> } = {}) =>
+  new Request(`http://127.0.0.1:4173/proxy?url=${encodeURIComponent(target)}`, {
+    method: init.method ?? 'GET',
+    body: init.body,
+    headers: { host: '127.0.0.1:4173', 'x-a2a-interop': '1', ...init.headers },
+  });
+
+describe('probe 2: the proxy does not pin bodies or streams', () => {
+  it('keeps the replay copy only until the response head, and at most maxReplayBytes', async () => {
+    const src = new Response(new Uint8Array(300 * 1024)).body!;
+    const body = new RequestBody(src, 5 * 1024 * 1024, 1024 * 1024);
+    const reader = body.stream().getReader();
+    let read = 0;
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      read += r.value.byteLength;
+    }
+    expect(read).toBe(300 * 1024);
+    expect(body.kept).toBe(300 * 1024);
+    body.release();
+    expect(body.kept).toBe(0);
+    // Over maxReplayBytes: streamed through, nothing kept, a redirect cannot resend it.
+    const big = new RequestBody(new Response(new Uint8Array(2 * 1024 * 1024)).body!, 5 * 1024 * 1024, 1024 * 1024);
+    const r2 = big.stream().getReader();
+    while (!(await r2.read()).done);
+    expect(big.kept).toBe(0);
+    expect(big.replayable).toBe(false);
+    await expect(big.all()).rejects.toThrow(/cannot be sent again/);
+  });
+
+  it('refuses a client its next open request over maxOpenPerClient (stream_limit, 429) and ends a stream at maxStreamMs', async () => {
+    const handle = createProxyHandler({ mode: 'local', upstream: endlessSse, limits: { maxOpenPerClient: 2, maxStreamMs: 300 } });
+    const a = await handle(proxyReq('http://127.0.0.1:9/sse', { method: 'POST', body: '{"x":1}' }), { clientAddress: 'c1' });
+    const b = await handle(proxyReq('http://127.0.0.1:9/sse'), { clientAddress: 'c1' });
+    const c = await handle(proxyReq('http://127.0.0.1:9/sse'), { clientAddress: 'c1' });
+    expect([a.status, b.status, c.status]).toEqual([200, 200, 429]);
+    expect(c.headers.get('x-proxy-error')).toBe('stream_limit');
+    expect((await handle(proxyReq('http://127.0.0.1:9/sse'), { clientAddress: 'c2' })).status).toBe(200);
+    const started = Date.now();
+    const text = await a.text();
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(text).toMatch(/^data: \{\}\n\n/);
+    expect(text).toMatch(/: x-proxy-error stream_limit\n$/);
+    await b.body?.cancel();
+    // Both of c1's streams ended: it may open again.
+    expect((await handle(proxyReq('http://127.0.0.1:9/sse'), { clientAddress: 'c1' })).status).toBe(200);
+  });
+
+  it('hosted defaults: 32 open requests per client and 15 minutes per stream', async () => {
+    const { PROXY_HOSTED_LIMITS } = await import('../proxy/handler');
+    expect(PROXY_HOSTED_LIMITS).toEqual({ maxOpenPerClient: 32, maxStreamMs: 15 * 60_000 });
+  });
+});
+
+describe('probe 3: MCP never reads a secret from a variable a call names', () => {
+  let client: Client;
+  let idp: Recorder;
+  let agent: Recorder;
+  beforeAll(async () => {
+    idp = await recorder((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"t","token_type":"Bearer"}'));
+    agent = await recorder((req, res) => {
+      if (req.url?.includes('agent-card.json')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            name: 'oauth agent',
+            description: 'd',
+            url: `${agent.url}/jsonrpc`,
+            version: '1',
+            protocolVersion: '0.3.0',
+            capabilities: {},
+            defaultInputModes: ['text/plain'],
+            defaultOutputModes: ['text/plain'],
+            skills: [{ id: 's', name: 's', description: 'd', tags: [] }],
+            securitySchemes: { o: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: `${idp.url}/token`, scopes: {} } } } },
+            security: [{ o: [] }],
+          }),
+        );
+        return;
+      }
+      res.writeHead(401).end();
+    });
+    const server = createMcpServer({ env: { PATH: 'path-value-not-a-client-secret', A2A_OAUTH_CLIENT_SECRET: 'the-real-secret' }, log: () => undefined });
+    const [x, y] = InMemoryTransport.createLinkedPair();
+    client = new Client({ name: 't', version: '0' });
+    await Promise.all([server.connect(x), client.connect(y)]);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await idp?.close();
+    await agent?.close();
+  });
+
+  it('client_secret_env: "PATH" is refused before any request; the token URL never sees its value', async () => {
+    const res = (await client.callTool({
+      name: 'run_a2a_conformance',
+      arguments: { agent_url: agent.url, oauth: { client_id: 'c', client_secret_env: 'PATH' }, only: ['lifecycle.send'] },
+    })) as CallToolResult;
+    const text = res.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+    expect(res.isError).toBe(true);
+    expect(text).toMatch(/reads client secrets only from A2A_OAUTH_CLIENT_SECRET/);
+    expect(idp.hits).toEqual([]);
+    expect(agent.hits).toEqual([]);
+  });
+});
+
+describe('probe 4: MCP extra headers stay with the agent origin', () => {
+  let client: Client;
+  let other: Recorder;
+  let agent: Recorder;
+  const jws = (header: object) => `${Buffer.from(JSON.stringify(header)).toString('base64url')}`;
+  beforeAll(async () => {
+    other = await recorder((req, res) => {
+      if (req.url === '/jwks.json') res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys":[]}');
+      else res.writeHead(404).end();
+    });
+    agent = await recorder((req, res) => {
+      if (req.url?.startsWith('/moved/.well-known/agent-card.json')) {
+        res.writeHead(307, { location: `${other.url}/card.json` }).end();
+        return;
+      }
+      if (req.url?.startsWith('/signed/.well-known/agent-card.json')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            name: 'signed agent',
+            description: 'd',
+            url: `${agent.url}/signed/jsonrpc`,
+            version: '1',
+            protocolVersion: '0.3.0',
+            capabilities: {},
+            defaultInputModes: ['text/plain'],
+            defaultOutputModes: ['text/plain'],
+            skills: [{ id: 's', name: 's', description: 'd', tags: [] }],
+            signatures: [{ protected: jws({ alg: 'ES256', kid: 'k1', jku: `${other.url}/jwks.json` }), signature: 'AAAA' }],
+          }),
+        );
+        return;
+      }
+      res.writeHead(404).end();
+    });
+    const server = createMcpServer({ log: () => undefined });
+    const [x, y] = InMemoryTransport.createLinkedPair();
+    client = new Client({ name: 't', version: '0' });
+    await Promise.all([server.connect(x), client.connect(y)]);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await other?.close();
+    await agent?.close();
+  });
+  const headers = { Authorization: 'Bearer tok-secret-1', 'X-Tenant-Key': 'tenant-secret-2' };
+
+  it('a cross-origin redirect target gets neither the credential nor the second header', async () => {
+    await client.callTool({ name: 'discover_a2a_agent', arguments: { agent_url: `${agent.url}/moved`, headers } });
+    const first = agent.hits.find((h) => h.url.startsWith('/moved/'));
+    expect(first?.headers['x-tenant-key']).toBe('tenant-secret-2');
+    const moved = other.hits.filter((h) => h.url === '/card.json');
+    expect(moved.length).toBeGreaterThan(0);
+    for (const h of moved) {
+      expect(h.headers.authorization).toBeUndefined();
+      expect(h.headers['x-tenant-key']).toBeUndefined();
+    }
+  });
+
+  it("the card's jku (another origin) gets neither", async () => {
+    await client.callTool({ name: 'discover_a2a_agent', arguments: { agent_url: `${agent.url}/signed`, headers } });
+    const jku = other.hits.filter((h) => h.url === '/jwks.json');
+    expect(jku.length).toBeGreaterThan(0);
+    for (const h of jku) {
+      expect(h.headers.authorization).toBeUndefined();
+      expect(h.headers['x-tenant-key']).toBeUndefined();
+    }
+  });
+});
+
+describe('probe 5: the OAuth client secret does not follow redirects', () => {
+  it('client_secret_post answered 307 to another origin: not replayed there, and the run says why', async () => {
+    const thief = await recorder();
+    const idp = await recorder((req, res) => {
+      // Refuses Basic as such (switching the client to client_secret_post), then redirects the POST elsewhere.
+      if (req.headers.authorization) res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_client"}');
+      else res.writeHead(307, { location: `${thief.url}/token` }).end();
+    });
+    try {
+      const redactor = new Redactor();
+      const ctx = createHttpContext(createNodeHost({ inbox: false }), { redactor });
+      const c = new OAuthClient(
+        ctx,
+        { scheme: 'o', kind: 'client-credentials', tokenUrl: `${idp.url}/token`, scopes: [] },
+        {
+          kind: 'oauth2',
+          clientId: 'cid',
+          clientSecret: 'client-secret-xyz',
+        },
+      );
+      expect(await c.start()).toBe(false);
+      expect(idp.hits.some((h) => h.body.includes('client_secret=client-secret-xyz'))).toBe(true);
+      expect(thief.hits).toEqual([]);
+      expect(c.failure?.message).toMatch(/redirecting to .*only when it is a 307\/308 within the same origin/);
+      expect(c.failure?.message).not.toContain('client-secret-xyz');
+    } finally {
+      await thief.close();
+      await idp.close();
+    }
+  });
+
+  it('through the proxy: x-proxy-redirect: same-origin refuses the cross-origin hop before any request there', async () => {
+    const seen: string[] = [];
+    const upstream: UpstreamFetch = async (req) => {
+      seen.push(req.url.href);
+      return { status: 307, headers: new Headers({ location: 'http://other.test/token' }), body: null };
+    };
+    const handle = createProxyHandler({ mode: 'local', upstream });
+    const res = await handle(
+      proxyReq('http://idp.test/token', { method: 'POST', body: 'client_secret=s', headers: { 'x-proxy-redirect': 'same-origin', 'content-type': 'x' } }),
+    );
+    expect(res.headers.get('x-proxy-error')).toBe('redirect_blocked');
+    expect(seen).toEqual(['http://idp.test/token']);
+  });
+});
+
+describe('probe 6: guards', () => {
+  it('the hosted guard refuses ::/96 and every other IPv6 outside global unicast; public addresses pass', () => {
+    const policy = defaultAddressPolicy('hosted');
+    const refused = [
+      'http://[::127.0.0.1]/',
+      'http://[::7f00:1]/',
+      'http://[::a00:1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[::ffff:7f00:1]/',
+      'http://[::1]/',
+      'http://[::]/',
+      'http://[64:ff9b::7f00:1]/',
+      'http://[64:ff9b:1::1]/',
+      'http://[100::1]/',
+      'http://[2001::1]/',
+      'http://[2001:db8::1]/',
+      'http://[2001:10::1]/',
+      'http://[2002:7f00:1::1]/',
+      'http://[3fff::1]/',
+      'http://[5f00::1]/',
+      'http://[fc00::1]/',
+      'http://[fe80::1]/',
+      'http://[fec0::1]/',
+      'http://[ff02::1]/',
+      'http://[100:0:0:1::1]/',
+      'http://[4000::1]/',
+    ];
+    for (const u of refused) expect(checkTargetAllowed(new URL(u), 'hosted', policy), u).toMatch(/A hosted proxy only reaches public unicast addresses/);
+    expect(checkTargetAllowed(new URL('http://[::7f00:1]/'), 'hosted', policy)).toMatch(/reserved address/);
+    for (const a of ['2606:4700:4700::1111', '2a00:1450:4001:800::200e', '8.8.8.8']) expect(isPublicUnicast(a), a).toBe(true);
+  });
+
+  it("bearer tokens and API keys go over plain HTTP only to loopback, unless the host allows it; the OAuth rule's words", async () => {
+    const sent: string[] = [];
+    const f: typeof fetch = async (input) => {
+      sent.push(String(input));
+      return new Response('{}', { headers: { 'content-type': 'application/json' } });
+    };
+    const ask = async (allow: boolean, url: string, headers: Record<string, string>) => {
+      const redactor = new Redactor().addSecret('tok-123456').addSecret('key-abcdef');
+      const ctx = createHttpContext(createNodeHost({ fetch: f, inbox: false, allowInsecureCredentials: allow }), { redactor });
+      return exchange(ctx, { method: 'POST', url, headers, body: '{}', lane: 't' });
+    };
+    const refused = await ask(false, 'http://10.1.2.3/a2a', { Authorization: 'Bearer tok-123456' });
+    expect(refused.error?.code).toBe('insecure_credentials');
+    expect(refused.error?.blame).toBe('tool');
+    expect(refused.error?.message).toMatch(/A2A_ALLOW_INSECURE_CREDENTIALS=1/);
+    expect((await ask(false, 'http://agent.example/a2a', { 'X-API-Key': 'key-abcdef' })).error?.code).toBe('insecure_credentials');
+    expect((await ask(false, 'http://agent.example/a2a?api_key=key-abcdef', {})).error?.code).toBe('insecure_credentials');
+    expect(sent).toEqual([]);
+    // No credential, https, loopback, or allowed by the user: sent.
+    expect((await ask(false, 'http://agent.example/a2a', { Accept: 'application/json' })).responded).toBe(true);
+    expect((await ask(false, 'https://agent.example/a2a', { Authorization: 'Bearer tok-123456' })).responded).toBe(true);
+    expect((await ask(false, 'http://127.0.0.1:9/a2a', { Authorization: 'Bearer tok-123456' })).responded).toBe(true);
+    expect((await ask(false, 'http://[::1]:9/a2a', { Authorization: 'Bearer tok-123456' })).responded).toBe(true);
+    expect((await ask(true, 'http://10.1.2.3/a2a', { Authorization: 'Bearer tok-123456' })).responded).toBe(true);
+    expect(sent).toHaveLength(5);
+  });
+
+  describe('servers', () => {
+    let local: Awaited<ReturnType<typeof startServer>>;
+    let hosted: Awaited<ReturnType<typeof startServer>>;
+    beforeAll(async () => {
+      const dist = mkdtempSync(join(tmpdir(), 'a2a-dist-sec-'));
+      writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+      local = await startServer({ port: 0, distDir: dist, quiet: true, demoAgents: false });
+      hosted = await startServer({ port: 0, distDir: dist, quiet: true, proxyMode: 'hosted' });
+    });
+    afterAll(async () => {
+      await Promise.all([local?.close(), hosted?.close()]);
+    });
+
+    it('npm start does not trust the Vite dev origin (http://127.0.0.1:5173, any Vite app) for its proxy or inbox', async () => {
+      for (const origin of ['http://127.0.0.1:5173', 'http://localhost:5173']) {
+        const p = await fetch(`${local.url}/proxy/health`, { headers: { Origin: origin, 'X-A2A-Interop': '1' } });
+        expect(p.status, origin).toBe(403);
+        const i = await fetch(`${local.url}/inbox`, { method: 'POST', headers: { Origin: origin, 'X-A2A-Interop': '1' }, body: '{}' });
+        expect(i.status, origin).toBe(403);
+      }
+    });
+
+    it('the dashboard is served with a strict Content-Security-Policy', async () => {
+      const res = await fetch(`${local.url}/`);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp).toMatch(/default-src 'self'/);
+      expect(csp).toMatch(/script-src 'self'(;|$)/);
+      expect(csp).toMatch(/object-src 'none'/);
+      expect(csp).toMatch(/frame-ancestors 'none'/);
+      expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    });
+
+    it('a hosted server without ALLOWED_HOSTS says so in its health answer', async () => {
+      const res = await fetch(`${hosted.url}/proxy/health`, { headers: { Origin: hosted.url } });
+      const body = (await res.json()) as { warnings?: string[] };
+      expect(body.warnings?.[0]).toMatch(/ALLOWED_HOSTS is not set/);
+    });
+  });
+});
+
+describe('probe 7: what the server runs is audited', () => {
+  it('every package the server imports (and tsx, which runs it) is a production dependency of the lockfile', async () => {
+    const { build } = await import('esbuild');
+    const r = await build({
+      entryPoints: [join(ROOT, 'src/server/main.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      outfile: join(tmpdir(), 'a2a-server-probe.mjs'),
+      loader: { '.node': 'empty' },
+    });
+    const packages = new Set(['tsx']);
+    for (const f of Object.keys(r.metafile.inputs)) {
+      const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f);
+      if (m?.[1]) packages.add(m[1]);
+    }
+    expect(packages.has('ipaddr.js')).toBe(true);
+    expect(packages.has('express')).toBe(true);
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+    // supports-color: an optional peer that debug loads only when something else installed it (try/require).
+    const OPTIONAL = new Set(['supports-color']);
+    const devOnly = [...packages].filter((p) => !OPTIONAL.has(p) && lock.packages[`node_modules/${p}`]?.dev === true);
+    expect(devOnly).toEqual([]);
+    // ...and the CLI package keeps its few dependencies (the server's live in the server/ workspace).
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(pkg.dependencies)).not.toContain('express');
+  }, 30_000);
+});
