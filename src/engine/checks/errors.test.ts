@@ -125,10 +125,12 @@ function fakeAgent(o: FakeOpts) {
         return { result: o.gen === 'v1.0' || o.rest ? { task: render(t) } : render(t) };
       }
       case 'get': {
+        if (typeof params.id !== 'string') return { error: [-32602, 'params.id is required'] };
         const t = tasks.get(String(params.id));
         return t ? { result: render(t) } : { error: [-32001, `task ${String(params.id)} not found`] };
       }
       case 'cancel': {
+        if (typeof params.id !== 'string') return { error: [-32602, 'params.id is required'] };
         const t = tasks.get(String(params.id));
         if (!t) return { error: [-32001, 'not found'] };
         if (TERMINAL.includes(t.state)) return { error: [-32002, `task is ${t.state}`] };
@@ -497,6 +499,58 @@ describe('errors.invalid-params / unknown-method / invalid-request messages', ()
     ]);
     expect(byId['errors.invalid-request']!.status).toBe('fail');
     expect(byId['errors.invalid-request']!.message).toMatch(/@a2a-js\/sdk 1\.x answers -32602 here/);
+  });
+});
+
+describe('errors.invalid-params probes every core method', () => {
+  const METHODS: Record<Gen, { get: string; cancel: string }> = {
+    legacy: { get: 'tasks/get', cancel: 'tasks/cancel' },
+    'v0.3': { get: 'tasks/get', cancel: 'tasks/cancel' },
+    'v1.0': { get: 'GetTask', cancel: 'CancelTask' },
+  };
+  it.each(['legacy', 'v0.3', 'v1.0'] as const)('%s: get/cancel without an id answered TaskNotFound ("Task not found: undefined") fail', async (gen) => {
+    for (const op of ['get', 'cancel'] as const) {
+      const m = METHODS[gen][op];
+      const { byId } = await run(
+        { gen, override: (h) => (h.method === m && h.params.id === undefined ? rpcError(gen, h.id, -32001, 'Task not found: undefined') : undefined) },
+        ['errors.invalid-params'],
+      );
+      const r = byId['errors.invalid-params']!;
+      expect([r.status, r.level], `${gen} ${op}`).toEqual(['fail', 'MUST']);
+      expect(r.message).toBe(
+        `${m} without the task id (params {}): expected InvalidParams (-32602), got error -32001 "Task not found: undefined" (HTTP 200). TaskNotFound means the missing id was looked up as a task id instead of being refused as a malformed parameter.`,
+      );
+    }
+  });
+  it('a conforming agent passes with each method named; the probes are sent with params {}', async () => {
+    const { byId, requests } = await run({ gen: 'v0.3' }, ['errors.invalid-params']);
+    const r = byId['errors.invalid-params']!;
+    expect(r.status).toBe('pass');
+    expect(r.message).toMatch(
+      /^message\/send with a message that is a number: InvalidParams \(-32602\) as expected\. tasks\/get without the task id \(params \{\}\): InvalidParams \(-32602\) as expected\. tasks\/cancel without/,
+    );
+    const bodies = await Promise.all(requests.filter((q) => q.method === 'POST').map((q) => q.clone().text()));
+    expect(bodies.filter((b) => b.includes('"params":{}')).length).toBeGreaterThanOrEqual(2);
+  });
+  it('v1.0: ListTasks with pageSize "many" answered with a result fails; not implemented (-32601) is left to lifecycle.list', async () => {
+    const accepted = await run(
+      { gen: 'v1.0', override: (h) => (h.method === 'ListTasks' ? json({ jsonrpc: '2.0', id: h.id, result: { tasks: [], nextPageToken: '' } }) : undefined) },
+      ['errors.invalid-params'],
+    );
+    expect(accepted.byId['errors.invalid-params']!.status).toBe('fail');
+    expect(accepted.byId['errors.invalid-params']!.message).toMatch(
+      /ListTasks with pageSize "many": expected InvalidParams \(-32602\), got a result instead of an error/,
+    );
+    const missing = await run({ gen: 'v1.0' }, ['errors.invalid-params']);
+    expect(missing.byId['errors.invalid-params']!.status).toBe('pass');
+    expect(missing.byId['errors.invalid-params']!.message).toMatch(/ListTasks is not implemented: see lifecycle\.list/);
+  });
+  it('v1.0 HTTP+JSON: GET /tasks?pageSize=many answered 200 fails', async () => {
+    const { byId } = await run({ gen: 'v1.0', rest: true, override: (h) => (h.method === 'GET /tasks' ? json({ tasks: [], nextPageToken: '' }) : undefined) }, [
+      'errors.invalid-params',
+    ]);
+    expect(byId['errors.invalid-params']!.status).toBe('fail');
+    expect(byId['errors.invalid-params']!.message).toMatch(/with pageSize "many": expected HTTP 400, got HTTP 200/);
   });
 });
 

@@ -308,6 +308,8 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'invalid-json-500': { fails: ['errors.invalid-json'], level: 'partial' },
   'invalid-request-wrong-code': { on: JSONRPC, fails: ['errors.invalid-request'], level: 'partial' },
   'invalid-params-wrong-code': { fails: ['errors.invalid-params'], level: 'partial' },
+  // Seen on an independent server: tasks/get {} answered -32001 "Task not found: undefined".
+  'id-missing-not-found': { on: JSONRPC, fails: ['errors.invalid-params'], level: 'partial' },
   'task-not-found-wrong-code': {
     fails: ['errors.task-not-found', 'errors.unknown-task-message'],
     failsOn: { 'legacy JSONRPC': ['errors.task-not-found'] },

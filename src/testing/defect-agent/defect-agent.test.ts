@@ -853,6 +853,13 @@ const PROBES: Record<DefectName, Probe> = {
     agent: 'v1',
     shows: async (d) => (await d.post(JSON.stringify({ jsonrpc: '2.0', method: 'GetTask', params: { id: 'x' } }))).text.trim() !== '',
   },
+  'id-missing-not-found': {
+    agent: 'v1',
+    shows: async (d) => {
+      const r = JSON.parse((await d.post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: {} }))).text) as WireJson;
+      return r.error?.code === -32001;
+    },
+  },
   'notification-refused-with-id': {
     agent: 'v1',
     shows: async (d) => {

@@ -91,6 +91,7 @@ export const DEFECTS = {
   'invalid-json-500': 'Malformed JSON crashes with HTTP 500 instead of a -32700 response.',
   'invalid-request-wrong-code': 'Invalid JSON-RPC requests get -32603 instead of -32600.',
   'invalid-params-wrong-code': 'Invalid params get -32603 instead of -32602.',
+  'id-missing-not-found': 'JSON-RPC get and cancel without an id answer TaskNotFound ("Task not found: undefined") instead of InvalidParams.',
   'task-not-found-wrong-code': 'Unknown task ids get -32602 (REST 400) instead of -32001 (REST 404).',
   'task-not-found-500': 'Unknown task ids crash with HTTP 500.',
   'unknown-task-created': 'A message naming an unknown taskId creates a task under that id.',

@@ -151,6 +151,8 @@ export function createJsonRpc(s: AgentState, { ops, push, streaming, auth, card,
       const params = msg.params === undefined && (op === 'extendedCard' || op === 'list') ? {} : msg.params;
       if (!isObj(params)) throw E.invalidParams('params must be an object');
       if (op === 'send' || op === 'stream') gateExtensions(s, req, res);
+      // id-missing-not-found: a get or cancel without an id looks up the task "undefined" instead of refusing the params.
+      if ((op === 'get' || op === 'cancel') && params.id === undefined && has('id-missing-not-found')) throw E.taskNotFound(String(params.id));
       switch (op) {
         case 'send':
           return rpcSend(res, id, { result: await send(parseSend(s, params), ac.signal) }, notification);

@@ -2,9 +2,20 @@
  * Error checks on malformed requests: an unknown method, a body that is not JSON, JSON that is not a JSON-RPC
  * request, malformed params, and a JSON-RPC notification.
  */
-import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip } from '../define';
+import type { CheckContextWith } from '../context';
+import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip, type Verdict } from '../define';
 import { unknownTaskId } from '../fixtures/probe-ids';
-import { answered, crashVerdict, expectRest, expectRpcCode, isClientError, sendProbe, validationStatuses } from '../fixtures/probes';
+import {
+  answered,
+  crashVerdict,
+  expectRest,
+  expectRpcCode,
+  isClientError,
+  sendProbe,
+  validationStatuses,
+  type Probe,
+  type RpcExpect,
+} from '../fixtures/probes';
 import { ERRORS, PROBES } from './shared';
 
 export const errorsUnknownMethod = defineCheck({
@@ -91,29 +102,73 @@ export const errorsInvalidRequest = defineCheck({
 
 export const errorsInvalidParams = defineCheck({
   id: 'errors.invalid-params',
-  title: 'A send with malformed params is answered with InvalidParams (-32602)',
+  title: 'Malformed params of the core methods (send, get, cancel; v1.0 ListTasks) are answered with InvalidParams (-32602)',
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
   specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §3.3.2 (validation: -32602 / HTTP 400)' },
   recommendation:
-    'Validate params against the schema of the method (message must be a Message object) and answer -32602 Invalid params (HTTP+JSON: 400 INVALID_ARGUMENT) instead of crashing on the missing fields.',
+    'Validate params against the schema of every method (message must be a Message object; get and cancel need the task id; ListTasks pageSize is an integer) and answer -32602 Invalid params (HTTP+JSON: 400 INVALID_ARGUMENT) instead of crashing on the missing fields or looking up a task named "undefined".',
   requires: ['dialect'],
   run: async (ctx) => {
-    const p = await PROBES['invalid-params'](ctx);
-    const skipped = refusedForCredentials(ctx, p.http);
-    if (skipped) return skipped;
-    if (ctx.dialect.isRest) return expectRest(ctx, p, 'A message that is a number', validationStatuses(ctx));
-    return expectRpcCode(ctx, p, 'A message that is a number', {
+    const d = ctx.dialect;
+    const rpc: RpcExpect = {
       codes: [-32602],
       names: 'InvalidParams',
       advisory: {
         [-32600]:
           'The schemas name InvalidRequestError "Request payload validation error", which servers (e.g. the Google legacy samples) read as covering schema-invalid params: -32600 is a defensible reading, though JSON-RPC 2.0 gives -32602.',
       },
-    });
+      hints: {
+        [-32001]: 'TaskNotFound means the missing id was looked up as a task id instead of being refused as a malformed parameter.',
+      },
+    };
+    const cases: { probe: keyof typeof PROBES; what: string }[] = [
+      { probe: 'invalid-params', what: `${d.describe('send')} with a message that is a number` },
+      ...(d.isRest
+        ? []
+        : [
+            { probe: 'invalid-params-get' as const, what: `${d.describe('get')} without the task id (params {})` },
+            { probe: 'invalid-params-cancel' as const, what: `${d.describe('cancel')} without the task id (params {})` },
+          ]),
+      ...(ctx.generation === 'v1.0' ? [{ probe: 'invalid-params-list' as const, what: `${d.describe('list')} with pageSize "many"` }] : []),
+    ];
+    const verdicts: Verdict[] = [];
+    for (const c of cases) {
+      const p = await PROBES[c.probe](ctx);
+      const skipped = refusedForCredentials(ctx, p.http);
+      if (skipped) return skipped;
+      // ListTasks is judged by lifecycle.list when it is not implemented at all.
+      if (c.probe === 'invalid-params-list' && notImplemented(ctx, p)) continue;
+      verdicts.push(d.isRest ? expectRest(ctx, p, c.what, validationStatuses(ctx)) : expectRpcCode(ctx, p, c.what, rpc));
+    }
+    return combineVerdicts(verdicts, cases.length);
   },
 });
+
+/** The method does not exist: -32601, or on HTTP+JSON a 404/405/501 that names no task. */
+function notImplemented(ctx: CheckContextWith<'dialect'>, p: Probe): boolean {
+  if (!ctx.dialect.isRest) return p.rpc?.error?.code === -32601;
+  return (p.http.status === 404 && p.rest?.reason !== 'TASK_NOT_FOUND') || p.http.status === 405 || p.http.status === 501;
+}
+
+/**
+ * One verdict from several probes of the same rule: failures first (critical when any is), then advisories, then
+ * what could not be judged (our limits), else a pass naming each.
+ */
+function combineVerdicts(vs: Verdict[], probes: number): Verdict {
+  const evidence = vs.flatMap((v) => v.evidence ?? []);
+  const fails = vs.filter((v) => v.status === 'fail' && !v.advisory);
+  if (fails.length) {
+    const critical = fails.some((v) => v.critical);
+    return { ...fail(fails.map((v) => v.message).join(' '), evidence), ...(critical && { critical }) };
+  }
+  const advisories = vs.filter((v) => v.status === 'fail');
+  if (advisories.length) return { ...fail(advisories.map((v) => v.message).join(' '), evidence), advisory: advisories[0]!.advisory };
+  const unjudged = vs.find((v) => v.status !== 'pass');
+  if (unjudged) return unjudged;
+  return pass(`${vs.map((v) => v.message).join(' ')}${vs.length < probes ? ' (ListTasks is not implemented: see lifecycle.list.)' : ''}`, evidence);
+}
 
 export const errorsNotification = defineCheck({
   id: 'errors.notification',

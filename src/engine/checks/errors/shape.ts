@@ -6,7 +6,7 @@ import { v1ErrorDataProblems } from '../../protocol/shapes';
 import { isRecord } from '../../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip } from '../define';
 import { structuredError } from '../fixtures/probes';
-import { PARSE_PROBE_ID, PROBES } from './shared';
+import { PARSE_PROBE_ID, PROBES, probesFor } from './shared';
 
 export const errorsShape = defineCheck({
   id: 'errors.shape',
@@ -25,7 +25,7 @@ export const errorsShape = defineCheck({
   requires: ['dialect'],
   run: async (ctx) => {
     // The probes are shared with the specific checks (memoized): whichever runs first makes them.
-    const names = (Object.keys(PROBES) as (keyof typeof PROBES)[]).filter((n) => !(n === 'invalid-request' && ctx.dialect.isRest));
+    const names = probesFor(ctx);
     const probes = await Promise.all(names.map((n) => PROBES[n](ctx)));
     // Crashes (no answer, a 5xx without a structured error) are judged by the probes' own checks.
     const judged = probes.filter(

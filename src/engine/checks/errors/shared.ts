@@ -39,6 +39,18 @@ export const PROBES = {
         ? { kind: 'rest', ...ctx.dialect.route('send'), body: JSON.stringify({ message: 42 }) }
         : { kind: 'rpc', method: ctx.dialect.method('send'), params: ctx.generation === 'legacy' ? { id: 42, message: 42 } : { message: 42 } },
     ),
+  // Malformed params of the other core methods (JSON-RPC: get and cancel without the required id; v1.0: ListTasks
+  // with a pageSize that is not a number). On HTTP+JSON the id is part of the path: only ListTasks' query is probed.
+  'invalid-params-get': (ctx: CheckContextWith<'dialect'>) =>
+    sendProbe(ctx, 'invalid-params-get', () => ({ kind: 'rpc', method: ctx.dialect.method('get'), params: {} })),
+  'invalid-params-cancel': (ctx: CheckContextWith<'dialect'>) =>
+    sendProbe(ctx, 'invalid-params-cancel', () => ({ kind: 'rpc', method: ctx.dialect.method('cancel'), params: {} })),
+  'invalid-params-list': (ctx: CheckContextWith<'dialect'>) =>
+    sendProbe(ctx, 'invalid-params-list', () => {
+      if (!ctx.dialect.isRest) return { kind: 'rpc', method: ctx.dialect.method('list'), params: { pageSize: 'many' } };
+      const r = ctx.dialect.route('list');
+      return { kind: 'rest', method: r.method, path: `${r.path}?pageSize=many` };
+    }),
   'task-not-found': (ctx: CheckContextWith<'dialect'>) =>
     sendProbe(ctx, 'task-not-found', async () => {
       const taskId = await unknownTaskId(ctx);
@@ -47,6 +59,14 @@ export const PROBES = {
         : { kind: 'rpc', method: ctx.dialect.method('get'), params: { id: taskId.id }, taskId };
     }),
 } as const;
+
+/** The probes that exist on a binding and generation (the JSON-RPC-only ones aside on HTTP+JSON; ListTasks is v1.0's). */
+export function probesFor(ctx: CheckContextWith<'dialect'>): (keyof typeof PROBES)[] {
+  const rpcOnly: string[] = ['invalid-request', 'invalid-params-get', 'invalid-params-cancel'];
+  return (Object.keys(PROBES) as (keyof typeof PROBES)[]).filter(
+    (n) => !(ctx.dialect.isRest && rpcOnly.includes(n)) && !(n === 'invalid-params-list' && ctx.generation !== 'v1.0'),
+  );
+}
 
 /** TaskNotFound on either binding: -32001; HTTP 404 (reason TASK_NOT_FOUND when given). */
 export function probeTaskNotFound(ctx: CheckContextWith<'dialect'>, p: Probe): boolean {
