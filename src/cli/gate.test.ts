@@ -24,8 +24,8 @@ function io(files: Record<string, string> = {}) {
   return { cli, out: () => out.join(''), err: () => err.join(''), files };
 }
 
-// Enough checks for a level (basic send + get) and one MUST outside the core that a defect breaks.
-const ONLY = ['--only', 'card.required-fields', '--only', 'lifecycle.send', '--only', 'lifecycle.get', '--only', 'errors.invalid-params'];
+// The whole suite (a run of selected checks, --only, has no level to gate on), with a short per-task timeout.
+const SUITE = ['--task-timeout', '10'];
 
 describe('a2a-interop run in a pipeline', () => {
   let agent: RunningDefectAgent;
@@ -40,7 +40,7 @@ describe('a2a-interop run in a pipeline', () => {
     agent.setDefects([]);
     const t = io();
     const code = await main(
-      ['run', base, '--quiet', ...ONLY, '--format', 'json,sarif,junit', '--format', 'markdown,html', '--out-dir', 'out', '--badge', 'out/badge.svg'],
+      ['run', base, '--quiet', ...SUITE, '--format', 'json,sarif,junit', '--format', 'markdown,html', '--out-dir', 'out', '--badge', 'out/badge.svg'],
       t.cli,
     );
     expect(code).toBe(0);
@@ -72,9 +72,9 @@ describe('a2a-interop run in a pipeline', () => {
   it('--baseline: an injected regression exits 1; the report and Markdown say what regressed', async () => {
     agent.setDefects([]);
     const t = io();
-    expect(await main(['run', base, '--quiet', ...ONLY, '--out', 'baseline.json'], t.cli)).toBe(0);
+    expect(await main(['run', base, '--quiet', ...SUITE, '--out', 'baseline.json'], t.cli)).toBe(0);
     agent.setDefects(['invalid-params-wrong-code']);
-    const code = await main(['run', base, ...ONLY, '--baseline', 'baseline.json', '--format', 'json,markdown', '--out-dir', 'pr'], t.cli);
+    const code = await main(['run', base, ...SUITE, '--baseline', 'baseline.json', '--format', 'json,markdown', '--out-dir', 'pr'], t.cli);
     expect(code).toBe(1);
     const report = Report.parse(JSON.parse(t.files['pr/a2a-report.json']!));
     expect(report.conformanceLevel).toBe('partial');
@@ -93,15 +93,15 @@ describe('a2a-interop run in a pipeline', () => {
     agent.setDefects(['invalid-params-wrong-code']);
     const t = io();
     // The flawed run is partial: --min-level partial lets the baseline itself pass.
-    expect(await main(['run', base, '--quiet', ...ONLY, '--min-level', 'partial', '--out', 'flawed.json'], t.cli)).toBe(0);
+    expect(await main(['run', base, '--quiet', ...SUITE, '--min-level', 'partial', '--out', 'flawed.json'], t.cli)).toBe(0);
     agent.setDefects([]);
-    expect(await main(['run', base, '--quiet', ...ONLY, '--baseline', 'flawed.json', '--out', 'fixed.json'], t.cli)).toBe(0);
+    expect(await main(['run', base, '--quiet', ...SUITE, '--baseline', 'flawed.json', '--out', 'fixed.json'], t.cli)).toBe(0);
     expect(Report.parse(JSON.parse(t.files['fixed.json']!)).comparison).toMatchObject({
       verdict: 'improved',
       levelMove: 'up',
       counts: { fixed: 1, regressed: 0 },
     });
-    expect(await main(['run', base, '--quiet', ...ONLY, '--baseline', 'fixed.json', '--out', 'same.json'], t.cli)).toBe(0);
+    expect(await main(['run', base, '--quiet', ...SUITE, '--baseline', 'fixed.json', '--out', 'same.json'], t.cli)).toBe(0);
     expect(Report.parse(JSON.parse(t.files['same.json']!)).comparison?.verdict).toBe('unchanged');
   });
 

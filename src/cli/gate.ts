@@ -4,7 +4,7 @@
  * | code | when |
  * |---|---|
  * | 0 | the gate passed (`--fail-on level`: the level meets `--min-level` and, with `--baseline`, nothing regressed; `regression`: nothing regressed; `never`) |
- * | 1 | the gate failed: below `--min-level`, not assessed, or regressed against `--baseline` (whichever `--fail-on` asks about) |
+ * | 1 | the gate failed: below `--min-level`, not assessed, or regressed against `--baseline` (whichever `--fail-on` asks about); with `--only` (no level): a selected check failed |
  * | 2 | usage error, unreadable `--baseline`, or our tool failed (never a verdict on the agent) |
  * | 130 / 143 | interrupted (SIGINT / SIGTERM): partial reports written, marked incomplete |
  */
@@ -63,6 +63,17 @@ export function gate(report: Report, o: GateOptions): GateOutcome {
   const regressionReason = () =>
     line(1, `regressed against the baseline${o.baselinePath ? ` ${o.baselinePath}` : ''}: ${c?.regressions.length ? list(c.regressions) : c?.summary}`);
   if (o.failOn === 'regression') return regressed ? { code: 1, reason: regressionReason() } : { code: 0 };
+  // --only: the selected checks' results, no level; the gate is "none of them failed" (--min-level does not apply).
+  if (report.notAssessed?.reason === 'selected-checks') {
+    if (s.failed > 0) {
+      const failed = Object.values(report.categories)
+        .flat()
+        .filter((r) => r.status === 'fail')
+        .map((r) => r.id);
+      return { code: 1, reason: line(1, `${s.failed} selected check(s) failed (${list(failed)}); no level for a run of selected checks`) };
+    }
+    return regressed ? { code: 1, reason: regressionReason() } : { code: 0 };
+  }
   // --fail-on level: the level against --min-level, and with a baseline any regression too.
   if (report.notAssessed) return { code: 1, reason: line(1, `not assessed (${report.notAssessed.reason}): ${report.notAssessed.message}`) };
   if (regressed) return { code: 1, reason: regressionReason() };

@@ -157,6 +157,13 @@ export function levelLabel(report: Pick<Report, 'conformanceLevel' | 'notAssesse
   return `not assessed${report.notAssessed ? ` (${NOT_ASSESSED_LABELS[report.notAssessed.reason]})` : ''}`;
 }
 
+/** The heading of a report without a level: a stopped run and a run of selected checks were judged, just not whole. */
+export function noLevelTitle(na: Report['notAssessed']): string {
+  if (na?.reason === 'stopped') return 'Stopped: an incomplete run has no level';
+  if (na?.reason === 'selected-checks') return 'Selected checks only: no agent level';
+  return na ? `Not assessed: ${NOT_ASSESSED_LABELS[na.reason]}` : 'Not assessed';
+}
+
 /** One line for the top of a report: `full · 0 required failures · 3 advisories`, or the not-assessed reason. */
 export function verdictLine(report: Report): string {
   if (!report.conformanceLevel) return levelLabel(report);

@@ -5,7 +5,7 @@ import { stateFromReport } from '../engine/report/build';
 import { checkDurations, exchangeLatencies, resultsPerCategory, streamTimings, type CategoryCounts } from '../engine/report/series';
 import {
   CATEGORY_LABELS,
-  NOT_ASSESSED_LABELS,
+  noLevelTitle,
   STATUS_LABELS,
   advisoryResults,
   exportFilename,
@@ -181,13 +181,13 @@ function verdictHtml(report: Report): string {
   const na = report.notAssessed;
   const out = [
     `<div class="verdict level-${esc(level ?? 'not-assessed')}">`,
-    `<p class="level-line"><span class="level-caption">Conformance level: </span><strong class="level-badge">${esc(level ?? 'not assessed')}</strong>` +
+    `<p class="level-line"><span class="level-caption">Conformance level: </span><strong class="level-badge">${esc(level ?? (na?.reason === 'stopped' || na?.reason === 'selected-checks' ? 'no level' : 'not assessed'))}</strong>` +
       `${report.provisional ? '<span class="badge">provisional</span>' : ''}</p>`,
   ];
   if (level) {
     out.push(`<p class="verdict-line">${esc(verdictLine(report))}</p>`);
   } else {
-    out.push(`<p class="verdict-line">${na ? `Not assessed: ${esc(NOT_ASSESSED_LABELS[na.reason])}` : 'Not assessed'}</p>`);
+    out.push(`<p class="verdict-line">${esc(noLevelTitle(na))}</p>`);
     if (na?.message) out.push(`<p class="msg">${text(na.message)}</p>`);
   }
   if (report.levelReason && report.levelReason !== na?.message) out.push(`<p class="msg">${text(report.levelReason)}</p>`);

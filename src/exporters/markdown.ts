@@ -6,6 +6,7 @@ import {
   STATUS_LABELS,
   advisoryResults,
   levelLabel,
+  noLevelTitle,
   requirementLines,
   verdictLine,
   cleanText,
@@ -92,11 +93,11 @@ export function toMarkdown(input: Report): ExportFile {
     `- **Binding:** ${mdText(report.protocol.binding ?? 'unknown')}`,
     `- **Date:** ${mdText(formatDate(report.testDate))}`,
     `- **Run:** ${mdText(report.runStatus)} in ${formatMs(report.durationMs)} (${mdText(`${report.tool.name} ${report.tool.version}`)}, run ${mdText(report.runId, 100)})`,
-    `- **Conformance level:** **${mdText(levelLabel(report))}**${report.provisional ? ' (provisional: the level may change when the run is repeated)' : ''} · ${mdText(verdictLine(report).split(' · ').slice(1).join(' · ') || 'no level')}`,
+    `- **Conformance level:** **${mdText(levelLabel(report))}**${report.provisional ? ' (provisional: the level may change when the run is repeated)' : ''}${report.conformanceLevel ? ` · ${mdText(verdictLine(report).split(' · ').slice(1).join(' · '))}` : ''}`,
     `- **Why:** ${mdText(report.levelReason, 2000)}`,
     '',
   );
-  if (report.notAssessed) push(`> **Not assessed.** ${mdText(report.notAssessed.message, 2000)}`, '');
+  if (report.notAssessed) push(`> **${mdText(noLevelTitle(report.notAssessed))}.** ${mdText(report.notAssessed.message, 2000)}`, '');
 
   push('## Summary', '');
   push(

@@ -56,7 +56,9 @@ const oauthInput = z
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'the name of an environment variable')
       .max(200)
       .optional()
-      .describe('Environment variable of the MCP server holding the client secret (default A2A_OAUTH_CLIENT_SECRET).'),
+      .describe(
+        'Environment variable of the MCP server holding the client secret (default A2A_OAUTH_CLIENT_SECRET); only the names allowed when the server started (A2A_MCP_OAUTH_SECRET_ENV) are read.',
+      ),
     scope: z.string().max(1000).optional().describe("Space-separated scopes (default: the card's requirement)."),
   })
   .optional()

@@ -16,7 +16,7 @@ describe('migrateReport', () => {
     expect(r.testDate).toBe('2025-05-20T08:30:00.000Z');
     // The recorded level is kept; the summary is recounted and gains `errors`.
     expect(r.conformanceLevel).toBe('minimal');
-    expect(r.summary).toEqual({ total: 5, passed: 2, failed: 2, advisories: 0, skipped: 1, errors: 0 });
+    expect(r.summary).toEqual({ total: 5, passed: 2, failed: 2, advisories: 0, skipped: 1, errors: 0, notRun: 0 });
     expect(r.durationMs).toBe(12 + 340 + 210);
     expect(r.categories.lifecycle.map((c) => [c.id, c.test, c.status, c.tier])).toEqual([
       ['v0.lifecycle.task-submit', 'task-submit', 'pass', 'core'],
