@@ -322,3 +322,37 @@ describe('computeLevel: exact words of the not-assessed outcomes', () => {
     );
   });
 });
+
+describe('computeLevel: levels only from what was observed', () => {
+  const notRun = (id: string, tier: Tier) => r(id, tier, 'skip', { skipKind: 'not-run', message: 'Not run: the run was stopped before this check started.' });
+  it('a stopped run has no level, even when everything it judged passed ("stopped at N/M")', () => {
+    const rs = replace(clean(), notRun('lifecycle.cancel', 'core'), notRun('streaming.framing', 'optional'));
+    const v = computeLevel(rs, { ...ok, runComplete: false, runStatus: 'interrupted' });
+    expect(v.level).toBeNull();
+    expect(v.notAssessed?.reason).toBe('stopped');
+    expect(v.reason).toMatch(/^Stopped at 8\/10 checks: no level/);
+    expect(v.reason).toMatch(/So far: 8 pass, 0 fail/);
+  });
+  it('a stopped run with a card failure has no level either (not "non-conformant (provisional)")', () => {
+    const rs = replace(clean(), r('card.json', 'card', 'fail'), notRun('lifecycle.cancel', 'core'));
+    expect(computeLevel(rs, { ...ok, runComplete: false, runStatus: 'interrupted' })).toMatchObject({ level: null, notAssessed: { reason: 'stopped' } });
+  });
+  it('a crashed run (our bug) has no level and blames our tool', () => {
+    expect(computeLevel(clean(), { ...ok, runComplete: false, runStatus: 'errored' })).toMatchObject({ level: null, notAssessed: { reason: 'tool-failure' } });
+  });
+  it('a run of selected checks gives their tally and no level, whatever they are', () => {
+    const two = [r('lifecycle.send', 'basic', 'pass'), r('lifecycle.get', 'basic', 'pass')];
+    const v = computeLevel(two, { ...ok, selected: ['lifecycle.send', 'lifecycle.get'] });
+    expect(v).toMatchObject({ level: null, notAssessed: { reason: 'selected-checks' } });
+    expect(v.reason).toMatch(/Selected checks only \(2\): 2 pass, 0 fail/);
+    const oneCardFail = computeLevel([r('card.json', 'card', 'fail')], { ...ok, selected: ['card.json'] });
+    expect(oneCardFail.level).toBeNull();
+    expect(oneCardFail.reason).toMatch(/0 pass, 1 fail/);
+  });
+  it('an unreachable agent stays "unreachable" whether or not checks were selected', () => {
+    expect(computeLevel([], { agent: agent('unreachable', { error: 'refused' }), selected: ['card.json'] }).notAssessed?.reason).toBe('unreachable');
+  });
+  it('a live run is still judged provisionally (the dashboard shows progress, not this)', () => {
+    expect(computeLevel(clean(), { ...ok, runComplete: false, runStatus: 'running' })).toMatchObject({ level: 'full', provisional: true });
+  });
+});
