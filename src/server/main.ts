@@ -332,15 +332,16 @@ export function serverOptionsFromEnv(env: Record<string, string | undefined>): S
     return Number(m[1]) * (unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1);
   };
   const inboxLimits: Partial<InboxLimits> = {};
-  const setLimit = <K extends keyof InboxLimits>(k: K, v: number | undefined, min = 1) => {
+  const setLimit = <K extends keyof InboxLimits>(k: K, name: string, bytes = false, min = 1) => {
+    const v = whole(name, bytes);
     if (v === undefined) return;
-    if (v < min) throw new ServerConfigError(`${k} must be at least ${min}`);
+    if (v < min) throw new ServerConfigError(`${name} must be at least ${min}${bytes ? ' bytes' : ''}, got ${JSON.stringify(env[name])}`);
     inboxLimits[k] = v;
   };
-  setLimit('maxTotalBytes', whole('INBOX_MAX_TOTAL_BYTES', true), 64 * 1024);
-  setLimit('maxBoxBytes', whole('INBOX_MAX_BOX_BYTES', true), 64 * 1024);
-  setLimit('maxInboxes', whole('INBOX_MAX_INBOXES'));
-  setLimit('maxInboxesPerClient', whole('INBOX_MAX_PER_CLIENT'));
+  setLimit('maxTotalBytes', 'INBOX_MAX_TOTAL_BYTES', true, 64 * 1024);
+  setLimit('maxBoxBytes', 'INBOX_MAX_BOX_BYTES', true, 64 * 1024);
+  setLimit('maxInboxes', 'INBOX_MAX_INBOXES');
+  setLimit('maxInboxesPerClient', 'INBOX_MAX_PER_CLIENT');
   const maxOpen = whole('PROXY_MAX_OPEN_PER_CLIENT');
   const maxStreamSeconds = whole('PROXY_MAX_STREAM_SECONDS');
   const proxyLimits = {

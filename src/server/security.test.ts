@@ -24,7 +24,7 @@ import { createMcpServer } from '../mcp/server';
 import { createProxyHandler, type UpstreamFetch } from '../proxy/handler';
 import { checkTargetAllowed, defaultAddressPolicy, isPublicUnicast } from '../proxy/policy';
 import { RequestBody } from '../proxy/stream';
-import { startServer } from './main';
+import { ServerConfigError, serverOptionsFromEnv, startServer } from './main';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -445,6 +445,25 @@ describe('probe 6: guards', () => {
       const body = (await res.json()) as { warnings?: string[] };
       expect(body.warnings?.[0]).toMatch(/ALLOWED_HOSTS is not set/);
     });
+  });
+});
+
+describe('the limits are configurable', () => {
+  it('reads the inbox and proxy budgets from the environment and refuses values it cannot use', () => {
+    const o = serverOptionsFromEnv({
+      INBOX_MAX_TOTAL_BYTES: '64M',
+      INBOX_MAX_BOX_BYTES: '512K',
+      INBOX_MAX_INBOXES: '50',
+      INBOX_MAX_PER_CLIENT: '5',
+      PROXY_MAX_OPEN_PER_CLIENT: '0',
+      PROXY_MAX_STREAM_SECONDS: '60',
+    });
+    expect(o.inboxLimits).toEqual({ maxTotalBytes: 64 * 1024 * 1024, maxBoxBytes: 512 * 1024, maxInboxes: 50, maxInboxesPerClient: 5 });
+    expect(o.proxyLimits).toEqual({ maxOpenPerClient: 0, maxStreamMs: 60_000 });
+    expect(serverOptionsFromEnv({}).inboxLimits).toBeUndefined();
+    expect(() => serverOptionsFromEnv({ INBOX_MAX_TOTAL_BYTES: 'lots' })).toThrow(ServerConfigError);
+    expect(() => serverOptionsFromEnv({ INBOX_MAX_TOTAL_BYTES: '1K' })).toThrow(/INBOX_MAX_TOTAL_BYTES must be at least 65536 bytes/);
+    expect(() => serverOptionsFromEnv({ PROXY_MAX_STREAM_SECONDS: '-1' })).toThrow(/PROXY_MAX_STREAM_SECONDS/);
   });
 });
 
