@@ -18,7 +18,8 @@
  *                            rewritten to explicit `.js` paths so `moduleResolution: node16/nodenext` resolves them.
  *
  * Usage: node scripts/build-cli.mjs [--outdir DIR] [--no-types] [--quiet]
- * (`npm run build` runs it after the dashboard build; `npm pack` runs it through `prepack`.)
+ * (`npm run build` runs it after the dashboard build; `prepare` runs it on `npm pack`, `npm publish`, `npm ci` in a
+ * checkout, and when npm installs the package from a git URL: `npm install github:<owner>/a2a-interop`.)
  */
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';

@@ -40,7 +40,7 @@ Usage:
   a2a-interop explain <check-id>
   a2a-interop run-many <file> [options]
   a2a-interop merge <dir>... [--out-dir DIR]
-  a2a-interop mcp                       MCP server on stdio, for AI assistants (see README)
+  a2a-interop mcp [--report-dir DIR]    MCP server on stdio, for AI assistants (see README); full reports go to DIR
   a2a-interop --help | --version
 
 <agent-url> is the agent's base URL, a base URL with a path, or the card URL itself.
@@ -170,6 +170,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         'min-level': { type: 'string' },
         'fail-on': { type: 'string' },
         'sarif-category': { type: 'string' },
+        'report-dir': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -216,7 +217,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout(text);
     return 0;
   }
-  if (command === 'mcp') return (await import('../mcp/server')).serveStdio({ quiet: !!v.quiet });
+  if (command === 'mcp') return (await import('../mcp/server')).serveStdio({ quiet: !!v.quiet, reportDir: v['report-dir'] ?? io.env.A2A_INTEROP_REPORT_DIR });
   await loadRunDeps();
   if (command === 'run-many' || command === 'merge') {
     try {

@@ -2,7 +2,10 @@
  * The MCP server driven by the SDK's own client over stdio (the server runs as a child process, as an assistant
  * starts it), against the demo agents (@a2a-js/sdk v1.0 and v0.3, the flawed test agent) and against bad input.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../server/main';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** Where the server writes the full reports (A2A_INTEROP_REPORT_DIR). */
+const REPORT_DIR = mkdtempSync(join(tmpdir(), 'a2a-mcp-reports-'));
 
 let demo: RunningServer;
 let client: Client;
@@ -38,7 +43,13 @@ beforeAll(async () => {
   closedUrl = `http://127.0.0.1:${(tmp.address() as AddressInfo).port}/`;
   await new Promise<void>((r) => tmp.close(() => r()));
 
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/mcp/main.ts'], cwd: ROOT, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', 'src/mcp/main.ts'],
+    cwd: ROOT,
+    stderr: 'pipe',
+    env: { ...(process.env as Record<string, string>), A2A_INTEROP_REPORT_DIR: REPORT_DIR },
+  });
   transport.stderr?.on('data', (c: Buffer) => stderr.push(c.toString()));
   client = new Client({ name: 'a2a-interop-test', version: '0.0.0' });
   await client.connect(transport);
@@ -50,6 +61,7 @@ afterAll(async () => {
   await new Promise<void>((r) => html?.close(() => r()));
   silent?.closeAllConnections();
   await new Promise<void>((r) => silent?.close(() => r()));
+  rmSync(REPORT_DIR, { recursive: true, force: true });
 });
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -61,10 +73,19 @@ async function call(name: string, args: Record<string, unknown>, onprogress?: (p
 }
 
 describe('MCP server over stdio', () => {
-  it('lists the five tools with their input schemas', async () => {
+  it('lists the seven tools with their input schemas', async () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(['cancel_a2a_task', 'discover_a2a_agent', 'get_a2a_task', 'run_a2a_conformance', 'send_a2a_message']);
+    expect(Object.keys(byName).sort()).toEqual([
+      'cancel_a2a_task',
+      'discover_a2a_agent',
+      'explain_check',
+      'get_a2a_task',
+      'list_checks',
+      'run_a2a_conformance',
+      'send_a2a_message',
+    ]);
+    expect(byName.explain_check!.inputSchema.required).toEqual(['check_id']);
     const props = (n: string) => Object.keys((byName[n]!.inputSchema.properties ?? {}) as object).sort();
     expect(props('discover_a2a_agent')).toEqual(['agent_url', 'headers']);
     expect(props('run_a2a_conformance')).toEqual(expect.arrayContaining(['agent_url', 'headers', 'skills', 'only', 'timeout_seconds', 'format']));
@@ -96,7 +117,7 @@ describe('MCP server over stdio', () => {
     expect(cap?.recommendation).toBeTruthy();
   });
 
-  it('run_a2a_conformance: level, failures with spec sentences, the report in the chosen format, progress notifications', async () => {
+  it('run_a2a_conformance: level, failures with spec sentences, the report files, progress notifications', async () => {
     const progress: { progress: number; total?: number; message?: string }[] = [];
     const r = await call(
       'run_a2a_conformance',
@@ -104,15 +125,39 @@ describe('MCP server over stdio', () => {
       (p) => progress.push(p),
     );
     expect(r.isError, r.texts[0]).toBe(false);
-    expect(r.data.level).toBe('non-conformant');
+    // A run of selected checks has no level (the card failure is still reported).
+    expect(r.data.level).toBeNull();
+    expect(r.data.not_assessed.reason).toBe('selected-checks');
     const cap = r.data.failures.find((f: Json) => f.check === 'card.capabilities.shape');
-    expect(cap.spec.join('\n')).toMatch(/"/);
-    expect(cap.recommendation).toBeTruthy();
-    expect(r.texts[1]).toMatch(/^<\?xml/);
-    expect(r.data.report.format).toBe('junit');
+    expect(cap.spec).toMatch(/"/);
+    expect(cap.fix).toBeTruthy();
+    // One text block, bounded; the full report is a file in the server's report directory.
+    expect(r.texts).toHaveLength(1);
+    expect(r.texts[0]!.length).toBeLessThanOrEqual(8_000);
+    expect(r.data.report_files.junit.startsWith(REPORT_DIR)).toBe(true);
+    expect(readFileSync(r.data.report_files.junit, 'utf8')).toMatch(/^<\?xml/);
+    expect(JSON.parse(readFileSync(r.data.report_files.json, 'utf8')).summary.failed).toBe(r.data.counts.failed);
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect(progress.at(-1)!.progress).toBe(3);
     expect(progress.at(-1)!.total).toBe(3);
+  });
+
+  it('list_checks and explain_check: the ids `only` takes and what one enforces; an unknown id suggests near ones', async () => {
+    const all = await call('list_checks', {});
+    expect(all.isError).toBe(false);
+    expect(all.data.count).toBeGreaterThan(80);
+    expect(all.data.checks.map((c: Json) => c.id)).toContain('errors.task-not-found');
+    const streaming = await call('list_checks', { category: 'streaming' });
+    expect(streaming.data.checks.every((c: Json) => c.category === 'streaming')).toBe(true);
+    expect(streaming.data.count).toBeLessThan(all.data.count);
+    const e = await call('explain_check', { check_id: 'errors.task-not-found' });
+    expect(e.isError).toBe(false);
+    expect(e.data.fix).toBeTruthy();
+    const v1 = e.data.generations.find((g: Json) => g.generation === 'v1.0');
+    expect(v1.sentences[0].quote.length).toBeGreaterThan(10);
+    const unknown = await call('explain_check', { check_id: 'errors.task-not-fund' });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.texts[0]).toMatch(/No check "errors\.task-not-fund"\. Did you mean: .*errors\.task-not-found/);
   });
 
   it('send_a2a_message streamed to the v1.0 SDK agent: frames, the task completed, no findings; then get_a2a_task', async () => {
@@ -126,9 +171,10 @@ describe('MCP server over stdio', () => {
     expect(g.isError, g.texts[0]).toBe(false);
     expect(g.data.task.id).toBe(s.data.task.id);
     expect(g.data.operation).toBe('GetTask');
-    // The task is finished: the SDK refuses to cancel it (TaskNotCancelable), a tool error with the A2A error.
+    // The task is finished: the SDK refuses to cancel it (TaskNotCancelable): the agent's answer, as data.
     const c = await call('cancel_a2a_task', { agent_url: demoUrl('v1'), task_id: s.data.task.id });
-    expect(c.isError).toBe(true);
+    expect(c.isError).toBe(false);
+    expect(c.data.ok).toBe(false);
     expect(c.data.error.code).toBe(-32002);
     expect(c.data.findings).toEqual([]);
   });
@@ -151,15 +197,16 @@ describe('MCP server over stdio', () => {
     const s = await call('send_a2a_message', { agent_url: demoUrl('flawed'), text: 'Write a haiku', stream: true });
     expect(s.data.findings.map((f: Json) => f.check)).toContain('streaming.terminal');
     const c = await call('cancel_a2a_task', { agent_url: demoUrl('flawed'), task_id: s.data.task.id });
-    expect(c.isError).toBe(true);
+    expect(c.isError).toBe(false);
     expect(c.data.findings.find((f: Json) => f.check === 'lifecycle.cancel')?.message).toMatch(/HTTP 500/);
     expect(c.data.exchanges[0].response.status).toBe(500);
   });
 
-  it('get and cancel errors are tool errors with the A2A error; credentials never come back', async () => {
+  it('an A2A error (TaskNotFound) is data, not a tool error; credentials never come back', async () => {
     const secret = 'Bearer tok-9f8e7d6c5b4a';
     const g = await call('get_a2a_task', { agent_url: demoUrl('v1'), task_id: 'no-such-task', headers: { Authorization: secret } });
-    expect(g.isError).toBe(true);
+    expect(g.isError).toBe(false);
+    expect(g.data.outcome).toBe('error');
     expect(g.data.error.code).toBe(-32001);
     expect(g.data.exchanges[0].request.headers.authorization).toBe('Bearer [REDACTED]');
     expect(JSON.stringify(g.res)).not.toContain('tok-9f8e7d6c5b4a');
@@ -214,7 +261,7 @@ describe('a2a-interop mcp (the CLI entry)', () => {
     const lines = out.split('\n').filter(Boolean);
     expect(lines.length).toBe(2);
     for (const l of lines) expect(JSON.parse(l)).toMatchObject({ jsonrpc: '2.0' });
-    expect(JSON.parse(lines[1]!).result.tools).toHaveLength(5);
+    expect(JSON.parse(lines[1]!).result.tools).toHaveLength(7);
     expect(err).toMatch(/MCP server on stdio/);
     expect(code).toBe(0);
   });

@@ -2,6 +2,9 @@
  * run_a2a_conformance with OAuth client credentials (in-memory MCP transport, the OAuth demo agent): the secret comes
  * from the server's environment, never from the call, and never appears in what the tool returns.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import http from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -25,6 +28,7 @@ beforeAll(async () => {
     env: { DEMO_SECRET: DEMO_OAUTH_CLIENT.clientSecret },
     secretEnvNames: ['DEMO_SECRET', 'A2A_OAUTH_CLIENT_SECRET'],
     log: () => undefined,
+    reportDir: mkdtempSync(join(tmpdir(), 'a2a-mcp-oauth-')),
   });
   const [a, b] = InMemoryTransport.createLinkedPair();
   client = new Client({ name: 't', version: '0' });
@@ -49,9 +53,12 @@ describe('run_a2a_conformance oauth', () => {
       format: 'json',
     });
     expect(res.isError, text).toBeFalsy();
-    expect(text).toMatch(/"credentials": ?"oauth2"/);
-    expect(text).toMatch(/lifecycle\.send/);
+    // The full report is a file (run_a2a_conformance returns a bounded summary that names it).
+    const report = readFileSync((res.structuredContent as { report_files: { json: string } }).report_files.json, 'utf8');
+    expect(report).toMatch(/"credentials": ?"oauth2"/);
+    expect(report).toMatch(/lifecycle\.send/);
     expect(JSON.stringify(res)).not.toContain(DEMO_OAUTH_CLIENT.clientSecret);
+    expect(report).not.toContain(DEMO_OAUTH_CLIENT.clientSecret);
   }, 20_000);
 
   it('says where the secret is read from when the variable is not set', async () => {

@@ -5,16 +5,17 @@
  *
  * @example
  * // .mcp.json (Claude Code) / claude_desktop_config.json:
- * // { "mcpServers": { "a2a-interop": { "command": "npx", "args": ["a2a-interop", "mcp"] } } }
+ * // { "mcpServers": { "a2a-interop": { "command": "node", "args": ["/path/to/a2a-interop/dist-cli/bin.mjs", "mcp", "--report-dir", "/path/to/reports"] } } }
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { TOOL } from '../engine/report/build';
 import { createNodeHost } from '../hosts/node';
-import { DEFAULT_SECRET_ENV, registerTools, type ToolDeps } from './tools';
+import { resolve } from 'node:path';
+import { DEFAULT_SECRET_ENV, defaultReportDir, registerTools, type ToolDeps } from './tools';
 
 const INSTRUCTIONS = `Tools to check Agent2Agent (A2A) agents against the protocol (legacy, v0.2/v0.3, v1.0; JSON-RPC and HTTP+JSON).
-Start with discover_a2a_agent (card, generation, binding, card findings). run_a2a_conformance runs the whole suite (or only some checks) and gives a conformance level with every failure, its spec sentence and a fix. send_a2a_message, get_a2a_task and cancel_a2a_task talk to the agent one exchange at a time and judge each answer (and each SSE event of a stream) with the suite's rules. Credentials go in "headers" and are masked in everything returned.`;
+Start with discover_a2a_agent (card, generation, binding, card findings). run_a2a_conformance runs the whole suite (or only some checks: list_checks names them, explain_check quotes one) and gives a conformance level with every failure, its spec sentence and a fix (a bounded summary; the full report is a file whose path it names). send_a2a_message, get_a2a_task and cancel_a2a_task talk to the agent one exchange at a time and judge each answer (and each SSE event of a stream) with the suite's rules. Credentials go in "headers" and are masked in everything returned.`;
 
 /**
  * The variables OAuth client secrets may be read from, fixed at start: `A2A_MCP_OAUTH_SECRET_ENV` (comma-separated
@@ -41,6 +42,7 @@ export function createMcpServer(deps: Partial<ToolDeps> = {}): McpServer {
     log: deps.log ?? ((line) => process.stderr.write(`a2a-interop mcp: ${line}\n`)),
     env: deps.env,
     secretEnvNames: deps.secretEnvNames ?? secretEnvNamesFrom(process.env),
+    reportDir: deps.reportDir,
   });
   return server;
 }
@@ -49,14 +51,16 @@ export function createMcpServer(deps: Partial<ToolDeps> = {}): McpServer {
  * Serves on stdin/stdout until the client closes stdin. Anything the process would print with console.log goes
  * to stderr, so stdout carries only MCP messages. Resolves with the exit code.
  */
-export async function serveStdio(opts: { quiet?: boolean } = {}): Promise<number> {
+export async function serveStdio(opts: { quiet?: boolean; reportDir?: string } = {}): Promise<number> {
   for (const k of ['log', 'info', 'debug'] as const) console[k] = (...a: unknown[]) => console.error(...a);
   // A long-lived server: a stray failure is logged, never a crash that drops the assistant's session.
   const report = (what: string) => (e: unknown) =>
     process.stderr.write(`a2a-interop mcp: ${what}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.on('unhandledRejection', report('unhandled rejection'));
   process.on('uncaughtException', report('uncaught exception'));
-  const server = createMcpServer();
+  // Full reports of run_a2a_conformance go here (--report-dir, A2A_INTEROP_REPORT_DIR, else a folder in the temp dir).
+  const reportDir = resolve(opts.reportDir ?? process.env.A2A_INTEROP_REPORT_DIR ?? defaultReportDir());
+  const server = createMcpServer({ reportDir });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -66,7 +70,7 @@ export async function serveStdio(opts: { quiet?: boolean } = {}): Promise<number
   await server.connect(transport);
   if (!opts.quiet)
     process.stderr.write(
-      `a2a-interop ${TOOL.version} MCP server on stdio (tools: discover_a2a_agent, run_a2a_conformance, send_a2a_message, get_a2a_task, cancel_a2a_task)\n`,
+      `a2a-interop ${TOOL.version} MCP server on stdio (tools: discover_a2a_agent, run_a2a_conformance, send_a2a_message, get_a2a_task, cancel_a2a_task, list_checks, explain_check); reports go to ${reportDir}\n`,
     );
   await closed;
   await server.close().catch(() => undefined);

@@ -6,24 +6,19 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
-import {
-  computeLevel,
-  discoverCard,
-  reportResults,
-  runConformance,
-  type CheckResult,
-  type Credentials,
-  type Host,
-  type Report,
-  type RunEvent,
-  type TargetInfo,
-} from '../engine';
+import { computeLevel, discoverCard, runConformance, type CheckResult, type Credentials, type Host, type RunEvent, type TargetInfo } from '../engine';
 import { isRecord } from '../engine/util/json';
 import { ALL_CHECKS } from '../engine/checks';
 import { openSession, SessionInputError, TaskMemory, type Session, type SessionResult } from '../engine/session';
-import { EXPORT_FORMATS, exportReport, type ExportFormat } from '../exporters';
+import { EXPORT_FORMATS, type ExportFormat } from '../exporters';
 import { agentUrl, exchangeView, fetchWithHeaders, headers, outputRedactor, sessionView, splitHeaders, toolError, toolResult } from './format';
+import { CHECK_CATALOG } from '../engine/checks';
+import { checkInGeneration, levelsLine, suggest } from '../cli/explain';
+import { GENERATIONS } from '../engine/model/check';
+import { boundedSummary, writeReports } from './summary';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -43,6 +38,8 @@ export interface ToolDeps {
    * be able to send any other variable (a cloud or CI token) to the token URL a card names.
    */
   secretEnvNames?: readonly string[];
+  /** Where run_a2a_conformance writes its full reports (`a2a-interop mcp --report-dir`); the result names the files. */
+  reportDir?: string;
 }
 
 export const DEFAULT_SECRET_ENV = 'A2A_OAUTH_CLIENT_SECRET';
@@ -103,7 +100,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     {
       title: 'Run the A2A conformance suite',
       description:
-        'Runs the conformance suite against an A2A agent (card, task lifecycle, streaming, error handling, auth, interop checks) and returns the conformance level (full / partial / minimal / non-conformant, or why it could not be assessed), the summary, every failure with the spec sentences behind it and a recommendation, and the full report in the chosen format as a second text block. Sends progress notifications when the request carries a progressToken. A full run takes seconds to minutes; use `only` for a few checks.',
+        "Runs the conformance suite against an A2A agent (card, task lifecycle, streaming, error handling, auth, interop checks) and returns a bounded summary (under 8,000 characters): the conformance level (full / partial / minimal / non-conformant, or why it could not be assessed), the counts, and each failure with the spec sentence it breaks and the fix. The full report is written as JSON and in `format` to the server's report directory; report_files gives the paths. Sends progress notifications when the request carries a progressToken. A full run takes seconds to minutes; use `only` for a few checks (list_checks names them, explain_check quotes what one enforces).",
       inputSchema: {
         agent_url: agentUrl,
         headers,
@@ -111,11 +108,73 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
         skills: z.array(z.string().min(1).max(200)).max(50).optional().describe('Skill ids to exercise (default: every skill of the card).'),
         only: z.array(z.string().min(1).max(100)).max(100).optional().describe('Run only these check ids (e.g. ["lifecycle.send", "streaming.terminal"]).'),
         timeout_seconds: z.number().positive().max(3600).optional().describe('Budget per test task, in seconds (default 60).'),
-        format: z.enum(FORMATS).optional().describe('Format of the full report (default markdown; json leaves out the event log).'),
+        format: z.enum(FORMATS).optional().describe('Format of the full report file written besides the JSON one (default markdown).'),
       },
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     (args, extra) => guarded(deps, 'run_a2a_conformance', 30 * 60_000, extra, (signal) => conformance(deps, args, extra, signal)),
+  );
+
+  server.registerTool(
+    'list_checks',
+    {
+      title: 'List the conformance checks',
+      description:
+        'Lists the checks of the conformance suite: id (what run_a2a_conformance `only` takes), category, MUST/SHOULD/MAY per protocol generation (legacy/v0.2/v0.3/v1.0, - where it does not apply) and title. Filter by category or by words in the id or title.',
+      inputSchema: {
+        category: z.enum(['agent-card', 'lifecycle', 'streaming', 'error-handling', 'interop', 'security']).optional().describe('Only this category.'),
+        query: z.string().max(200).optional().describe('Only checks whose id or title contains this text (case-insensitive).'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) => {
+      const q = args.query?.trim().toLowerCase();
+      const checks = CHECK_CATALOG.filter((c) => (!args.category || c.category === args.category) && (!q || `${c.id} ${c.title}`.toLowerCase().includes(q)));
+      return toolResult(
+        outputRedactor(),
+        {
+          count: checks.length,
+          levels: 'legacy/v0.2/v0.3/v1.0',
+          checks: checks.map((c) => ({ id: c.id, category: c.category, levels: levelsLine(c), title: c.title })),
+        },
+        false,
+      );
+    },
+  );
+
+  server.registerTool(
+    'explain_check',
+    {
+      title: 'Explain a conformance check',
+      description:
+        'What one check enforces: per protocol generation, its strength (MUST/SHOULD/MAY), the sentences of the specification it is traced to (quoted, with section and link), and the fix an agent needs when it fails.',
+      inputSchema: { check_id: z.string().min(1).max(100).describe('A check id, e.g. errors.task-not-found (list_checks names them).') },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) => {
+      const c = CHECK_CATALOG.find((x) => x.id === args.check_id);
+      if (!c) {
+        const near = suggest(args.check_id);
+        return toolError(
+          outputRedactor(),
+          `No check "${args.check_id}".${near.length ? ` Did you mean: ${near.join(', ')}?` : ''} list_checks names them all.`,
+          {
+            suggestions: near,
+          },
+        );
+      }
+      return toolResult(
+        outputRedactor(),
+        {
+          check: c.id,
+          title: c.title,
+          category: c.category,
+          fix: c.recommendation,
+          generations: GENERATIONS.map((g) => checkInGeneration(c, g) ?? { generation: g, applies: false }),
+        },
+        false,
+      );
+    },
   );
 
   const timeout = z.number().positive().max(600).optional().describe('Budget for the call in seconds (a stream: until it ends). Default 30.');
@@ -141,7 +200,9 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
         return toolError(r, open.unavailable.message, { reason: open.unavailable.reason, exchanges: open.exchanges.map((x) => exchangeView(x, 1_000)) });
       try {
         const res = await call(open.session, timeoutMs, signal);
-        return toolResult(r, sessionView(res, open.target), !res.ok);
+        // The agent's answer is data, an A2A error (TaskNotFound, TaskNotCancelable) or a broken answer included:
+        // only "nothing answered" is a tool error.
+        return toolResult(r, sessionView(res, open.target), res.outcome === 'transport');
       } catch (e) {
         if (e instanceof SessionInputError) return toolError(r, e.message, { skills: open.target.skills.map((s) => s.id) });
         throw e;
@@ -393,38 +454,24 @@ async function conformance(
     },
     onEvent,
   );
-  const { file, fallback } = exportReport({ ...report, events: undefined } satisfies Report, format);
-  const results = reportResults(report);
-  const s = report.summary;
   const t = report.targets.find((x) => x.role === 'agent');
   const cardSkills = ((t?.normalizedCard as { skills?: { id: string }[] } | undefined)?.skills ?? []).map((k) => k.id);
   const unknownSkills = t?.normalizedCard ? (args.skills ?? []).filter((id) => !cardSkills.includes(id)) : [];
-  const level = report.conformanceLevel;
-  const head = report.notAssessed
-    ? `Not assessed (${report.notAssessed.reason}): ${report.notAssessed.message}`
-    : `Conformance level: ${level}${report.provisional ? ' (provisional)' : ''}: ${s.passed} passed, ${s.failed} required failure(s), ${s.advisories} advisor${s.advisories === 1 ? 'y' : 'ies'}, ${s.skipped} skipped, ${s.errors} tool error(s).`;
-  const value = {
-    summary: head,
-    level,
-    ...(report.notAssessed && { not_assessed: report.notAssessed }),
-    provisional: report.provisional,
-    level_reason: report.levelReason,
+  // The full report goes to a file; the answer is a bounded summary that names it.
+  const written = writeReports(deps.reportDir ?? defaultReportDir(), report, format, (text) => r.text(text));
+  const value = boundedSummary({
+    report,
     agent: agentView(t, report.agentName),
-    counts: s,
-    failures: results.filter((x) => x.status === 'fail' || x.status === 'error').map(resultView),
-    advisories: results.filter((x) => x.status === 'advisory').map((x) => ({ check: x.id, message: x.message })),
-    ...(unknownSkills.length && { unknown_skills: unknownSkills, card_skills: cardSkills }),
-    run_status: report.runStatus,
-    duration_ms: report.durationMs,
-    report: {
-      format: fallback ? 'json' : format,
-      filename: file.filename,
-      mime_type: file.mimeType,
-      chars: file.body.length,
-      note: 'The full report is the next text block.',
-      ...(fallback && { fallback: fallback.reason }),
+    files: written.files,
+    extra: {
+      ...(unknownSkills.length && { unknown_skills: unknownSkills, card_skills: cardSkills.slice(0, 50) }),
+      ...(written.fallback && { report_fallback: written.fallback }),
     },
-  };
-  const failed = !!report.notAssessed || report.runStatus === 'errored';
-  return toolResult(r, value, failed, [file.body]);
+  });
+  // Not assessed is an answer about the agent (data); only our own failure is a tool error.
+  const failed = report.runStatus === 'errored' || report.notAssessed?.reason === 'tool-failure';
+  return toolResult(r, value, failed);
 }
+
+/** The report directory when the server was started without one. */
+export const defaultReportDir = () => join(tmpdir(), 'a2a-interop-mcp-reports');
