@@ -168,8 +168,9 @@ test.describe('live runs', () => {
     await expect(runStatus(page)).toContainText('Running'); // still mid-run
     await page.reload();
     await expect(runStatus(page)).toContainText('Interrupted');
-    // Cut before the agent was exercised the run is not assessed; later, the level is provisional.
-    await expect(level(page)).toContainText(/provisional|not assessed \(stopped\)/);
+    // A run cut short has no level (stopped at N/M), whenever it was cut.
+    await expect(level(page)).toContainText(/stopped/);
+    await expect(level(page)).not.toContainText(/full|partial|minimal|provisional/);
     const after = await page
       .getByRole('table', { name: 'Results' })
       .locator('tr.result-row:not(.status-running) .check-id')
@@ -185,9 +186,14 @@ test.describe('live runs', () => {
     await expect.poll(async () => page.getByRole('table', { name: 'Results' }).getByRole('row').count(), { timeout: 60_000 }).toBeGreaterThan(3);
     await page.getByRole('button', { name: 'Stop' }).click();
     await expect(runStatus(page)).toContainText('Interrupted', { timeout: 10_000 });
-    await expect(level(page)).toContainText('provisional');
+    // A stopped run never shows a level: "stopped (no level: 46/93 checks ran)", grey.
+    await expect(level(page)).toContainText(/stopped \(no level: \d+\/\d+ checks ran\)/);
+    await expect(level(page)).not.toContainText(/full|partial|minimal|provisional/);
+    await expect(page.getByText(/Stopped at \d+\/\d+ checks: no level/)).toBeVisible();
     await page.getByRole('link', { name: 'History', exact: true }).click();
-    await expect(page.getByRole('table', { name: 'Past runs' }).getByRole('row').nth(1)).toContainText('interrupted');
+    const row = page.getByRole('table', { name: 'Past runs' }).getByRole('row').nth(1);
+    await expect(row).toContainText('interrupted');
+    await expect(row).toContainText('stopped (no level)');
   });
 
   test('a deep link fills the form and starts the run', async ({ page }) => {
@@ -229,7 +235,7 @@ test('after a reload mid-run the cut-off run shows as interrupted with its parti
   );
   await page.reload();
   await expect(runStatus(page)).toContainText('Interrupted');
-  await expect(level(page)).toContainText('provisional');
+  await expect(level(page)).toContainText('stopped');
   await expect(page.getByText(/interrupted when the page was reloaded/)).toBeVisible();
   const finished = events.filter((e) => e.type === 'check-finished').length;
   const started = events.filter((e) => e.type === 'check-started').length;

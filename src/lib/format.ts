@@ -34,6 +34,7 @@ export const STATUS_LABEL: Record<string, string> = {
   skip: 'skipped',
   error: 'tool error',
   running: 'running',
+  'not-run': 'not run',
 };
 
 /** What a tool error means, never blamed on the agent. */

@@ -111,7 +111,8 @@ function ResultRow({ check, open, onToggle }: { check: CheckRunState; open: bool
     <Fragment>
       <tr className={`result-row status-${check.status}${flashClass(outcome)}`} data-check={check.id}>
         <td className="col-status">
-          <StatusChip status={check.status} />
+          {/* A check a stopped run never ran is "not run", never "skipped" (nothing was judged). */}
+          <StatusChip status={check.status === 'skip' && r?.skipKind === 'not-run' ? 'not-run' : check.status} />
         </td>
         <th scope="row" className="col-test">
           <button type="button" className="linklike row-toggle" aria-expanded={open} aria-controls={detailsId} onClick={onToggle}>

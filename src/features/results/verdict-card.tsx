@@ -12,6 +12,11 @@ const RUN_STATUS_TEXT: Record<string, string> = {
   errored: 'Errored: our tool failed during the run',
 };
 
+/** What stands in place of a level: a stopped run and a run of selected checks were judged, just not whole. */
+const noLevelName = (reason: string | undefined) => (reason === 'stopped' ? 'stopped' : reason === 'selected-checks' ? 'selected checks' : 'not assessed');
+/** Results that were judged (not the "not run" ones a stop leaves). */
+const judgedCount = (rs: readonly { status: string; skipKind?: string }[]) => rs.filter((r) => !(r.status === 'skip' && r.skipKind === 'not-run')).length;
+
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The full catalogue size once the runner has loaded (the denominator of "Running 41/76"). */
@@ -133,8 +138,17 @@ export function VerdictCard() {
             <span className="level-name">Running</span>
           ) : (
             <>
-              <span className="level-name">{verdict?.level ?? 'not assessed'}</span>
-              {na && verdict?.notAssessed ? <span className="level-na-reason"> ({NOT_ASSESSED_LABELS[verdict.notAssessed.reason]})</span> : null}
+              <span className="level-name">{verdict?.level ?? noLevelName(verdict?.notAssessed?.reason)}</span>
+              {na && verdict?.notAssessed ? (
+                <span className="level-na-reason">
+                  {' '}
+                  (
+                  {verdict.notAssessed.reason === 'stopped'
+                    ? `no level: ${judgedCount(results)}/${results.length} checks ran`
+                    : NOT_ASSESSED_LABELS[verdict.notAssessed.reason]}
+                  )
+                </span>
+              ) : null}
               {verdict?.provisional ? <span className="level-provisional"> (provisional)</span> : null}
             </>
           )}
