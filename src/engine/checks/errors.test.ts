@@ -373,6 +373,20 @@ describe('errors.shape', () => {
     expect(byId['errors.invalid-params']!.status).toBe('advisory');
   });
 
+  it('an error object without "message" on cancel (and get) fails: the probes of every core method are judged', async () => {
+    const noMessage = (m: string) => (h: Hook) =>
+      h.method === m && h.params.id === undefined ? json({ jsonrpc: '2.0', id: h.id, error: { code: -32602 } }) : undefined;
+    for (const [gen, m] of [
+      ['v0.3', 'tasks/cancel'],
+      ['v1.0', 'GetTask'],
+    ] as const) {
+      const { byId } = await run({ gen, override: noMessage(m) }, ['errors.shape']);
+      const r = byId['errors.shape']!;
+      expect(r.status, m).toBe('fail');
+      expect(r.message).toBe(`1 shape problem(s): invalid-params-${m === 'GetTask' ? 'get' : 'cancel'}: error.message should be a string.`);
+    }
+  });
+
   it('a parse error that echoes the recovered id is well-formed; a wrong id still fails', async () => {
     const ok = await run(
       { gen: 'v0.3', override: (h) => (h.method === '(parse error)' ? rpcError('v0.3', 'a2a-interop-parse', -32700, 'Parse error') : undefined) },

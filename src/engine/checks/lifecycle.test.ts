@@ -594,6 +594,15 @@ describe('lifecycle.list', () => {
     expect(typeof first.params.contextId).toBe('string');
   });
 
+  it('a ListTasks answer whose id is null (not the request id) fails (JSON-RPC 2.0 §5)', async () => {
+    const { byId } = await runScripted('v1.0', ['lifecycle.list'], {
+      on: (rpc) =>
+        rpc.method === 'ListTasks' ? json({ jsonrpc: '2.0', id: null, result: { tasks: [], nextPageToken: '', pageSize: 10, totalSize: 0 } }) : undefined,
+    });
+    expect(byId['lifecycle.list']!.status).toBe('fail');
+    expect(byId['lifecycle.list']!.message).toMatch(/^contextId [^:]+: "id" should echo the request id "[^"]+", got null/);
+  });
+
   it('tasks listed oldest first fail (§3.1.4 MUST: newest first by status timestamp); newest first and equal timestamps pass', () => {
     const t = (id: string, timestamp: string) => ({ id, contextId: 'c', status: { state: 'TASK_STATE_COMPLETED', timestamp } });
     const page = (...tasks: unknown[]) => ({ tasks, nextPageToken: '', pageSize: 10, totalSize: tasks.length });

@@ -98,6 +98,8 @@ export const lifecycleList = defineCheck({
           return brokenCallVerdict(ctx, res, `ListTasks (${call.label})`);
         }
         pages++;
+        // The JSON-RPC envelope of the answer (JSON-RPC 2.0 §5): a success must echo the request id.
+        hard.push(...res.envelopeProblems.map((x) => `${call.label}: ${x}`));
         const p = judgeListPage(res.value, call.params.contextId);
         hard.push(...p.hard.map((x) => `${call.label}: ${x}`));
         weak.push(...p.weak.map((x) => `${call.label}: ${x}`));

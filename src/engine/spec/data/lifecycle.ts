@@ -705,8 +705,14 @@ export const SPEC: Record<string, CheckSpec> = {
           'MUST',
         ),
         q(V10, 'ListTasksResponse.tasks', 'repeated Task tasks = 1 [(google.api.field_behavior) = REQUIRED];', 'required-field', 'a2a.proto'),
+        {
+          doc: 'json-rpc-2.0',
+          section: '§5 Response object (id)',
+          quote: 'It MUST be the same as the value of the id member in the Request Object.',
+          keyword: 'MUST',
+        },
       ],
-      note: 'The answer, once given, is judged at MUST. Implementing ListTasks at all rests only on the lowercase "must support" of §3.1, a sentence that also covers capability-gated operations: a method-not-found answer is an advisory, not a failure. ListTasks does not exist before v1.0 (the v0.3 text lists tasks/list, its proto does not).',
+      note: 'The answer, once given, is judged at MUST, its JSON-RPC envelope included (JSON-RPC 2.0 §5: the id of the request echoed). Implementing ListTasks at all rests only on the lowercase "must support" of §3.1, a sentence that also covers capability-gated operations: a method-not-found answer is an advisory, not a failure. ListTasks does not exist before v1.0 (the v0.3 text lists tasks/list, its proto does not).',
     },
   },
 
