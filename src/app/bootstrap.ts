@@ -22,7 +22,7 @@ export function createAppDeps(): AppDeps {
     createHost,
     hostSettings: () => {
       const s = settingsStore.getState();
-      return { mode: s.mode, proxyUrl: s.proxyUrl };
+      return { mode: s.mode, proxyUrl: s.proxyUrl, allowInsecureCredentials: s.allowInsecureCredentials };
     },
   });
   const deps: AppDeps = { queryClient: createQueryClient(), archive, liveStore, session };

@@ -40,6 +40,11 @@ export interface BrowserHostOptions {
    * local server.
    */
   grpcBridgeUrl?: string | false;
+  /**
+   * Credentials may go over plain HTTP to hosts other than this machine (the settings' local-testing switch; engine
+   * http/insecure.ts). Default off: https or loopback only.
+   */
+  allowInsecureCredentials?: boolean;
 }
 
 /** The inbox base for a proxy URL: '' (same origin) for a relative one such as `/proxy`; none for another origin. */
@@ -72,6 +77,7 @@ export function createBrowserHost(opts: BrowserHostOptions): Host {
     sleep: timerSleep,
     randomUUID,
     transport: opts.mode,
+    ...(opts.allowInsecureCredentials && { allowInsecureCredentials: true }),
     ...(inboxBase !== undefined && { inbox: createRemoteInbox({ baseUrl: inboxBase, fetch: doFetch }) }),
     ...(grpcBridge !== undefined && { grpc: createBridgeTransport({ url: grpcBridge, fetch: doFetch }) }),
   } satisfies Omit<Host, 'fetch'>;

@@ -9,6 +9,8 @@ export interface HostSettings {
   mode: TransportMode;
   /** Proxy endpoint; empty or undefined means the same origin's `/proxy`. */
   proxyUrl?: string;
+  /** Credentials may go over plain HTTP to hosts other than this machine (local testing). */
+  allowInsecureCredentials?: boolean;
 }
 
 export const DEFAULT_PROXY_URL = '/proxy';
@@ -20,7 +22,7 @@ export function proxyEndpoint(proxyUrl: string | undefined): string {
 
 /** The engine's host in this browser: through the proxy or direct. */
 export function createHost(settings: HostSettings): Host {
-  return createBrowserHost({ mode: settings.mode, proxyUrl: proxyEndpoint(settings.proxyUrl) });
+  return createBrowserHost({ mode: settings.mode, proxyUrl: proxyEndpoint(settings.proxyUrl), allowInsecureCredentials: settings.allowInsecureCredentials });
 }
 
 export interface ProxyHealth {

@@ -17,6 +17,8 @@ export interface Settings {
   rememberCredentials: boolean;
   /** Only set while rememberCredentials is on; kept in this browser's localStorage. */
   credentials?: Credentials;
+  /** Off by default: credentials go only over https or to this machine; on for local testing on a private network. */
+  allowInsecureCredentials: boolean;
 }
 
 export const SETTINGS_KEY = 'a2a-interop.settings';
@@ -52,6 +54,7 @@ export function createSettingsStore(storage: Storage = typeof localStorage !== '
         theme: 'system',
         rememberCredentials: false,
         credentials: undefined,
+        allowInsecureCredentials: false,
         update: (patch) => {
           const next = { ...patch };
           // Unticking "Remember credentials" forgets them at once.
@@ -70,6 +73,7 @@ export function createSettingsStore(storage: Storage = typeof localStorage !== '
           proxyKind: s.proxyKind,
           theme: s.theme,
           rememberCredentials: s.rememberCredentials,
+          allowInsecureCredentials: s.allowInsecureCredentials,
           ...(s.rememberCredentials && s.credentials ? { credentials: s.credentials } : {}),
         }),
       },

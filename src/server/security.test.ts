@@ -19,6 +19,8 @@ import { createHttpContext, exchange } from '../engine/http/client';
 import { Redactor } from '../engine/redact';
 import { createNodeHost } from '../hosts/node';
 import { createInboxHandler } from '../inbox/handler';
+import { createHost } from '../lib/engine-adapter';
+import { createSettingsStore } from '../lib/settings-store';
 import { InboxStore } from '../inbox/store';
 import { createMcpServer } from '../mcp/server';
 import { createProxyHandler, type UpstreamFetch } from '../proxy/handler';
@@ -406,6 +408,26 @@ describe('probe 6: guards', () => {
     expect((await ask(false, 'http://[::1]:9/a2a', { Authorization: 'Bearer tok-123456' })).responded).toBe(true);
     expect((await ask(true, 'http://10.1.2.3/a2a', { Authorization: 'Bearer tok-123456' })).responded).toBe(true);
     expect(sent).toHaveLength(5);
+  });
+
+  it('the dashboard: off by default, its settings switch reaches the browser host', async () => {
+    const sent: string[] = [];
+    const f: typeof fetch = async (input) => {
+      sent.push(String(input));
+      return new Response('{}', { headers: { 'content-type': 'application/json' } });
+    };
+    const settings = createSettingsStore().getState();
+    expect(settings.allowInsecureCredentials).toBe(false);
+    const ask = (allow: boolean) => {
+      const redactor = new Redactor().addSecret('tok-123456');
+      const host = createHost({ mode: 'direct', allowInsecureCredentials: allow });
+      const ctx = createHttpContext({ ...host, fetch: (u, init) => f(u, init) }, { redactor });
+      return exchange(ctx, { method: 'GET', url: 'http://192.168.1.20/a2a', headers: { Authorization: 'Bearer tok-123456' }, lane: 't' });
+    };
+    expect((await ask(settings.allowInsecureCredentials)).error?.code).toBe('insecure_credentials');
+    expect(sent).toEqual([]);
+    expect((await ask(true)).responded).toBe(true);
+    expect(sent).toEqual(['http://192.168.1.20/a2a']);
   });
 
   describe('servers', () => {

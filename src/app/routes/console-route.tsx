@@ -13,7 +13,7 @@ const timelineStore = createRunStore();
 const controller = new ConsoleController({
   open: (input) => {
     const s = settingsStore.getState();
-    return openConsoleSession({ mode: s.mode, proxyUrl: s.proxyUrl }, input);
+    return openConsoleSession({ mode: s.mode, proxyUrl: s.proxyUrl, allowInsecureCredentials: s.allowInsecureCredentials }, input);
   },
   timeline: timelineStore,
   save: (r) => consoleArchive().put(r),

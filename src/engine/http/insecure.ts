@@ -39,7 +39,7 @@ export function insecureCredentialError(ctx: HttpContext, url: string, headers: 
   return {
     source: 'limit',
     code: 'insecure_credentials',
-    message: `Not sent: this request carries the run's credentials and ${r.url(where)} is plain HTTP to a host that is not this machine, where anyone on the path could read them. Credentials go only over https (or http to localhost / 127.0.0.1 / [::1]). For local testing on a private network, allow it explicitly: A2A_ALLOW_INSECURE_CREDENTIALS=1 for the CLI and the MCP server.`,
+    message: `Not sent: this request carries the run's credentials and ${r.url(where)} is plain HTTP to a host that is not this machine, where anyone on the path could read them. Credentials go only over https (or http to localhost / 127.0.0.1 / [::1]). For local testing on a private network, allow it explicitly: A2A_ALLOW_INSECURE_CREDENTIALS=1 for the CLI and the MCP server, "Send credentials over plain HTTP to other machines" in the dashboard's settings.`,
     blame: 'tool',
   };
 }

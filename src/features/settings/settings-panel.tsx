@@ -11,6 +11,7 @@ export function SettingsPanel() {
   const proxyUrl = useSettings((s) => s.proxyUrl);
   const proxyKind = useSettings((s) => s.proxyKind);
   const remember = useSettings((s) => s.rememberCredentials);
+  const insecure = useSettings((s) => s.allowInsecureCredentials);
   const update = settingsStore.getState().update;
   const health = useProxyHealth(proxyUrl, mode === 'proxy');
   return (
@@ -71,6 +72,15 @@ export function SettingsPanel() {
         {remember
           ? `Credentials are kept in ${CREDENTIALS_WHERE}. Untick to forget them.`
           : 'Credentials stay in memory for this tab only and are never saved with runs or reports.'}
+      </p>
+      <label className="field-inline">
+        <input type="checkbox" checked={insecure} onChange={(e) => update({ allowInsecureCredentials: e.target.checked })} /> Send credentials over plain HTTP
+        to other machines (local testing)
+      </label>
+      <p className="help">
+        {insecure
+          ? 'Tokens and API keys also go to http:// agents on other machines, where anyone on the network path can read them. Untick when you are done.'
+          : 'Tokens and API keys go only over https, or over http to this machine (localhost, 127.0.0.1): an http:// agent elsewhere gets a tool error instead.'}
       </p>
     </section>
   );
