@@ -602,6 +602,20 @@ describe('card.protocol.coherence (MUST) and card.protocol.conventions (SHOULD)'
     expect(r.message).toMatch(/URL http:\/\/agent\.test\/rpc is declared with several transports \(JSONRPC, GRPC\); permitted/);
   });
 
+  it('a v0.3 card without preferredTransport is an advisory (§5.6.1 REQUIRED vs schema default "JSONRPC"), as the spec note promises', async () => {
+    const { preferredTransport: _p, ...card } = v03() as Record<string, unknown>;
+    const { byId } = await judgeCard(card);
+    const r = byId['card.protocol.coherence']!;
+    expect(r.status).toBe('advisory');
+    expect(r.message).toMatch(
+      /preferredTransport is missing \(v0\.3\.0 §5\.6\.1 says it is REQUIRED and MUST be present; the schema makes it optional with default "JSONRPC"/,
+    );
+    expect(r.advisoryReason).toMatch(/§5\.6\.1 \(REQUIRED\) and the schema \(optional, default "JSONRPC"\) contradict each other/);
+    // v0.2 has no such sentence: nothing to advise.
+    const { byId: v02 } = await judgeCard({ ...card, protocolVersion: '0.2.6' });
+    expect(v02['card.protocol.coherence']!.status).toBe('pass');
+  });
+
   it('a custom v0.3 preferredTransport is an advisory (§5.5.5 additional values MAY be used), also in the lint', async () => {
     const card = {
       ...v03(),
@@ -1528,11 +1542,11 @@ describe('card.protocol.coherence: v0.x declarations', () => {
     );
   });
 
-  it('preferredTransport is optional in the v0.3 schema: a card without it is coherent', async () => {
+  it('preferredTransport is optional in the v0.3 schema: a card without it is never a failure (an advisory: §5.6.1 says REQUIRED)', async () => {
     const c = v03();
     delete c.preferredTransport;
     const r = await resultOf('card.protocol.coherence', c);
-    expect(r.status).toBe('pass');
+    expect(r.status).toBe('advisory');
   });
 
   it('the main URL repeated in additionalInterfaces is one transport; a lower-case "grpc" beside it is named by its core name', async () => {

@@ -389,6 +389,8 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
     advises: ['card.protocol.coherence', 'card.strict-lint'],
   },
   'card-shared-url-transports': { on: V0X, passes: ['card.urls.endpoint'], advises: ['card.protocol.coherence'] },
+  // §5.6.1 (REQUIRED) and the schema (optional, default JSONRPC) contradict each other: an advisory, the agent still works.
+  'card-v03-no-preferred-transport': { on: ['v0.3 JSONRPC'], passes: ['card.urls.endpoint', 'lifecycle.send'], advises: ['card.protocol.coherence'] },
   'card-custom-binding-uri': { on: V1, passes: ['card.protocol.conventions', 'card.urls.endpoint', 'card.protocol.coherence'] },
   'card-varies-by-version': { on: V03_UP, passes: ['card.vary'] },
   'card-revalidate': { on: V1, passes: ['card.caching', 'card.vary'] },

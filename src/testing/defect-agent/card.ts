@@ -206,7 +206,8 @@ export function buildCard(c: CardInput): Json {
       if (features.extendedCard && c.auth) card.supportsAuthenticatedExtendedCard = true;
     } else if (gen === 'v0.3') {
       card.protocolVersion = '0.3.0';
-      card.preferredTransport = c.binding;
+      // card-v03-no-preferred-transport: the schema's default ("JSONRPC") stands for the omitted field.
+      if (!(permits('card-v03-no-preferred-transport') && c.binding === 'JSONRPC')) card.preferredTransport = c.binding;
       card.additionalInterfaces = ai;
       if (features.extendedCard && c.auth) card.supportsAuthenticatedExtendedCard = true;
     }

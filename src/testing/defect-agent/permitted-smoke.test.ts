@@ -136,6 +136,7 @@ const PROBES: Record<PermittedName, Probe> = {
       return c.protocolVersion === '0.3.0' && Array.isArray(c.supportedInterfaces) && old.json?.error?.code === -32001;
     },
   },
+  'card-v03-no-preferred-transport': { agent: 'v03', shows: async (_d, a) => !('preferredTransport' in (await cardOf(a))) },
   'card-shared-url-transports': {
     agent: 'v03',
     shows: async (_d, a) => {

@@ -19,6 +19,8 @@ export const PERMITTED = {
   'card-both-paths': 'The card is served at both well-known paths (agent-card.json and agent.json).',
   'card-dual-v03-v1':
     'v1.0: the card also carries the v0.3 fields (url, preferredTransport, protocolVersion 0.3.0, additionalInterfaces), and header-less calls are served as 0.3.',
+  'card-v03-no-preferred-transport':
+    'v0.3 JSON-RPC: the card omits preferredTransport (the schema makes it optional, default "JSONRPC"; §5.6.1 calls it REQUIRED).',
   'card-shared-url-transports': 'additionalInterfaces lists JSONRPC and GRPC at the same URL (v0.3 §5.6.2 MAY reuse URLs).',
   'card-custom-binding-uri': 'v1.0: an extra interface with a custom binding identified by a URI (wss://, .../bindings/ws/v1).',
   'card-varies-by-version': 'The card differs when A2A-Version is missing, and says so with Vary: A2A-Version.',

@@ -56,6 +56,11 @@ export const cardProtocolCoherence = defineCheck({
     } else if (g === 'v0.3' || g === 'v0.2') {
       if (g === 'v0.3' && typeof raw.protocolVersion === 'string' && !/^0\.3(\.\d+)?$/.test(raw.protocolVersion))
         advisories.push(`protocolVersion "${raw.protocolVersion}" is not a 0.3.x version although the card is shaped as v0.3`);
+      // v0.3.0 §5.6.1 calls preferredTransport REQUIRED; the schema makes it optional with default "JSONRPC": advice.
+      if (g === 'v0.3' && (raw.preferredTransport === undefined || raw.preferredTransport === null))
+        advisories.push(
+          'preferredTransport is missing (v0.3.0 §5.6.1 says it is REQUIRED and MUST be present; the schema makes it optional with default "JSONRPC", which clients then assume for url)',
+        );
       if (typeof raw.preferredTransport === 'string' && !CORE_BINDINGS.includes(raw.preferredTransport)) {
         advisories.push(
           `preferredTransport ${JSON.stringify(raw.preferredTransport)} is not one of JSONRPC, GRPC, HTTP+JSON${canonicalBinding(raw.preferredTransport) ? ` (spelled differently from "${canonicalBinding(raw.preferredTransport)}": clients match the exact string)` : ' (a custom transport; clients may not support it)'}`,
@@ -73,7 +78,7 @@ export const cardProtocolCoherence = defineCheck({
       }
       advisoryReason =
         g === 'v0.3'
-          ? 'v0.3 permits other transport values (§5.5.5 "Additional transport values MAY be used") and URLs shared by transports (§5.6.2 "MAY reuse URLs").'
+          ? 'v0.3 permits other transport values (§5.5.5 "Additional transport values MAY be used") and URLs shared by transports (§5.6.2 "MAY reuse URLs"); on a missing preferredTransport §5.6.1 (REQUIRED) and the schema (optional, default "JSONRPC") contradict each other.'
           : 'v0.2.6 sets no rule on preferredTransport values (an open form string) or on URLs shared by transports.';
     } else {
       return skip('The legacy card has no protocol version or interface fields.', 'not-applicable');
