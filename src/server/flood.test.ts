@@ -4,7 +4,8 @@
  * lose nothing of the legitimate work going on beside the flood.
  *
  * - inbox (hosted mode): 10x the open addresses, 10x the store's byte budget in 64 KiB deliveries, and bodies over
- *   the read limit; a legitimate address opened first receives all its deliveries.
+ *   the read limit; a legitimate address opened first receives all its deliveries, and a conformance run of the
+ *   push checks against an SDK demo agent, its webhook inbox on the flooded server (as a hosted dashboard's), passes.
  * - proxy streams (local mode, budgets set by env): 10x the open requests per client, each a POST with a body, to an
  *   SSE agent that never ends; the flood's streams end at the stream lifetime, a legitimate client's stream and
  *   request complete.
@@ -18,6 +19,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { reportResults } from '../engine/report/build';
+import { runConformance } from '../engine/runner/run';
+import { createNodeHost } from '../hosts/node';
+import { createRemoteInbox } from '../inbox/client';
+import { startServer } from './main';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MiB = 1024 * 1024;
@@ -126,6 +132,8 @@ async function pool<T>(tasks: (() => Promise<T>)[], n: number): Promise<T[]> {
 
 const count = (xs: Answer[], status: number) => xs.filter((x) => x.status === status).length;
 
+const PUSH = ['lifecycle.push-config', 'lifecycle.push-delivery', 'lifecycle.push-auth', 'lifecycle.push-order', 'lifecycle.push-after-delete'];
+
 describe('flood: the inbox of a hosted server with a 128 MiB heap', () => {
   it('survives 10x its limits (addresses, bytes, oversized bodies) with RSS bounded, and the legitimate address loses nothing', async () => {
     // The store's default byte budget (32 MiB): 10x is 320 MiB of deliveries. FLOOD_INBOX_MB=N floods another budget.
@@ -156,6 +164,16 @@ describe('flood: the inbox of a hosted server with a 128 MiB heap', () => {
     // The legitimate address survived the address flood (fair share: the biggest holders lose their oldest).
     expect((await request(`${legitUrl}/deliveries`, { headers: origin })).status).toBe(200);
 
+    // A legitimate run beside the flood: the push checks against the v0.3 SDK demo agent, whose deliveries go to the
+    // flooded server's inbox (opened and read as the dashboard does, with its Origin).
+    const demos = await startServer({ port: 0, quiet: true, proxy: false, inbox: false, slowTaskMs: 400, stepMs: 10 });
+    const dashboardFetch: typeof fetch = (input, init) =>
+      fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), Origin: s.url } });
+    const legitRun = runConformance(
+      createNodeHost({ inbox: createRemoteInbox({ baseUrl: s.url, fetch: dashboardFetch, pollMs: 2_000 }) }),
+      { agentUrl: `${demos.url}/demo/v03`, timeoutMs: 15_000, only: PUSH },
+      () => undefined,
+    );
     // 10x the byte budget in deliveries of 64 KiB, plus 40 bodies over the 1 MiB read limit.
     const chunk = Buffer.alloc(64 * 1024, 'x');
     const big = Buffer.alloc(2 * MiB, 'y');
@@ -182,6 +200,8 @@ describe('flood: the inbox of a hosted server with a 128 MiB heap', () => {
     })();
     const answers = await pool(flood, 48);
     await legitLoop;
+    const report = await legitRun;
+    await demos.close();
     const legitAnswers = await Promise.all(legitPosts);
     for (const a of agents.values()) a.destroy();
 
@@ -194,6 +214,11 @@ describe('flood: the inbox of a hosted server with a 128 MiB heap', () => {
     expect(got.deliveries.map((d) => d.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(got.deliveries.every((d) => d.token === 'match')).toBe(true);
     expect(got.dropped).toBe(0);
+    const results = reportResults(report);
+    expect(report.runStatus).toBe('completed');
+    expect(Object.fromEntries(results.map((r) => [r.id, r.status])), results.map((r) => `${r.id}: ${r.status} ${r.message}`).join('\n')).toEqual(
+      Object.fromEntries(PUSH.map((id) => [id, 'pass'])),
+    );
     const health = await request(`${s.url}/proxy/health`, { headers: { Origin: s.url } });
     expect(health.status).toBe(200);
     const peak = peakRssMiB(s.pid);
