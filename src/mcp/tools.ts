@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { computeLevel, discoverCard, runConformance, type CheckResult, type Credentials, type Host, type RunEvent, type TargetInfo } from '../engine';
 import { isRecord } from '../engine/util/json';
-import { ALL_CHECKS } from '../engine/checks';
+import { ALL_CHECKS, unknownCheckIds } from '../engine/checks';
 import { openSession, SessionInputError, TaskMemory, type Session, type SessionResult } from '../engine/session';
 import { EXPORT_FORMATS, type ExportFormat } from '../exporters';
 import { agentUrl, exchangeView, fetchWithHeaders, headers, outputRedactor, sessionView, splitHeaders, toolError, toolResult } from './format';
@@ -100,14 +100,21 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     {
       title: 'Run the A2A conformance suite',
       description:
-        "Runs the conformance suite against an A2A agent (card, task lifecycle, streaming, error handling, auth, interop checks) and returns a bounded summary (under 8,000 characters): the conformance level (full / partial / minimal / non-conformant, or why it could not be assessed), the counts, and each failure with the spec sentence it breaks and the fix. The full report is written as JSON and in `format` to the server's report directory; report_files gives the paths. Sends progress notifications when the request carries a progressToken. A full run takes seconds to minutes; use `only` for a few checks (list_checks names them, explain_check quotes what one enforces).",
+        "Runs the conformance suite against an A2A agent (card, task lifecycle, streaming, error handling, auth, interop checks) and returns a bounded summary (under 8,000 characters): the conformance level (full / partial / minimal / non-conformant, or why it could not be assessed), the counts, and each failure with the spec sentence it breaks and the fix. The full report is written as JSON and in `format` to the server's report directory; report_files gives the paths. Sends progress notifications when the request carries a progressToken. A full run takes seconds to minutes; use `only` for a few checks (list_checks names them, explain_check quotes what one enforces): a run of selected checks reports their results and no level.",
       inputSchema: {
         agent_url: agentUrl,
         headers,
         oauth: oauthInput,
         skills: z.array(z.string().min(1).max(200)).max(50).optional().describe('Skill ids to exercise (default: every skill of the card).'),
         only: z.array(z.string().min(1).max(100)).max(100).optional().describe('Run only these check ids (e.g. ["lifecycle.send", "streaming.terminal"]).'),
-        timeout_seconds: z.number().positive().max(3600).optional().describe('Budget per test task, in seconds (default 60).'),
+        timeout_seconds: z
+          .number()
+          .positive()
+          .max(3600)
+          .optional()
+          .describe(
+            "The per-task timeout in seconds (default 60, the conformance procedure's): a task or stream that reaches no terminal state within it is the agent's failure.",
+          ),
         format: z.enum(FORMATS).optional().describe('Format of the full report file written besides the JSON one (default markdown).'),
       },
       annotations: { readOnlyHint: false, openWorldHint: true },
@@ -397,9 +404,13 @@ async function conformance(
   signal: AbortSignal,
 ): Promise<CallToolResult> {
   const r = outputRedactor(args.headers);
-  const unknown = (args.only ?? []).filter((id) => !CHECK_IDS.has(id));
+  const unknown = unknownCheckIds(args.only ?? []);
   if (unknown.length) {
-    return toolError(r, `Unknown check id(s): ${unknown.join(', ')}. Check ids look like lifecycle.send or streaming.terminal.`, { check_ids: [...CHECK_IDS] });
+    return toolError(
+      r,
+      `Unknown check id(s): ${unknown.map((u) => `${u.id}${u.suggestions.length ? ` (did you mean ${u.suggestions.join(', ')}?)` : ''}`).join('; ')}. list_checks names them all.`,
+      { check_ids: [...CHECK_IDS] },
+    );
   }
   const split = splitHeaders(args.headers);
   const more = split.extra;
