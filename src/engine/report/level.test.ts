@@ -193,8 +193,8 @@ describe('computeLevel: the edges (each case pins one decision)', () => {
   it('partial names only what applies: required failures, or unverified core checks, or both', () => {
     const fails = computeLevel(replace(clean(), r('errors.invalid-request', 'optional', 'fail')), ok);
     expect(fails.reason).toBe('Core lifecycle passes; required checks fail (error-handling: errors.invalid-request).');
-    const unverified = computeLevel(replace(clean(), r('lifecycle.get', 'basic', 'skip', { skipKind: 'precondition' })), ok);
-    expect(unverified).toMatchObject({ level: 'partial', reason: 'Core lifecycle passes; core checks could not be verified (lifecycle.get).' });
+    const unverified = computeLevel(replace(clean(), r('lifecycle.cancel', 'core', 'skip', { skipKind: 'precondition' })), ok);
+    expect(unverified).toMatchObject({ level: 'partial', reason: 'Core lifecycle passes; core checks could not be verified (lifecycle.cancel).' });
     const both = computeLevel(replace(clean(), r('errors.invalid-request', 'optional', 'fail'), r('lifecycle.cancel', 'core', 'error')), ok);
     expect(both.reason).toMatch(
       /^Core lifecycle passes; required checks fail \(error-handling: errors\.invalid-request\); core checks could not be verified \(lifecycle\.cancel\)\./,
@@ -208,6 +208,12 @@ describe('computeLevel: the edges (each case pins one decision)', () => {
     expect(computeLevel(replace(clean(), r('lifecycle.send', 'basic', 'fail')), ok).reason).toBe('Basic send/get is broken (lifecycle.send).');
     const noBasic = clean().filter((x) => x.tier !== 'basic');
     expect(computeLevel(noBasic, ok).reason).toBe('No basic send + get check passed, so not even minimal conformance is shown.');
+  });
+
+  it('a send that passed with a get that could not be made shows no basic send + get: not assessed, never "partial"', () => {
+    const v = computeLevel(replace(clean(), r('lifecycle.get', 'basic', 'skip', { skipKind: 'precondition', message: 'no task id to get' })), ok);
+    expect(v).toMatchObject({ level: null, notAssessed: { reason: 'untestable' } });
+    expect(v.reason).toMatch(/basic send \+ get could not both be judged \(lifecycle\.get: no task id to get\)/);
   });
 
   it('one judged basic check is enough to grade: a credentials skip of get after a passing send does not make it "not assessed"', () => {

@@ -69,9 +69,14 @@ const REACH_MESSAGES: Partial<Record<NonNullable<TargetInfo['reach']>, (t: Targe
 /** Outcomes of the basic send that mean the agent was never exercised: credentials, an endpoint that takes no connection, our failure. */
 function basicNotAssessed(results: readonly CheckResult[], ctx: LevelContext): NotAssessed | undefined {
   const basic = results.filter((r) => r.tier === 'basic');
-  if (basic.some((r) => r.status === 'pass' || r.status === 'fail')) return undefined;
-  const first = basic.find((r) => r.status === 'skip' || r.status === 'error');
+  if (basic.some((r) => r.status === 'fail')) return undefined;
+  // Minimal needs a basic send AND get that work: one of them unjudged (a send that passed, a get that could not be
+  // made) shows neither, so there is no level to give, not a "partial" one.
+  const first = basic.find((r) => (r.status === 'skip' && r.skipKind !== 'not-applicable') || r.status === 'error');
   if (!first) return undefined;
+  if (basic.some((r) => r.status === 'pass') && first.skipKind === 'precondition') {
+    return { reason: 'untestable', message: `Not assessed: basic send + get could not both be judged (${first.id}: ${first.message}).` };
+  }
   if (first.status === 'error') {
     return {
       reason: 'tool-failure',
