@@ -74,8 +74,10 @@ function basicNotAssessed(results: readonly CheckResult[], ctx: LevelContext): N
   // made) shows neither, so there is no level to give, not a "partial" one.
   const first = basic.find((r) => (r.status === 'skip' && r.skipKind !== 'not-applicable') || r.status === 'error');
   if (!first) return undefined;
-  if (basic.some((r) => r.status === 'pass') && first.skipKind === 'precondition') {
-    return { reason: 'untestable', message: `Not assessed: basic send + get could not both be judged (${first.id}: ${first.message}).` };
+  if (basic.some((r) => r.status === 'pass')) {
+    if (first.status === 'skip' && first.skipKind === 'precondition')
+      return { reason: 'untestable', message: `Not assessed: basic send + get could not both be judged (${first.id}: ${first.message}).` };
+    return undefined;
   }
   if (first.status === 'error') {
     return {
