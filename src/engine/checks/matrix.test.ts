@@ -283,6 +283,8 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
     failsOn: each(V1, ['streaming.framing', 'streaming.terminal', 'streaming.resubscribe']),
     level: 'partial',
   },
+  // Not SSE (data is not JSON): judged once by streaming.framing; the stream is still read to its end.
+  'sse-record-separator': { fails: ['streaming.framing'], level: 'partial' },
   'artifact-append-without-start': { fails: ['streaming.artifacts'], level: 'full' },
   'sse-no-resubscribe': {
     fails: ['streaming.resubscribe'],
@@ -457,6 +459,7 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
     on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'],
     passes: ['streaming.framing', 'streaming.terminal', 'streaming.after-final', 'streaming.resubscribe'],
   },
+  'sse-bom': { on: ['v0.2 JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'], passes: ['streaming.framing', 'streaming.terminal', 'streaming.after-final'] },
   'sse-multiline-data': { passes: ['streaming.framing', 'streaming.artifacts', 'streaming.consistency'] },
   'sse-fields': {
     passes: ['streaming.framing', 'streaming.first-event', 'streaming.resubscribe', 'streaming.closes'],

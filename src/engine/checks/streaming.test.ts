@@ -142,6 +142,25 @@ async function run(g: Gen, o: AgentOpts, only = STREAMING, timeoutMs = 1500) {
 
 const statusOf = (r: CheckResult | undefined) => [r?.status, r?.skipKind].filter(Boolean).join(':');
 
+describe('SSE noise: a leading BOM is SSE, a U+001E before the JSON is not', () => {
+  const frames = (id: unknown, g: Gen) => sse(id, ev.task(g, 'working'), ev.status(g, 'completed', true));
+  it.each(['v0.3', 'v1.0'] as const)('%s: a BOM at the start of the stream is stripped (WHATWG): every check passes', async (g) => {
+    const { byId } = await run(g, { stream: { chunks: (id) => frames(id, g).map((c, i) => (i === 0 ? `\uFEFF${c}` : c)) } });
+    for (const id of ['streaming.framing', 'streaming.terminal', 'streaming.after-final']) expect(statusOf(byId[id]), id).toBe('pass');
+  });
+  it.each(['v0.3', 'v1.0'] as const)(
+    '%s: U+001E before every JSON fails streaming.framing once (data is not JSON); the stream is still read to its end',
+    async (g) => {
+      const { byId } = await run(g, { stream: { chunks: (id) => frames(id, g).map((c) => c.replace('data: ', 'data: \u001e')) } });
+      const f = byId['streaming.framing']!;
+      expect([f.status, f.level]).toEqual(['fail', 'MUST']);
+      expect(f.message).toMatch(/2 of 2 event\(s\) are malformed: data is not JSON: it starts with U\+001E/);
+      // Not "last state none": the end of the stream is judged on what the agent sent, once.
+      for (const id of ['streaming.terminal', 'streaming.after-final', 'streaming.first-event']) expect(statusOf(byId[id]), id).toBe('pass');
+    },
+  );
+});
+
 describe('streaming.consistency', () => {
   const events = (id: unknown) => sse(id, ev.task('legacy', 'working'), ev.status('legacy', 'working'), ev.status('legacy', 'completed', true));
   it('legacy: events that all name one task, but not the id we sent (TaskSendParams.id), fail the MUST', async () => {

@@ -768,6 +768,7 @@ const PROBES: Record<DefectName, Probe> = {
     agent: 'v1',
     shows: async (d) => (await d.stream('stream', 'Write a haiku')).raw.split(/\r?\n/).some((l) => /^\s*["{}\]]/.test(l)),
   },
+  'sse-record-separator': { agent: 'v1', shows: async (d) => (await d.stream('stream', 'Write a haiku')).raw.includes('data: \u001e{') },
   'artifact-append-without-start': {
     agent: 'v1',
     shows: async (d) => {

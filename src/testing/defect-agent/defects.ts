@@ -79,6 +79,7 @@ export const DEFECTS = {
   'sse-first-not-task': 'Streams start with a status update instead of the Task.',
   'sse-bare-payload': 'JSON-RPC stream events are bare payloads, not JSON-RPC responses.',
   'sse-multiline-no-prefix': 'Stream events spread their JSON over several lines with "data:" on the first line only.',
+  'sse-record-separator': 'Every stream event puts a U+001E record separator (RFC 7464) before its JSON: "data: \\u001e{…}".',
   'artifact-append-without-start': 'The first chunk of a streamed artifact already says append: true.',
   'sse-no-resubscribe': 'Resubscribe is not implemented (method not found / 404) although streaming is declared.',
   'subscribe-terminal-replays': 'v1.0: subscribing to a finished task replays it as a stream instead of UnsupportedOperation.',

@@ -299,6 +299,7 @@ const PROBES: Record<PermittedName, Probe> = {
   // ------------------------------------------------------------------ streaming
   'sse-crlf': { agent: 'v1', shows: async (d) => (await d.stream('stream', 'Write a haiku')).raw.includes('\r\n') },
   'sse-cr': { agent: 'v1', shows: async (d) => /\r(?!\n)/.test((await d.stream('stream', 'Write a haiku')).raw) },
+  'sse-bom': { agent: 'v1', shows: async (d) => (await d.stream('stream', 'Write a haiku')).raw.startsWith('\uFEFF') },
   'sse-multiline-data': { agent: 'v1', shows: async (d) => /^data: .*\ndata: /m.test((await d.stream('stream', 'Write a haiku')).raw) },
   'sse-fields': {
     agent: 'v1',

@@ -68,6 +68,7 @@ export const PERMITTED = {
   // ---------------------------------------------------------------- streaming
   'sse-crlf': 'SSE lines end with CRLF.',
   'sse-cr': 'SSE lines end with a bare CR.',
+  'sse-bom': 'Streams start with a UTF-8 byte order mark (WHATWG SSE strips one at the start of the stream).',
   'sse-multiline-data': 'Each SSE event spreads its JSON over several data: lines (joined with newlines by the client).',
   'sse-fields': 'SSE events carry comments, id:, event: message and retry: fields.',
   'sse-unknown-fields': 'SSE events carry unknown fields ("foo: bar") and a non-numeric retry, which clients ignore.',

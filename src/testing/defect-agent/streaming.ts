@@ -33,7 +33,9 @@ export function createStreaming(s: AgentState, { startOrContinue }: Pick<Operati
     const multi = permits('sse-multiline-data') || has('sse-multiline-no-prefix');
     const data = multi ? JSON.stringify(payload, null, 1).split('\n') : [JSON.stringify(payload)];
     // sse-multiline-no-prefix: "data:" on the first line only (the layout of the v0.2.6/v0.3.0 §9.3 examples).
-    const lines = data.map((l, i) => (i > 0 && has('sse-multiline-no-prefix') ? l : `data: ${l}`));
+    // sse-record-separator: a U+001E (RFC 7464 JSON text sequence) before the JSON, which SSE does not strip.
+    const rs = has('sse-record-separator') ? '\u001e' : '';
+    const lines = data.map((l, i) => (i > 0 && has('sse-multiline-no-prefix') ? l : `data: ${i === 0 ? rs : ''}${l}`));
     if (permits('sse-fields')) lines.unshift(': an SSE comment line, to be ignored', `id: ${++sseSeq}`, 'event: message', 'retry: 3000');
     if (permits('sse-unknown-fields')) lines.unshift('foo: bar', 'retry: soon');
     return `${lines.join(n)}${n}${n}`;
@@ -55,6 +57,8 @@ export function createStreaming(s: AgentState, { startOrContinue }: Pick<Operati
           'X-Accel-Buffering': 'no',
         });
         res.flushHeaders();
+        // sse-bom: the stream starts with a UTF-8 byte order mark, which WHATWG SSE strips.
+        if (permits('sse-bom')) res.write('\uFEFF');
       },
       onClose(fn) {
         res.on('close', fn);

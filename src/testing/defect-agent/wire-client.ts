@@ -62,6 +62,8 @@ export async function readSse(res: Response, timeoutMs = 3000, ac?: AbortControl
         ended = true;
         break;
       }
+      // The decoder drops a leading byte order mark (as SSE clients do); raw keeps it, as sent.
+      if (!raw && r.value[0] === 0xef && r.value[1] === 0xbb && r.value[2] === 0xbf) raw = '\uFEFF';
       const chunk = decoder.decode(r.value, { stream: true });
       if (raw.length < 1_000_000) raw += chunk;
       parser.feed(chunk);
