@@ -91,19 +91,28 @@ export interface StreamRun extends StreamOutcome {
  * required fields, spelling); `notes` what it only describes (shapes.ts findings of level advisory, e.g. a field
  * v1.0 removed, which §5.7 says receivers SHOULD ignore): never a framing failure.
  */
-/** One or more U+001E record separators (RFC 7464), possibly with whitespace, before the data's JSON. */
-const RECORD_SEPARATOR = /^[\s\u001e]*\u001e\s*/;
+/** U+001E, the record separator of RFC 7464 JSON text sequences. */
+const RS = String.fromCharCode(0x1e);
+/** The data with the U+001E record separators (and whitespace) before its JSON removed; undefined when it has none. */
+function withoutRecordSeparators(data: string): string | undefined {
+  const t = data.trimStart();
+  if (!t.startsWith(RS)) return undefined;
+  let i = 0;
+  while (i < t.length && (t[i] === RS || /\s/.test(t[i]!))) i++;
+  return t.slice(i);
+}
 
 export function parseStreamEvent(s: Speaker, m: SseMessage, rpcId: string | undefined): StreamItem {
   const base = { seq: m.seq, at: m.at, event: m.event, data: truncate(m.data, 4000) };
   let parsed = safeJsonParse(m.data);
   const problems: string[] = [];
-  if (!parsed.ok && RECORD_SEPARATOR.test(m.data)) {
+  const stripped = parsed.ok ? undefined : withoutRecordSeparators(m.data);
+  if (stripped !== undefined) {
     // Tolerant parsing, strict judging: a U+001E (RFC 7464 JSON text sequence) record separator before the JSON is
     // not part of SSE (WHATWG strips only a leading BOM of the stream), so the data is not JSON: one framing problem
     // of this event. The JSON after it is still read, so that the rest of the stream (its states, its end) is judged
     // on what the agent meant, not as a stream that never said anything (judged once, by streaming.framing).
-    const rest = safeJsonParse(m.data.replace(RECORD_SEPARATOR, ''));
+    const rest = safeJsonParse(stripped);
     if (rest.ok) {
       problems.push(
         'data is not JSON: it starts with U+001E (the RFC 7464 record separator of JSON text sequences), which is not part of SSE framing; send the JSON alone after "data: "',
