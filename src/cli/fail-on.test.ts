@@ -48,7 +48,7 @@ describe('gate (exit code and reason)', () => {
     const down = unreachableReport();
     const g = gate(down, { failOn: 'level', minLevel: 'minimal' });
     expect(g.code).toBe(1);
-    expect(g.reason).toMatch(/^a2a-interop: exit 1: not assessed \(unreachable\): Not assessed: nothing answered/);
+    expect(g.reason).toMatch(/^a2a-interop: exit 1: not assessed \(unreachable\): nothing answered/);
     expect(gate(down, { failOn: 'never', minLevel: 'full' })).toEqual({ code: 0 });
   });
 

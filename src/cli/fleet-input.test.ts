@@ -11,6 +11,25 @@ describe('parseFleetFile', () => {
     expect(p.warnings).toEqual(['line 5: same agent as line 2 (https://b.example/a2a); run once.']);
   });
 
+  it('the same URL with another name or credentials is refused (give each an id); with ids both run', () => {
+    const two = [
+      { url: 'https://a.example/a2a', name: 'as admin', headers: { Authorization: 'Bearer ${ADMIN_TOKEN}' } },
+      { url: 'https://a.example/a2a/', name: 'as reader', headers: { Authorization: 'Bearer ${READER_TOKEN}' } },
+    ];
+    const refused = parseFleetFile(JSON.stringify(two));
+    expect(refused.problems).toEqual([
+      'entry 2: same URL as entry 1 (https://a.example/a2a) with another name or credentials; give each entry its own "id" to run both.',
+    ]);
+    const withIds = parseFleetFile(JSON.stringify(two.map((a, i) => ({ ...a, id: `a-${i}` }))));
+    expect(withIds.problems).toEqual([]);
+    expect(withIds.agents.map((a) => a.key)).toEqual(['a-0', 'a-1']);
+    // The very same entry twice still runs once, with a warning.
+    const same = parseFleetFile(JSON.stringify([two[0], two[0]]));
+    expect(same.problems).toEqual([]);
+    expect(same.agents).toHaveLength(1);
+    expect(same.warnings).toEqual(['entry 2: same agent as entry 1 (https://a.example/a2a); run once.']);
+  });
+
   it('reads the registry export shapes: stored agents, bare agents, { url, headers }, URLs', () => {
     const stored = {
       id: 'agent:x',

@@ -130,7 +130,7 @@ export function parseFleetFile(text: string): ParsedFleet {
     });
   }
 
-  const seen = new Map<string, string>();
+  const seen = new Map<string, { where: string; same: string }>();
   const agents: FleetAgent[] = [];
   for (const r of raw) {
     const url = httpUrl(r.url);
@@ -164,12 +164,17 @@ export function parseFleetFile(text: string): ParsedFleet {
     const oauth = r.oauth === undefined ? undefined : oauthOf(r.oauth, r.where, problems);
     if (oauth && Object.keys(headers).length) problems.push(`${r.where}: give "headers" or "oauth", not both (one credential per agent).`);
     const key = r.id ?? agentKey(url);
+    // What makes two entries the same run: the name, the headers and the OAuth client (never the secret's value).
+    const same = JSON.stringify([r.name ?? '', headers, oauth ?? null]);
     const dup = seen.get(key);
     if (dup) {
-      warnings.push(`${r.where}: same agent as ${dup} (${key}); run once.`);
+      // The same entry twice runs once; the same URL with another name or credential is two runs the file must tell
+      // apart (an "id" each), never one dropped quietly.
+      if (dup.same === same) warnings.push(`${r.where}: same agent as ${dup.where} (${key}); run once.`);
+      else problems.push(`${r.where}: same URL as ${dup.where} (${key}) with another name or credentials; give each entry its own "id" to run both.`);
       continue;
     }
-    seen.set(key, r.where);
+    seen.set(key, { where: r.where, same });
     agents.push({ key, url, ...(r.name ? { name: r.name } : {}), headers, ...(oauth ? { oauth } : {}) });
   }
   if (!agents.length && !problems.length) problems.push('The file lists no agents.');

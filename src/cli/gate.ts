@@ -75,7 +75,8 @@ export function gate(report: Report, o: GateOptions): GateOutcome {
     return regressed ? { code: 1, reason: regressionReason() } : { code: 0 };
   }
   // --fail-on level: the level against --min-level, and with a baseline any regression too.
-  if (report.notAssessed) return { code: 1, reason: line(1, `not assessed (${report.notAssessed.reason}): ${report.notAssessed.message}`) };
+  if (report.notAssessed)
+    return { code: 1, reason: line(1, `not assessed (${report.notAssessed.reason}): ${report.notAssessed.message.replace(/^Not assessed:\s*/i, '')}`) };
   if (regressed) return { code: 1, reason: regressionReason() };
   if (!meetsLevel(report.conformanceLevel, o.minLevel))
     return {

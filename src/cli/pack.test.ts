@@ -209,8 +209,8 @@ describe.skipIf(!haveNpm)('npm pack of a2a-interop', () => {
     }
     expect(unresolved).toEqual([]);
 
-    // A strict NodeNext consumer compiles; a wrong call does not (the declarations are not `any`).
-    // One compiler run for both files: every error must be the wrong call's.
+    // A strict NodeNext consumer compiles, the README's library example included; a wrong call does not (the
+    // declarations are not `any`). One compiler run for every file: every error must be the wrong call's.
     writeFileSync(
       join(app, 'tsconfig.json'),
       JSON.stringify({
@@ -220,11 +220,13 @@ describe.skipIf(!haveNpm)('npm pack of a2a-interop', () => {
           moduleResolution: 'nodenext',
           target: 'es2022',
           lib: ['es2023', 'dom'],
-          types: [],
+          // Node's types for the README example (node:fs, process.env), from this repository.
+          typeRoots: [join(repo, 'node_modules/@types')],
+          types: ['node'],
           noEmit: true,
           skipLibCheck: true,
         },
-        files: ['typed.ts', 'wrong.ts'],
+        files: ['typed.ts', 'wrong.ts', 'readme.ts'],
       }),
     );
     writeFileSync(join(app, 'package.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')), type: 'module' }));
@@ -249,6 +251,11 @@ describe.skipIf(!haveNpm)('npm pack of a2a-interop', () => {
       ].join('\n'),
     );
     writeFileSync(join(app, 'wrong.ts'), "import { checkAgent } from 'a2a-interop';\nvoid checkAgent({ agentUrl: 42 });\n");
+    // The README's example of the library, as a user pastes it into a module.
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const example = /The package is also a typed library[^]*?```js\n([^]*?)```/.exec(readme)?.[1];
+    expect(example).toMatch(/from 'a2a-interop'/);
+    writeFileSync(join(app, 'readme.ts'), `${example}\nexport {};\n`);
     const tsc = await run(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], app);
     const errors = tsc.stdout.split('\n').filter((l) => /error TS/.test(l));
     expect(tsc.code).not.toBe(0);

@@ -97,13 +97,29 @@ export function classifyFetchError(e: unknown, dl: Deadline, ctx: HttpContext, p
   if (/ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT/.test(causeCode)) {
     return { source: 'network', code: 'connect_failed', message: `Could not connect to the agent (${detail}).`, blame: 'unknown' };
   }
+  // The Fetch standard's "bad ports" (9, 25, 6000, ...): fetch refuses them before sending anything (undici: "bad port").
+  if (/\bbad port\b/i.test(detail)) {
+    return {
+      source: 'network',
+      code: 'blocked_port',
+      message: `Nothing was sent: fetch refuses this URL's port (${detail}), one of the Fetch standard's blocked ports (such as 9, 25 or 6000). Serve the agent on another port.`,
+      blame: 'unknown',
+    };
+  }
   return {
     source: 'network',
     code: 'fetch_failed',
-    message: `The request could not be completed (${detail || 'network error'}). In a browser without the proxy this is usually CORS.`,
+    message: `The request could not be completed (${detail || 'network error'}).${browserFetchFailure(detail) && ctx.host.transport !== 'proxy' ? ' A browser reports a request its CORS policy blocked this way: without the proxy this is usually CORS.' : ''}`,
     blame: 'unknown',
   };
 }
+
+/**
+ * A browser's message for a fetch that failed without saying why (Chromium, Firefox, Safari): the only case where
+ * CORS is a likely cause. Node's fetch (the CLI, the MCP server) names the cause itself.
+ */
+export const browserFetchFailure = (detail: string): boolean =>
+  /^(?:TypeError: )?(?:Failed to fetch|NetworkError when attempting to fetch resource\.?|Load failed)$/i.test(detail.trim());
 
 /** True when the proxy made this response itself (its error header, see model/proxy.ts), rather than relaying the agent's. */
 export const isProxyError = (res: Response): boolean => !!res.headers.get(PROXY_ERROR_HEADER);
