@@ -1,17 +1,24 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHECK_SPECS, KEYWORDS, normalizeSpecText, type SpecSentence } from './index';
+import { CHECK_SPECS, KEYWORDS, normalizeSpecText, SPEC_DOCS, type SpecDoc, type SpecSentence } from './index';
 
 /**
- * Every quoted sentence must be real: found verbatim (after normalizeSpecText) in the release it names, and
- * carrying the keyword it claims. The releases are vendored in the repository at spec/a2a/<version>/.
+ * Every quoted sentence must be real: found verbatim (after normalizeSpecText) in the document it names, and
+ * carrying the keyword it claims. Every source is in the repository: the A2A releases at spec/a2a/<version>/, the
+ * standards A2A builds on (JSON-RPC 2.0, RFCs, WHATWG, OIDC) as excerpts at spec/standards/<doc>.txt (each file says
+ * where it comes from and that it holds only the passages quoted), the conformance procedure in docs/.
  */
-const SPEC_ROOT = resolve(__dirname, '../../../spec/a2a');
+const ROOT = resolve(__dirname, '../../..');
+/** The file a sentence is quoted from. */
+function sourceFile(s: Pick<SpecSentence, 'doc' | 'file'>): string {
+  if (s.doc.startsWith('a2a-')) return resolve(ROOT, 'spec/a2a', s.doc.replace(/^a2a-/, ''), s.file ?? 'specification.md');
+  if (s.doc === 'procedure') return resolve(ROOT, 'docs/conformance-procedure.md');
+  return resolve(ROOT, 'spec/standards', `${s.doc}.txt`);
+}
 const docs = new Map<string, string>();
 function docText(s: SpecSentence): string | undefined {
-  const version = s.doc.replace(/^a2a-/, '');
-  const path = resolve(SPEC_ROOT, version, s.file ?? 'specification.md');
+  const path = sourceFile(s);
   if (!docs.has(path)) docs.set(path, existsSync(path) ? normalizeSpecText(readFileSync(path, 'utf8')) : '');
   return docs.get(path) || undefined;
 }
@@ -30,6 +37,33 @@ describe('spec sentences', () => {
       })
       .map(({ where, s }) => `${where}: ${s.doc}/${s.file ?? 'specification.md'}: "${s.quote.slice(0, 120)}"`);
     expect(missing).toEqual([]);
+  });
+  it('every other quote (JSON-RPC 2.0, RFCs, WHATWG, OIDC, the conformance procedure) is found verbatim in its vendored source', () => {
+    const others = all.filter(({ s }) => !s.doc.startsWith('a2a-'));
+    expect(others.length).toBeGreaterThan(100);
+    const missing = others
+      .filter(({ s }) => {
+        const text = docText(s);
+        return !text || !text.includes(normalizeSpecText(s.quote));
+      })
+      .map(({ where, s }) => `${where}: ${relative(ROOT, sourceFile(s))}: "${s.quote.slice(0, 120)}"`);
+    expect(missing).toEqual([]);
+  });
+  it('every vendored standard names its source and says it is an excerpt', () => {
+    const quoted = new Set(all.map(({ s }) => s.doc).filter((d) => !d.startsWith('a2a-') && d !== 'procedure'));
+    for (const doc of quoted) {
+      const path = sourceFile({ doc: doc as SpecDoc });
+      expect(existsSync(path), relative(ROOT, path)).toBe(true);
+      const head = readFileSync(path, 'utf8').split('\n').slice(0, 8).join('\n');
+      expect(head, doc).toContain(`Source: ${SPEC_DOCS[doc as SpecDoc].url.replace(/#.*$/, '').replace(/\/$/, '')}`);
+      expect(head, doc).toMatch(/EXCERPTS/);
+    }
+  });
+  it('the test can fail: a quote changed by one word is not found', () => {
+    const sample = all.find(({ s }) => s.doc === 'json-rpc-2.0' && s.quote.includes('MUST'))!;
+    const text = docText(sample.s)!;
+    expect(text.includes(normalizeSpecText(sample.s.quote))).toBe(true);
+    expect(text.includes(normalizeSpecText(sample.s.quote.replace(/MUST/, 'SHOULD')))).toBe(false);
   });
   it('every sentence carries the keyword it claims', () => {
     const wrong = all
