@@ -16,6 +16,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAuthClient } from '../engine/auth/client';
 import { createHttpContext, exchange } from '../engine/http/client';
+import { emptyGrpcResult, type GrpcTransport } from '../engine/ports';
+import { grpcExchange } from '../engine/protocol/grpc';
 import { Redactor } from '../engine/redact';
 import { createNodeHost } from '../hosts/node';
 import { createInboxHandler } from '../inbox/handler';
@@ -408,6 +410,29 @@ describe('probe 6: guards', () => {
     expect((await ask(false, 'http://[::1]:9/a2a', { Authorization: 'Bearer tok-123456' })).responded).toBe(true);
     expect((await ask(true, 'http://10.1.2.3/a2a', { Authorization: 'Bearer tok-123456' })).responded).toBe(true);
     expect(sent).toHaveLength(5);
+  });
+
+  it('gRPC: credentials in metadata go over a plaintext channel only to loopback', async () => {
+    const called: string[] = [];
+    const transport: GrpcTransport = {
+      unary: async (req) => {
+        called.push(req.url);
+        return { ...emptyGrpcResult(), code: 0, responded: true, messages: [{}] };
+      },
+      serverStream: async () => emptyGrpcResult(),
+    };
+    const call = (url: string) => {
+      const redactor = new Redactor().addSecret('tok-123456');
+      const ctx = createHttpContext({ ...createNodeHost({ inbox: false, allowInsecureCredentials: false }), grpc: transport }, { redactor });
+      return grpcExchange(ctx, { url, op: 'get', message: { id: 't' }, headers: { Authorization: 'Bearer tok-123456' }, lane: 't' });
+    };
+    for (const url of ['grpc://10.1.2.3:50051', 'http://agent.example:50051']) {
+      const { http } = await call(url);
+      expect(http.error?.code, url).toBe('insecure_credentials');
+    }
+    expect(called).toEqual([]);
+    for (const url of ['grpcs://10.1.2.3:50051', 'agent.example:443', 'grpc://127.0.0.1:50051', '127.0.0.1:50051']) await call(url);
+    expect(called).toEqual(['grpcs://10.1.2.3:50051', 'agent.example:443', 'grpc://127.0.0.1:50051', '127.0.0.1:50051']);
   });
 
   it('the dashboard: off by default, its settings switch reaches the browser host', async () => {

@@ -7,6 +7,7 @@
  */
 import { withSlot, type HttpContext } from '../http/context';
 import { finish, type HttpResult, type PartialResult } from '../http/exchange';
+import { insecureCredentialError } from '../http/insecure';
 import type { StreamEndReason } from '../http/sse';
 import { deadline } from '../http/transport-errors';
 import type { TransportError } from '../model/events';
@@ -99,6 +100,19 @@ const NO_TRANSPORT: GrpcResult = emptyGrpcResult({
   message: 'This host cannot make gRPC calls (the CLI and the local server can; a hosted dashboard cannot).',
 });
 
+/**
+ * The http(s) URL a gRPC interface URL amounts to for the https-or-loopback rule of credentials (http/insecure.ts):
+ * `grpc://` is plaintext, `grpcs://` TLS, and a bare `host:port` is TLS except on loopback (src/grpc/transport.ts).
+ */
+export function grpcAsHttpUrl(u: string): string {
+  const m = /^([a-z][a-z0-9+.-]*):\/\//i.exec(u);
+  if (!m) return `https://${u.replace(/\/.*$/, '')}`;
+  const scheme = m[1]!.toLowerCase();
+  if (scheme === 'grpc') return `http://${u.slice(m[0].length)}`;
+  if (scheme === 'grpcs') return `https://${u.slice(m[0].length)}`;
+  return u;
+}
+
 /** A TransportError for a call that got no status from the agent (never the agent's fault unless it sent garbage). */
 function transportError(res: GrpcResult, ctx: HttpContext, stop: AbortSignal | undefined): TransportError | undefined {
   const e = res.error;
@@ -163,9 +177,17 @@ export async function grpcExchange(
     c.stopSignal?.addEventListener('abort', onStop, { once: true });
     const req = { url: c.url, method, message: c.message, metadata, timeoutMs, signal: ctl.signal };
     const grpc = ctx.host.grpc;
+    // Credentials in metadata over a plaintext channel to another machine: not sent (http/insecure.ts).
+    const insecure = insecureCredentialError(ctx, grpcAsHttpUrl(c.url), metadata);
     let res: GrpcResult;
     try {
-      res = !grpc ? NO_TRANSPORT : onMessage ? await grpc.serverStream(req, (m) => onMessage(m, ctx.host.now(), id)) : await grpc.unary(req);
+      res = insecure
+        ? emptyGrpcResult({ kind: 'tool', message: insecure.message })
+        : !grpc
+          ? NO_TRANSPORT
+          : onMessage
+            ? await grpc.serverStream(req, (m) => onMessage(m, ctx.host.now(), id))
+            : await grpc.unary(req);
     } catch (e) {
       res = { ...NO_TRANSPORT, error: { kind: 'tool', message: `gRPC transport failed: ${e instanceof Error ? e.message : String(e)}` } };
     } finally {
@@ -198,7 +220,7 @@ export async function grpcExchange(
       truncated: false,
       bom: false,
       invalidUtf8: false,
-      error: transportError(res, ctx, c.stopSignal),
+      error: insecure ?? transportError(res, ctx, c.stopSignal),
       startedAt,
       endedAt,
     };
