@@ -26,7 +26,7 @@ import { createSettingsStore } from '../lib/settings-store';
 import { InboxStore } from '../inbox/store';
 import { createMcpServer } from '../mcp/server';
 import { createProxyHandler, type UpstreamFetch } from '../proxy/handler';
-import { checkTargetAllowed, defaultAddressPolicy, isPublicUnicast } from '../proxy/policy';
+import { checkTargetAllowed, defaultAddressPolicy, isPublicUnicast, parseTarget } from '../proxy/policy';
 import { RequestBody } from '../proxy/stream';
 import { ServerConfigError, serverOptionsFromEnv, startServer } from './main';
 
@@ -354,6 +354,48 @@ describe('probe 5: the OAuth client secret does not follow redirects', () => {
 });
 
 describe('probe 6: guards', () => {
+  it('the hosted guard refuses all 30 loopback spellings of the review (the last one, [::127.0.0.1], got through before)', () => {
+    const policy = defaultAddressPolicy('hosted');
+    const spellings = [
+      'http://127.0.0.1/',
+      'http://127.1/',
+      'http://127.0.1/',
+      'http://0x7f.0.0.1/',
+      'http://0x7f000001/',
+      'http://2130706433/',
+      'http://017700000001/',
+      'http://0177.0.0.1/',
+      'http://127.0.0.1./',
+      'http://127.255.255.254/',
+      'http://0.0.0.0/',
+      'http://0/',
+      'http://localhost/',
+      'http://LOCALHOST/',
+      'http://localhost./',
+      'http://a.localhost/',
+      'http://%31%32%37.0.0.1/',
+      'http://\uff11\uff12\uff17.\uff10.\uff10.\uff11/',
+      'http://127.0.0.1:80/',
+      'https://127.0.0.1:443/',
+      'http://[::1]/',
+      'http://[0:0:0:0:0:0:0:1]/',
+      'http://[0::1]/',
+      'http://[::]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[::ffff:7f00:1]/',
+      'http://[::ffff:0:7f00:1]/',
+      'http://[64:ff9b::7f00:1]/',
+      'http://[2002:7f00:1::]/',
+      'http://[::127.0.0.1]/',
+    ];
+    expect(spellings).toHaveLength(30);
+    for (const raw of spellings) {
+      const t = parseTarget(raw);
+      const refusal = t.ok ? checkTargetAllowed(t.url, 'hosted', policy) : t.reason;
+      expect(refusal, raw).toBeTruthy();
+    }
+  });
+
   it('the hosted guard refuses ::/96 and every other IPv6 outside global unicast; public addresses pass', () => {
     const policy = defaultAddressPolicy('hosted');
     const refused = [
