@@ -12,7 +12,7 @@
  * Strangers can reach it, so it applies the proxy's client policy (`access`): the Host must be one the server answers
  * to (DNS rebinding), a foreign Origin is refused everywhere and a hosted inbox opens addresses only for the
  * dashboard's origins, and each client address has a rate limit. What it keeps is bounded by the store's budgets
- * (store.ts); bodies are read at most `maxConcurrentReads` at a time. Refusals say why: 403 (policy), 413 (body too
+ * (store.ts); bodies are read at most `maxConcurrentReads` at a time, `maxConcurrentReadsPerClient` per client address. Refusals say why: 403 (policy), 413 (body too
  * large), 429 (rate, or this client's open addresses), 503 (every address in use, or too many bodies arriving).
  */
 import type { InboxExpectation } from '../engine/model/inbox';
@@ -49,8 +49,10 @@ export interface InboxHandlerOptions {
   bodyTimeoutMs?: number;
   /** The client policy; default none (the CLI's own listener, in-process tests). */
   access?: InboxAccess;
-  /** Delivery bodies read at once (default 64); one more is answered 503. */
+  /** Delivery bodies read at once (default 256); one more is answered 503. */
   maxConcurrentReads?: number;
+  /** Delivery bodies read at once from one client address (default 8): slow bodies from one sender cannot take every slot. */
+  maxConcurrentReadsPerClient?: number;
 }
 
 export type InboxHandler = ((req: Request, info?: InboxRequestInfo) => Promise<Response>) & { store: InboxStore };
@@ -71,7 +73,9 @@ export function isInboxPath(pathname: string): boolean {
 export function createInboxHandler(opts: InboxHandlerOptions = {}): InboxHandler {
   const store = opts.store ?? new InboxStore(opts.limits);
   const bodyTimeoutMs = opts.bodyTimeoutMs ?? 10_000;
-  const maxReads = opts.maxConcurrentReads ?? 64;
+  const maxReads = opts.maxConcurrentReads ?? 256;
+  const maxReadsPerClient = opts.maxConcurrentReadsPerClient ?? 8;
+  const readingBy = new Map<string, number>();
   const access = opts.access;
   const rateOpt = access ? (access.rateLimit ?? (access.mode === 'hosted' ? { limit: 600, windowMs: 60_000 } : false)) : false;
   const limiter: RateLimiter | undefined = rateOpt === false ? undefined : 'take' in rateOpt ? rateOpt : createRateLimiter(rateOpt);
@@ -146,13 +150,26 @@ export function createInboxHandler(opts: InboxHandlerOptions = {}): InboxHandler
       return new Response(null, { status: 204 });
     }
     if (req.method !== 'POST') return drop(req, json(405, { error: 'deliveries are POSTed' }, { allow: 'POST' }));
-    if (reading >= maxReads) return drop(req, json(503, { error: 'too many deliveries arriving at once; retry shortly' }, { 'retry-after': '1' }));
+    const mine = readingBy.get(client) ?? 0;
+    if (reading >= maxReads || mine >= maxReadsPerClient)
+      return drop(
+        req,
+        json(
+          503,
+          { error: `too many deliveries arriving at once${mine >= maxReadsPerClient ? ' from this client' : ''}; retry shortly` },
+          { 'retry-after': '1' },
+        ),
+      );
     reading++;
+    readingBy.set(client, mine + 1);
     let body: Awaited<ReturnType<typeof readCapped>>;
     try {
       body = await readCapped(req, store.limits.maxReadBytes, bodyTimeoutMs, store.limits.maxBodyBytes);
     } finally {
       reading--;
+      const left = (readingBy.get(client) ?? 1) - 1;
+      if (left > 0) readingBy.set(client, left);
+      else readingBy.delete(client);
     }
     store.receive(token, {
       method: req.method,

@@ -108,6 +108,19 @@ export function isLoopbackHost(host: string): boolean {
   return isLocalhostName(h) || addressRange(h) === 'loopback';
 }
 
+/** Host names the inbox answers to: the server's, and the host of INBOX_PUBLIC_URL (unless hosted answers to any). */
+function inboxHosts(mode: ProxyMode, opts: StartServerOptions): string[] {
+  const hosts = opts.allowedHosts ?? [];
+  if (mode === 'hosted' && hosts.length === 0) return [];
+  let pub: string | undefined;
+  try {
+    pub = opts.inboxPublicUrl ? new URL(opts.inboxPublicUrl).hostname : undefined;
+  } catch {
+    pub = undefined;
+  }
+  return pub ? [...hosts, pub] : [...hosts];
+}
+
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const proxyMode: ProxyMode = opts.proxyMode ?? (isLoopbackHost(host) ? 'local' : 'hosted');
@@ -128,7 +141,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
             publicBaseUrl: opts.inboxPublicUrl,
             limits: opts.inboxLimits,
             // The proxy's client policy: Host names (DNS rebinding), origins, the shared rate limit.
-            access: { mode: proxyMode, allowedOrigins: opts.allowedOrigins ?? [], allowedHosts: opts.allowedHosts ?? [], rateLimit: limiter },
+            // The public inbox name (INBOX_PUBLIC_URL, a tunnel or reverse proxy that keeps its Host) is answered to too.
+            access: { mode: proxyMode, allowedOrigins: opts.allowedOrigins ?? [], allowedHosts: inboxHosts(proxyMode, opts), rateLimit: limiter },
           }),
         );
 

@@ -63,6 +63,19 @@ async function recorder(handle: (req: http.IncomingMessage, res: http.ServerResp
 
 const DASH = 'http://dash.test';
 
+/** One request with the Host header as given (fetch would not let a test set it). */
+function request(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: opts.method ?? 'GET', headers: opts.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
 describe('probe 1: the webhook inbox', () => {
   const open = (h: ReturnType<typeof createInboxHandler>, headers: Record<string, string>, client = '198.51.100.1') =>
     h(new Request(`${DASH}/inbox`, { method: 'POST', headers: { 'x-a2a-interop': '1', ...headers }, body: '{}' }), { clientAddress: client });
@@ -100,6 +113,43 @@ describe('probe 1: the webhook inbox', () => {
     const { url } = (await (await open(small, {})).json()) as { url: string };
     const over = await small(new Request(url, { method: 'POST', body: 'x'.repeat(4096) }));
     expect(over.status).toBe(413);
+  });
+
+  it('slow bodies from one sender take at most 8 read slots: the 9th is 503, another sender still delivers', async () => {
+    const h = createInboxHandler();
+    const { url } = (await (await open(h, {})).json()) as { url: string };
+    const held: ReadableStreamDefaultController<Uint8Array>[] = [];
+    const slow = () =>
+      h(
+        new Request(url, {
+          method: 'POST',
+          body: new ReadableStream<Uint8Array>({ start: (c) => void held.push(c) }),
+          duplex: 'half',
+        } as RequestInit & { duplex: 'half' }),
+        { clientAddress: 'slow' },
+      );
+    const pending = Array.from({ length: 8 }, slow);
+    await new Promise((r) => setTimeout(r, 20));
+    const ninth = await slow();
+    expect(ninth.status).toBe(503);
+    expect(await ninth.text()).toMatch(/from this client/);
+    expect((await h(new Request(url, { method: 'POST', body: '{"ok":1}' }), { clientAddress: 'agent' })).status).toBe(200);
+    for (const c of held.slice(0, 8)) c.close();
+    expect((await Promise.all(pending)).map((r) => r.status)).toEqual(Array(8).fill(200));
+  });
+
+  it('a local server answers to its INBOX_PUBLIC_URL name (a tunnel keeping its Host) and still refuses other names', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'a2a-dist-sec-'));
+    const s = await startServer({ port: 0, distDir: dist, quiet: true, demoAgents: false, proxy: false, inboxPublicUrl: 'https://hooks.example.net/a2a' });
+    try {
+      const port = new URL(s.url).port;
+      const opened = await request(`${s.url}/inbox`, { method: 'POST', headers: { 'x-a2a-interop': '1' }, body: '{}' });
+      const { token } = JSON.parse(opened.body) as { token: string };
+      expect((await request(`${s.url}/inbox/${token}`, { method: 'POST', headers: { host: 'hooks.example.net' }, body: '{}' })).status).toBe(200);
+      expect((await request(`${s.url}/inbox/${token}`, { method: 'POST', headers: { host: `evil.example:${port}` }, body: '{}' })).status).toBe(403);
+    } finally {
+      await s.close();
+    }
   });
 
   it('keeps bytes under one budget: a flood into its own addresses never evicts a small legitimate address', () => {
