@@ -8,7 +8,7 @@ import { compareWithBaseline } from '../engine/report/baseline';
 import { Report } from '../engine/model/report';
 import { startDefectAgent, type RunningDefectAgent } from '../testing/defect-agent';
 import { conformantReport, sampleReport, unreachableReport } from '../testing/fixtures/reports';
-import { gate } from './gate';
+import { fleetGate, gate } from './gate';
 import { splitCliHeaders, fetchWithExtraHeaders } from './headers';
 import { main, type CliIo } from './main';
 
@@ -74,6 +74,32 @@ describe('gate (exit code and reason)', () => {
       expect(g.code).toBe(2);
       expect(g.reason).toMatch(/^a2a-interop: exit 2: \d+ check\(s\) could not be verified because our tool failed \(.+\); not a verdict on the agent$/);
     }
+  });
+});
+
+describe('fleetGate (run-many, merge)', () => {
+  const row = (key: string, meetsMinLevel: boolean, verdict?: string) => ({
+    key,
+    meetsMinLevel,
+    levelLabel: meetsMinLevel ? 'full' : 'non-conformant',
+    ...(verdict && { trend: { status: 'compared', verdict } }),
+  });
+  it('level: below --min-level or regressed fails; regression: only a regression; never: 0', () => {
+    const rows = [row('a', true, 'unchanged'), row('b', false, 'unchanged'), row('c', true, 'improved')];
+    expect(fleetGate(rows, 'level', 'partial')).toEqual({ code: 1, reason: 'a2a-interop: exit 1: 1 agent(s) below --min-level partial (b: non-conformant)' });
+    expect(fleetGate(rows, 'regression', 'partial')).toEqual({ code: 0 });
+    const worse = [...rows, row('d', false, 'regressed')];
+    expect(fleetGate(worse, 'regression', 'partial')).toEqual({ code: 1, reason: 'a2a-interop: exit 1: 1 regressed against --baseline-dir (d)' });
+    expect(fleetGate(worse, 'level', 'partial').reason).toBe(
+      'a2a-interop: exit 1: 2 agent(s) below --min-level partial (b: non-conformant; d: non-conformant); 1 regressed against --baseline-dir (d)',
+    );
+    expect(fleetGate(worse, 'never', 'full')).toEqual({ code: 0 });
+  });
+
+  it('run-many --fail-on regression needs --baseline-dir', async () => {
+    const t = io({ 'agents.txt': 'http://127.0.0.1:9/\n' });
+    expect(await main(['run-many', 'agents.txt', '--fail-on', 'regression'], t.cli)).toBe(2);
+    expect(t.err()).toMatch(/^--fail-on regression needs --baseline-dir DIR/);
   });
 });
 

@@ -35,6 +35,7 @@ import {
   type FleetSummary,
 } from './fleet-summary';
 import { writeReportFiles } from './outputs';
+import { fleetGate, type FailOn } from './gate';
 
 export interface FleetIo {
   stdout: (s: string) => void;
@@ -54,6 +55,8 @@ export interface RunManyOptions {
   only?: string[];
   shard?: { index: number; total: number };
   baselineDir?: string;
+  /** --fail-on: what exits 1 (src/cli/gate.ts fleetGate); default level. */
+  failOn?: FailOn;
   quiet: boolean;
   /** After the deadline's abort, how long a run may take to stop before it is given up (default GRACE_MS). */
   graceMs?: number;
@@ -158,10 +161,6 @@ async function runWithDeadline(agent: FleetAgent, o: RunManyOptions, credentials
     for (const t of timers) clearTimeout(t);
   }
 }
-
-/** The exit code of a fleet: 1 when an agent is below the minimum level or regressed, else 0. */
-export const fleetExitCode = (rows: readonly FleetRow[]): number =>
-  rows.some((r) => !r.meetsMinLevel || (r.trend?.status === 'compared' && r.trend.verdict === 'regressed')) ? 1 : 0;
 
 function writeSummary(outDir: string, s: FleetSummary): void {
   writeFile(join(outDir, SUMMARY_FILE), `${JSON.stringify(s, null, 2)}\n`);
@@ -272,7 +271,9 @@ export async function runMany(o: RunManyOptions, io: FleetIo): Promise<number> {
   };
   writeSummary(o.outDir, summary);
   if (!o.quiet) io.stderr(`\n${totalsLine(summary)}\nSummary: ${join(o.outDir, 'summary.md')} (and .html, .json)\n`);
-  return fleetExitCode(summary.agents);
+  const verdict = fleetGate(summary.agents, o.failOn ?? 'level', o.minLevel);
+  if (verdict.reason) io.stderr(`${verdict.reason}\n`);
+  return verdict.code;
 }
 
 function errorRow(agent: FleetAgent, e: unknown): FleetRow {
@@ -300,7 +301,7 @@ function errorRow(agent: FleetAgent, e: unknown): FleetRow {
  * (timings aside), with every report file copied under DIR. Refuses shards of different runs (options or tool
  * version differ) and an agent present in two shards; warns when a shard of `n` is missing.
  */
-export function mergeShards(dirs: readonly string[], outDir: string, io: FleetIo & { quiet?: boolean }): number {
+export function mergeShards(dirs: readonly string[], outDir: string, io: FleetIo & { quiet?: boolean; failOn?: FailOn }): number {
   const summaries: { dir: string; s: FleetSummary }[] = [];
   for (const dir of dirs) {
     try {
@@ -367,5 +368,7 @@ export function mergeShards(dirs: readonly string[], outDir: string, io: FleetIo
     io.stderr(
       `${summaries.length} output${summaries.length === 1 ? '' : 's'} merged: ${rows.length} agents\n${totalsLine(merged)}\nSummary: ${join(outDir, 'summary.md')} (and .html, .json)\n`,
     );
-  return fleetExitCode(merged.agents);
+  const verdict = fleetGate(merged.agents, io.failOn ?? 'level', merged.options.minLevel);
+  if (verdict.reason) io.stderr(`${verdict.reason}\n`);
+  return verdict.code;
 }

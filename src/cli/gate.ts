@@ -85,3 +85,27 @@ export function gate(report: Report, o: GateOptions): GateOutcome {
     };
   return { code: 0 };
 }
+
+/** What `run-many` and `merge` gate on: one row per agent of the fleet summary. */
+export interface FleetGateRow {
+  key: string;
+  meetsMinLevel: boolean;
+  levelLabel: string;
+  trend?: { status: string; verdict?: string };
+}
+
+/**
+ * The exit code of a fleet and its one-line reason: `level`: an agent below `--min-level` (not assessed, not run,
+ * stopped at the deadline included) or regressed against `--baseline-dir`; `regression`: only a regression; `never`: 0.
+ */
+export function fleetGate(rows: readonly FleetGateRow[], failOn: FailOn, minLevel: ConformanceLevel): GateOutcome {
+  if (failOn === 'never') return { code: 0 };
+  const regressed = rows.filter((r) => r.trend?.status === 'compared' && r.trend.verdict === 'regressed').map((r) => r.key);
+  const below = failOn === 'level' ? rows.filter((r) => !r.meetsMinLevel).map((r) => `${r.key}: ${r.levelLabel}`) : [];
+  if (!regressed.length && !below.length) return { code: 0 };
+  const parts = [
+    ...(below.length ? [`${below.length} agent(s) below --min-level ${minLevel} (${list(below)})`] : []),
+    ...(regressed.length ? [`${regressed.length} regressed against --baseline-dir (${list(regressed)})`] : []),
+  ];
+  return { code: 1, reason: line(1, parts.join('; ')) };
+}

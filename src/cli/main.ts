@@ -84,7 +84,7 @@ headers reference environment variables, e.g. {"url": "...", "headers": {"Author
   --shard I/N                         run only shard I of N (deterministic split; combine with merge)
   --baseline-dir DIR                  a previous run-many output: trend per agent, and exit 1 on a regression
   --deadline SECONDS                  overall time per agent before it is stopped (default 600)
-  --task-timeout, --only, --min-level, --quiet   as for run (the per-task timeout also caps request and stream waits)
+  --task-timeout, --only, --min-level, --fail-on, --quiet   as for run (the per-task timeout also caps request and stream waits)
 
 Options for merge: --out-dir DIR (default a2a-fleet), --quiet.
 
@@ -429,10 +429,10 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
 }
 
 /** --fail-on: level (default), regression (needs --baseline) or never. */
-function failOnOf(s: string | undefined, haveBaseline: boolean): FailOn {
+function failOnOf(s: string | undefined, haveBaseline: boolean, baseline = '--baseline FILE (a previous JSON report to compare with)'): FailOn {
   const f = s ?? 'level';
   if (!isFailOn(f)) throw new UsageError('--fail-on must be level, regression or never');
-  if (f === 'regression' && !haveBaseline) throw new UsageError('--fail-on regression needs --baseline FILE (a previous JSON report to compare with)');
+  if (f === 'regression' && !haveBaseline) throw new UsageError(`--fail-on regression needs ${baseline}`);
   return f;
 }
 
@@ -513,6 +513,7 @@ type ParsedValues = Parameters<typeof credentialsFrom>[0] & {
   'task-timeout'?: string;
   only?: string[];
   'min-level'?: string;
+  'fail-on'?: string;
   quiet?: boolean;
 };
 
@@ -523,7 +524,7 @@ async function fleetCommand(command: 'run-many' | 'merge', args: string[], v: Pa
   const quiet = !!v.quiet;
   if (command === 'merge') {
     if (!args.length) throw new UsageError('merge needs the output directories of run-many --shard, e.g. a2a-interop merge shard-1 shard-2 --out-dir fleet');
-    return fleet.mergeShards(args, outDir, { ...io, quiet });
+    return fleet.mergeShards(args, outDir, { ...io, quiet, failOn: failOnOf(v['fail-on'], true) });
   }
   const [file, ...extra] = args;
   if (!file) throw new UsageError('run-many needs a file: URLs one per line, or a JSON list / registry export');
@@ -551,6 +552,7 @@ async function fleetCommand(command: 'run-many' | 'merge', args: string[], v: Pa
       only: v.only,
       shard,
       baselineDir: v['baseline-dir'],
+      failOn: failOnOf(v['fail-on'], v['baseline-dir'] !== undefined, '--baseline-dir DIR (a previous run-many output)'),
       quiet,
     },
     io,
