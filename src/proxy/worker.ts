@@ -8,6 +8,8 @@
  * - ALLOWED_ORIGINS: comma-separated dashboard origins allowed to use the proxy (exact match).
  * - RATE_LIMIT_PER_MINUTE: requests per client (CF-Connecting-IP) per minute, per isolate (default 600).
  * - CONNECT_TIMEOUT_MS / FIRST_BYTE_TIMEOUT_MS / IDLE_TIMEOUT_MS: upstream timeouts.
+ * - MAX_OPEN_PER_CLIENT (default 32, per isolate) / MAX_STREAM_SECONDS (default 900): open requests per client, and
+ *   how long one response body (a stream) is relayed; 0 turns either off.
  * - UNSAFE_ALLOW_TARGETS: `ip:port` pairs reachable despite the public-only rule. For local tests
  *   under workerd only; never set it in a deployment.
  */
@@ -22,6 +24,8 @@ export interface Env {
   CONNECT_TIMEOUT_MS?: string;
   FIRST_BYTE_TIMEOUT_MS?: string;
   IDLE_TIMEOUT_MS?: string;
+  MAX_OPEN_PER_CLIENT?: string;
+  MAX_STREAM_SECONDS?: string;
   UNSAFE_ALLOW_TARGETS?: string;
 }
 
@@ -64,6 +68,11 @@ export function createWorkerHandler(env: Env, upstream: UpstreamFetch = workersU
   if (num(env.CONNECT_TIMEOUT_MS) !== undefined) timeouts.connectMs = num(env.CONNECT_TIMEOUT_MS);
   if (num(env.FIRST_BYTE_TIMEOUT_MS) !== undefined) timeouts.firstByteMs = num(env.FIRST_BYTE_TIMEOUT_MS);
   if (num(env.IDLE_TIMEOUT_MS) !== undefined) timeouts.idleMs = num(env.IDLE_TIMEOUT_MS);
+  const limits: { maxOpenPerClient?: number; maxStreamMs?: number } = {};
+  const open = num(env.MAX_OPEN_PER_CLIENT);
+  const streamSeconds = num(env.MAX_STREAM_SECONDS);
+  if (open !== undefined) limits.maxOpenPerClient = open;
+  if (streamSeconds !== undefined) limits.maxStreamMs = streamSeconds * 1000;
   return createProxyHandler({
     mode: 'hosted',
     upstream,
@@ -72,6 +81,7 @@ export function createWorkerHandler(env: Env, upstream: UpstreamFetch = workersU
     addressPolicy: unsafe.size ? (address, port) => unsafe.has(`${address}:${port}`) || base(address, port) : base,
     rateLimit: perMinute !== undefined ? { limit: perMinute, windowMs: 60_000 } : undefined,
     timeouts,
+    limits,
     version: PROXY_VERSION,
   });
 }

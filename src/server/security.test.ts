@@ -28,6 +28,7 @@ import { createMcpServer } from '../mcp/server';
 import { createProxyHandler, type UpstreamFetch } from '../proxy/handler';
 import { checkTargetAllowed, defaultAddressPolicy, isPublicUnicast, parseTarget } from '../proxy/policy';
 import { RequestBody } from '../proxy/stream';
+import { createWorkerHandler } from '../proxy/worker';
 import { ServerConfigError, serverOptionsFromEnv, startServer } from './main';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -229,6 +230,19 @@ describe('probe 2: the proxy does not pin bodies or streams', () => {
     await b.body?.cancel();
     // Both of c1's streams ended: it may open again.
     expect((await handle(proxyReq('http://127.0.0.1:9/sse'), { clientAddress: 'c1' })).status).toBe(200);
+  });
+
+  it('the Workers entry reads MAX_OPEN_PER_CLIENT and MAX_STREAM_SECONDS', async () => {
+    const handle = createWorkerHandler({ ALLOWED_ORIGINS: DASH, MAX_OPEN_PER_CLIENT: '1', MAX_STREAM_SECONDS: '1' }, endlessSse);
+    const req = () =>
+      new Request(`https://proxy.example/proxy?url=${encodeURIComponent('https://93.184.215.14/sse')}`, {
+        headers: { origin: DASH, 'x-a2a-interop': '1' },
+      });
+    const first = await handle(req(), { clientAddress: '203.0.113.9' });
+    const second = await handle(req(), { clientAddress: '203.0.113.9' });
+    expect([first.status, second.status]).toEqual([200, 429]);
+    expect(second.headers.get('x-proxy-error')).toBe('stream_limit');
+    expect(await first.text()).toMatch(/: x-proxy-error stream_limit\n$/);
   });
 
   it('hosted defaults: 32 open requests per client and 15 minutes per stream', async () => {
