@@ -607,6 +607,13 @@ const PROBES: Record<DefectName, Probe> = {
       return answered === 'canceled' && d.stateOf((await d.get(id)).result) === 'completed';
     },
   },
+  'cancel-not-found-running': {
+    agent: 'v1',
+    shows: async (d) => {
+      const id = (await slowTask(d)).id;
+      return (await d.cancel(id)).error?.code === -32000 && d.stateOf((await d.get(id)).result) !== undefined;
+    },
+  },
   'cancel-internal-error': { agent: 'v1', shows: async (d) => (await d.cancel((await slowTask(d)).id)).error?.code === -32603 },
   'cancel-completed-500': { agent: 'v1', shows: async (d) => (await d.cancel((await quick(d)).id)).wire.status === 500 },
   'cancel-completed-succeeds': {

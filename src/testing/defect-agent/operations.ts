@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { EXTRA_SKILLS } from './card';
 import { parseV1State, renderMessage, renderTask } from './dialect';
-import { E } from './errors';
+import { A2AError, E } from './errors';
 import { optInt, type SendReq } from './params';
 import { FAIL_REASON, HAIKU_LINES, INPUT_QUESTION, behaviourFor } from './skills';
 import { AuthError, CrashError, type AgentState, type Json } from './state';
@@ -155,6 +155,8 @@ export function createOperations(s: AgentState) {
       else throw E.notCancelable(t.status.state);
     } else {
       if (has('cancel-internal-error')) throw E.internal(`Cancel of task ${id} failed: the worker did not answer`);
+      // As an independent server did: an ad-hoc -32000 "TASK_NOT_FOUND" on JSON-RPC (HTTP+JSON: 404).
+      if (has('cancel-not-found-running')) throw binding === 'HTTP+JSON' ? E.taskNotFound(id) : new A2AError(-32000, `TASK_NOT_FOUND: ${id.slice(0, 200)}`);
       engine.cancel(t, permits('cancel-async') ? 300 : 0);
     }
     return renderTask(gen, t, flags(), historyPolicy());
