@@ -49,6 +49,14 @@ export interface CaseSpec {
   peerPermitted?: PermittedName[];
 }
 
+/** The file (under src/engine/checks/__matrix__/) that pins the clean agent's results for a target and setup. */
+export const pinnedMatrixFile = (c: Pick<CaseSpec, 'target' | 'setup'>) => `clean ${c.target} ${c.setup}.json`;
+
+/** Every clean case of the matrix: each target with each setup that exists for it. */
+export const CLEAN_CASES: readonly Pick<CaseSpec, 'target' | 'setup'>[] = TARGETS.flatMap((target) =>
+  SETUPS.filter((s) => setupApplies(s, target)).map((setup) => ({ target, setup })),
+);
+
 export const caseKey = (c: CaseSpec) =>
   [
     c.target,
