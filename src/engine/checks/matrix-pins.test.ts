@@ -6,7 +6,8 @@ import { CLEAN_CASES, pinnedMatrixFile } from '../../testing/defect-agent/matrix
 /**
  * The clean agent's pinned results (matrix.test.ts) are one file per target and setup. Checked here without running
  * the matrix (seconds, not minutes), so that a missing pin fails on every machine: outside CI vitest would write it
- * and pass. Only `vitest -u src/engine/checks/matrix.test.ts` creates or rewrites them.
+ * and pass. Only `npx vitest run src/engine/checks/matrix.test.ts --update` creates or rewrites them (vitest 4 reads `-u <path>`
+ * as an update mode and then runs every test file).
  */
 describe('__matrix__ pins', () => {
   const dir = resolve(__dirname, '__matrix__');
