@@ -21,7 +21,7 @@ import { DEMO_AGENTS, type DemoAgentInfo, type MountedDemoAgent } from '../demo-
 import { startV1GrpcDemoAgent } from '../demo-agents/v1-agent';
 import { createInboxHandler } from '../inbox/handler';
 import { createNodeInboxMount, type NodeInboxMount } from '../inbox/node';
-import type { InboxLimits } from '../inbox/store';
+import { INBOX_DEFAULT_LIMITS, type InboxLimits } from '../inbox/store';
 import { createNodeGrpcBridgeMount } from '../grpc/bridge-node';
 import { lazyGrpc } from '../grpc/lazy';
 import { PROXY_DEFAULT_RATE_LIMIT, type ProxyLimits } from '../proxy/handler';
@@ -139,7 +139,11 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       : createNodeInboxMount(
           createInboxHandler({
             publicBaseUrl: opts.inboxPublicUrl,
-            limits: opts.inboxLimits,
+            // Local mode serves one user on loopback (every address is 127.0.0.1): no per-client cap unless asked.
+            limits: {
+              ...(proxyMode === 'local' && { maxInboxesPerClient: opts.inboxLimits?.maxInboxes ?? INBOX_DEFAULT_LIMITS.maxInboxes }),
+              ...opts.inboxLimits,
+            },
             // The proxy's client policy: Host names (DNS rebinding), origins, the shared rate limit.
             // The public inbox name (INBOX_PUBLIC_URL, a tunnel or reverse proxy that keeps its Host) is answered to too.
             access: { mode: proxyMode, allowedOrigins: opts.allowedOrigins ?? [], allowedHosts: inboxHosts(proxyMode, opts), rateLimit: limiter },

@@ -139,6 +139,26 @@ describe('probe 1: the webhook inbox', () => {
     expect((await Promise.all(pending)).map((r) => r.status)).toEqual(Array(8).fill(200));
   });
 
+  it('a local server (one user on loopback) has no per-client address cap; a hosted one does', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'a2a-dist-sec-'));
+    const local = await startServer({ port: 0, distDir: dist, quiet: true, demoAgents: false, proxy: false });
+    const hosted = await startServer({ port: 0, distDir: dist, quiet: true, proxyMode: 'hosted', proxy: false, inboxLimits: { maxInboxesPerClient: 3 } });
+    try {
+      const opens = async (url: string) => {
+        const out: number[] = [];
+        for (let i = 0; i < 25; i++)
+          out.push((await request(`${url}/inbox`, { method: 'POST', headers: { 'x-a2a-interop': '1', origin: url }, body: '{}' })).status);
+        return out;
+      };
+      expect(await opens(local.url)).toEqual(Array(25).fill(201));
+      const h = await opens(hosted.url);
+      expect(h.slice(0, 3)).toEqual([201, 201, 201]);
+      expect(h.slice(3).every((x) => x === 429)).toBe(true);
+    } finally {
+      await Promise.all([local.close(), hosted.close()]);
+    }
+  });
+
   it('a local server answers to its INBOX_PUBLIC_URL name (a tunnel keeping its Host) and still refuses other names', async () => {
     const dist = mkdtempSync(join(tmpdir(), 'a2a-dist-sec-'));
     const s = await startServer({ port: 0, distDir: dist, quiet: true, demoAgents: false, proxy: false, inboxPublicUrl: 'https://hooks.example.net/a2a' });
