@@ -345,7 +345,7 @@ describe('lifecycle.get and lifecycle.terminal', () => {
 });
 
 describe('lifecycle.transitions, task-id-stable and cancel (read back)', () => {
-  it('a return to submitted is legal; a canceled task that later completes is seen and reported as an advisory', async () => {
+  it('a return to submitted is legal; a canceled task that later completes breaks "a terminal state is final" at MUST (the procedure), in both checks that see it', async () => {
     const back = await runScripted('v0.3', ['lifecycle.transitions'], { plan: () => ['submitted', 'working', 'submitted', 'completed'] });
     expect(back.byId['lifecycle.transitions']!.status).toBe('pass');
 
@@ -359,9 +359,16 @@ describe('lifecycle.transitions, task-id-stable and cancel (read back)', () => {
       },
     });
     expect(flip.byId['lifecycle.cancel']!.status).toBe('pass');
-    expect(flip.byId['lifecycle.cancel.effective']!.status).toBe('advisory');
-    expect(flip.byId['lifecycle.cancel.effective']!.message).toMatch(/read back canceled, then TASK_STATE_COMPLETED 2 s later/);
-    expect(flip.byId['lifecycle.transitions']!.status).toBe('advisory');
+    for (const id of ['lifecycle.cancel.effective', 'lifecycle.transitions']) {
+      expect(flip.byId[id], id).toMatchObject({ status: 'fail', level: 'MUST', tier: 'core' });
+      expect(
+        flip.byId[id]!.requirement?.sentences.some((s) => s.doc === 'Conformance procedure'),
+        id,
+      ).toBe(true);
+    }
+    expect(flip.byId['lifecycle.cancel.effective']!.message).toMatch(
+      /canceled, then TASK_STATE_COMPLETED|did not stay so: TASK_STATE_CANCELED → TASK_STATE_COMPLETED/,
+    );
     expect(flip.byId['lifecycle.transitions']!.message).toMatch(/TASK_STATE_CANCELED → TASK_STATE_COMPLETED/);
   });
 

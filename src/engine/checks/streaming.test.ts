@@ -4,6 +4,7 @@ import { fakeHost, json, sampleCard } from '../../testing/fake-host';
 import type { CheckResult } from '../model/check';
 import { reportResults } from '../report/build';
 import { runConformance } from '../runner/run';
+import type { RunOptions } from '../runner/options';
 
 type Gen = 'legacy' | 'v0.3' | 'v1.0';
 
@@ -132,9 +133,9 @@ const STREAMING = [
   'streaming.consistency',
 ];
 
-async function run(g: Gen, o: AgentOpts, only = STREAMING, timeoutMs = 1500) {
+async function run(g: Gen, o: AgentOpts, only = STREAMING, timeoutMs = 1500, limits?: RunOptions['limits']) {
   const { host, requests } = agent(g, o);
-  const report = await runConformance(host, { agentUrl: 'http://agent.test', only, timeoutMs }, () => {});
+  const report = await runConformance(host, { agentUrl: 'http://agent.test', only, timeoutMs, limits }, () => {});
   expect(report.protocol.generation).toBe(g);
   const byId = Object.fromEntries(reportResults(report).map((r) => [r.id, r])) as Record<string, CheckResult>;
   return { byId, requests };
@@ -330,11 +331,26 @@ describe('v1.0 stream ends', () => {
 });
 
 describe('our budget ended the stream', () => {
-  it('the task is still running (get): a tool-limit skip naming the knob, not a failure', async () => {
+  it("the task is still running (get) when the per-task timeout ends the stream: the procedure's failure (T3), naming the knob", async () => {
     const { byId } = await run('v1.0', { stream: { chunks: (id) => sse(id, ev.task('v1.0', 'working')), keepOpen: true }, getState: () => 'working' });
     const t = byId['streaming.terminal']!;
-    expect(statusOf(t)).toBe('skip:tool-limit');
-    expect(t.message).toMatch(/still open when the 1500 ms budget ran out .*still TASK_STATE_WORKING \(read back with get\).*--timeout/);
+    expect(t).toMatchObject({ status: 'fail', level: 'MUST' });
+    expect(t.message).toMatch(
+      /still open without reaching the end of the task when the per-task timeout of 1\.5 s ran out .*get says TASK_STATE_WORKING.*--task-timeout/,
+    );
+    expect(t.requirement?.sentences.map((s) => s.section)).toContain('Timeouts T3');
+  });
+
+  it('a stream our silence limit ended (not the per-task timeout) stays a tool limit', async () => {
+    const { byId } = await run(
+      'v1.0',
+      { stream: { chunks: (id) => sse(id, ev.task('v1.0', 'working')), keepOpen: true }, getState: () => 'working' },
+      STREAMING,
+      1500,
+      { streamIdleTimeoutMs: 300 },
+    );
+    expect(statusOf(byId['streaming.terminal'])).toBe('skip:tool-limit');
+    expect(byId['streaming.terminal']!.message).toMatch(/went silent for 300 ms/);
   });
 
   it('the task already finished (get): the stream neither delivered that nor closed, a failure', async () => {
@@ -395,10 +411,10 @@ describe('before v1.0: any first event, Task endings, input-required', () => {
     expect(byId['streaming.after-final']!.status).toBe('fail');
   });
 
-  it('legacy: a first status in completed passes first-event; a terminal status without final is an advisory', async () => {
+  it("legacy: a first status in completed passes first-event; a terminal status without final fails the procedure's SHOULD (S2)", async () => {
     const { byId } = await run('legacy', { stream: { chunks: (id) => sse(id, ev.status('legacy', 'completed', false)) } });
     expect(byId['streaming.first-event']!.status).toBe('pass');
-    expect(byId['streaming.terminal']!.status).toBe('advisory');
+    expect(byId['streaming.terminal']).toMatchObject({ status: 'fail', level: 'SHOULD' });
     expect(byId['streaming.terminal']!.message).toMatch(/no event had "final": true/);
   });
 });
