@@ -1,8 +1,11 @@
 import { RunArchive, type RunMeta } from '../../lib/db';
 import { downloadFile } from '../../lib/download';
-import { checkProxyHealth, CardError, createHost, discoverCard } from '../../lib/engine-adapter';
+import { checkProxyHealth, CardError, createHost, discoverCard, runSuite } from '../../lib/engine-adapter';
+import type { Report } from '../../lib/engine';
+import { RunRecorder } from '../../lib/recorder';
 import { checkCard, RegistryDb, type CardVerdicts } from '../../lib/registry-db';
 import { settingsStore } from '../../lib/settings-store';
+import type { FleetTarget } from './fleet-run';
 import { explainAddError } from './helpers';
 
 /** What the registry page needs from outside; tests pass their own. */
@@ -14,6 +17,26 @@ export interface RegistryDeps {
   download: (filename: string, mimeType: string, body: string) => void;
   /** Runs saved in this browser (the run history), for each agent's last level. */
   runs: () => Promise<RunMeta[]>;
+  /**
+   * Runs one agent of a fleet run ("Run all") to its report: the engine through the browser host (proxy or direct
+   * per Settings), recorded in the History like a run from the Run view. Without it the page offers no fleet run.
+   */
+  runAgent?: (target: FleetTarget, signal: AbortSignal) => Promise<Report>;
+}
+
+/** A fleet run's agent through the dashboard's runner, every event recorded in the History. */
+async function runAgentRecorded(t: FleetTarget, signal: AbortSignal): Promise<Report> {
+  const { mode, proxyUrl, allowInsecureCredentials } = settingsStore.getState();
+  const recorder = new RunRecorder((archive ??= new RunArchive()), { origin: 'live' });
+  try {
+    return await runSuite(
+      createHost({ mode, proxyUrl, allowInsecureCredentials }),
+      { agentUrl: t.url, credentials: t.credentials, signal, transport: mode },
+      (e) => recorder.push(e),
+    );
+  } finally {
+    await recorder.flush();
+  }
 }
 
 /** The dashboard's own discovery (Run view's card preview path), with the proxy's health asked when it is the problem. */
@@ -41,4 +64,5 @@ export const defaultRegistryDeps = (): RegistryDeps =>
     checkCard,
     download: downloadFile,
     runs: () => (archive ??= new RunArchive()).list(),
+    runAgent: runAgentRecorded,
   });

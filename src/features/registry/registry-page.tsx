@@ -5,6 +5,7 @@ import { AgentEditor } from './agent-editor';
 import { AgentsTable } from './agents-table';
 import { CardPreview } from './card-preview';
 import { ExportWarning } from './export-warning';
+import { FleetPanel } from './fleet-panel';
 import { ImportConfirm } from './import-confirm';
 import { MapperLog } from './mapper-log';
 import { defaultRegistryDeps, type RegistryDeps } from './registry-deps';
@@ -84,6 +85,10 @@ export function RegistryPage({ deps }: { deps?: RegistryDeps }) {
       />
 
       {r.selectedAgent ? <CardPreview stored={r.selectedAgent} dbName={r.db.name} check={r.checkCard} /> : null}
+
+      {r.runAgent ? (
+        <FleetPanel list={r.list} runs={r.lastRuns.data ?? []} runAgent={r.runAgent} download={r.download} onFinished={() => void r.lastRuns.refetch()} />
+      ) : null}
 
       <MapperLog entries={r.log.data} error={r.log.error} />
     </section>

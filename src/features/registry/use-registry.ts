@@ -272,6 +272,9 @@ export function useRegistry(deps: RegistryDeps) {
   return {
     db,
     checkCard: deps.checkCard,
+    /** Fleet runs ("Run all"), when the page was given a runner. */
+    runAgent: deps.runAgent,
+    download: deps.download,
     agents,
     log,
     lastRuns,
