@@ -19,6 +19,7 @@ import { createHttpContext, exchange } from '../engine/http/client';
 import { emptyGrpcResult, type GrpcTransport } from '../engine/ports';
 import { grpcExchange } from '../engine/protocol/grpc';
 import { Redactor } from '../engine/redact';
+import { runConformance } from '../engine/runner/run';
 import { createNodeHost } from '../hosts/node';
 import { createInboxHandler } from '../inbox/handler';
 import { createHost } from '../lib/engine-adapter';
@@ -536,6 +537,36 @@ describe('probe 6: guards', () => {
     expect((await ask(false, 'http://[::1]:9/a2a', { Authorization: 'Bearer tok-123456' })).responded).toBe(true);
     expect((await ask(true, 'http://10.1.2.3/a2a', { Authorization: 'Bearer tok-123456' })).responded).toBe(true);
     expect(sent).toHaveLength(5);
+  });
+
+  it('a run against a plain-HTTP agent on another machine with a bearer token: not assessed, our refusal, no token on the wire', async () => {
+    const demos = await startServer({ port: 0, quiet: true, proxy: false, inbox: false, slowTaskMs: 300, stepMs: 5 });
+    try {
+      // agent.test stands for another machine: requests are carried to the demo server, its card rewritten to name it.
+      const fake = `http://agent.test:${new URL(demos.url).port}`;
+      const wire: string[] = [];
+      const f: typeof fetch = async (input, init) => {
+        wire.push(JSON.stringify(Object.fromEntries(new Headers(init?.headers))));
+        const res = await fetch(String(input).replace(fake, demos.url), init);
+        if (!(res.headers.get('content-type') ?? '').includes('json')) return res;
+        return new Response((await res.text()).split(demos.url).join(fake), { status: res.status, headers: res.headers });
+      };
+      const report = await runConformance(
+        createNodeHost({ fetch: f, inbox: false, allowInsecureCredentials: false }),
+        {
+          agentUrl: `${fake}/demo/v03`,
+          credentials: { kind: 'bearer', token: 'tok-on-the-wire' },
+          timeoutMs: 5_000,
+        },
+        () => undefined,
+      );
+      expect(report.notAssessed?.reason).toBe('tool-failure');
+      expect(report.notAssessed?.message).toMatch(/Not sent: this request carries the run's credentials .*A2A_ALLOW_INSECURE_CREDENTIALS=1/);
+      expect(wire.length).toBeGreaterThan(0); // discovery went out, without the credential
+      expect(wire.join('\n')).not.toContain('tok-on-the-wire');
+    } finally {
+      await demos.close();
+    }
   });
 
   it('gRPC: credentials in metadata go over a plaintext channel only to loopback', async () => {
