@@ -8,7 +8,7 @@
  *   push checks against an SDK demo agent, its webhook inbox on the flooded server (as a hosted dashboard's), passes.
  * - proxy streams (local mode, budgets set by env): 10x the open requests per client, each a POST with a body, to an
  *   SSE agent that never ends; the flood's streams end at the stream lifetime, a legitimate client's stream and
- *   request complete.
+ *   request complete, and its dashboard's conformance run through the same proxy has no result of ours failed.
  *
  * Before the fixes the first flood ran the server out of heap (every delivery kept as strings: 200 addresses x 100
  * x 64 KiB) and the second held every request body for the life of its stream.
@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reportResults } from '../engine/report/build';
 import { runConformance } from '../engine/runner/run';
+import { createBrowserHost } from '../hosts/browser';
 import { createNodeHost } from '../hosts/node';
 import { createRemoteInbox } from '../inbox/client';
 import { startServer } from './main';
@@ -231,7 +232,7 @@ describe('flood: the inbox of a hosted server with a 128 MiB heap', () => {
 });
 
 describe('flood: proxy streams of a server with a 128 MiB heap', () => {
-  it('caps open requests per client and ends streams at their lifetime; a legitimate stream and request complete', async () => {
+  it('caps open requests per client and ends streams at their lifetime; a legitimate stream, request and run complete', async () => {
     // An SSE agent that never ends (a comment every 200 ms) and a JSON agent.
     const agent = http.createServer((req, res) => {
       req.resume();
@@ -250,9 +251,16 @@ describe('flood: proxy streams of a server with a 128 MiB heap', () => {
       const s = await spawnServer({ PROXY_MODE: 'local', PROXY_MAX_OPEN_PER_CLIENT: '8', PROXY_MAX_STREAM_SECONDS: '3' });
       const dash = { 'X-A2A-Interop': '1', Origin: s.url, 'Content-Type': 'application/json' };
       const proxied = (path: string) => `${s.url}/proxy?url=${encodeURIComponent(`${agentUrl}${path}`)}`;
-      // The legitimate client's stream opens first.
+      // The legitimate client's stream opens first, and its dashboard runs the suite against an SDK demo agent through
+      // the flooded proxy (the browser host, as the dashboard in local mode).
       const started = Date.now();
       const legitStream = request(proxied('/sse'), { method: 'POST', headers: dash, body: '{"jsonrpc":"2.0"}', timeoutMs: 20_000 });
+      const demos = await startServer({ port: 0, quiet: true, proxy: false, inbox: false, slowTaskMs: 300, stepMs: 5 });
+      const legitRun = runConformance(
+        createBrowserHost({ mode: 'proxy', proxyUrl: `${s.url}/proxy`, inboxBaseUrl: false, grpcBridgeUrl: false }),
+        { agentUrl: `${demos.url}/demo/v03`, timeoutMs: 10_000 },
+        () => undefined,
+      );
       // 10 client addresses x 80 streams each (10x the 8 allowed), every one a POST with a 256 KiB body.
       const body = Buffer.alloc(256 * 1024, 'z');
       const clients = Array.from({ length: 10 }, (_, i) => `127.0.1.${i + 2}`);
@@ -264,6 +272,8 @@ describe('flood: proxy streams of a server with a 128 MiB heap', () => {
       );
       const legitJson = await request(proxied('/json'), { method: 'POST', headers: dash, body: '{}' });
       const legit = await legitStream;
+      const report = await legitRun;
+      await demos.close();
       const elapsed = Date.now() - started;
       expect({ exit: s.child.exitCode, signal: s.child.signalCode }, s.output()).toEqual({ exit: null, signal: null });
       const accepted = flood.filter((a) => a.status === 200);
@@ -278,6 +288,12 @@ describe('flood: proxy streams of a server with a 128 MiB heap', () => {
       expect(legit.body).toMatch(/stream_limit/);
       expect(legitJson.status).toBe(200);
       expect(legitJson.body).toBe('{"ok":true}');
+      // The run beside the flood is whole: no result of ours failed (an error would be a request the proxy refused).
+      const errors = reportResults(report).filter((r) => r.status === 'error');
+      expect(report.runStatus).toBe('completed');
+      expect(errors.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+      expect(report.notAssessed).toBeUndefined();
+      expect(report.conformanceLevel).not.toBeNull();
       expect(elapsed).toBeLessThan(25_000);
       const health = await request(`${s.url}/proxy/health`, { headers: { 'X-A2A-Interop': '1' } });
       expect(health.status).toBe(200);
