@@ -124,11 +124,12 @@ test('the v0.3 demo agent: add by URL, export (warned: the v1.0 card fails our c
   await row.getByRole('link', { name: /^Run now on / }).click();
   await expect(page).toHaveURL(/\/\?agent=[^&]+$/);
   const level = page.getByRole('status', { name: 'Conformance level' });
-  await expect(level).toContainText('full', { timeout: 60_000 });
+  // partial: @a2a-js/sdk 0.3.14 answers get/cancel without an id with TaskNotFound, not -32602 (sdk-agents.test.ts).
+  await expect(level).toContainText('partial', { timeout: 60_000 });
 
   // Back in the registry, the agent shows that run's level, linked to the run.
   await page.getByRole('link', { name: 'Registry', exact: true }).click();
-  await expect(row.getByRole('cell').nth(3)).toContainText('full');
+  await expect(row.getByRole('cell').nth(3)).toContainText('partial');
   await expect(row.getByRole('link', { name: /^Open the last run of / })).toHaveAttribute('href', /^\/runs\//);
 
   // Delete.

@@ -82,14 +82,18 @@ afterAll(async () => {
 });
 
 describe('OAuth 2.0 client credentials from the card', () => {
-  it('with the demo client: full, every call with a fresh bearer token, refreshed when it expires, nothing secret anywhere', async () => {
+  it('with the demo client: every call with a fresh bearer token, refreshed when it expires, nothing secret anywhere', async () => {
     const tokens: string[] = [];
     const { report, events, byId } = await run(agent.base, oauth(), spyHost(createNodeHost(), tokens));
-    const detail = reportResults(report)
-      .filter((r) => r.status === 'fail' || r.status === 'error')
-      .map((r) => `${r.id}: ${r.message}`)
-      .join('\n');
-    expect(report.conformanceLevel, detail).toBe('full');
+    const bad = reportResults(report).filter((r) => r.status === 'fail' || r.status === 'error');
+    const detail = bad.map((r) => `${r.id}: ${r.message}`).join('\n');
+    // Only the SDK's own deviation (@a2a-js/sdk 0.3.14: get/cancel without an id answer TaskNotFound, not -32602;
+    // pinned in src/engine/checks/sdk-agents.test.ts) fails: everything behind the OAuth token passes.
+    expect(
+      bad.map((r) => r.id),
+      detail,
+    ).toEqual(['errors.invalid-params']);
+    expect(report.conformanceLevel, detail).toBe('partial');
     expect(byId['auth.required']?.status).toBe('pass');
     expect(byId['auth.required']?.message).toMatch(/with the credentials given got past authentication/);
     expect(byId['auth.accepted']?.status).toBe('pass');
@@ -155,7 +159,8 @@ describe('OpenID Connect discovery', () => {
     expect(byId['auth.oauth-discovery']?.status, byId['auth.oauth-discovery']?.message).toBe('pass');
     expect(byId['auth.oauth-token']?.status).toBe('pass');
     expect(byId['auth.accepted']?.status).toBe('pass');
-    expect(report.conformanceLevel).toBe('full');
+    // partial only for the SDK's invalid-params deviation (see the test above).
+    expect(report.conformanceLevel).toBe('partial');
     const urls = tokenExchanges(events).map((e) => e.request.url);
     expect(urls[0]).toMatch(/\/idp\/\.well-known\/openid-configuration$/);
     expect(urls[1]).toMatch(/\/idp\/token$/);

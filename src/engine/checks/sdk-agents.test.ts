@@ -77,12 +77,17 @@ describe('@a2a-js/sdk 1.3.0 (v1.0 demo agent, legacyCompat on)', () => {
 });
 
 describe('@a2a-js/sdk 0.3.14 (v0.3 demo agent)', () => {
-  it('JSON-RPC: every A2A check passes; browser readiness (no CORS) is only advisory', async () => {
-    const { failing, advisories, report, detail } = await run('v03');
+  it('JSON-RPC: get and cancel without an id answer TaskNotFound ("Task not found: undefined"), not -32602; every other A2A check passes', async () => {
+    const { failing, advisories, report, detail, byId } = await run('v03');
     expect(report.protocol.generation).toBe('v0.3');
-    expect(failing, detail).toEqual([]);
+    expect(failing, detail).toEqual(['errors.invalid-params']);
+    expect(byId['errors.invalid-params']!.message).toMatch(
+      /tasks\/get without the task id \(params \{\}\): expected InvalidParams \(-32602\), got error -32001 "Task not found: undefined"/,
+    );
+    expect(byId['errors.invalid-params']!.message).toMatch(/tasks\/cancel without the task id/);
     expect(advisories).toEqual(['errors.notification', ...CORS].sort());
-    expect(report.conformanceLevel).toBe('full');
+    // docs/conformance-procedure.md#levels: core lifecycle passes, an error-handling MUST fails: partial.
+    expect(report.conformanceLevel).toBe('partial');
   });
 
   it('HTTP+JSON: proto-style payloads are understood and judged as such', async () => {
