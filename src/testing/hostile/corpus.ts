@@ -76,8 +76,9 @@ export const EXPECT: Record<HostileName, Expectation> = {
   // Larger than we read: our limit, not a defect; the agent is not assessed and the message says why.
   'card-50mb': { fails: {}, skips: { 'card.json': ['tool-limit', /larger than this tool reads \(5242880 bytes/] }, level: 'not-assessed' },
   // No JSON at the well-known paths: not an A2A agent as far as we can see; the card checks say what was there.
-  'card-yaml': { fails: { 'card.json': /not JSON/, 'card.content-type': /application\/yaml/ }, level: 'not-assessed' },
-  'card-html-200': { fails: { 'card.json': /looks like HTML/, 'card.content-type': /text\/html/ }, level: 'not-assessed' },
+  // RFC 9110 §8.3 asks only for a Content-Type: a type other than JSON is an advisory (card.json fails the body).
+  'card-yaml': { fails: { 'card.json': /not JSON/ }, advisories: { 'card.content-type': /application\/yaml/ }, level: 'not-assessed' },
+  'card-html-200': { fails: { 'card.json': /looks like HTML/ }, advisories: { 'card.content-type': /text\/html/ }, level: 'not-assessed' },
   'card-invalid-utf8': { fails: { 'card.json': /not valid UTF-8/ }, passes: ['lifecycle.send'], level: 'non-conformant' },
   'card-bom': { fails: { 'card.json': /byte order mark/ }, passes: ['lifecycle.send'], level: 'non-conformant' },
   'card-nested-100k': { fails: { 'card.skills': /skills\[0\] .*not an object/ }, level: 'non-conformant' },
