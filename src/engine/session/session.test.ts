@@ -108,6 +108,8 @@ describe('findings of the suite rules, inline per frame', () => {
     const r = await s.send({ text: 'Prepare the slow report' });
     expect(r.findings.find((f) => f.rule === 'envelope')?.message).toMatch(/"id" should echo the request id/);
     expect(ids(r)).toContain('lifecycle.blocking');
+    // v1.0 contradicts itself on waiting (§3.2.2 vs §3.1.1): advice, as in the suite.
+    expect(r.findings.find((f) => f.checkId === 'lifecycle.blocking')?.level).toBe('advisory');
   });
 
   it('a completed task that a cancel rewrites to canceled is an illegal transition across calls', async () => {
