@@ -41,7 +41,7 @@ import {
   parseTarget,
 } from './policy.js';
 import { createRateLimiter, type RateLimitOptions, type RateLimiter } from './rate-limit.js';
-import { RequestBody, relayBody } from './stream.js';
+import { RequestBody, relayBody, replayBudget } from './stream.js';
 
 export const PROXY_VERSION = '0.1.0';
 
@@ -61,6 +61,8 @@ export interface ProxyLimits {
    * body streams through but a redirect that would resend it is refused (`redirect_blocked`).
    */
   maxReplayBytes: number;
+  /** Replay copies of all requests together (bodies whose response head has not arrived yet); beyond, not kept. */
+  maxReplayTotalBytes: number;
   /** Proxied requests one client may have open at once, response bodies (streams) included; 0 = no limit. */
   maxOpenPerClient: number;
   /** Longest a response body (an SSE stream) is relayed, ms; 0 = no limit. */
@@ -75,6 +77,7 @@ export const PROXY_DEFAULT_TIMEOUTS: ProxyTimeouts = { connectMs: 10_000, firstB
 export const PROXY_DEFAULT_LIMITS: ProxyLimits = {
   maxRequestBytes: 5 * 1024 * 1024,
   maxReplayBytes: 1024 * 1024,
+  maxReplayTotalBytes: 64 * 1024 * 1024,
   maxOpenPerClient: 0,
   maxStreamMs: 0,
   maxResponseBytes: 16 * 1024 * 1024,
@@ -163,6 +166,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   const limiter: RateLimiter | undefined = rateOpt === false ? undefined : 'take' in rateOpt ? rateOpt : createRateLimiter(rateOpt);
   /** Open requests per client (maxOpenPerClient). */
   const open = new Map<string, number>();
+  const replay = replayBudget(limits.maxReplayTotalBytes);
   const warnings =
     mode === 'hosted' && allowedHosts.length === 0
       ? [
@@ -288,7 +292,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
         else open.delete(key);
       };
     }
-    reqBody = method !== 'GET' && method !== 'HEAD' && req.body ? new RequestBody(req.body, limits.maxRequestBytes, limits.maxReplayBytes) : undefined;
+    reqBody = method !== 'GET' && method !== 'HEAD' && req.body ? new RequestBody(req.body, limits.maxRequestBytes, limits.maxReplayBytes, replay) : undefined;
 
     return forward(reqBody);
 

@@ -9,11 +9,34 @@ import { UpstreamError } from './errors.js';
 const noop = () => undefined;
 const encoder = new TextEncoder();
 
+/** Bytes all request bodies of a proxy may keep for replays at once (a request takes, `release()` gives back). */
+export interface ReplayBudget {
+  take(bytes: number): boolean;
+  give(bytes: number): void;
+}
+
+export function replayBudget(max: number): ReplayBudget & { readonly used: number } {
+  let used = 0;
+  return {
+    get used() {
+      return used;
+    },
+    take(n) {
+      if (used + n > max) return false;
+      used += n;
+      return true;
+    },
+    give(n) {
+      used = Math.max(0, used - n);
+    },
+  };
+}
+
 /**
  * The client's request body. `stream()` passes chunks upstream as they arrive (streaming, counted
  * against `max`); the first `keepMax` bytes are also kept so a 307/308 redirect can resend the body,
  * until `release()` (the response head arrived: no redirect will need them). A body larger than
- * `keepMax` cannot be replayed (`replayable` false).
+ * `keepMax`, or one the shared `budget` has no room for, cannot be replayed (`replayable` false).
  */
 export class RequestBody {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
@@ -28,6 +51,7 @@ export class RequestBody {
     src: ReadableStream<Uint8Array>,
     private readonly max: number,
     private readonly keepMax = max,
+    private readonly budget?: ReplayBudget,
   ) {
     this.reader = src.getReader();
   }
@@ -46,6 +70,7 @@ export class RequestBody {
 
   /** Drops the replay copy and keeps nothing more (the response head arrived, or the method never replays). */
   release(): void {
+    this.budget?.give(this.kept);
     this.keeping = false;
     this.chunks = [];
   }
@@ -66,7 +91,7 @@ export class RequestBody {
         this.reader.cancel().catch(noop);
         throw new UpstreamError('request_too_large', `The request body exceeds ${this.max} bytes.`);
       }
-      if (this.keeping && this.size <= this.keepMax) this.chunks.push(r.value);
+      if (this.keeping && this.size <= this.keepMax && (this.budget?.take(r.value.byteLength) ?? true)) this.chunks.push(r.value);
       else this.release();
       return r.value;
     });
@@ -111,6 +136,7 @@ export class RequestBody {
 
   /** Releases the client body when it will not be read (refused request). */
   discard(): void {
+    this.release();
     this.done = true;
     this.reader.cancel().catch(noop);
   }

@@ -28,7 +28,7 @@ import { InboxStore } from '../inbox/store';
 import { createMcpServer } from '../mcp/server';
 import { createProxyHandler, type UpstreamFetch } from '../proxy/handler';
 import { checkTargetAllowed, defaultAddressPolicy, isPublicUnicast, parseTarget } from '../proxy/policy';
-import { RequestBody } from '../proxy/stream';
+import { RequestBody, replayBudget } from '../proxy/stream';
 import { createWorkerHandler } from '../proxy/worker';
 import { ServerConfigError, serverOptionsFromEnv, startServer } from './main';
 
@@ -233,6 +233,25 @@ describe('probe 2: the proxy does not pin bodies or streams', () => {
     expect(big.kept).toBe(0);
     expect(big.replayable).toBe(false);
     await expect(big.all()).rejects.toThrow(/cannot be sent again/);
+  });
+
+  it('replay copies of all requests waiting for a head share one budget (maxReplayTotalBytes, default 64 MiB)', async () => {
+    const budget = replayBudget(100 * 1024);
+    const readAll = async (b: RequestBody) => {
+      const r = b.stream().getReader();
+      while (!(await r.read()).done);
+    };
+    const a = new RequestBody(new Response(new Uint8Array(80 * 1024)).body!, 5 * 1024 * 1024, 1024 * 1024, budget);
+    const b = new RequestBody(new Response(new Uint8Array(80 * 1024)).body!, 5 * 1024 * 1024, 1024 * 1024, budget);
+    await readAll(a);
+    await readAll(b);
+    expect(a.kept).toBe(80 * 1024);
+    expect(b.replayable).toBe(false);
+    expect(budget.used).toBe(80 * 1024);
+    a.release();
+    expect(budget.used).toBe(0);
+    const { PROXY_DEFAULT_LIMITS } = await import('../proxy/handler');
+    expect(PROXY_DEFAULT_LIMITS.maxReplayTotalBytes).toBe(64 * 1024 * 1024);
   });
 
   it('refuses a client its next open request over maxOpenPerClient (stream_limit, 429) and ends a stream at maxStreamMs', async () => {
