@@ -42,7 +42,7 @@ const canPreflight = (host: Host): host is PreflightHost => !!host.preflight;
 /** Why browser readiness cannot be measured from here (a browser cannot send a preflight or set Origin by hand). */
 function noPreflight(): Verdict {
   return skip(
-    'A browser cannot send a CORS preflight by hand, and the proxy strips Origin. Run the CLI (npx a2a-interop run <url>) to measure browser readiness; in direct mode the dashboard itself proves it when the run works.',
+    'A browser cannot send a CORS preflight by hand, and the proxy strips Origin. Run the CLI (a2a-interop run <url>; installed from a git URL or a tarball, see the README) to measure browser readiness; in direct mode the dashboard itself proves it when the run works.',
     'precondition',
   );
 }

@@ -58,7 +58,11 @@ export const securityCorsCredentials = defineSecurityCheck({
     'Allow credentials only for an explicit list of trusted origins (echo the Origin only when it is on the list, with Vary: Origin), or drop Access-Control-Allow-Credentials: A2A clients authenticate with headers (Authorization, an API key), which need no credentialed CORS. Express: cors({ origin: [...allowed], credentials: true }); Starlette: CORSMiddleware(allow_origins=[...], allow_credentials=True).',
   run: async (ctx) => {
     const got = await corsAnswers(ctx);
-    if (!got) return skip('A browser cannot send a CORS preflight by hand. Run the CLI (npx a2a-interop run <url>) to review CORS.', 'precondition');
+    if (!got)
+      return skip(
+        'A browser cannot send a CORS preflight by hand. Run the CLI (a2a-interop run <url>; installed from a git URL or a tarball, see the README) to review CORS.',
+        'precondition',
+      );
     if (got.error) return toolError(`The preflight could not be sent: ${got.error}`, got.evidence);
     if (!got.answers.length) return skip('No CORS preflight was answered.', 'precondition', got.evidence);
     const bad = got.answers.filter((a) => a.acac?.trim().toLowerCase() === 'true' && (a.acao?.trim() === '*' || a.acao?.trim() === PREFLIGHT_ORIGIN));
