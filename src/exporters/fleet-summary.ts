@@ -24,10 +24,11 @@ export interface CategoryCell {
 }
 
 /**
- * How one agent's run ended: `assessed` (a level), `not-assessed` (unreachable, no card, ...), `not-run` (a
+ * How one agent's run ended: `assessed` (a level), `selected` (only some checks ran, `--only`: judged, no level; it
+ * meets the gate when none of them failed), `not-assessed` (unreachable, no card, ...), `not-run` (a
  * referenced environment variable is not set) or `deadline` (the per-agent deadline stopped it).
  */
-export type FleetOutcome = 'assessed' | 'not-assessed' | 'not-run' | 'deadline';
+export type FleetOutcome = 'assessed' | 'selected' | 'not-assessed' | 'not-run' | 'deadline';
 
 export interface FleetRow {
   key: string;
@@ -118,6 +119,8 @@ export function totalsLine(s: FleetSummary): string {
   const parts = LEVEL_ORDER.map((l) => [l, n((r) => r.level === l)] as const)
     .filter(([, k]) => k > 0)
     .map(([l, k]) => `${l} ${k}`);
+  const sel = n((r) => r.outcome === 'selected');
+  if (sel) parts.push(`selected checks only ${sel} (${n((r) => r.outcome === 'selected' && r.summary.failed > 0)} with a failure)`);
   const na = n((r) => r.outcome === 'not-assessed');
   const dl = n((r) => r.outcome === 'deadline');
   const nr = n((r) => r.outcome === 'not-run');
@@ -231,7 +234,7 @@ export function rowOf(
     // The name the list gives (the registry's), else the card's.
     name: extra.name ?? (report.agentName !== '(unknown)' ? report.agentName : report.agentUrl),
     url: report.agentUrl,
-    outcome: deadline ? 'deadline' : report.conformanceLevel ? 'assessed' : 'not-assessed',
+    outcome: deadline ? 'deadline' : report.conformanceLevel ? 'assessed' : report.notAssessed?.reason === 'selected-checks' ? 'selected' : 'not-assessed',
     level: report.conformanceLevel,
     levelLabel: deadline && !report.conformanceLevel ? 'stopped at the deadline' : levelLabel(report),
     provisional: report.provisional,
@@ -253,7 +256,8 @@ export function rowOf(
           },
         }
       : {}),
-    meetsMinLevel: !deadline && extra.meets(report.conformanceLevel),
+    // A run of selected checks has no level: it meets the gate when none of them failed (as `a2a-interop run --only`).
+    meetsMinLevel: !deadline && (report.notAssessed?.reason === 'selected-checks' ? report.summary.failed === 0 : extra.meets(report.conformanceLevel)),
     durationMs: report.durationMs,
   };
 }

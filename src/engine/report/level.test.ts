@@ -362,3 +362,13 @@ describe('computeLevel: levels only from what was observed', () => {
     expect(computeLevel(clean(), { ...ok, runComplete: false, runStatus: 'running' })).toMatchObject({ level: 'full', provisional: true });
   });
 });
+
+describe('computeLevel: an agent never exercised is "not assessed", whichever checks ran and however the run ended', () => {
+  const refused = [r('card.json', 'card', 'pass'), r('lifecycle.send', 'basic', 'skip', { skipKind: 'credentials', message: 'HTTP 401' })];
+  it('selected checks that never got past authentication say so, not "selected checks: 0 fail"', () => {
+    expect(computeLevel(refused, { ...ok, selected: ['card.json', 'lifecycle.send'] }).notAssessed?.reason).toBe('credentials-required');
+  });
+  it('a stopped run that never got past authentication says so too', () => {
+    expect(computeLevel(refused, { ...ok, runComplete: false, runStatus: 'interrupted' }).notAssessed?.reason).toBe('credentials-required');
+  });
+});

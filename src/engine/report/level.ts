@@ -148,6 +148,11 @@ export function computeLevel(all: readonly CheckResult[], ctx: LevelContext = {}
     );
   }
 
+  // An agent never exercised (credentials, nothing listening, our failure on the first call) is not assessed, however
+  // the run ended and whichever checks were selected: that says more than "stopped" or "selected checks".
+  const na = basicNotAssessed(results, ctx);
+  const partialRun = !!ctx.selected?.length || ctx.runStatus === 'interrupted' || ctx.runStatus === 'errored';
+  if (na && partialRun) return notAssessed(na);
   const judged = results.filter((r) => !(r.status === 'skip' && r.skipKind === 'not-run'));
   const tally = (rs: readonly CheckResult[]) => {
     const n = (s: CheckResult['status']) => rs.filter((r) => r.status === s).length;
@@ -175,7 +180,6 @@ export function computeLevel(all: readonly CheckResult[], ctx: LevelContext = {}
   if (cardFails.length) {
     return { level: 'non-conformant', provisional, reason: `The agent card is invalid (${ids(cardFails)}).${note}` };
   }
-  const na = basicNotAssessed(results, ctx);
   if (na) return notAssessed(na);
   const basicFails = failed('basic');
   if (basicFails.length) {
