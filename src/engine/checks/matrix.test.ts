@@ -294,10 +294,12 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
     level: 'partial',
     levelOn: { 'legacy JSONRPC': 'full' },
   },
-  'sse-events-after-final': { fails: ['streaming.after-final', 'lifecycle.transitions'], level: 'partial', levelOn: { 'legacy JSONRPC': 'full' } },
+  // A state after the final one is a terminal state that changed: "a terminal state is final", MUST (the procedure's) everywhere.
+  'sse-events-after-final': { fails: ['streaming.after-final', 'lifecycle.transitions'], level: 'minimal' },
   // A snapshot after the terminal status is permitted (stream-task-snapshot) only when it is that terminal state.
   'stream-stale-snapshot': { on: V1, fails: ['streaming.after-final', 'lifecycle.transitions'], level: 'minimal' },
-  'sse-no-final': { fails: ['streaming.terminal'], level: 'partial', levelOn: { 'legacy JSONRPC': 'full' } },
+  // The procedure asks for a final event in every generation (Streaming S2, SHOULD): legacy too, although v0.1.0 says no more than "typically".
+  'sse-no-final': { fails: ['streaming.terminal'], level: 'partial' },
   'sse-error-event': { on: V02_UP, fails: ['streaming.terminal'], level: 'partial' },
   'sse-first-not-task': { on: V1, fails: ['streaming.first-event', 'streaming.resubscribe'], level: 'partial' },
   'sse-bare-payload': { on: JSONRPC, fails: ['streaming.framing'], level: 'partial' },
