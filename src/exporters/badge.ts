@@ -35,6 +35,10 @@ export function badgeOf(report: Pick<Report, 'conformanceLevel' | 'notAssessed' 
       textColor: '#ffffff',
     };
   }
+  // A stopped run and a run of selected checks were judged, not whole: "no level", never a level.
+  const na = report.notAssessed?.reason;
+  if (na === 'stopped' || na === 'selected-checks')
+    return { label, message: `no level: ${NOT_ASSESSED_LABELS[na]}`, color: NOT_ASSESSED_COLOR, textColor: '#ffffff' };
   const why = report.notAssessed ? `: ${NOT_ASSESSED_LABELS[report.notAssessed.reason]}` : '';
   return { label, message: `not assessed${why}`, color: NOT_ASSESSED_COLOR, textColor: '#ffffff' };
 }
