@@ -32,7 +32,7 @@ const OUTCOMES: [string, Outcome][] = [
     [`${level} (provisional)`, { conformanceLevel: level, provisional: true }],
   ]),
   ...NotAssessedReason.options.map((reason): [string, Outcome] => [
-    `not assessed: ${NOT_ASSESSED_LABELS[reason]}`,
+    `${reason === 'stopped' || reason === 'selected-checks' ? 'no level' : 'not assessed'}: ${NOT_ASSESSED_LABELS[reason]}`,
     { conformanceLevel: null, notAssessed: { reason, message: 'why' }, provisional: false },
   ]),
   ['not assessed', { conformanceLevel: null, provisional: false }],
