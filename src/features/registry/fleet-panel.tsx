@@ -103,8 +103,13 @@ export function FleetPanel({
             max={FLEET_CONCURRENCY.max}
             value={concurrency}
             onChange={(e) => setConcurrency(Math.max(1, Math.min(FLEET_CONCURRENCY.max, Math.floor(Number(e.target.value)) || 1)))}
+            aria-describedby={`${uid}-conc`}
           />
         </label>
+        <p id={`${uid}-conc`}>
+          At most {FLEET_CONCURRENCY.max}: a browser keeps 6 connections to a site and each agent&apos;s stream holds one, so more would only queue and use up
+          the agents&apos; time budgets (the CLI&apos;s <code>run-many</code> has no such limit).
+        </p>
       </fieldset>
       <p>
         <button type="button" onClick={() => void start()} disabled={running || chosen.size === 0}>

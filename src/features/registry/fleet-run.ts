@@ -20,8 +20,13 @@ import { meetsLevel, TOOL, type ConformanceLevel, type Credentials, type Report 
 import type { StoredAgent } from '../../lib/registry-db';
 import { agentKeysOf, runTargetOf } from './helpers';
 
-/** Agents at once: the default, and the most the page allows (a browser keeps 6 connections per origin). */
-export const FLEET_CONCURRENCY = { default: 4, max: 16 } as const;
+/**
+ * Agents at once: the default, and the most the page allows. Every request of the page goes to one origin (the
+ * proxy, or the agents directly) and a browser keeps at most 6 HTTP/1.1 connections per origin, with each agent's
+ * SSE stream holding one while it is read: more agents at once only queue, and a queued request uses up its
+ * agent's time budget. The CLI's run-many has no such limit.
+ */
+export const FLEET_CONCURRENCY = { default: 2, max: 6 } as const;
 
 export interface FleetTarget {
   /** The registry id: the row's key. */
