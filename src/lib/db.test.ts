@@ -42,7 +42,9 @@ describe('run archive and recorder', () => {
     expect(closed.map((m) => m.runId)).toEqual(['cut']);
     const meta = await a.get('cut');
     expect(meta?.status).toBe('interrupted');
-    expect(meta?.provisional).toBe(true);
+    // An interrupted run has no level (not a provisional one): it is stored as stopped.
+    expect(meta?.level).toBeNull();
+    expect(meta?.notAssessed).toBe('stopped');
     expect(meta?.summary.total).toBe(cut.filter((e) => e.type === 'check-finished').length);
     const ev = await a.events('cut');
     expect(ev.at(-1)).toMatchObject({ type: 'run-finished', status: 'interrupted' });
