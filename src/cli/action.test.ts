@@ -53,7 +53,7 @@ interface ActionRun {
 let runs = 0;
 
 /** Runs the action's steps in `workspace` with `inputs` (missing inputs take their defaults). */
-async function runAction(workspace: string, inputs: Record<string, string>, actionPath = root): Promise<ActionRun> {
+async function runAction(workspace: string, inputs: Record<string, string>, actionPath = root, extraEnv: Record<string, string> = {}): Promise<ActionRun> {
   for (const [name, spec] of Object.entries(action.inputs)) if (spec.required && !inputs[name]) throw new Error(`required input ${name} missing`);
   const steps: Record<string, Record<string, string>> = {};
   const id = ++runs;
@@ -71,6 +71,7 @@ async function runAction(workspace: string, inputs: Record<string, string>, acti
       GITHUB_OUTPUT: outputFile,
       GITHUB_STEP_SUMMARY: summaryFile,
       GITHUB_ACTION_PATH: actionPath,
+      ...extraEnv,
     };
     for (const [k, v] of Object.entries(step.env ?? {})) env[k] = substitute(String(v), { inputs, steps, actionPath });
     const script = join(workspace, `run-${id}-step-${i}.sh`);
@@ -249,6 +250,39 @@ describe('action.yml', () => {
       expect(broken.outputs).toMatchObject({ 'exit-code': '2', level: '' });
       expect(broken.stdout).toMatch(/::error title=a2a-interop::the CLI exited 127 without writing a report/);
     }, 60_000);
+
+    it('version: an exact version or a tarball runs that package with npx (pinned), never a bare name', async () => {
+      // A stand-in npx on PATH records its arguments and runs this checkout's CLI (no registry, no network).
+      const bin = join(ws, 'fake-bin');
+      mkdirSync(bin, { recursive: true });
+      const log = join(ws, 'npx-args.log');
+      writeFileSync(
+        join(bin, 'npx'),
+        `#!/usr/bin/env bash\nprintf '%s\\n' "$*" >> ${JSON.stringify(log)}\n[[ "$1 $2" == "--yes --package" && "$4" == a2a-interop ]] || exit 97\nshift 4\nexec ${FULL_CLI} "$@"\n`,
+        { mode: 0o755 },
+      );
+      const path = `${bin}:${process.env.PATH ?? ''}`;
+      const exact = await runAction(
+        ws,
+        { url: url(), headers: `Authorization: Bearer ${SECRET}`, version: '0.2.0', formats: 'json', 'output-dir': 'pinned' },
+        root,
+        { PATH: path },
+      );
+      expect(exact.code, exact.stderr).toBe(0);
+      const tarball = await runAction(
+        ws,
+        { url: url(), headers: `Authorization: Bearer ${SECRET}`, version: './a2a-interop-0.2.0.tgz', formats: 'json', 'output-dir': 'tgz' },
+        root,
+        { PATH: path },
+      );
+      expect(tarball.code, tarball.stderr).toBe(0);
+      const calls = readFileSync(log, 'utf8').trim().split('\n');
+      expect(calls.map((c) => c.split(' ').slice(0, 4).join(' '))).toEqual([
+        '--yes --package a2a-interop@0.2.0 a2a-interop',
+        '--yes --package ./a2a-interop-0.2.0.tgz a2a-interop',
+      ]);
+      expect(exact.outputs.level).toBe('full');
+    }, 120_000);
 
     it('fail-on regression: a non-conformant agent passes when it did not regress, fails when it did; without a baseline it only reports', async () => {
       const auth = `Authorization: Bearer ${SECRET}`;
