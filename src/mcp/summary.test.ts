@@ -1,5 +1,5 @@
 /** The bounded summary run_a2a_conformance returns, and the report files beside it. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -72,5 +72,20 @@ describe('writeReports', () => {
       expect(readFileSync(f, 'utf8')).not.toContain(HOSTILE_BEARER_TOKEN);
     }
     expect(JSON.parse(readFileSync(files.json!, 'utf8')).events).toBeUndefined();
+  });
+
+  it('creates its folder for this user only, and refuses a link in place of the folder', () => {
+    const own = join(dir, 'own');
+    writeReports(own, sampleReport(), 'json');
+    expect(statSync(own).mode & 0o777).toBe(0o700);
+    const target = mkdtempSync(join(tmpdir(), 'a2a-summary-target-'));
+    const link = join(dir, 'link');
+    symlinkSync(target, link);
+    try {
+      expect(() => writeReports(link, sampleReport(), 'json')).toThrow(/is not a directory \(a link\?\)/);
+      expect(readdirSync(target)).toEqual([]);
+    } finally {
+      rmSync(target, { recursive: true, force: true });
+    }
   });
 });

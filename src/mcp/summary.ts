@@ -3,7 +3,7 @@
  * sentence of the spec it breaks and the fix) that fits in an assistant's context, never the whole report (a JSON
  * report of a full run is hundreds of thousands of characters); the full report is a file whose path is returned.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { CheckResult, Report } from '../engine';
 import { reportResults } from '../engine';
@@ -90,9 +90,14 @@ export function writeReports(
   report: Report,
   format: ExportFormat,
   redact: (text: string) => string = (t) => t,
-): { files: Partial<Record<ExportFormat, string>>; fallback?: string } {
+): { files: Partial<Record<ExportFormat, string>>; fallback?: string; error?: string } {
   const base = isAbsolute(dir) ? dir : resolve(dir);
-  mkdirSync(base, { recursive: true });
+  // Reports may quote the agent's answers: a folder only this user reads (when it creates it), and never one another
+  // user prepared (a link, or a folder someone else owns in a shared temp directory).
+  mkdirSync(base, { recursive: true, mode: 0o700 });
+  const st = lstatSync(base);
+  if (!st.isDirectory()) throw new Error(`${base} is not a directory (a link?)`);
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new Error(`${base} belongs to another user`);
   const files: Partial<Record<ExportFormat, string>> = {};
   let fallback: string | undefined;
   for (const f of new Set<ExportFormat>(['json', format])) {

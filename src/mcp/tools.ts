@@ -469,7 +469,14 @@ async function conformance(
   const cardSkills = ((t?.normalizedCard as { skills?: { id: string }[] } | undefined)?.skills ?? []).map((k) => k.id);
   const unknownSkills = t?.normalizedCard ? (args.skills ?? []).filter((id) => !cardSkills.includes(id)) : [];
   // The full report goes to a file; the answer is a bounded summary that names it.
-  const written = writeReports(deps.reportDir ?? defaultReportDir(), report, format, (text) => r.text(text));
+  // A directory we cannot write (or that another user owns) costs the files, never the verdict: the summary says why.
+  let written: ReturnType<typeof writeReports>;
+  try {
+    written = writeReports(deps.reportDir ?? defaultReportDir(), report, format, (text) => r.text(text));
+  } catch (e) {
+    deps.log(`run_a2a_conformance: the report was not written: ${e instanceof Error ? e.message : String(e)}`);
+    written = { files: {}, error: `The full report was not written: ${e instanceof Error ? e.message : String(e)}` };
+  }
   const value = boundedSummary({
     report,
     agent: agentView(t, report.agentName),
@@ -477,6 +484,7 @@ async function conformance(
     extra: {
       ...(unknownSkills.length && { unknown_skills: unknownSkills, card_skills: cardSkills.slice(0, 50) }),
       ...(written.fallback && { report_fallback: written.fallback }),
+      ...(written.error && { report_error: written.error }),
     },
   });
   // Not assessed is an answer about the agent (data); only our own failure is a tool error.
@@ -484,5 +492,5 @@ async function conformance(
   return toolResult(r, value, failed);
 }
 
-/** The report directory when the server was started without one. */
-export const defaultReportDir = () => join(tmpdir(), 'a2a-interop-mcp-reports');
+/** The report directory when the server was started without one: this user's own folder in the temp directory. */
+export const defaultReportDir = () => join(tmpdir(), `a2a-interop-mcp-reports${typeof process.getuid === 'function' ? `-${process.getuid()}` : ''}`);
