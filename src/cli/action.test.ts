@@ -240,6 +240,33 @@ describe('action.yml', () => {
       expect(sarif2.runs[0]!.automationDetails.id).toBe('agents/billing/');
     }, 120_000);
 
+    it('without node_modules in the action folder, installs with npm ci --ignore-scripts there first, then builds', async () => {
+      const actionPath = join(ws, 'action-bare');
+      mkdirSync(actionPath);
+      for (const f of ['package.json', 'tsconfig.json', 'action.yml', 'scripts', 'src']) cpSync(join(root, f), join(actionPath, f), { recursive: true });
+      // A stand-in npm records where and how it ran, and "installs" by linking this checkout's modules (no network).
+      const bin = join(ws, 'fake-npm-bin');
+      mkdirSync(bin, { recursive: true });
+      const log = join(ws, 'npm-args.log');
+      writeFileSync(
+        join(bin, 'npm'),
+        `#!/usr/bin/env bash\nprintf '%s|%s\\n' "$PWD" "$*" >> ${JSON.stringify(log)}\nln -s ${JSON.stringify(join(root, 'node_modules'))} node_modules\n`,
+        { mode: 0o755 },
+      );
+      const r = await runAction(
+        ws,
+        { url: url(), headers: `Authorization: Bearer ${SECRET}`, formats: 'json', 'output-dir': 'bare', 'fail-on': 'never' },
+        actionPath,
+        {
+          PATH: `${bin}:${process.env.PATH ?? ''}`,
+        },
+      );
+      expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+      expect(readFileSync(log, 'utf8')).toBe(`${actionPath}|ci --no-audit --no-fund --ignore-scripts --loglevel=error\n`);
+      expect(existsSync(join(actionPath, 'dist-cli/bin.mjs'))).toBe(true);
+      expect(r.outputs.level).toBe('full');
+    }, 120_000);
+
     it('a moving tag as version is refused (exit 2) before anything runs; a CLI that does not start is exit 2, not a verdict', async () => {
       const tag = await runAction(ws, { url: url(), version: 'latest', 'output-dir': 'tag' });
       expect(tag.code).toBe(2);
