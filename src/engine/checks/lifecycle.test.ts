@@ -712,6 +712,25 @@ describe('lifecycle.push-config', () => {
     expect(clean.byId['lifecycle.push-config']!.status).toBe('pass');
   });
 
+  it('a push config answer whose id is null (not the request id) fails in every generation (JSON-RPC 2.0 §5)', async () => {
+    for (const g of ['v0.3', 'v1.0'] as const) {
+      configs.clear();
+      const store = pushStore(g);
+      const { byId } = await runScripted(g, ['lifecycle.push-config'], {
+        card: pushCard,
+        plan: running,
+        on: (rpc, a) => {
+          const reply = store(rpc, a);
+          const isSet = rpc.method === 'CreateTaskPushNotificationConfig' || rpc.method === 'tasks/pushNotificationConfig/set';
+          return isSet && reply && 'result' in reply ? json({ jsonrpc: '2.0', id: null, result: reply.result }) : reply;
+        },
+      });
+      const r = byId['lifecycle.push-config']!;
+      expect([r.status, r.level], g).toEqual(['fail', 'MUST']);
+      expect(r.message).toMatch(/^set answer: "id" should echo the request id "[^"]+", got null/);
+    }
+  });
+
   it('our webhook URL refused as invalid is a tool limit; a v0.3 agent that does not implement push config is an advisory', async () => {
     const ssrf = await runScripted('v1.0', ['lifecycle.push-config'], {
       card: pushCard,

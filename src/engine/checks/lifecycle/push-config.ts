@@ -176,6 +176,9 @@ async function pushConfigOn(
     };
   }
   const c = readConfig(set.value, g, d.isRest, taskId);
+  // The JSON-RPC envelope of each answer (JSON-RPC 2.0 §5: the request id echoed, one of result/error).
+  const envelope = (o: CallOutcome, what: string) => hard.push(...o.envelopeProblems.map((x) => `${what} answer: ${x}`));
+  envelope(set, 'set');
   hard.push(...c.hard.map((x) => `set answer: ${x}`));
   weak.push(...c.weak.map((x) => `set answer: ${x}`));
   if (c.url !== undefined && c.url !== webhook) hard.push(`set answer: url ${JSON.stringify(c.url)} is not the one sent (${webhook})`);
@@ -184,6 +187,7 @@ async function pushConfigOn(
   const get = await d.pushGet(ctx.http, { taskId, configId, ...opts });
   evidence.push(exchangeEvidence(get.http, 'get'));
   if (get.kind === 'ok') {
+    envelope(get, 'get');
     const gc = readConfig(get.value, g, d.isRest, taskId);
     hard.push(...gc.hard.map((x) => `get answer: ${x}`));
     weak.push(...gc.weak.filter((x) => !c.weak.includes(x)).map((x) => `get answer: ${x}`));
@@ -204,6 +208,7 @@ async function pushConfigOn(
     evidence.push(exchangeEvidence(list.http, d.pushMethod('list', taskId)));
     if (list.kind !== 'ok') miss(`list failed (${errText(list)})`);
     else {
+      envelope(list, 'list');
       const configs = listedConfigs(list.value);
       if (!configs) miss(`the list answer is not a list of configs (${JSON.stringify(list.value)?.slice(0, 80)})`);
       else if (!configs.some((x) => isOurConfig(x, configId, webhook))) {
@@ -218,6 +223,7 @@ async function pushConfigOn(
       evidence.push(exchangeEvidence(del.http, d.pushMethod('delete', taskId, configId)));
       if (del.kind !== 'ok') miss(`delete failed (${errText(del)})`);
       else {
+        envelope(del, 'delete');
         const after = await d.pushGet(ctx.http, { taskId, configId, ...opts });
         evidence.push(exchangeEvidence(after.http, 'get after delete'));
         if (after.kind === 'ok') miss(`get after delete still returns the config${v1 ? ' (§3.1.8: MUST fail if the configuration does not exist)' : ''}`);

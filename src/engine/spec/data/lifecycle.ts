@@ -23,6 +23,13 @@ const V10 = 'a2a-v1.0.1';
 
 // ------------------------------------------------------------------ shared sentences
 
+/** JSON-RPC 2.0 §5: a response echoes the request id (every answer of a JSON-RPC binding). */
+const JSONRPC_ID: SpecSentence = {
+  doc: 'json-rpc-2.0',
+  section: '§5 Response object (id)',
+  quote: 'It MUST be the same as the value of the id member in the Request Object.',
+  keyword: 'MUST',
+};
 const JSONRPC_01 = q(V01, '§3.2 Data Format', 'Client requests and server responses MUST adhere to the JSON-RPC 2.0 specification.', 'MUST');
 const JSONRPC_02 = q(V02, '§3.2 Data Format', 'Client requests and server responses MUST adhere to the JSON-RPC 2.0 specification.', 'MUST');
 const SERVER_REFERS_01 = q(V01, '§6.1 Task Object', 'when initiating the task and MUST be used by the server to refer to this task.', 'MUST');
@@ -822,6 +829,7 @@ export const SPEC: Record<string, CheckSpec> = {
   'lifecycle.push-config': {
     legacy: {
       sentences: [
+        JSONRPC_ID,
         JSONRPC_01,
         q(
           V01,
@@ -842,6 +850,7 @@ export const SPEC: Record<string, CheckSpec> = {
     },
     'v0.2': {
       sentences: [
+        JSONRPC_ID,
         JSONRPC_02,
         q(
           V02,
@@ -876,6 +885,7 @@ export const SPEC: Record<string, CheckSpec> = {
     },
     'v0.3': {
       sentences: [
+        JSONRPC_ID,
         q(V03, '§11.1.3 Optional Method Implementation', 'MAY implement the following optional methods:', 'MAY'),
         DATA_OBJECTS_03,
         q(
@@ -911,6 +921,7 @@ export const SPEC: Record<string, CheckSpec> = {
     },
     'v1.0': {
       sentences: [
+        JSONRPC_ID,
         q(V10, '§3.1.7 Create Push Notification Config', 'The operation MUST establish a webhook endpoint for task update notifications.', 'MUST'),
         q(V10, '§3.1.7 Create Push Notification Config', 'The configuration MUST persist until task completion or explicit deletion.', 'MUST'),
         q(
