@@ -393,6 +393,23 @@ describe('lifecycle.transitions, task-id-stable and cancel (read back)', () => {
     expect(byId['lifecycle.cancel.effective']!.message).toMatch(/ended TASK_STATE_COMPLETED, not canceled/);
   });
 
+  it('a cancel answer whose id is null (not the request id) fails lifecycle.cancel (JSON-RPC 2.0 §5)', async () => {
+    for (const g of ['v0.3', 'v1.0'] as const) {
+      const { byId } = await runScripted(g, ['lifecycle.cancel'], {
+        plan: () => ['submitted', 'working', 'working', 'working', 'working', 'completed'],
+        on: (rpc, a) => {
+          if (rpc.method !== 'tasks/cancel' && rpc.method !== 'CancelTask') return undefined;
+          const t = a.tasks.get(String(rpc.params.id))!;
+          t.states = ['canceled'];
+          return json({ jsonrpc: '2.0', id: null, result: a.render(t) });
+        },
+      });
+      const r = byId['lifecycle.cancel']!;
+      expect([r.status, r.level], g).toEqual(['fail', 'MUST']);
+      expect(r.message).toMatch(/, but the answer's JSON-RPC envelope is malformed: "id" should echo the request id "[^"]+", got null\.$/);
+    }
+  });
+
   it('UnsupportedOperation (-32004) to cancel is an advisory; an internal error still fails', async () => {
     const unsupported = await runScripted('v1.0', ['lifecycle.cancel'], {
       on: (rpc) => (rpc.method === 'CancelTask' ? { error: { code: -32004, message: 'Cancel is not supported' } } : undefined),

@@ -248,18 +248,18 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'push-no-token': { setup: 'push', fails: ['lifecycle.push-auth'], level: 'partial', levelOn: each(PRE_V1, 'full') },
   'push-out-of-order': { setup: 'push', fails: ['lifecycle.push-order'], level: 'full' },
   'push-after-delete': { setup: 'push', on: V02_UP, fails: ['lifecycle.push-after-delete'], level: 'partial', levelOn: each([...V02, ...V03], 'full') },
-  // Each check judges the envelopes of its own exchanges (v1.0: lifecycle.list those of ListTasks).
+  // Each check judges the envelopes of its own exchanges (lifecycle.cancel its cancel answer; v1.0: lifecycle.list those of ListTasks).
   'wrong-rpc-id': {
     on: JSONRPC,
-    fails: ['lifecycle.shape', 'streaming.framing', 'errors.shape'],
-    failsOn: each(V1_JSONRPC, ['lifecycle.shape', 'streaming.framing', 'errors.shape', 'lifecycle.list']),
+    fails: ['lifecycle.shape', 'streaming.framing', 'errors.shape', 'lifecycle.cancel'],
+    failsOn: each(V1_JSONRPC, ['lifecycle.shape', 'streaming.framing', 'errors.shape', 'lifecycle.cancel', 'lifecycle.list']),
     level: 'minimal',
   },
   // A `"result": null` beside the error is the envelope's defect (errors.shape), not a successful cancel.
   'result-and-error': {
     on: JSONRPC,
-    fails: ['lifecycle.shape', 'errors.shape'],
-    failsOn: each(V1_JSONRPC, ['lifecycle.shape', 'errors.shape', 'lifecycle.list']),
+    fails: ['lifecycle.shape', 'errors.shape', 'lifecycle.cancel'],
+    failsOn: each(V1_JSONRPC, ['lifecycle.shape', 'errors.shape', 'lifecycle.cancel', 'lifecycle.list']),
     level: 'minimal',
   },
   // Before v1.0 the timestamp format comes from an optional schema format: an advisory.

@@ -425,6 +425,7 @@ export const SPEC: Record<string, CheckSpec> = {
   'lifecycle.cancel': {
     legacy: {
       sentences: [
+        JSONRPC_ID,
         JSONRPC_01,
         q(
           V01,
@@ -439,6 +440,7 @@ export const SPEC: Record<string, CheckSpec> = {
     },
     'v0.2': {
       sentences: [
+        JSONRPC_ID,
         JSONRPC_02,
         q(V02, 'CancelTaskSuccessResponse', '"description": "JSON-RPC success response model for the \'tasks/cancel\' method.",', 'none', 'a2a.json'),
         q(
@@ -453,6 +455,7 @@ export const SPEC: Record<string, CheckSpec> = {
     },
     'v0.3': {
       sentences: [
+        JSONRPC_ID,
         CORE_METHODS_03,
         q(V03, '§11.1.2 Core Method Implementation', 'tasks/cancel - Request task cancellation', 'none'),
         q(
@@ -467,6 +470,7 @@ export const SPEC: Record<string, CheckSpec> = {
     },
     'v1.0': {
       sentences: [
+        JSONRPC_ID,
         q(V10, '§3.1.5 Cancel Task', 'The operation attempts to cancel the specified task and returns its updated state.', 'none'),
         q(V10, '§3.1.5 Cancel Task', 'TaskNotCancelableError: The task is not in a cancelable state (e.g., already completed, failed, or canceled).', 'none'),
         ERRORS_10,
