@@ -26,8 +26,10 @@ function summary(): FleetSummary {
 
 describe('fleet summary', () => {
   it('counts levels and outcomes in one line', () => {
-    expect(summary().agents[1]!.level).toBe('non-conformant');
-    expect(totalsLine(summary())).toBe('full 1 · non-conformant 1 · not assessed 1 · 0 regressed · 2 below minimal');
+    // The hostile report is of a stopped run: no level.
+    expect(summary().agents[1]!.level).toBeNull();
+    expect(summary().agents[1]!.levelLabel).toBe('no level (stopped: incomplete run)');
+    expect(totalsLine(summary())).toBe('full 1 · not assessed 2 · 0 regressed · 2 below minimal');
   });
 
   it('Markdown: one row per agent with the category cells, trend and report link; agent text escaped', () => {

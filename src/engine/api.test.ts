@@ -83,7 +83,7 @@ describe('judgeCard', () => {
     stop.abort();
     const { results } = await judgeCard(v1, { signal: stop.signal });
     expect(results.length).toBe(CONTENT_IDS.length);
-    expect(results.every((r) => r.status === 'skip' && r.skipKind === 'precondition')).toBe(true);
+    expect(results.every((r) => r.status === 'skip' && r.skipKind === 'not-run')).toBe(true);
   });
 });
 
