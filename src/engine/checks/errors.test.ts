@@ -15,6 +15,8 @@ import type { Credentials } from '../runner/options';
 import { reportResults } from '../report/build';
 import { runConformance } from '../runner/run';
 import { shapedLike } from './fixtures/probe-ids';
+import { SHAPE_PROBES } from './fixtures/probes';
+import { PROBES } from './errors/shared';
 
 type Gen = 'legacy' | 'v0.3' | 'v1.0';
 type Json = Record<string, unknown>;
@@ -513,6 +515,28 @@ describe('errors.invalid-params / unknown-method / invalid-request messages', ()
     ]);
     expect(byId['errors.invalid-request']!.status).toBe('fail');
     expect(byId['errors.invalid-request']!.message).toMatch(/@a2a-js\/sdk 1\.x answers -32602 here/);
+  });
+});
+
+describe('the error object of every probe is judged once', () => {
+  it('errors.shape judges exactly the probes SHAPE_PROBES names (the others by their own check)', () => {
+    expect([...SHAPE_PROBES].sort()).toEqual(Object.keys(PROBES).sort());
+  });
+  it('a TaskNotCancelable without "message" fails errors.cancel-terminal; a PushNotificationNotSupported without it fails errors.push-not-supported', async () => {
+    const noMessage = (m: string, code: number) => (h: Hook) => (h.method === m ? json({ jsonrpc: '2.0', id: h.id, error: { code } }) : undefined);
+    const cancel = await run({ gen: 'v0.3', override: (h) => (h.params.id !== undefined ? noMessage('tasks/cancel', -32002)(h) : undefined) }, [
+      'errors.cancel-terminal',
+    ]);
+    expect(cancel.byId['errors.cancel-terminal']!.status, cancel.byId['errors.cancel-terminal']!.message).toBe('fail');
+    expect(cancel.byId['errors.cancel-terminal']!.message).toMatch(
+      /TaskNotCancelable \(-32002\) as expected, but the error object is malformed: error\.message should be a string \(JSON-RPC 2\.0 §5\.1\)\./,
+    );
+    const push = await run(
+      { gen: 'v1.0', override: (h) => noMessage('CreateTaskPushNotificationConfig', -32003)(h) ?? noMessage('ListTaskPushNotificationConfigs', -32003)(h) },
+      ['errors.push-not-supported'],
+    );
+    expect(push.byId['errors.push-not-supported']!.status, push.byId['errors.push-not-supported']!.message).toBe('fail');
+    expect(push.byId['errors.push-not-supported']!.message).toMatch(/but the error object is malformed: error\.message should be a string/);
   });
 });
 

@@ -166,6 +166,9 @@ export const errorsPushNotSupported = defineCheck({
     const vs = [judge(set, 'Setting a push config'), judge(list, g === 'legacy' ? 'Getting the push config' : 'Listing push configs')];
     const passed = vs.find((v) => v.status === 'pass');
     if (passed) return pass(`${passed.message}${vs.every((v) => v.status === 'pass') ? ' (both the set and the read refused)' : ''}`, evidence);
+    // The right code in a malformed error object (JSON-RPC 2.0 §5.1): say that, not "neither call gave it".
+    const rightCode = vs.find((v, i) => v.status === 'fail' && !ctx.dialect.isRest && [set, list][i]!.rpc?.error?.code === -32003);
+    if (rightCode) return { ...rightCode, evidence };
     if (!real && (probeTaskNotFound(ctx, set) || probeTaskNotFound(ctx, list))) {
       return skip(
         `No task of this run could be named, and the agent answered TaskNotFound for the invented id ${taskId.id}: it checks the task before the capability (the order is unspecified), so PushNotificationNotSupported could not be observed.`,
