@@ -109,11 +109,12 @@ export const EXPECT: Record<HostileName, Expectation> = {
     level: 'not-assessed',
   },
   'rpc-drip': {
-    fails: { 'errors.invalid-json': /Incomplete answer .*stopped sending the body/ },
-    skips: {
-      'lifecycle.send': ['tool-limit', /no answer within our 5000 ms budget/],
-      'streaming.terminal': ['tool-limit', /still open when the 5000 ms budget ran out/],
+    // The stream reaches no end within the per-task timeout: the procedure's failure (Timeouts T3), not our limit.
+    fails: {
+      'errors.invalid-json': /Incomplete answer .*stopped sending the body/,
+      'streaming.terminal': /still open without reaching the end of the task when the per-task timeout of 5 s ran out/,
     },
+    skips: { 'lifecycle.send': ['tool-limit', /no answer within our 5000 ms budget/] },
     level: 'not-assessed',
   },
   'rpc-invalid-utf8': { fails: { 'lifecycle.shape': /not valid UTF-8/ }, passes: ['lifecycle.send', 'lifecycle.get'], level: 'minimal' },
@@ -162,12 +163,12 @@ export const EXPECT: Record<HostileName, Expectation> = {
     },
     level: 'non-conformant',
   },
-  // No release forbids a transition in words: leaving a terminal state is an advisory; events after the end fail.
+  // No release forbids leaving a terminal state in words, but the conformance procedure does (Verification V3, V4):
+  // "a terminal state is final" fails at MUST wherever it is seen; events after the end fail too.
   'state-backwards': {
-    fails: { 'streaming.after-final': /after the final one/ },
-    advisories: { 'lifecycle.transitions': /TASK_STATE_COMPLETED → TASK_STATE_WORKING/ },
+    fails: { 'streaming.after-final': /after the final one/, 'lifecycle.transitions': /TASK_STATE_COMPLETED → TASK_STATE_WORKING/ },
     passes: ['lifecycle.send'],
-    level: 'partial',
+    level: 'minimal',
   },
   'bad-timestamps': {
     fails: { 'lifecycle.shape': /timestamp "[A-Z][a-z]{2} [A-Z][a-z]{2} .*not an ISO 8601/, 'streaming.framing': /timestamp .*not an ISO 8601/ },
