@@ -308,6 +308,8 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
     failsOn: each(V1, ['streaming.framing', 'streaming.terminal', 'streaming.resubscribe']),
     level: 'partial',
   },
+  // v0.1.0 §7.2.2/§7.2.3: every event's id MUST match the TaskSendParams.id (not merely agree with each other).
+  'legacy-stream-own-id': { on: LEGACY, fails: ['streaming.consistency'], level: 'partial' },
   // Not SSE (data is not JSON): judged once by streaming.framing; the stream is still read to its end.
   'sse-record-separator': { fails: ['streaming.framing'], level: 'partial' },
   'artifact-append-without-start': { fails: ['streaming.artifacts'], level: 'full' },

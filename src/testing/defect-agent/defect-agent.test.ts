@@ -775,6 +775,13 @@ const PROBES: Record<DefectName, Probe> = {
     agent: 'v1',
     shows: async (d) => (await d.stream('stream', 'Write a haiku')).raw.split(/\r?\n/).some((l) => /^\s*["{}\]]/.test(l)),
   },
+  'legacy-stream-own-id': {
+    agent: 'legacy',
+    shows: async (d) => {
+      const ps = (await d.stream('stream', 'Write a haiku')).events.map((f) => d.payload(f));
+      return ps.length > 0 && ps.every((p) => typeof p.id === 'string' && p.id.endsWith('-own'));
+    },
+  },
   'sse-record-separator': { agent: 'v1', shows: async (d) => (await d.stream('stream', 'Write a haiku')).raw.includes('data: \u001e{') },
   'artifact-append-without-start': {
     agent: 'v1',

@@ -80,6 +80,7 @@ export const DEFECTS = {
   'sse-first-not-task': 'Streams start with a status update instead of the Task.',
   'sse-bare-payload': 'JSON-RPC stream events are bare payloads, not JSON-RPC responses.',
   'sse-multiline-no-prefix': 'Stream events spread their JSON over several lines with "data:" on the first line only.',
+  'legacy-stream-own-id': 'Legacy: every event of a tasks/sendSubscribe stream names one task id of its own instead of the TaskSendParams.id the client chose.',
   'sse-record-separator': 'Every stream event puts a U+001E record separator (RFC 7464) before its JSON: "data: \\u001e{…}".',
   'artifact-append-without-start': 'The first chunk of a streamed artifact already says append: true.',
   'sse-no-resubscribe': 'Resubscribe is not implemented (method not found / 404) although streaming is declared.',

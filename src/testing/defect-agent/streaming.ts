@@ -85,8 +85,10 @@ export function createStreaming(s: AgentState, { startOrContinue }: Pick<Operati
    */
   function streamTask(sink: StreamSink, t: ITask, kind: 'send' | 'resubscribe'): void {
     let first = true;
+    // legacy-stream-own-id: every event of a tasks/sendSubscribe stream names an id of the agent's own, one and the same.
+    const ownId = gen === 'legacy' && kind === 'send' && has('legacy-stream-own-id') ? `${t.id}-own` : undefined;
     const f = () => {
-      const fl = flags(has('task-id-changes') && !first ? movedId(t) : undefined);
+      const fl = flags(ownId ?? (has('task-id-changes') && !first ? movedId(t) : undefined));
       first = false;
       return fl;
     };

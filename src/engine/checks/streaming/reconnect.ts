@@ -26,15 +26,19 @@ export const streamingDisconnect = defineCheck({
     const d = ctx.dialect;
     const skillId = await runningSkill(ctx);
     const lane = ctx.lane('disconnect');
-    let taskId: string | undefined;
+    let named: string | undefined;
+    // Legacy: the client chooses the task id (TaskSendParams.id) and the server MUST use it: read that one back
+    // (events naming another id are streaming.consistency's finding).
+    const sentId = d.generation === 'legacy' ? ctx.uuid() : undefined;
     const run = await d.streamSend(
       ctx.http,
-      { ...skillInput(ctx, skillId), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: d.generation === 'legacy' ? ctx.uuid() : undefined },
+      { ...skillInput(ctx, skillId), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: sentId },
       (it) => {
-        taskId ??= it.taskId ?? it.task?.id;
-        return taskId ? 'stop' : undefined;
+        named ??= it.taskId ?? it.task?.id;
+        return named ? 'stop' : undefined;
       },
     );
+    const taskId = named && (sentId ?? named);
     if (!run.result.responded) return transportVerdict(run.result, 'opening the stream');
     if (!taskId)
       return skip('No event with a task id arrived before the stream ended, so there was nothing to disconnect from.', 'precondition', [
