@@ -51,6 +51,24 @@ async function timeSuite(url: string): Promise<{ ms: number; events: RunEvent[];
   return { ms: performance.now() - t0, events, level: report.conformanceLevel ?? `not assessed (${report.notAssessed?.reason})` };
 }
 
+/**
+ * The critical path of a run: the checks that finished last (they decided the wall time), each with how long it ran;
+ * checks waiting on the same shared fixture (the cancel window, the push inbox) finish together.
+ */
+function criticalPath(events: RunEvent[], n = 3): string {
+  const started = new Map<string, number>();
+  const done: { id: string; at: number; ms: number }[] = [];
+  for (const e of events) {
+    if (e.type === 'check-started') started.set(e.checkId, e.at);
+    if (e.type === 'check-finished') done.push({ id: e.result.id, at: e.at, ms: e.at - (started.get(e.result.id) ?? e.at) });
+  }
+  return done
+    .sort((a, b) => b.at - a.at)
+    .slice(0, n)
+    .map((d) => `${d.id} ${Math.round(d.ms)} ms`)
+    .join(', ');
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function run(): Promise<BenchSection> {
@@ -61,6 +79,7 @@ export async function run(): Promise<BenchSection> {
     for (const id of AGENTS) {
       const W: number[] = [];
       const W0: number[] = [];
+      let path0 = '';
       let delays = { sum: 0, longest: 0, tasks: 0 };
       let level = '';
       for (let i = 0; i < REPEAT; i++) {
@@ -68,7 +87,9 @@ export async function run(): Promise<BenchSection> {
         W.push(a.ms);
         level = a.level;
         delays = delaysOf(a.events, DEFAULT_STEP_MS, DEFAULT_SLOW_TASK_MS);
-        W0.push((await timeSuite(`${instant.url.replace(/\/$/, '')}/demo/${id}`)).ms);
+        const zero = await timeSuite(`${instant.url.replace(/\/$/, '')}/demo/${id}`);
+        W0.push(zero.ms);
+        path0 = criticalPath(zero.events);
       }
       const w = median(W);
       rows.push(
@@ -80,8 +101,13 @@ export async function run(): Promise<BenchSection> {
           unit: 'ms',
           note: 'what a one-at-a-time client would wait',
         },
-        { metric: `${id}: W − floor (target < 1000)`, value: Math.round(w - delays.longest), unit: 'ms' },
-        { metric: `${id}: W0, same suite with zero delays`, value: Math.round(median(W0)), unit: 'ms', note: "the tool's own cost" },
+        { metric: `${id}: W − floor (target < 250, issue 23)`, value: Math.round(w - delays.longest), unit: 'ms' },
+        {
+          metric: `${id}: W0, same suite with zero delays (target < 500)`,
+          value: Math.round(median(W0)),
+          unit: 'ms',
+          note: `the tool's own cost; decided by ${path0}`,
+        },
       );
     }
   } finally {
