@@ -102,6 +102,17 @@ describe('findings of the suite rules, inline per frame', () => {
     expect(r.findings.filter((f) => f.rule === 'end-of-stream').map((f) => f.checkId)).toEqual(['streaming.terminal']);
   });
 
+  it('legacy: stream events that name another task than the id the client chose are a streaming.consistency finding', async () => {
+    const a = await agent('legacy', 'JSONRPC', ['legacy-stream-own-id']);
+    const s = await session(a.url);
+    const r = await s.stream({ text: 'Write a haiku' });
+    const f = r.findings.filter((x) => x.checkId === 'streaming.consistency');
+    expect(f.length).toBeGreaterThan(0);
+    expect(f[0]!.message).toMatch(/^This event is about task [0-9a-f-]+-own, the stream about [0-9a-f-]{36}\.$/);
+    const clean = await (await session((await agent('legacy', 'JSONRPC')).url)).stream({ text: 'Write a haiku' });
+    expect(clean.findings.filter((x) => x.checkId === 'streaming.consistency')).toEqual([]);
+  });
+
   it('a JSON-RPC answer with the wrong id is an envelope finding; a blocking send answered while working is flagged', async () => {
     const a = await agent('v1.0', 'JSONRPC', ['wrong-rpc-id', 'blocking-returns-working']);
     const s = await session(a.url);

@@ -90,7 +90,15 @@ export class Session {
   async stream(o: SendOptions): Promise<SessionResult> {
     const s = this.scope(o);
     const args = this.sendArgs(o, s);
-    return readStream(this.streamHost(), s, 'stream', o, (stopSignal, onItem) => this.dialect.streamSend(s.ctx, { ...args.send, stopSignal }, onItem));
+    return readStream(
+      this.streamHost(),
+      s,
+      'stream',
+      o,
+      (stopSignal, onItem) => this.dialect.streamSend(s.ctx, { ...args.send, stopSignal }, onItem),
+      undefined,
+      args.clientTaskId,
+    );
   }
 
   /** Gets a task (historyLength as given). */

@@ -49,6 +49,8 @@ export async function readStream(
   o: CallOptions,
   open: (stop: AbortSignal, onItem: (it: StreamItem) => void) => Promise<StreamRun>,
   subscribedTaskId?: string,
+  /** Legacy sends: the task id the client chose (TaskSendParams.id), which every event MUST carry. */
+  sentTaskId?: string,
 ): Promise<SessionResult> {
   const g = h.generation;
   const host = h.host;
@@ -85,7 +87,7 @@ export async function readStream(
   });
   grace?.abort();
   const items = run.items;
-  const taskId = subscribedTaskId ?? items.map((i) => i.taskId ?? i.task?.id).find(Boolean);
+  const taskId = subscribedTaskId ?? sentTaskId ?? items.map((i) => i.taskId ?? i.task?.id).find(Boolean);
   let readBack: CallOutcome | undefined;
   if (endIndex < 0 && BUDGET_ENDS.has(run.reason) && taskId && !s.ctx.signal.aborted) {
     // Our budget ended the stream: did the task finish without the stream saying so (the agent's fault)?
@@ -125,7 +127,7 @@ export async function readStream(
     endIndex,
     closed: run.reason === 'closed',
     readBack,
-    taskId: subscribedTaskId,
+    taskId: subscribedTaskId ?? sentTaskId,
     closeGraceMs: CLOSE_GRACE_MS,
   });
   for (const f of frames) f.findings.push(...(judged.byFrame.get(f.seq) ?? []));
