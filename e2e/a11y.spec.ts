@@ -152,7 +152,10 @@ const VISITS: Visit[] = [
 
       await startRun(page, 'http://127.0.0.1:9/agent');
       await expect(page.getByRole('status', { name: 'Conformance level' })).toContainText('not assessed', { timeout: 60_000 });
-      await scan('unreachable agent, not assessed');
+      // Never exercised: a message (headline, Edit, Try again, the JSON export), not a report.
+      await expect(page.getByRole('region', { name: 'Verdict' }).getByRole('heading', { name: /Nothing is listening at 127\.0\.0\.1:9/ })).toBeVisible();
+      await expect(page.getByRole('table', { name: 'Results' })).toHaveCount(0);
+      await scan('unreachable agent, not assessed (a message)');
     },
   },
   {

@@ -2,7 +2,7 @@ import { Suspense } from 'react';
 import { CardView } from '../features/card';
 import { ChartsPanel } from '../features/charts';
 import { ExportButtons } from '../features/reports';
-import { FailedTests, ResultsTable, VerdictCard } from '../features/results';
+import { FailedTests, NotAssessedMessage, ResultsTable, VerdictCard, useNotAssessedOutcome } from '../features/results';
 import { Timeline, WireInspector } from '../features/timeline';
 import { useRunSelector } from '../lib/run-store';
 
@@ -45,9 +45,20 @@ function JumpNav() {
  * Results first: the verdict, then the failures and the results (beside the verdict at 1400 px and wider),
  * then the timeline with the wire inspector (beside it when wide, a full-height side pane otherwise).
  */
-export function RunViewer() {
+export function RunViewer({ onEdit, onRetry }: { onEdit?: () => void; onRetry?: () => void } = {}) {
   const idle = useRunSelector((s) => s.run.status === 'idle');
+  const notAssessed = useNotAssessedOutcome();
   if (idle) return null;
+  if (notAssessed) {
+    // Never exercised (nothing listening, not an agent, credentials, our failure): a message, not a report.
+    return (
+      <div className="run-viewer run-viewer-message">
+        <NotAssessedMessage outcome={notAssessed} onEdit={onEdit} onRetry={onRetry}>
+          <ExportButtons only={['json']} />
+        </NotAssessedMessage>
+      </div>
+    );
+  }
   return (
     <div className="run-viewer">
       <div className="run-top">

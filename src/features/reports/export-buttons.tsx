@@ -14,7 +14,7 @@ const FORMATS: { format: ExportFormat; label: string }[] = [
 ];
 
 /** Download buttons for the run on screen (the report embeds the redacted event log). */
-export function ExportButtons() {
+export function ExportButtons({ only }: { only?: readonly ExportFormat[] } = {}) {
   const handle = useRunStoreHandle();
   const status = useRunSelector((s) => s.run.status);
   const [note, setNote] = useState<string | null>(null);
@@ -31,9 +31,10 @@ export function ExportButtons() {
   };
   return (
     <div className="export-buttons" role="group" aria-label="Export report">
-      {FORMATS.map((f) => (
+      {FORMATS.filter((f) => !only || only.includes(f.format)).map((f) => (
         <button key={f.format} type="button" onClick={() => void onExport(f.format)}>
           {f.label}
+          {only ? ' (for CI)' : ''}
         </button>
       ))}
       {note ? <Notice kind="warn">{note}</Notice> : null}

@@ -1,1 +1,2 @@
 export { RunForm } from './run-form';
+export type { RunFormHandle } from './run-form';

@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useId, useImperativeHandle, useMemo, useRef, useState, type FormEvent, type ReactNode, type Ref } from 'react';
 import { CredentialFields, cardOffersOAuth } from '../../components/credential-fields';
 import { Notice } from '../../components/notice';
 import { buildRunLink, parseRunLink } from '../../lib/deep-link';
@@ -20,7 +20,13 @@ type FieldKey = 'agent' | 'peer' | 'credentials' | 'timeout';
  * is on screen it collapses to a one-line bar (agent, Edit, Stop, Run again) so the results come first.
  * `children` (e.g. "Open a JSON report") show with the expanded form.
  */
-export function RunForm({ children }: { children?: ReactNode }) {
+/** What the page around the form may ask of it: open it for editing, or start the same run again. */
+export interface RunFormHandle {
+  edit(): void;
+  retry(): void;
+}
+
+export function RunForm({ children, ref }: { children?: ReactNode; ref?: Ref<RunFormHandle> }) {
   const id = useId();
   const session = useRunSession();
   const live = useRunStoreHandle();
@@ -113,6 +119,8 @@ export function RunForm({ children }: { children?: ReactNode }) {
       jwks: jwks.value,
     });
   };
+
+  useImperativeHandle(ref, () => ({ edit: () => setEditing(true), retry: () => start() }));
 
   // Deep link: ?agent=&peer=&run=1 fills the form and starts once; run=1 is then dropped from the
   // address so a reload does not start another run. The start reads the form as it is at that moment.

@@ -1,0 +1,103 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test, type Page } from '@playwright/test';
+
+/**
+ * Issue 25, the states around a run, at a laptop (1400×900) and a phone (390×844): an agent never exercised
+ * is a message (what happened, Edit, Try again, the JSON export for CI), not a report of skipped checks;
+ * focus follows Run and Stop.
+ */
+const level = (page: Page) => page.getByRole('status', { name: 'Conformance level' });
+const verdict = (page: Page) => page.getByRole('region', { name: 'Verdict' });
+
+async function startRun(page: Page, url: string) {
+  const edit = page.getByRole('button', { name: 'Edit the run setup' });
+  if (await edit.isVisible()) await edit.click();
+  await page.getByLabel('Agent URL', { exact: true }).fill(url);
+  await page.getByRole('button', { name: 'Run conformance' }).click();
+}
+
+async function noSidewaysScroll(page: Page) {
+  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  expect(scroll, 'page width vs viewport').toBeLessThanOrEqual(inner);
+}
+
+/** Nothing of a report: no result grid, no failures, no category tiles, no charts or timeline, one export (JSON). */
+async function isAMessageNotAReport(page: Page) {
+  await expect(page.getByRole('table', { name: 'Results' })).toHaveCount(0);
+  await expect(page.getByRole('table', { name: 'Failed tests' })).toHaveCount(0);
+  await expect(page.getByRole('list', { name: 'Results by category' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Re-run / })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Charts' })).toHaveCount(0);
+  const exports = page.getByRole('group', { name: 'Export report' }).getByRole('button');
+  await expect(exports).toHaveCount(1);
+  await expect(exports).toHaveText('Export JSON (for CI)');
+  // No red anywhere in the verdict: the level is grey and dashed.
+  const colours = await verdict(page).evaluate((el) => {
+    const out: string[] = [];
+    for (const n of [el, ...el.querySelectorAll('*')]) {
+      const cs = getComputedStyle(n);
+      out.push(cs.color, cs.backgroundColor, cs.borderLeftColor);
+    }
+    return out;
+  });
+  const reddish = colours.filter((c) => {
+    const m = /rgba?\((\d+), (\d+), (\d+)/.exec(c);
+    if (!m) return false;
+    const [r, g, b] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    return r > 150 && r > g * 1.8 && r > b * 1.8;
+  });
+  expect(reddish, 'no red in the not-assessed state').toEqual([]);
+}
+
+let web: Server | undefined;
+let webUrl = '';
+test.beforeAll(async () => {
+  // A plain web site: an HTML page at every path, the well-known card paths included (an SPA's fallback).
+  web = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><html><head><title>Shop</title></head><body><h1>Welcome to the shop</h1></body></html>');
+  });
+  await new Promise<void>((resolve) => web!.listen(0, '127.0.0.1', resolve));
+  webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}/`;
+});
+test.afterAll(async () => {
+  await new Promise((resolve) => web?.close(resolve));
+});
+
+for (const viewport of [
+  { name: 'laptop', width: 1400, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+]) {
+  test.describe(`${viewport.name} ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test('nothing listening: a message with Edit and Try again, no report', async ({ page }) => {
+      await page.goto('/');
+      await startRun(page, 'http://127.0.0.1:9/agent');
+      await expect(level(page)).toContainText('not assessed (unreachable)', { timeout: 60_000 });
+      await expect(verdict(page).getByRole('heading', { name: 'Nothing is listening at 127.0.0.1:9 — check the port' })).toBeVisible();
+      await expect(verdict(page)).toContainText(/nothing answered at http:\/\/127\.0\.0\.1:9\/agent/);
+      await isAMessageNotAReport(page);
+      await noSidewaysScroll(page);
+      await page.screenshot({ path: `test-results/issue25-unreachable-${viewport.name}.png` });
+      // Try again runs the same URL again; Edit opens the form with focus in the URL field.
+      await verdict(page).getByRole('button', { name: 'Try again' }).click();
+      await expect(verdict(page).getByRole('heading', { name: /Nothing is listening/ })).toBeVisible({ timeout: 60_000 });
+      await verdict(page).getByRole('button', { name: 'Edit' }).click();
+      await expect(page.getByLabel('Agent URL', { exact: true })).toBeFocused();
+      await expect(page.getByLabel('Agent URL', { exact: true })).toHaveValue('http://127.0.0.1:9/agent');
+    });
+
+    test('a web page: "This is a web page, not an A2A agent", no red failure', async ({ page }) => {
+      await page.goto('/');
+      await startRun(page, webUrl);
+      await expect(level(page)).toContainText('not assessed (not an A2A agent)', { timeout: 60_000 });
+      await expect(verdict(page).getByRole('heading', { name: 'This is a web page, not an A2A agent' })).toBeVisible();
+      await expect(page.getByText(/critical/)).toHaveCount(0);
+      await isAMessageNotAReport(page);
+      await noSidewaysScroll(page);
+      await page.screenshot({ path: `test-results/issue25-web-page-${viewport.name}.png` });
+    });
+  });
+}
