@@ -6,12 +6,26 @@ import { SPEC as lifecycle, TASK_COMPLETES, TERMINAL_FINAL } from './data/lifecy
 import { SPEC as oauth } from './data/oauth';
 import { SPEC as security } from './data/security';
 import { SPEC as streaming, STREAM_ENDS, STREAM_TERMINATES } from './data/streaming';
+import { PROCEDURE_JUDGED_BY } from './data/procedure';
 import type { CheckSpec } from './types';
 
 export * from './types';
 
-/** Every check's requirements per generation, by check id (one data file per category). */
-export const CHECK_SPECS: Readonly<Record<string, CheckSpec>> = { ...card, ...lifecycle, ...streaming, ...errors, ...oauth, ...interop, ...security };
+/** The spec's sentences with the conformance procedure's beside them, for the checks that judge a procedure requirement. */
+function withProcedure(specs: Record<string, CheckSpec>): Record<string, CheckSpec> {
+  const out: Record<string, CheckSpec> = { ...specs };
+  for (const [id, { sentence, note }] of Object.entries(PROCEDURE_JUDGED_BY)) {
+    const spec = out[id];
+    if (!spec) continue;
+    out[id] = Object.fromEntries(
+      Object.entries(spec).map(([g, gs]) => [g, gs && { ...gs, sentences: [...gs.sentences, sentence], note: gs.note ? `${gs.note} ${note}` : note }]),
+    ) as CheckSpec;
+  }
+  return out;
+}
+
+/** Every check's requirements per generation, by check id (one data file per category; the procedure's beside them). */
+export const CHECK_SPECS: Readonly<Record<string, CheckSpec>> = withProcedure({ ...card, ...lifecycle, ...streaming, ...errors, ...oauth, ...interop, ...security });
 
 /**
  * Rules observed by more than one check (or door: console, MCP, tap), each with one strength per generation: a

@@ -32,3 +32,30 @@ export const PROCEDURE = {
   taskTimeout: p('Timeouts T2', 'A task that does not reach a terminal state within the per-task timeout MUST be recorded as a failure.'),
   streamTimeout: p('Timeouts T3', 'If the stream never terminates, the timeout MUST be recorded as a failure.'),
 } as const satisfies Record<string, SpecSentence>;
+
+/**
+ * Where each of the procedure's requirements is judged beside the spec (named once here): the sentence is quoted by
+ * the check in every generation it applies to, with a note. The strength stays what levelOf gives the whole list
+ * (a level override, e.g. card.public's MAY where the spec permits what the procedure wants to fail, still wins).
+ * The rules (terminal-final, task-completes, stream-terminates, stream-ends) quote theirs in their own specs.
+ */
+export const PROCEDURE_JUDGED_BY: Readonly<Record<string, { sentence: SpecSentence; note: string }>> = {
+  'card.discovery': { sentence: PROCEDURE.cardValidated, note: 'The conformance procedure requires the card to be fetched and validated (Verification V1).' },
+  'errors.unknown-method': {
+    sentence: PROCEDURE.errorCodes,
+    note: 'The conformance procedure requires the correct JSON-RPC error codes (Verification V5; step 4.1: -32601 for an unknown method).',
+  },
+  'errors.invalid-request': {
+    sentence: PROCEDURE.errorCodes,
+    note: 'The conformance procedure requires the correct JSON-RPC error codes (Verification V5; step 4.2: -32600 for a malformed request).',
+  },
+  'streaming.content-type': {
+    sentence: PROCEDURE.notSse,
+    note: 'The conformance procedure records a declared stream answered without SSE as a conformance failure (Streaming S1).',
+  },
+  'card.public': {
+    sentence: PROCEDURE.auth,
+    note: 'The conformance procedure wants the card public (Verification V7), but the spec permits protecting it: the spec wins, and a card served only with credentials stays an advisory.',
+  },
+  'auth.required': { sentence: PROCEDURE.auth, note: 'The conformance procedure requires authentication on the task endpoints (Verification V7).' },
+};
