@@ -159,6 +159,21 @@ const VISITS: Visit[] = [
     },
   },
   {
+    name: 'console conversation',
+    async run(page, scan) {
+      await page.goto('/console');
+      await page.getByLabel('Agent URL').fill(await demoUrl(page, 'v03'));
+      await page.getByRole('button', { name: 'Connect', exact: true }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Connected to' })).toBeVisible();
+      const form = page.getByRole('form', { name: 'Compose a message' });
+      await form.getByLabel('Message', { exact: true }).fill('Book a table for two');
+      await form.getByRole('button', { name: 'Send', exact: true }).click();
+      const turn = page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Turn c1' });
+      await expect(turn.locator('.turn-sep')).toContainText('input-required');
+      await scan('console: a conversation with an input-required task');
+    },
+  },
+  {
     name: 'settings page',
     async run(page, scan) {
       await page.goto('/settings');

@@ -125,6 +125,8 @@ test('Open in console from a failed check of a run: the request loaded, edited a
   expect(edited).toContain('edited-in-the-console');
   await editor.getByLabel('Request body').fill(edited);
   await editor.getByRole('button', { name: 'Send request again' }).click();
+  // The answer lands where the user is looking: the new turn is in the viewport, without scrolling.
+  await expect(page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Turn c1' })).toBeInViewport();
   const c1 = call(page, 'c1');
   await expect(c1).toContainText('Re-send POST');
   await expect(c1.getByRole('status')).toContainText('tasks/get');
@@ -178,3 +180,61 @@ test('axe: the console with a session, light and dark, wide and phone: no seriou
   }
   expect(found, found.join('\n')).toEqual([]);
 });
+
+for (const viewport of [
+  { name: 'laptop', width: 1400, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+]) {
+  test.describe(`the conversation, ${viewport.name} ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test('after Send the newest turn is in the viewport, as a conversation, and announced', async ({ page }) => {
+      await connect(page, await demoUrl(page, 'v03'));
+      const log = page.getByRole('log', { name: 'Conversation' });
+      for (const [i, text] of ['hello from the console', 'and a second message'].entries()) {
+        await send(page, text);
+        const turn = log.getByRole('article', { name: `Turn c${i + 1}` });
+        await expect(turn).toBeInViewport();
+        // The user's words, then the agent's: the echo (its artifact), a status change as a separator.
+        await expect(turn.locator('.bubble-you')).toContainText(text);
+        await expect(turn.locator('.bubble-agent')).toContainText('answered');
+        await expect(turn.locator('.turn-sep')).toContainText('completed');
+        await expect(turn.locator('.turn-artifact')).toContainText(text);
+        await expect(turn.getByRole('button', { name: `Show c${i + 1} in the call log` })).toBeVisible();
+      }
+      await page.screenshot({ path: `test-results/issue25-console-${viewport.name}.png` });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.screenshot({ path: `test-results/issue25-console-${viewport.name}-dark.png` });
+      // Task actions: short labels, the id in the accessible name; one line each on a phone.
+      const task = tasks(page)
+        .getByRole('article', { name: /^Task / })
+        .first();
+      const id = ((await task.getAttribute('aria-label')) ?? '').replace(/^Task /, '');
+      const get = task.getByRole('button', { name: `Get task ${id}` });
+      await expect(get).toHaveText('Get');
+      const resub = task.getByRole('button', { name: `Resubscribe (the task has ended) to task ${id}` });
+      await expect(resub).toHaveText('Resubscribe');
+      const box = await resub.boundingBox();
+      expect(box!.height, 'one line').toBeLessThan(44);
+      // The call log is one click away from the turn.
+      await log.getByRole('button', { name: 'Show c1 in the call log' }).click();
+      await expect(page.locator('#call-c1-h')).toBeFocused();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, 'no sideways scroll').toBeLessThanOrEqual(0);
+    });
+
+    test('a stream the user stops says "stopped by you", never "answered" or "error"', async ({ page }) => {
+      await connect(page, await demoUrl(page, 'v03'));
+      await send(page, 'Prepare the slow report', 'Streaming');
+      const turn = page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Turn c1' });
+      await expect(turn.locator('.turn-sep').first()).toBeVisible();
+      await turn.getByRole('button', { name: 'Stop reading c1' }).click();
+      await expect(turn.locator('.bubble-agent .chip')).toHaveText('stopped by you');
+      const c1 = call(page, 'c1');
+      await expect(c1.getByRole('status')).toContainText('stopped by you');
+      await expect(c1.getByRole('status')).not.toContainText('answered');
+      await expect(c1.getByRole('region', { name: 'Events of call c1' }).getByRole('heading')).toContainText('stream stopped by you');
+      await expect(c1).not.toContainText(/stream error/);
+    });
+  });
+}

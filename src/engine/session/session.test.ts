@@ -138,6 +138,34 @@ describe('findings of the suite rules, inline per frame', () => {
     expect(ids(g)).toContain('lifecycle.transitions');
   });
 
+  it('a stream event that arrived before a concurrent cancel is judged before it: no transition out of canceled (arrival order)', async () => {
+    const a = await agent('v1.0', 'JSONRPC');
+    const s = await session(a.url);
+    let cancel: Promise<SessionResult> | undefined;
+    const r = await s.stream({
+      text: 'Prepare the slow report',
+      onFrame: (f) => {
+        if (!cancel && f.taskId) cancel = s.cancel({ taskId: f.taskId });
+      },
+    });
+    const c = await cancel!;
+    expect(c.task?.state).toBe('canceled');
+    expect(r.frames[0]!.state).toMatch(/submitted|working/);
+    // The early events were recorded as they came, before the cancel's answer: nothing departs from canceled.
+    expect(ids(r), JSON.stringify(r.findings)).not.toContain('lifecycle.transitions');
+    expect(ids(c)).not.toContain('lifecycle.transitions');
+  });
+
+  it('a stream the user stops ends "stopped by you", not as an error of the agent', async () => {
+    const a = await agent('v1.0', 'JSONRPC');
+    const s = await session(a.url);
+    const stop = new AbortController();
+    const r = await s.stream({ text: 'Prepare the slow report', signal: stop.signal, onFrame: () => stop.abort() });
+    expect(r.stream?.end).toBe('stopped');
+    expect(r.summary).toMatch(/stopped by you/);
+    expect(ids(r)).not.toContain('streaming.terminal');
+  });
+
   it('cancel of a running task, get of an unknown task, list (v1.0)', async () => {
     const a = await agent('v1.0', 'JSONRPC');
     const s = await session(a.url);

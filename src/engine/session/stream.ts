@@ -68,6 +68,8 @@ export async function readStream(
     );
   };
   const frames: SessionFrame[] = [];
+  const seenHere = new Set<string>();
+  const crossCall = new Map<number, SessionFinding>();
   const run = await open(stop.signal, (it) => {
     if (finalIndex < 0 && isFinalItem(g, it)) {
       finalIndex = it.seq - 1;
@@ -76,6 +78,14 @@ export async function readStream(
     } else if (endIndex < 0 && endsTest(g, it)) {
       endIndex = it.seq - 1;
       startGrace();
+    }
+    // The task's state goes into the session's memory when the event arrives, not when the stream ends: a cancel
+    // answered while this stream is read is judged after the events that came before it, never before.
+    const id = it.taskId ?? it.task?.id;
+    if (id && it.state && it.rawState !== undefined) {
+      const t = h.observe(id, it.state, it.rawState, `${op} event ${it.seq}`, s.lastExchange() ?? '', it.seq);
+      if (t && !seenHere.has(id)) crossCall.set(it.seq, t);
+      seenHere.add(id);
     }
     const f = frameOf(g, it, s.started, s.lastExchange(), h.redactor);
     frames.push(f);
@@ -134,24 +144,17 @@ export async function readStream(
   for (const f of judged.stream) f.message = h.redactor.text(f.message);
   for (const f of frames) for (const fd of f.findings) fd.message = h.redactor.text(fd.message);
   const findings: SessionFinding[] = [...frames.flatMap((f) => f.findings), ...judged.stream];
-  // Transitions across calls: the first state this stream showed of each task, against what earlier calls saw
-  // (within the stream judgeStream judged them already).
-  const seenHere = new Set<string>();
-  for (const it of items) {
-    const id = it.taskId ?? it.task?.id;
-    if (id && it.state && it.rawState !== undefined) {
-      const t = h.observe(id, it.state, it.rawState, `${op} event ${it.seq}`, r.exchangeId, it.seq);
-      const first = !seenHere.has(id);
-      seenHere.add(id);
-      if (t && first) {
-        findings.push(t);
-        frames.find((f) => f.seq === it.seq)?.findings.push(t);
-      }
-    }
+  // Transitions across calls, judged in arrival order (as each event came in, against what other calls had seen by
+  // then): the first state this stream showed of each task (within the stream judgeStream judged them already).
+  for (const [seq, t] of crossCall) {
+    t.message = h.redactor.text(t.message);
+    findings.push(t);
+    frames.find((f) => f.seq === seq)?.findings.push(t);
   }
   if (readBack?.kind === 'task') findings.push(...outcomeFindings(g, 'get', readBack, { taskId }));
   const stream: StreamSummary = {
-    end: run.reason === 'stopped' ? 'grace' : run.reason,
+    // The user's Stop (the call's own signal) is neither the agent's end nor ours.
+    end: o.signal?.aborted && run.reason !== 'closed' ? 'stopped' : run.reason === 'stopped' ? 'grace' : run.reason,
     events: run.events,
     firstEventMs: run.firstEventMs,
     finalFrame: finalIndex >= 0 ? finalIndex + 1 : undefined,

@@ -161,6 +161,8 @@ export function streamEndText(end: StreamSummary['end'], budgetMs: number, grace
       return 'an event over our size limit (we stopped reading)';
     case 'error':
       return 'broke off';
+    case 'stopped':
+      return 'stopped by you';
     default:
       return end;
   }

@@ -6,6 +6,18 @@ import { useConsole, useConsoleState } from './console-context';
 import type { ConsoleCall } from './console-store';
 
 const EMPTY: SessionFinding[] = [];
+/** How a stream ended, in words (never "error" for a stream the user stopped). */
+const STREAM_END: Record<string, string> = {
+  closed: 'closed by the agent',
+  grace: 'still open after its end (we stopped reading)',
+  timeout: 'cut at our budget',
+  idle: 'silent too long',
+  limit: 'too many events',
+  oversize: 'an event over our size limit',
+  error: 'broke off',
+  'not-stream': 'not a stream',
+  stopped: 'stopped by you',
+};
 const LEVEL_TEXT: Record<SessionFinding['level'], string> = { MUST: 'MUST', SHOULD: 'SHOULD', advisory: 'advisory' };
 
 /** One finding: its strength, the check that judges the same rule in a run, the message and where the rule is written. */
@@ -76,8 +88,9 @@ function CallItem({ c }: { c: ConsoleCall }) {
   const wholeFindings = r ? r.findings.filter((f) => f.frame === undefined || !seqs.has(f.frame)) : [];
   const required = r ? r.findings.filter((f) => f.level !== 'advisory').length : 0;
   const advisories = r ? r.findings.length - required : 0;
-  const status =
-    c.status === 'running'
+  const status = c.stopped
+    ? 'stopped by you'
+    : c.status === 'running'
       ? frames.length
         ? `streaming, ${frames.length} event(s)`
         : 'waiting for the answer'
@@ -93,11 +106,14 @@ function CallItem({ c }: { c: ConsoleCall }) {
           <span className="call-id">{c.id}</span> <span className="untrusted-text">{c.title}</span>
         </h3>
         <p className="call-status" role={c.status === 'running' ? undefined : 'status'}>
-          <span className={`chip chip-${c.status === 'running' ? 'running' : c.status === 'error' ? 'error' : required ? 'fail' : 'pass'}`}>{status}</span>{' '}
+          <span
+            className={`chip chip-${c.stopped ? 'skip' : c.status === 'running' ? 'running' : c.status === 'error' ? 'error' : required ? 'fail' : 'pass'}`}
+          >
+            {status}
+          </span>{' '}
           {r ? (
             <>
               {r.method} · {fmtMs(r.durationMs)} · {required} required finding(s), {advisories} advisory
-              {c.stopped ? ' · stopped by you' : ''}
             </>
           ) : null}
         </p>
@@ -124,7 +140,7 @@ function CallItem({ c }: { c: ConsoleCall }) {
         {frames.length ? (
           <section aria-label={`Events of call ${c.id}`}>
             <h4>
-              Events ({frames.length}){r?.stream ? `, stream ${r.stream.end}` : ''}
+              Events ({frames.length}){r?.stream ? `, stream ${c.stopped ? 'stopped by you' : STREAM_END[r.stream.end]}` : ''}
             </h4>
             <ol className="frames">
               {frames.map((f) => (

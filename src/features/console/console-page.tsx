@@ -14,6 +14,7 @@ import { draftOf } from './raw';
 import { RequestEditor } from './request-editor';
 import { CONSOLE_SESSIONS_KEY, CurrentSessionExport, SessionsList } from './sessions-list';
 import { TaskPanel } from './task-panel';
+import { Transcript } from './transcript';
 
 export interface ConsolePageProps {
   /** The run views' timeline and wire inspector, reading the console's run store (composed in src/app). */
@@ -99,8 +100,9 @@ export function ConsolePage({ timeline, inspector, resolveExchange }: ConsolePag
       <div className="console-grid">
         <div className="console-left">
           <ConnectPanel />
-          <RequestEditor />
+          <Transcript />
           <Composer />
+          <RequestEditor />
         </div>
         <div className="console-right">
           <TaskPanel />

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { ArtifactList, PartsList } from './artifact-view';
 import { useConsole, useConsoleState } from './console-context';
 import type { ConsoleTask } from './console-store';
+import { shortId } from './transcript-model';
 
 const TERMINAL = new Set(['completed', 'canceled', 'failed', 'rejected']);
 
@@ -22,7 +23,9 @@ function PushConfig({ task, disabled }: { task: ConsoleTask; disabled: boolean }
   const legacy = useConsoleState((s) => (s.target?.testedGeneration ?? s.target?.generation) === 'legacy');
   return (
     <details className="push-config">
-      <summary>Push notification configs of {task.id}</summary>
+      <summary>
+        Push notification configs<span className="visually-hidden"> of {task.id}</span>
+      </summary>
       <div className="field">
         <label htmlFor={`${id}-url`}>Webhook URL</label>
         <input id={`${id}-url`} type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/a2a-webhook" />
@@ -78,7 +81,10 @@ function TaskItem({ task }: { task: ConsoleTask }) {
     <li className="task">
       <article aria-label={`Task ${task.id}`}>
         <h3 className="task-title">
-          Task <code className="untrusted-text">{task.id}</code>{' '}
+          Task{' '}
+          <code className="untrusted-text" title={task.id}>
+            {shortId(task.id)}
+          </code>{' '}
           <span className={`chip chip-${stateTone(task)}`}>{task.rawState ?? task.state ?? 'state unknown'}</span>
         </h3>
         {task.contextId ? (
@@ -96,8 +102,8 @@ function TaskItem({ task }: { task: ConsoleTask }) {
         ) : null}
         <div className="actions">
           {waiting ? (
-            <button type="button" className="primary" disabled={!open} onClick={() => ctl.answer(task.id)}>
-              Answer task {task.id}
+            <button type="button" className="primary" disabled={!open} onClick={() => ctl.answer(task.id)} aria-label={`Answer task ${task.id}`}>
+              Answer
             </button>
           ) : null}
           <span className="field-inline">
@@ -111,14 +117,19 @@ function TaskItem({ task }: { task: ConsoleTask }) {
               aria-invalid={badHistory}
             />
           </span>
-          <button type="button" disabled={!open || badHistory} onClick={() => void ctl.get(task.id, historyLength)}>
-            Get task {task.id}
+          <button type="button" disabled={!open || badHistory} onClick={() => void ctl.get(task.id, historyLength)} aria-label={`Get task ${task.id}`}>
+            Get
           </button>
-          <button type="button" disabled={!open} onClick={() => void ctl.cancel(task.id)}>
-            Cancel task {task.id}
+          <button type="button" disabled={!open} onClick={() => void ctl.cancel(task.id)} aria-label={`Cancel task ${task.id}`}>
+            Cancel
           </button>
-          <button type="button" disabled={!open} onClick={() => void ctl.subscribe(task.id)}>
-            {TERMINAL.has(task.state ?? '') ? 'Resubscribe (the task has ended)' : 'Resubscribe'} to task {task.id}
+          <button
+            type="button"
+            disabled={!open}
+            onClick={() => void ctl.subscribe(task.id)}
+            aria-label={`Resubscribe${TERMINAL.has(task.state ?? '') ? ' (the task has ended)' : ''} to task ${task.id}`}
+          >
+            Resubscribe
           </button>
         </div>
         {supportsPush ? <PushConfig task={task} disabled={!open} /> : null}
