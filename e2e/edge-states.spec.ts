@@ -9,6 +9,15 @@ import { expect, test, type Page } from '@playwright/test';
  */
 const level = (page: Page) => page.getByRole('status', { name: 'Conformance level' });
 const verdict = (page: Page) => page.getByRole('region', { name: 'Verdict' });
+const verdictHeading = (page: Page) => verdict(page).getByRole('heading', { level: 2 }).first();
+const runStatus = (page: Page) => page.getByText(/^Run:/);
+
+async function demoUrl(page: Page, id: string): Promise<string> {
+  const res = await page.request.get('/api/demo-agents');
+  const list = (await res.json()) as { id: string; url: string; baseUrl?: string }[];
+  const d = list.find((a) => a.id === id)!;
+  return d.baseUrl ?? d.url;
+}
 
 async function startRun(page: Page, url: string) {
   const edit = page.getByRole('button', { name: 'Edit the run setup' });
@@ -77,6 +86,8 @@ for (const viewport of [
       await startRun(page, 'http://127.0.0.1:9/agent');
       await expect(level(page)).toContainText('not assessed (unreachable)', { timeout: 60_000 });
       await expect(verdict(page).getByRole('heading', { name: 'Nothing is listening at 127.0.0.1:9 — check the port' })).toBeVisible();
+      // Focus followed the run to its outcome (never left on <body>).
+      await expect(verdict(page).getByRole('heading', { name: /Nothing is listening/ })).toBeFocused();
       await expect(verdict(page)).toContainText(/nothing answered at http:\/\/127\.0\.0\.1:9\/agent/);
       await isAMessageNotAReport(page);
       await noSidewaysScroll(page);
@@ -98,6 +109,41 @@ for (const viewport of [
       await isAMessageNotAReport(page);
       await noSidewaysScroll(page);
       await page.screenshot({ path: `test-results/issue25-web-page-${viewport.name}.png` });
+    });
+
+    test('focus: Enter runs and focus is on the verdict heading; one Tab to "Skip to first failure"; after Stop, Run again', async ({ page }) => {
+      await page.goto('/');
+      const field = page.getByLabel('Agent URL', { exact: true });
+      await field.fill(await demoUrl(page, 'flawed'));
+      await field.press('Enter');
+      await expect(verdictHeading(page)).toBeFocused();
+      await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
+      await expect(verdictHeading(page)).toBeFocused();
+      await page.keyboard.press('Tab');
+      const skip = page.getByRole('navigation', { name: 'Jump to' }).getByRole('link', { name: 'Skip to first failure' });
+      await expect(skip).toBeFocused();
+      await page.screenshot({ path: `test-results/issue25-focus-skip-${viewport.name}.png` });
+      await page.keyboard.press('Enter');
+      const first = page.getByRole('table', { name: 'Failed tests' }).locator('.row-toggle').first();
+      await expect(first).toBeFocused();
+      await expect(first).toBeInViewport();
+      // Stop: focus goes to the button that runs again, once it can be pressed.
+      await page.getByRole('button', { name: 'Run again' }).click();
+      await expect(verdictHeading(page)).toBeFocused();
+      await page.getByRole('button', { name: 'Stop', exact: true }).click();
+      await expect(page.getByRole('button', { name: 'Run again' })).toBeEnabled({ timeout: 30_000 });
+      await expect(page.getByRole('button', { name: 'Run again' })).toBeFocused();
+    });
+
+    test('nothing failed: no "Skip to first failure", no "Failed tests" link that goes nowhere', async ({ page }) => {
+      await page.goto('/');
+      await startRun(page, await demoUrl(page, 'legacy'));
+      await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
+      await expect(level(page)).toContainText('full');
+      const nav = page.getByRole('navigation', { name: 'Jump to' });
+      await expect(nav.getByRole('link', { name: 'Results' })).toBeVisible();
+      await expect(nav.getByRole('link', { name: 'Failed tests' })).toHaveCount(0);
+      await expect(nav.getByRole('link', { name: 'Skip to first failure' })).toHaveCount(0);
     });
   });
 }

@@ -1,10 +1,10 @@
-import { Suspense } from 'react';
+import { Suspense, useMemo } from 'react';
 import { CardView } from '../features/card';
 import { ChartsPanel } from '../features/charts';
 import { ExportButtons } from '../features/reports';
 import { FailedTests, NotAssessedMessage, ResultsTable, VerdictCard, useNotAssessedOutcome } from '../features/results';
 import { Timeline, WireInspector } from '../features/timeline';
-import { useRunSelector } from '../lib/run-store';
+import { useRunResults, useRunSelector } from '../lib/run-store';
 
 const SECTIONS = [
   ['failed-heading', 'Failed tests'],
@@ -17,10 +17,28 @@ const SECTIONS = [
 /** In-page links to the parts of a long run view (the page stays one document: nothing is hidden). */
 function JumpNav() {
   const status = useRunSelector((s) => s.run.status);
+  const results = useRunResults();
+  const failing = useMemo(() => results.some((r) => r.status === 'fail'), [results]);
   if (status === 'idle') return null;
   return (
     <nav className="jump-nav" aria-label="Jump to">
-      {SECTIONS.map(([id, label]) => (
+      {failing ? (
+        <a
+          href="#failed-heading"
+          className="skip-to-failure"
+          onClick={(e) => {
+            // The first failure's own button (it opens its evidence), not just its section.
+            const first = document.querySelector<HTMLElement>('table.failed-table .row-toggle');
+            if (!first) return;
+            e.preventDefault();
+            first.scrollIntoView({ block: 'center' });
+            first.focus({ preventScroll: true });
+          }}
+        >
+          Skip to first failure
+        </a>
+      ) : null}
+      {SECTIONS.filter(([id]) => id !== 'failed-heading' || failing).map(([id, label]) => (
         <a
           key={id}
           href={`#${id}`}

@@ -1,4 +1,5 @@
-import { useMemo, type ReactNode, type Ref } from 'react';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { VERDICT_HEADING_ID } from '../../lib/focus-request';
 import { verdictOf, type NotAssessed, type TargetInfo } from '../../lib/engine';
 import { NOT_ASSESSED_LABELS } from '../../lib/format';
 import { useRunSelector } from '../../lib/run-store';
@@ -75,21 +76,24 @@ export function NotAssessedMessage({
   outcome,
   onEdit,
   onRetry,
-  headingRef,
   children,
 }: {
   outcome: NotAssessed;
   onEdit?: () => void;
   onRetry?: () => void;
-  headingRef?: Ref<HTMLHeadingElement>;
   children?: ReactNode;
 }) {
   const agentUrl = useRunSelector((s) => s.run.agentUrl);
   const target = useRunSelector((s) => s.run.targets.agent);
   const headline = notAssessedHeadline(outcome, agentUrl, target);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    // The running verdict (which had focus after Run) was just replaced by this message: focus is not left on <body>.
+    if (!document.activeElement || document.activeElement === document.body) heading.current?.focus();
+  }, []);
   return (
     <section className="verdict-card not-assessed-state level-not-assessed" aria-label="Verdict">
-      <h2 className="na-headline" tabIndex={-1} ref={headingRef}>
+      <h2 id={VERDICT_HEADING_ID} className="na-headline" tabIndex={-1} ref={heading}>
         {headline}
       </h2>
       <p className="level level-not-assessed" role="status" aria-label="Conformance level">

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { CATEGORIES, isInformational, summarize, verdictOf, type Category, type CheckRunState } from '../../lib/engine';
 import { checkCatalogSize } from '../../lib/engine-adapter';
+import { VERDICT_HEADING_ID } from '../../lib/focus-request';
 import { CATEGORY_LABEL, NOT_ASSESSED_LABELS } from '../../lib/format';
 import { useRunChecks, useRunResults, useRunSelector } from '../../lib/run-store';
 
@@ -162,12 +163,12 @@ export function VerdictCard() {
           </div>
         ) : null}
       </div>
-      <p className="level-agent">
+      <h2 id={VERDICT_HEADING_ID} className="level-agent" tabIndex={-1}>
         <strong>{name}</strong>
         {typeof card.version === 'string' && card.version ? <span> {card.version}</span> : null}
         {agent?.generation ? <span> · A2A {agent.generation}</span> : null}
         {agent?.binding ? <span> · {agent.binding}</span> : null}
-      </p>
+      </h2>
       <p className="check-id level-url">
         {[name === agentUrl ? null : agentUrl, startedAt ? new Date(startedAt).toLocaleString() : null].filter(Boolean).join(' · ')}
       </p>

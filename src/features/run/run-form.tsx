@@ -8,6 +8,7 @@ import { navigate, useLocation } from '../../lib/router';
 import { useRunSession, useSessionState } from '../../lib/run-session';
 import { useRunSelector, useRunStoreHandle } from '../../lib/run-store';
 import { settingsStore, useSettings } from '../../lib/settings-store';
+import { focusWhenPresent, VERDICT_HEADING_ID } from '../../lib/focus-request';
 import { checkAgentUrl } from '../../lib/url';
 import { credentialsOf, draftFrom, type CredentialDraft } from './credentials';
 import { JwksField, parseJwks } from './jwks-field';
@@ -109,6 +110,8 @@ export function RunForm({ children, ref }: { children?: ReactNode; ref?: Ref<Run
       return;
     }
     setEditing(false);
+    // The form collapses (the field that had focus goes away): focus goes to the verdict's heading once it shows.
+    focusWhenPresent(VERDICT_HEADING_ID);
     const picked = skills.filter((s) => skillChoice[s.id] !== false).map((s) => s.id);
     void session.start({
       agentUrl: agent.url,
@@ -152,6 +155,18 @@ export function RunForm({ children, ref }: { children?: ReactNode; ref?: Ref<Run
   const agentError = fieldErrors.agent ?? (agentUrl !== '' && !urlCheck.ok ? urlCheck.error : null);
   const hostedNote = mode === 'proxy' ? explainTarget(agentUrl, { kind: proxyKind }) : undefined;
   const collapsed = !editing && (running || liveStatus !== 'idle');
+  // After Stop, focus goes to the button that runs again once it can be pressed (Stop itself is disabled then).
+  const stopAsked = useRef(false);
+  const runButton = useRef<HTMLButtonElement>(null);
+  const stop = () => {
+    stopAsked.current = true;
+    session.stop();
+  };
+  useEffect(() => {
+    if (phase !== 'idle' || !stopAsked.current) return;
+    stopAsked.current = false;
+    runButton.current?.focus();
+  }, [phase]);
   const wasCollapsed = useRef(collapsed);
   useEffect(() => {
     // Edit moves focus into the form; collapsing after Run keeps it on the bar.
@@ -173,10 +188,10 @@ export function RunForm({ children, ref }: { children?: ReactNode; ref?: Ref<Run
           <button type="button" onClick={() => setEditing(true)} aria-label="Edit the run setup">
             Edit
           </button>
-          <button type="button" onClick={() => session.stop()} disabled={phase !== 'running'}>
+          <button type="button" onClick={stop} disabled={phase !== 'running'}>
             Stop
           </button>
-          <button type="button" className="primary" onClick={() => start()} disabled={running}>
+          <button ref={runButton} type="button" className="primary" onClick={() => start()} disabled={running}>
             Run again
           </button>
           {phase === 'stopping' ? <span role="status">Stopping…</span> : null}
@@ -274,10 +289,10 @@ export function RunForm({ children, ref }: { children?: ReactNode; ref?: Ref<Run
             </fieldset>
           ) : null}
           <div className="actions">
-            <button type="submit" className="primary" disabled={running}>
+            <button ref={runButton} type="submit" className="primary" disabled={running}>
               Run conformance
             </button>
-            <button type="button" onClick={() => session.stop()} disabled={phase !== 'running'}>
+            <button type="button" onClick={stop} disabled={phase !== 'running'}>
               Stop
             </button>
             <button type="button" onClick={() => void copyLink()} disabled={!urlCheck.ok}>
