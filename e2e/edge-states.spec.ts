@@ -145,5 +145,52 @@ for (const viewport of [
       await expect(nav.getByRole('link', { name: 'Failed tests' })).toHaveCount(0);
       await expect(nav.getByRole('link', { name: 'Skip to first failure' })).toHaveCount(0);
     });
+
+    test('a re-run keeps its row, its evidence and the counts until the new result lands, with a spinner', async ({ page }) => {
+      await page.goto('/');
+      await startRun(page, await demoUrl(page, 'flawed'));
+      await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
+      const failed = page.getByRole('table', { name: 'Failed tests' });
+      // A check that takes a while (it reads a stream), so the re-run lasts long enough to be seen.
+      const row = failed.locator('tr.failure-row').filter({ hasText: 'streaming.terminal' });
+      await row.locator('.row-toggle').click();
+      const details = failed.locator('tr.failure-details').first();
+      await expect(details).toBeVisible();
+      const rows = await failed.locator('tr.failure-row').count();
+      const line = (await verdict(page).locator('.verdict-line').textContent())!;
+      // Sample every animation frame during the re-run: the failure rows, the open evidence, the verdict line.
+      await page.evaluate(() => {
+        const w = window as unknown as { __rerunSeen: { rows: number; open: number; line: string }[]; __stop?: boolean };
+        w.__rerunSeen = [];
+        const tick = () => {
+          w.__rerunSeen.push({
+            rows: document.querySelectorAll('table.failed-table tr.failure-row').length,
+            open: document.querySelectorAll('table.failed-table tr.failure-details').length,
+            line: document.querySelector('.verdict-card .verdict-line')?.textContent ?? '',
+          });
+          if (!w.__stop) requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+        // Every DOM change, however short the re-run: was a spinner ever shown in the open failure?
+        new MutationObserver(() => {
+          if (document.querySelector('table.failed-table tr.failure-details .spinner')) (w as unknown as { __spun: boolean }).__spun = true;
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+      await details.getByRole('button', { name: /^Re-run / }).click();
+      await expect(details.getByRole('status')).toHaveText(/^Re-run: /, { timeout: 60_000 });
+      const seen = await page.evaluate(() => {
+        const w = window as unknown as { __rerunSeen: { rows: number; open: number; line: string }[]; __stop?: boolean };
+        w.__stop = true;
+        return w.__rerunSeen;
+      });
+      expect(seen.length).toBeGreaterThan(5);
+      expect(await page.evaluate(() => (window as unknown as { __spun?: boolean }).__spun), 'a spinner while it re-ran').toBe(true);
+      expect(new Set(seen.map((x) => x.rows)), 'the failure rows never changed during the re-run').toEqual(new Set([rows]));
+      expect(
+        seen.every((x) => x.open >= 1),
+        'the evidence stayed open',
+      ).toBe(true);
+      expect(new Set(seen.map((x) => x.line)), 'the counts stayed frozen').toEqual(new Set([line]));
+    });
   });
 }

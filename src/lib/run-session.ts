@@ -257,7 +257,9 @@ export function mergeableEvent(e: RunEvent, checkId: string, prefix: string): Ru
     case 'log':
       return null;
     case 'check-started':
-      return e.checkId === checkId ? e : null;
+      // Dropped for the re-run check too: its row, its evidence and the counts keep the earlier result (with a
+      // spinner) until the new result lands, instead of leaving the failures for the time of the re-run.
+      return null;
     case 'check-finished':
       return e.result.id === checkId
         ? {

@@ -166,10 +166,16 @@ export function RerunButton({ checkId, title }: { checkId: string; title: string
   return (
     <span className="rerun">
       <button type="button" disabled={busy || !canRerun} aria-label={`Re-run ${title}`} onClick={() => void session.rerun(handle, checkId)}>
-        {rerunning ? 'Re-running…' : 'Re-run'}
+        {rerunning ? (
+          <>
+            <span className="spinner" aria-hidden="true" /> Re-running…
+          </>
+        ) : (
+          'Re-run'
+        )}
       </button>
       <span className={`rerun-outcome${outcome?.after === 'pass' ? ' outcome-pass' : ''}`} role="status">
-        {outcome && !rerunning ? `Re-run: ${rerunText(outcome)}` : ''}
+        {rerunning ? 'Re-running: the earlier result stays until the new one lands' : outcome ? `Re-run: ${rerunText(outcome)}` : ''}
       </span>
     </span>
   );
