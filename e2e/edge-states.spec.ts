@@ -192,5 +192,31 @@ for (const viewport of [
       ).toBe(true);
       expect(new Set(seen.map((x) => x.line)), 'the counts stayed frozen').toEqual(new Set([line]));
     });
+
+    test('Open exchange: a side pane over the page, no jump; Escape closes it and focus returns to the failure', async ({ page }) => {
+      await page.goto('/');
+      await startRun(page, await demoUrl(page, 'flawed'));
+      await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
+      const failed = page.getByRole('table', { name: 'Failed tests' });
+      await failed.locator('tr.failure-row').first().locator('.row-toggle').click();
+      const open = failed.locator('tr.failure-details').getByRole('button', { name: 'Open exchange' });
+      await open.scrollIntoViewIfNeeded();
+      const before = await page.evaluate(() => window.scrollY);
+      const openerTop = (await open.boundingBox())!.y;
+      await open.click();
+      const pane = page.getByRole('region', { name: 'Wire inspector' });
+      await expect(pane.getByRole('heading', { name: 'Wire inspector' })).toBeFocused();
+      await expect(pane.locator('.status-line')).toBeVisible();
+      // Over the page, whole in the viewport; the page did not move (the failure is still where it was).
+      const box = (await pane.boundingBox())!;
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(viewport.height + 1);
+      expect(await page.evaluate(() => window.scrollY)).toBe(before);
+      await page.screenshot({ path: `test-results/issue25-inspector-${viewport.name}.png` });
+      await page.keyboard.press('Escape');
+      await expect(page.locator('.inspector-open')).toHaveCount(0);
+      await expect(open).toBeFocused();
+      expect(Math.abs((await open.boundingBox())!.y - openerTop)).toBeLessThan(2);
+    });
   });
 }

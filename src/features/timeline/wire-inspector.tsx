@@ -8,10 +8,14 @@ import { useRunSelector, useRunStoreHandle, type RunStoreState } from '../../lib
 import { exchangeJson, splitHeaders, toCurl, type HeaderLine } from './wire';
 
 const PAGE = 100;
-/** Below this width the inspector is a side pane over the page (see styles.css); at and above, it sits beside the timeline. */
-const SIDE_BY_SIDE = '(min-width: 1400px)';
 
-const overlayMode = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && !window.matchMedia(SIDE_BY_SIDE).matches;
+/** The opener is part of this check's own rows (its failure's evidence, its result row): going back is closing. */
+function openerOfCheck(opener: Element | null, checkId: string): opener is HTMLElement {
+  if (!(opener instanceof HTMLElement) || !opener.isConnected) return false;
+  const row = opener.closest('tr');
+  const id = row?.getAttribute('data-check') ?? row?.id.replace(/^(failure|details)-/, '');
+  return id === checkId;
+}
 
 /**
  * The wire inspector (region "Wire inspector"): the selected exchange, Postman-like. One status line, the
@@ -33,9 +37,7 @@ export function WireInspector() {
   }, [open]);
   useEffect(() => {
     if (revealSeq === 0 || !headingRef.current) return;
-    // Beside the timeline (wide): bring the timeline's row of the page to the top, so the inspector shows at
-    // full height. As a side pane (narrower) it is already on screen.
-    if (!overlayMode()) (headingRef.current.closest('section')?.parentElement ?? headingRef.current).scrollIntoView({ block: 'start' });
+    // A side pane over the page at every width: it is already on screen, the page does not move.
     headingRef.current.focus({ preventScroll: true });
   }, [revealSeq]);
   // Resolve the selection to an exchange id (+ SSE seq) or a task-state record; each selector
@@ -50,12 +52,12 @@ export function WireInspector() {
     const back = opener.current;
     if (back instanceof HTMLElement && back.isConnected) back.focus();
   };
-  // As a side pane over the page (narrower screens), Escape closes it wherever focus is.
+  // A side pane over the page: Escape closes it wherever focus is, at every width.
   const closeOnEscape = useEffectEvent(close);
   useEffect(() => {
     if (!open) return undefined;
     const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key === 'Escape' && !e.defaultPrevented && overlayMode()) {
+      if (e.key === 'Escape' && !e.defaultPrevented) {
         e.preventDefault();
         closeOnEscape();
       }
@@ -89,7 +91,9 @@ export function WireInspector() {
             type="button"
             className="linklike"
             onClick={() => {
-              if (overlayMode()) handle.select(null);
+              // Opened from this check's failure (or result row): back is where the user came from.
+              if (openerOfCheck(opener.current, checkId)) return close();
+              handle.select(null);
               handle.showCheck(checkId);
             }}
           >
