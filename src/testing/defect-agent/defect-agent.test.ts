@@ -4,7 +4,6 @@ import { DEFECT_NAMES, type DefectName, startDefectAgent, type RunningDefectAgen
 import type { Binding, Generation } from './dialect';
 import { Driver, type WireJson, pollUntil } from './wire-client';
 import { HAIKU_LINES } from './skills';
-import { CANCEL_REVERT_MS } from './tasks';
 import { pushDeliveries } from './push-probe';
 
 const STEP = 10;
@@ -603,7 +602,7 @@ const PROBES: Record<DefectName, Probe> = {
     shows: async (d) => {
       const id = (await slowTask(d)).id;
       const answered = d.stateOf((await d.cancel(id)).result);
-      await new Promise((r) => setTimeout(r, CANCEL_REVERT_MS + 300));
+      await new Promise((r) => setTimeout(r, SLOW + 300));
       return answered === 'canceled' && d.stateOf((await d.get(id)).result) === 'completed';
     },
   },

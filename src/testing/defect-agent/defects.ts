@@ -41,7 +41,7 @@ export const DEFECTS = {
   'duplicate-task-ids': 'A blocking send with the same text as one a few seconds earlier is answered with that task (two tasks, one id).',
   'get-not-found-running': 'get of a task that is not finished yet (running, or waiting for input) answers TaskNotFound.',
   'cancel-ignored': 'Cancel answers with the task still working, and the task goes on to complete.',
-  'cancel-reverts': 'Cancel answers with the task canceled, but the work runs on: 1.5 s later the canceled task is completed.',
+  'cancel-reverts': 'Cancel answers with the task canceled, but the work runs on: when it would have ended, the canceled task is completed.',
   'cancel-not-found-running': 'Cancel of a running task answers "not found" (JSON-RPC: -32000 TASK_NOT_FOUND; HTTP+JSON: 404), although get returns that task.',
   'cancel-internal-error': 'Cancel of a running task fails with an internal error (-32603; HTTP+JSON 500).',
   'cancel-completed-500': 'Canceling a completed task crashes with HTTP 500 and an HTML body.',

@@ -52,9 +52,6 @@ export type TaskEvent =
   { type: 'status'; task: ITask; status: IStatus } | { type: 'artifact'; task: ITask; artifact: IArtifact; chunk: string; append: boolean; lastChunk: boolean };
 
 /** A skill behaviour, plus the ones only permitted variants add: `auth` pauses in auth-required, `rejected` is refused at creation. */
-/** How long after a cancel the defect cancel-reverts completes the canceled task. */
-export const CANCEL_REVERT_MS = 1500;
-
 export type TaskBehaviour = Behaviour | 'auth' | 'rejected';
 
 /** What happens to an answer to an input-required task. */
@@ -146,9 +143,12 @@ export class TaskEngine {
   cancel(task: ITask, afterMs = 0): void {
     if (this.opts.cancelIgnored()) return;
     if (this.opts.cancelReverts?.()) {
+      // The answer says canceled, but the worker was never told: its timers run on, and when its work would have
+      // ended it publishes its result over the canceled state (a slow task: slowTaskMs after it started).
+      const work = this.timers.get(task.id);
+      this.timers.delete(task.id);
       this.setState(task, 'canceled', agentText(task, 'Canceled at your request.'));
-      // The worker was never told: 1.5 s later it publishes its result over the canceled state.
-      this.later(task, CANCEL_REVERT_MS, () => this.setState(task, 'completed', agentText(task, 'Done anyway.')));
+      if (work) this.timers.set(task.id, work);
       return;
     }
     if (afterMs > 0) {
