@@ -218,5 +218,12 @@ for (const viewport of [
       await expect(open).toBeFocused();
       expect(Math.abs((await open.boundingBox())!.y - openerTop)).toBeLessThan(2);
     });
+
+    test('wording: Settings has an h1; the Agent URL placeholder reads as an example', async ({ page }) => {
+      await page.goto('/settings');
+      await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+      await page.goto('/');
+      await expect(page.getByLabel('Agent URL', { exact: true })).toHaveAttribute('placeholder', /^e\.g\. http/);
+    });
   });
 }

@@ -215,7 +215,8 @@ export function RunForm({ children, ref }: { children?: ReactNode; ref?: Ref<Run
               type="url"
               inputMode="url"
               autoComplete="url"
-              placeholder={`${typeof window !== 'undefined' ? window.location.origin : 'http://127.0.0.1:4173'}/demo/v1`}
+              // An example, said as one: a bare URL in grey read as a value ("Agent URL is empty" surprised users).
+              placeholder={`e.g. ${typeof window !== 'undefined' ? window.location.origin : 'http://127.0.0.1:4173'}/demo/v1`}
               value={agentUrl}
               onChange={(e) => {
                 setAgentUrl(e.target.value);

@@ -16,7 +16,7 @@ export function SettingsPanel() {
   const health = useProxyHealth(proxyUrl, mode === 'proxy');
   return (
     <section className="settings" aria-labelledby={`${id}-h`}>
-      <h2 id={`${id}-h`}>Settings</h2>
+      <h1 id={`${id}-h`}>Settings</h1>
       <fieldset>
         <legend>How requests reach the agent</legend>
         <label>
