@@ -35,6 +35,9 @@ test.describe('opening a saved report', () => {
     await expect(page.getByRole('heading', { name: 'Agent card' })).toBeVisible();
     await expect(page.getByRole('group', { name: 'Agent card as received' })).toContainText('Synthetic Echo Agent');
 
+    // The inspector is a side pane over the page (issue 25): Escape closes it, then the page is whole again.
+    await page.keyboard.press('Escape');
+    await expect(page.locator('.inspector-open')).toHaveCount(0);
     // The "Jump to" links move focus to the part of the page they name.
     const jump = page.getByRole('navigation', { name: 'Jump to' });
     await jump.getByRole('link', { name: 'Results' }).click();

@@ -85,6 +85,7 @@ export function NotAssessedMessage({
 }) {
   const agentUrl = useRunSelector((s) => s.run.agentUrl);
   const target = useRunSelector((s) => s.run.targets.agent);
+  const status = useRunSelector((s) => s.run.status);
   const headline = notAssessedHeadline(outcome, agentUrl, target);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -101,6 +102,9 @@ export function NotAssessedMessage({
         <span className="level-na-reason"> ({NOT_ASSESSED_LABELS[outcome.reason]})</span>
       </p>
       <p className="not-assessed-message">{outcome.message}</p>
+      <p className="run-status">
+        Run: <strong>{status === 'errored' ? 'Errored: our tool failed during the run' : status === 'interrupted' ? 'Interrupted' : 'Completed'}</strong>
+      </p>
       {agentUrl ? <p className="check-id level-url">{agentUrl}</p> : null}
       {onEdit || onRetry ? (
         <div className="na-actions">
