@@ -74,9 +74,11 @@ export function createInboxHandler(opts: InboxHandlerOptions = {}): InboxHandler
   const store = opts.store ?? new InboxStore(opts.limits);
   const bodyTimeoutMs = opts.bodyTimeoutMs ?? 10_000;
   const maxReads = opts.maxConcurrentReads ?? 256;
-  const maxReadsPerClient = opts.maxConcurrentReadsPerClient ?? 8;
-  const readingBy = new Map<string, number>();
   const access = opts.access;
+  // Per sender only where senders differ: on a local server (or the CLI's inbox) every agent posts from loopback, and
+  // a 503 there loses a delivery the agent will not resend (the SDK's push sender does not retry).
+  const maxReadsPerClient = opts.maxConcurrentReadsPerClient ?? (access?.mode === 'hosted' ? 8 : maxReads);
+  const readingBy = new Map<string, number>();
   const rateOpt = access ? (access.rateLimit ?? (access.mode === 'hosted' ? { limit: 600, windowMs: 60_000 } : false)) : false;
   const limiter: RateLimiter | undefined = rateOpt === false ? undefined : 'take' in rateOpt ? rateOpt : createRateLimiter(rateOpt);
   let reading = 0;

@@ -118,7 +118,8 @@ describe('probe 1: the webhook inbox', () => {
   });
 
   it('slow bodies from one sender take at most 8 read slots: the 9th is 503, another sender still delivers', async () => {
-    const h = createInboxHandler();
+    // The hosted default (access.mode 'hosted'); a local server's senders are all loopback, so it caps only the total.
+    const h = createInboxHandler({ maxConcurrentReadsPerClient: 8 });
     const { url } = (await (await open(h, {})).json()) as { url: string };
     const held: ReadableStreamDefaultController<Uint8Array>[] = [];
     const slow = () =>

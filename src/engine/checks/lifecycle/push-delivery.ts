@@ -29,7 +29,11 @@ import {
 import { graded } from './shared';
 
 /** After the task is read back terminal, how long its terminal delivery may still take. */
-const TERMINAL_GRACE_MS = 1000;
+/**
+ * After the task is read back terminal, how long its terminal delivery is still awaited (the wait ends as soon as it
+ * lands, so a prompt agent never waits it out; a loaded machine delays a delivery by more than a second).
+ */
+const TERMINAL_GRACE_MS = 3000;
 
 type DeliveryRun = { verdict: Verdict } | { session: PushSession; reads: ReadDelivery[]; finalState?: TaskState; waitedMs: number };
 
