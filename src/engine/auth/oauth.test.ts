@@ -24,7 +24,7 @@ interface Agent {
   close(): Promise<void>;
 }
 
-async function startAgent(o: { ttl?: number; oidc?: boolean } = {}): Promise<Agent> {
+async function startAgent(o: { ttl?: number; oidc?: boolean; slowTaskMs?: number } = {}): Promise<Agent> {
   let handle: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | undefined;
   const server = http.createServer((req, res) => {
     if (!handle?.(req, res)) res.writeHead(404).end();
@@ -32,7 +32,14 @@ async function startAgent(o: { ttl?: number; oidc?: boolean } = {}): Promise<Age
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
   const base = `http://127.0.0.1:${port}/demo/oauth`;
-  handle = createOAuthDemoAgent({ basePath: '/demo/oauth', publicUrl: base, tokenTtlSeconds: o.ttl, oidc: o.oidc, slowTaskMs: 300, stepMs: 5 }).handle;
+  handle = createOAuthDemoAgent({
+    basePath: '/demo/oauth',
+    publicUrl: base,
+    tokenTtlSeconds: o.ttl,
+    oidc: o.oidc,
+    slowTaskMs: o.slowTaskMs ?? 300,
+    stepMs: 5,
+  }).handle;
   return { base, close: () => new Promise((r) => server.close(() => r())) };
 }
 
@@ -75,7 +82,9 @@ const tokenExchanges = (events: RunEvent[]) =>
 
 let agent: Agent;
 beforeAll(async () => {
-  agent = await startAgent({ ttl: 2 });
+  // 2 s tokens (renewed 500 ms before they expire) and a 1 s slow task: the run outlasts a token whatever the
+  // machine's speed (the suite no longer sleeps fixed seconds, so a fast run once finished inside a 2 s token).
+  agent = await startAgent({ ttl: 2, slowTaskMs: 1000 });
 });
 afterAll(async () => {
   await agent?.close();
