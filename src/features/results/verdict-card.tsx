@@ -15,6 +15,8 @@ const RUN_STATUS_TEXT: Record<string, string> = {
 
 /** What stands in place of a level: a stopped run and a run of selected checks were judged, just not whole. */
 const noLevelName = (reason: string | undefined) => (reason === 'stopped' ? 'stopped' : reason === 'selected-checks' ? 'selected checks' : 'not assessed');
+/** The results a level is made of (the informational security review aside), as the engine counts "Stopped at N/M". */
+const leveled = <T extends { category: Category }>(rs: readonly T[]) => rs.filter((r) => !isInformational(r));
 /** Results that were judged (not the "not run" ones a stop leaves). */
 const judgedCount = (rs: readonly { status: string; skipKind?: string }[]) => rs.filter((r) => !(r.status === 'skip' && r.skipKind === 'not-run')).length;
 
@@ -145,7 +147,7 @@ export function VerdictCard() {
                   {' '}
                   (
                   {verdict.notAssessed.reason === 'stopped'
-                    ? `no level: ${judgedCount(results)}/${results.length} checks ran`
+                    ? `no level: ${judgedCount(leveled(results))}/${leveled(results).length} checks ran`
                     : NOT_ASSESSED_LABELS[verdict.notAssessed.reason]}
                   )
                 </span>
