@@ -1,4 +1,4 @@
-import type { ConformanceLevel, Report } from '../engine/model/report';
+import { judgedWithoutLevel, type ConformanceLevel, type Report } from '../engine/model/report';
 import { NOT_ASSESSED_LABELS, agentSlug, type ExportFile } from './common';
 import { esc } from './svg';
 
@@ -37,8 +37,7 @@ export function badgeOf(report: Pick<Report, 'conformanceLevel' | 'notAssessed' 
   }
   // A stopped run and a run of selected checks were judged, not whole: "no level", never a level.
   const na = report.notAssessed?.reason;
-  if (na === 'stopped' || na === 'selected-checks')
-    return { label, message: `no level: ${NOT_ASSESSED_LABELS[na]}`, color: NOT_ASSESSED_COLOR, textColor: '#ffffff' };
+  if (na && judgedWithoutLevel(na)) return { label, message: `no level: ${NOT_ASSESSED_LABELS[na]}`, color: NOT_ASSESSED_COLOR, textColor: '#ffffff' };
   const why = report.notAssessed ? `: ${NOT_ASSESSED_LABELS[report.notAssessed.reason]}` : '';
   return { label, message: `not assessed${why}`, color: NOT_ASSESSED_COLOR, textColor: '#ffffff' };
 }

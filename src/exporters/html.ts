@@ -1,5 +1,5 @@
 import { isInformational, type CheckResult } from '../engine/model/check';
-import type { Report } from '../engine/model/report';
+import { judgedWithoutLevel, type Report } from '../engine/model/report';
 import { truncate } from '../engine/util/json';
 import { stateFromReport } from '../engine/report/build';
 import { checkDurations, exchangeLatencies, resultsPerCategory, streamTimings, type CategoryCounts } from '../engine/report/series';
@@ -181,7 +181,7 @@ function verdictHtml(report: Report): string {
   const na = report.notAssessed;
   const out = [
     `<div class="verdict level-${esc(level ?? 'not-assessed')}">`,
-    `<p class="level-line"><span class="level-caption">Conformance level: </span><strong class="level-badge">${esc(level ?? (na?.reason === 'stopped' || na?.reason === 'selected-checks' ? 'no level' : 'not assessed'))}</strong>` +
+    `<p class="level-line"><span class="level-caption">Conformance level: </span><strong class="level-badge">${esc(level ?? (judgedWithoutLevel(na?.reason) ? 'no level' : 'not assessed'))}</strong>` +
       `${report.provisional ? '<span class="badge">provisional</span>' : ''}</p>`,
   ];
   if (level) {

@@ -34,6 +34,12 @@ export const NotAssessedReason = z.enum([
   'selected-checks',
 ]);
 export type NotAssessedReason = z.infer<typeof NotAssessedReason>;
+/**
+ * Reasons of a run that judged the agent but gives no level (stopped, selected checks): its results stand, so it is
+ * shown as "no level", not as "not assessed". The one list every door reads.
+ */
+export const JUDGED_WITHOUT_LEVEL: readonly NotAssessedReason[] = ['stopped', 'selected-checks'];
+export const judgedWithoutLevel = (reason: NotAssessedReason | undefined): boolean => reason !== undefined && JUDGED_WITHOUT_LEVEL.includes(reason);
 export const NotAssessed = z.object({ reason: NotAssessedReason, message: z.string() });
 export type NotAssessed = z.infer<typeof NotAssessed>;
 

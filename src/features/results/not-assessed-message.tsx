@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { VERDICT_HEADING_ID } from '../../lib/focus-request';
-import { verdictOf, type NotAssessed, type TargetInfo } from '../../lib/engine';
+import { judgedWithoutLevel, verdictOf, type NotAssessed, type TargetInfo } from '../../lib/engine';
 import { NOT_ASSESSED_LABELS } from '../../lib/format';
 import { useRunSelector } from '../../lib/run-store';
 
@@ -9,16 +9,6 @@ import { useRunSelector } from '../../lib/run-store';
  * not as a report of skipped checks. A stopped run and a run of selected checks judged the agent: they keep
  * their result grid (no level, but results).
  */
-const MESSAGE_REASONS: ReadonlySet<NotAssessed['reason']> = new Set([
-  'invalid-url',
-  'unreachable',
-  'not-a2a',
-  'credentials-required',
-  'credentials-rejected',
-  'untestable',
-  'tool-limit',
-  'tool-failure',
-]);
 
 /** The not-assessed outcome of the run on screen when it is one the page shows as a message; null otherwise (running, judged, stopped, selected). */
 export function useNotAssessedOutcome(): NotAssessed | null {
@@ -26,7 +16,7 @@ export function useNotAssessedOutcome(): NotAssessed | null {
   return useMemo(() => {
     if (run.status === 'idle' || run.status === 'running') return null;
     const v = verdictOf(run);
-    return v.level === null && v.notAssessed && MESSAGE_REASONS.has(v.notAssessed.reason) ? v.notAssessed : null;
+    return v.level === null && v.notAssessed && !judgedWithoutLevel(v.notAssessed.reason) ? v.notAssessed : null;
   }, [run]);
 }
 
