@@ -3,7 +3,7 @@
  * handler (every hop), the Node transport (every resolved address, at connect time) and the UI.
  */
 import ipaddr from 'ipaddr.js';
-import { PROXY_CLIENT_HEADER, PROXY_FORWARD_HEADERS_HEADER } from '../engine/model/proxy.js';
+import { PROXY_CLIENT_HEADER, PROXY_FORWARD_HEADERS_HEADER, PROXY_REDIRECT_HEADER } from '../engine/model/proxy.js';
 
 export type ProxyMode = 'local' | 'hosted';
 
@@ -299,4 +299,29 @@ export function classifyOrigin(origin: string | null, hostHeader: string | null,
   } catch {
     return 'foreign';
   }
+}
+
+export const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD';
+
+/** A Content-Length a client or an agent declared, when it is a plain decimal (anything else: chunked, unknown). */
+export function parseContentLength(v: string | null): number | undefined {
+  if (v === null || !/^\s*\d{1,15}\s*$/.test(v)) return undefined;
+  return Number(v.trim());
+}
+
+/** The CORS preflight answer: the methods we relay and the request headers we would forward. */
+export function preflightHeaders(req: Request, cors: Headers): Headers {
+  const h = new Headers(cors);
+  h.delete('access-control-expose-headers');
+  h.set('access-control-allow-methods', ALLOW_METHODS);
+  const requested = (req.headers.get('access-control-request-headers') ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((n) => HEADER_NAME_TOKEN.test(n))
+    .filter((n) => n === PROXY_CLIENT_HEADER || n === PROXY_FORWARD_HEADERS_HEADER || n === PROXY_REDIRECT_HEADER || !isDeniedRequestHeader(n))
+    .slice(0, 32);
+  if (requested.length) h.set('access-control-allow-headers', requested.join(', '));
+  h.set('access-control-max-age', '600');
+  h.append('vary', 'Access-Control-Request-Method, Access-Control-Request-Headers');
+  return h;
 }
