@@ -31,6 +31,9 @@ export const PROCEDURE = {
   taskTimeoutDefault: p('Timeouts T1', 'Each test task has a per-task timeout, 60 seconds unless the tester sets another.', 'none'),
   taskTimeout: p('Timeouts T2', 'A task that does not reach a terminal state within the per-task timeout MUST be recorded as a failure.'),
   streamTimeout: p('Timeouts T3', 'If the stream never terminates, the timeout MUST be recorded as a failure.'),
+  twoAgentDiscover: p('Two agents P1', "Agent A MUST be able to discover agent B's Agent Card."),
+  twoAgentSend: p('Two agents P2', 'Agent A MUST be able to send agent B a task, and agent B MUST answer it.'),
+  twoAgentConcurrent: p('Two agents P4', 'Both agents MUST handle concurrent tasks without interference.'),
 } as const satisfies Record<string, SpecSentence>;
 
 /**
