@@ -5,8 +5,8 @@ import type { HttpContext } from '../http/client';
 import type { Binding, Generation } from '../model/check';
 import type { Dialect } from '../protocol/dialect';
 import type { OAuthClient } from '../auth/client';
-import type { Credentials } from '../runner/options';
-import type { ResolvedTarget } from '../runner/target';
+import type { Credentials } from '../model/credentials';
+import type { ResolvedTarget } from '../target';
 import type { StreamFixture } from './fixtures/stream';
 import type { ObservedRun } from './fixtures/tasks';
 

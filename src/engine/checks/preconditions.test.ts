@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpResult } from '../http/client';
 import type { Dialect } from '../protocol/dialect';
-import type { ResolvedTarget } from '../runner/target';
+import type { ResolvedTarget } from '../target';
 import type { CheckContext } from './context';
 import { defineCheck, pass, type CheckDef, type Verdict } from './define';
 import type { TaskRun } from './fixtures/tasks';

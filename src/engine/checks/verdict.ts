@@ -3,7 +3,7 @@ import type { CheckStatus, Evidence, SkipKind } from '../model/check';
 import type { TransportError } from '../model/events';
 import type { RuleId } from '../spec';
 import { stringifyBounded, truncate } from '../util/json';
-import type { CheckContext } from './context';
+import type { Credentials } from '../model/credentials';
 
 /** The outcome a check's body returns; the runner adds id, timing, level and spec reference. */
 export interface Verdict {
@@ -112,7 +112,7 @@ export function transportVerdict(r: HttpResult, what: string): Verdict {
  * them (we cannot tell wrong credentials from a wrong agent). Skip, saying what is missing. The one rule for
  * "refused because of credentials", whatever the call was (pass the exchange: `o.http`, `probe.http`, a stream's result).
  */
-export function refusedForCredentials(ctx: Pick<CheckContext, 'credentials'>, http: HttpResult): Verdict | undefined {
+export function refusedForCredentials(ctx: { readonly credentials: Credentials }, http: HttpResult): Verdict | undefined {
   const s = http.status;
   if (s !== 401 && s !== 403) return undefined;
   if (ctx.credentials.kind === 'none') {

@@ -13,6 +13,7 @@ import { deadline } from '../http/transport-errors';
 import type { TransportError } from '../model/events';
 import { emptyGrpcResult, type GrpcResult } from '../ports';
 import { isRecord, truncate } from '../util/json';
+import { GRPC_STATUS_OF_REASON } from './errors';
 import { OPERATIONS, type Operation } from './operations';
 import { parseRest, parseStreamEvent, type CallOutcome, type ProtocolError, type Speaker, type StreamItem, type StreamRun } from './parse';
 
@@ -43,18 +44,8 @@ export const GRPC_STATUS = [
   'UNAUTHENTICATED',
 ] as const;
 
-/** v1.0.1 §5.4 Error Code Mappings: the gRPC status each A2A error (ErrorInfo reason, §10.6) must carry. */
-export const GRPC_STATUS_OF_REASON: Readonly<Record<string, string>> = {
-  TASK_NOT_FOUND: 'NOT_FOUND',
-  TASK_NOT_CANCELABLE: 'FAILED_PRECONDITION',
-  PUSH_NOTIFICATION_NOT_SUPPORTED: 'FAILED_PRECONDITION',
-  UNSUPPORTED_OPERATION: 'FAILED_PRECONDITION',
-  CONTENT_TYPE_NOT_SUPPORTED: 'INVALID_ARGUMENT',
-  INVALID_AGENT_RESPONSE: 'INTERNAL',
-  EXTENDED_AGENT_CARD_NOT_CONFIGURED: 'FAILED_PRECONDITION',
-  EXTENSION_SUPPORT_REQUIRED: 'FAILED_PRECONDITION',
-  VERSION_NOT_SUPPORTED: 'FAILED_PRECONDITION',
-};
+/** v1.0.1 §5.4: the gRPC status each ErrorInfo reason must carry (from the error table, errors.ts). */
+export { GRPC_STATUS_OF_REASON };
 
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
 export const A2A_ERROR_DOMAIN = 'a2a-protocol.org';
@@ -81,7 +72,7 @@ export function grpcError(res: GrpcResult): ProtocolError {
     problems.push(`ErrorInfo.domain is ${JSON.stringify(a2a.domain)}, expected "${A2A_ERROR_DOMAIN}" (v1.0.1 §10.6)`);
   const expected = reason ? GRPC_STATUS_OF_REASON[reason] : undefined;
   if (expected && status !== expected) problems.push(`${reason} must be sent with gRPC status ${expected} (v1.0.1 §5.4), got ${status ?? 'none'}`);
-  return { httpStatus: 200, status, reason, message: res.statusMessage, problems };
+  return { httpStatus: 200, status, reason, message: res.statusMessage, problems, binding: 'GRPC' };
 }
 
 export interface GrpcCall {

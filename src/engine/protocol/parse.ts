@@ -43,6 +43,8 @@ export interface ProtocolError {
   message: string;
   /** Problems with the error's shape for the binding/generation. */
   problems: string[];
+  /** The binding whose error this is (errors.ts reads codes, reasons and statuses by it). */
+  binding?: Binding;
 }
 
 export type CallOutcome =
@@ -144,7 +146,7 @@ export function parseStreamEvent(s: Speaker, m: SseMessage, rpcId: string | unde
     return {
       ...base,
       kind: 'error',
-      error: { httpStatus: e.code ?? 0, status: e.status, reason: e.reason, message: e.message ?? '', problems: e.problems },
+      error: { httpStatus: e.code ?? 0, status: e.status, reason: e.reason, message: e.message ?? '', problems: e.problems, binding: 'HTTP+JSON' },
       problems,
     };
   }
@@ -290,7 +292,14 @@ export function rpcError(g: Generation, e: { code: unknown; message: unknown; da
     const info = e.data.find((d) => isRecord(d) && typeof d.reason === 'string');
     if (isRecord(info)) reason = String(info.reason);
   }
-  return { code: typeof e.code === 'number' ? e.code : undefined, httpStatus, message: typeof e.message === 'string' ? e.message : '', problems, reason };
+  return {
+    code: typeof e.code === 'number' ? e.code : undefined,
+    httpStatus,
+    message: typeof e.message === 'string' ? e.message : '',
+    problems,
+    reason,
+    binding: 'JSONRPC',
+  };
 }
 
 /** Parses a JSON-RPC answer of `op`. */
@@ -326,13 +335,20 @@ export function parseRest(s: Speaker, http: HttpResult, op: Operation): CallOutc
       const e = restErrorBody(body, http.status);
       return {
         kind: 'error',
-        error: { httpStatus: http.status, status: e.status, reason: e.reason, message: e.message ?? truncate(http.text, 200), problems: e.problems },
+        error: {
+          httpStatus: http.status,
+          status: e.status,
+          reason: e.reason,
+          message: e.message ?? truncate(http.text, 200),
+          problems: e.problems,
+          binding: 'HTTP+JSON',
+        },
         http,
         envelopeProblems: [],
       };
     }
     const msg = isRecord(body) ? String((isRecord(body.error) ? body.error.message : body.message) ?? '') : truncate(http.text, 200);
-    return { kind: 'error', error: { httpStatus: http.status, message: msg, problems: [] }, http, envelopeProblems: [] };
+    return { kind: 'error', error: { httpStatus: http.status, message: msg, problems: [], binding: 'HTTP+JSON' }, http, envelopeProblems: [] };
   }
   if (!parsed.ok) return { kind: 'invalid', reason: `HTTP ${http.status}, body is not JSON: ${parsed.error}`, http, envelopeProblems: [] };
   const deep = depthProblem(http.text);

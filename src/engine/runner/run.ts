@@ -10,7 +10,7 @@ import { buildReport, TOOL } from '../report/build';
 import { applyEvents, initialRunState } from '../state/run-state';
 import { checkContexts, runCheck } from './check-result';
 import { DEFAULT_TIMEOUT_MS, type Credentials, type RunOptions } from './options';
-import { registerSecrets, resolveTarget, type ResolvedTarget } from './target';
+import { registerSecrets, resolveTarget, type ResolvedTarget } from '../target';
 
 export interface RunHandle {
   /** Shared between checks of one run (memoized fixtures). */
@@ -72,11 +72,11 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
   let status: 'completed' | 'interrupted' | 'errored' = 'completed';
   let error: string | undefined;
   try {
-    const target = await resolveTarget(http, 'agent', options.agentUrl, creds, () => host.randomUUID(), true, options.prefer);
+    const target = await resolveTarget(http, options.agentUrl, { credentials: creds, prefer: options.prefer, uuid: () => host.randomUUID() });
     record({ type: 'target-resolved', at: host.now(), target: target.info });
     const handle: RunHandle = { fixtures: new Map() };
     if (options.peerUrl && !runAbort.signal.aborted) {
-      handle.peer = await resolveTarget(http, 'peer', options.peerUrl, { kind: 'none' }, () => host.randomUUID());
+      handle.peer = await resolveTarget(http, options.peerUrl, { role: 'peer', uuid: () => host.randomUUID() });
       record({ type: 'target-resolved', at: host.now(), target: handle.peer.info });
     }
     const makeCtx = checkContexts(target, {

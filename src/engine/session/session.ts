@@ -19,7 +19,7 @@ import type { RunEvent } from '../model/events';
 import type { Operation } from '../protocol/operations';
 import type { CallOutcome, Dialect } from '../protocol/dialect';
 import { taskView, type TaskView } from '../protocol/shapes';
-import { acceptedOutputModes } from '../runner/inspect';
+import { acceptedOutputModes } from '../target';
 import { boundedClone, isRecord, truncate } from '../util/json';
 import { fillCredentials, fillQueryCredentials, inferOperation, rawStream, type RawRequest } from './raw';
 import { finding, outcomeFindings, type OutcomeExpectation } from './rules';
@@ -56,17 +56,25 @@ export class Session {
   readonly generation: Generation;
   private lanes = 0;
 
+  readonly binding: Binding;
+
   constructor(
     private readonly base: HttpContext,
     private readonly dialect: Dialect,
     private readonly card: NormalizedCard,
     readonly target: SessionTarget,
-    readonly binding: Binding,
     readonly memory: TaskMemoryLike,
-    /** The credential headers and query parameters (to fill in masked values of a re-sent request). */
-    private readonly auth: { headers: Record<string, string>; query: Record<string, string> } = { headers: {}, query: {} },
+    /**
+     * The credential headers and query parameters (to fill in masked values of a re-sent request), and the
+     * extensions the card requires (activated on every message, with those a call asks for: SendOptions.extensions).
+     */
+    private readonly auth: { headers: Record<string, string>; query: Record<string, string>; requiredExtensions?: readonly string[] } = {
+      headers: {},
+      query: {},
+    },
   ) {
     this.generation = dialect.generation;
+    this.binding = dialect.binding;
   }
 
   /** The operation as spelled on the wire (`SendMessage`, `POST /v1/message:send`, …). */
@@ -197,6 +205,8 @@ export class Session {
    */
   async raw(o: CallOptions & RawRequest): Promise<SessionResult> {
     const d = this.dialect;
+    if (this.binding === 'GRPC')
+      throw new SessionInputError('This session speaks gRPC: an HTTP request cannot be re-sent on it. Connect to a JSON-RPC or HTTP+JSON interface of the agent to send one.');
     let url: URL;
     try {
       url = new URL(o.url);
@@ -303,7 +313,7 @@ export class Session {
         acceptedOutputModes: accepted,
         parts: o.parts,
         metadata: o.metadata,
-        headers: extensionHeaders(g, o.extensions),
+        headers: extensionHeaders(g, [...(this.auth.requiredExtensions ?? []), ...(o.extensions ?? [])]),
       },
     };
   }
@@ -395,7 +405,7 @@ export class Session {
   }
 }
 
-/** The header activating `uris` in generation `g` (none when empty or legacy). */
+/** The header activating `uris` in generation `g` (none when empty or legacy): the card's required ones first, then those asked for. */
 function extensionHeaders(g: SessionResult['generation'], uris: readonly string[] | undefined): Record<string, string> | undefined {
   const name = extensionHeaderName(g);
   const list = [...new Set((uris ?? []).map((u) => u.trim()).filter(Boolean))];

@@ -4,7 +4,8 @@ import type { Binding, Generation } from '../model/check';
 import type { DiscoveryAttempt, HttpRequestInfo, HttpResponseInfo, RunEvent, TaskState, Timings, TransportError } from '../model/events';
 import type { ProtocolError } from '../protocol/dialect';
 import type { InputPart } from '../protocol/input';
-import type { Credentials } from '../runner/options';
+import type { Credentials } from '../model/credentials';
+import type { TargetProblem } from '../target/problem';
 
 /** The operations a session performs, one exchange (or one stream) each. */
 export type SessionOperation = 'send' | 'stream' | 'get' | 'cancel' | 'subscribe' | 'list' | 'push-set' | 'push-get' | 'push-list' | 'push-delete' | 'raw';
@@ -146,11 +147,8 @@ export interface SessionTarget {
   oauth?: boolean;
 }
 
-/** Why a session could not be opened (the agent cannot be talked to). */
-export interface SessionUnavailable {
-  reason: 'invalid-url' | 'unreachable' | 'not-a2a' | 'credentials-required' | 'credentials-rejected' | 'untestable' | 'tool-failure' | 'invalid-card';
-  message: string;
-}
+/** Why a session could not be opened (the agent cannot be talked to): the front door's own words (target/problem.ts). */
+export type SessionUnavailable = TargetProblem;
 
 export interface SessionOptions {
   /** Base URL, base URL with a path, or the card URL. */

@@ -2,20 +2,22 @@ import { useId, useState, type FormEvent } from 'react';
 import { CredentialFields } from '../../components/credential-fields';
 import { Notice } from '../../components/notice';
 import { credentialsOf, draftFrom, type CredentialDraft } from '../../lib/credentials';
-import type { Credentials } from '../../lib/engine';
+import type { Binding, Credentials } from '../../lib/engine';
 import { useDemoAgents } from '../../lib/queries';
 import { useRunSession } from '../../lib/run-session';
 import { useSettings } from '../../lib/settings-store';
 import { checkAgentUrl } from '../../lib/url';
 import { useConsole, useConsoleState } from './console-context';
 
-export type InterfaceChoice = { binding?: 'JSONRPC' | 'HTTP+JSON'; protocolVersion?: string };
+export type InterfaceChoice = { binding?: Binding; protocolVersion?: string };
 
 /** Choices of interface before the card is known; once it is, the interfaces the card declares (see ConnectPanel). */
 const BINDINGS: { value: string; label: string }[] = [
   { value: '', label: "The card's preferred binding" },
   { value: 'JSONRPC', label: 'JSON-RPC' },
   { value: 'HTTP+JSON', label: 'HTTP+JSON (REST)' },
+  // v1.0 gRPC, as a run speaks it: through the local server's gRPC bridge in the browser (src/grpc), gRPC itself in Node.
+  { value: 'GRPC', label: 'gRPC (v1.0)' },
 ];
 const VERSIONS: { value: string; label: string }[] = [
   { value: '', label: "The card's version" },
@@ -63,7 +65,7 @@ export function ConnectPanel() {
     if (!u.ok) return document.getElementById(`${id}-url`)?.focus();
     if (!c.ok) return document.getElementById(`${id}-ckind`)?.focus();
     const prefer =
-      binding || version ? { ...(binding && { binding: binding as 'JSONRPC' | 'HTTP+JSON' }), ...(version && { protocolVersion: version }) } : undefined;
+      binding || version ? { ...(binding && { binding: binding as Binding }), ...(version && { protocolVersion: version }) } : undefined;
     void ctl.connect({ agentUrl: to.trim(), credentials: c.value, prefer });
   };
   const connected = phase === 'open';
