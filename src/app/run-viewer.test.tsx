@@ -33,7 +33,9 @@ describe('results views', () => {
     expect(failed.textContent).not.toContain('reattaches');
     // Required failures apart from advisories; one tile per category.
     const verdict = screen.getByRole('region', { name: 'Verdict' });
-    expect(verdict.textContent).toMatch(/3 required failures · \d+ advis/);
+    // Counted by what lowers the level (MUST and SHOULD apart, the critical ones), never "N required failures".
+    expect(verdict.textContent).toMatch(/3 lower the level: \d+ MUST(, \d+ SHOULD)?(; \d+ critical)? · \d+ advis/);
+    expect(verdict.textContent).not.toMatch(/\d+ required failures?/);
     expect(within(verdict).getByRole('list', { name: 'Results by category' }).children).toHaveLength(5);
   });
 

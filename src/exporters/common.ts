@@ -1,5 +1,6 @@
 import { CATEGORIES, CATEGORY_KEYS, isInformational, type Category, type CheckResult } from '../engine/model/check';
 import type { Report } from '../engine/model/report';
+import { failureTally, failureWords } from '../engine/report/level';
 
 /** One exported file, ready to download (browser) or write (CLI). */
 export interface ExportFile {
@@ -164,12 +165,15 @@ export function noLevelTitle(na: Report['notAssessed']): string {
   return na ? `Not assessed: ${NOT_ASSESSED_LABELS[na.reason]}` : 'Not assessed';
 }
 
-/** One line for the top of a report: `full · 0 required failures · 3 advisories`, or the not-assessed reason. */
+/**
+ * One line for the top of a report: `partial · 6 lower the level: 2 MUST, 4 SHOULD; 2 critical · 3 advisories`, or the
+ * not-assessed reason. Failures are counted by what lowers the level, as the dashboard's verdict counts them.
+ */
 export function verdictLine(report: Report): string {
   if (!report.conformanceLevel) return levelLabel(report);
-  const f = report.summary.failed;
   const a = report.summary.advisories;
-  return `${report.conformanceLevel}${report.provisional ? ' (provisional)' : ''} · ${f} required failure${f === 1 ? '' : 's'} · ${a} advisor${a === 1 ? 'y' : 'ies'}`;
+  const tally = failureTally(CATEGORIES.flatMap((c) => report.categories[CATEGORY_KEYS[c]] ?? []));
+  return `${report.conformanceLevel}${report.provisional ? ' (provisional)' : ''} · ${failureWords(tally)} · ${a} advisor${a === 1 ? 'y' : 'ies'}`;
 }
 
 /** The spec sentences a result enforces, one per line: `A2A v1.0.1 §3.1.5 Cancel Task (MUST): "..."`. */

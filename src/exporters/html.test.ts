@@ -157,7 +157,7 @@ describe('HTML export: first screen and print', () => {
     expect(sections.slice(0, 2)).toEqual(['Overview', 'Failed tests']);
     expect(overview.querySelector('.level-badge')?.textContent).toBe('minimal');
     expect(overview.querySelector('.verdict')?.className).toBe('verdict level-minimal');
-    expect(overview.querySelector('.verdict-line')?.textContent).toBe('minimal (provisional) · 3 required failures · 1 advisory');
+    expect(overview.querySelector('.verdict-line')?.textContent).toBe('minimal (provisional) · 3 lower the level: 2 MUST, 1 SHOULD; 2 critical · 1 advisory');
     expect(overview.textContent).toContain('Currency Agent (version 1.4.2)');
     expect(overview.textContent).toContain('v0.3 · JSONRPC');
     // One tile per category, with the figures the dashboard draws (engine/report/series.ts).

@@ -50,7 +50,7 @@ describe('Markdown export', () => {
       '- **Generation:** v0.3',
       '- **Binding:** JSONRPC',
       '- **Date:** 2026-11-29 19:57:36 UTC',
-      '- **Conformance level:** **minimal** (provisional: the level may change when the run is repeated) · 3 required failures · 1 advisory',
+      '- **Conformance level:** **minimal** (provisional: the level may change when the run is repeated) · 3 lower the level: 2 MUST, 1 SHOULD; 2 critical · 1 advisory',
       '| Total | Passed | Failed (required) | Advisories | Skipped | Errors (tool) |',
       '| 12 | 5 | 3 | 1 | 2 | 1 |',
       '## Failed tests',

@@ -29,3 +29,29 @@ export function checkAgentUrl(input: string, label = 'Agent URL'): UrlProblem {
   }
   return { ok: true, url: u.toString() };
 }
+
+/** What the user typed, with a scheme added when it had none (`localhost:3000` → `http://localhost:3000`). */
+export interface CompletedUrl {
+  /** The text to check and run (unchanged when nothing was added). */
+  url: string;
+  /** The scheme added, when one was. */
+  added?: 'http://' | 'https://';
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+/** host[:port][/path…]: a hostname, an IPv4 address or a bracketed IPv6 address, nothing else before the path. */
+const BARE_HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(:\d{1,5})?([/?#].*)?$/i;
+
+/**
+ * Completes a URL typed without a scheme instead of refusing it: `http://` for this machine (localhost, 127.x,
+ * [::1]), `https://` for anything else. Only a bare host (with an optional port and path) is completed: text with
+ * a scheme of its own (`ftp://`, `mailto:`) is left for `checkAgentUrl` to explain.
+ */
+export function completeAgentUrl(input: string): CompletedUrl {
+  const v = input.trim();
+  if (!v || /^[a-z][a-z0-9+.-]*:\/\//i.test(v)) return { url: v };
+  const m = BARE_HOST.exec(v);
+  if (!m) return { url: v };
+  const added = LOOPBACK.test(m[1]!) ? 'http://' : 'https://';
+  return { url: `${added}${v}`, added };
+}

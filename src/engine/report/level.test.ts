@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, Tier } from '../model/check';
 import type { TargetInfo } from '../model/events';
-import { computeLevel, meetsLevel } from './level';
+import { computeLevel, failureTally, failureWords, meetsLevel } from './level';
 
 /** A result with just what the level rules read. */
 function r(id: string, tier: Tier, status: CheckResult['status'], extra: Partial<CheckResult> = {}): CheckResult {
@@ -370,5 +370,46 @@ describe('computeLevel: an agent never exercised is "not assessed", whichever ch
   });
   it('a stopped run that never got past authentication says so too', () => {
     expect(computeLevel(refused, { ...ok, runComplete: false, runStatus: 'interrupted' }).notAssessed?.reason).toBe('credentials-required');
+  });
+});
+
+describe('the worst first (issue 25 item 6)', () => {
+  const crash = (id: string) => r(id, 'optional', 'fail', { critical: true });
+  it('critical failures lead the reason, before the card failure that sets the level', () => {
+    const v = computeLevel(replace(clean(), r('card.json', 'card', 'fail'), crash('errors.invalid-request'), crash('streaming.framing')), ok);
+    expect(v.level).toBe('non-conformant');
+    expect(v.reason).toMatch(/^Critical \(fix first\): streaming\.framing, errors\.invalid-request\. The agent card is invalid \(card\.json\)\./);
+  });
+  it('a critical failure the headline already names is not repeated', () => {
+    const v = computeLevel(replace(clean(), r('lifecycle.send', 'basic', 'fail', { critical: true })), ok);
+    expect(v.reason).toBe('Basic send/get is broken (lifecycle.send).');
+  });
+  it('required failures are listed MUST before SHOULD', () => {
+    const v = computeLevel(
+      replace(
+        clean(),
+        r('card.caching', 'optional', 'fail', { level: 'SHOULD' }),
+        r('errors.invalid-request', 'optional', 'fail'),
+        r('streaming.framing', 'optional', 'fail', { level: 'SHOULD' }),
+      ),
+      ok,
+    );
+    expect(v.reason).toBe(
+      'Core lifecycle passes; required checks fail (MUST: error-handling: errors.invalid-request · SHOULD: agent-card: card.caching; streaming: streaming.framing).',
+    );
+  });
+  it('counts what lowers the level by strength, and the critical ones; security findings and advisories aside', () => {
+    const rs = replace(
+      clean(),
+      r('card.caching', 'optional', 'fail', { level: 'SHOULD' }),
+      crash('errors.invalid-request'),
+      r('streaming.framing', 'optional', 'fail', { level: 'SHOULD' }),
+      r('interop.cors.card', 'advisory', 'advisory'),
+    );
+    const t = failureTally([...rs, r('security.x', 'advisory', 'fail', { category: 'security' })]);
+    expect(t).toEqual({ total: 3, must: 1, should: 2, critical: 1 });
+    expect(failureWords(t)).toBe('3 lower the level: 1 MUST, 2 SHOULD; 1 critical');
+    expect(failureWords(failureTally([r('card.json', 'card', 'fail')]))).toBe('1 lowers the level: 1 MUST');
+    expect(failureWords(failureTally(clean()))).toBe('Nothing lowers the level');
   });
 });

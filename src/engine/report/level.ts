@@ -39,6 +39,40 @@ function byCategory(rs: readonly CheckResult[]): string {
     .join('; ');
 }
 
+/** Failures by strength, MUST before SHOULD (each by category); one strength alone reads as `byCategory`. */
+function byStrength(rs: readonly CheckResult[]): string {
+  const must = rs.filter((r) => r.level === 'MUST');
+  const rest = rs.filter((r) => r.level !== 'MUST');
+  if (!must.length || !rest.length) return byCategory(rs);
+  return `MUST: ${byCategory(must)} · SHOULD: ${byCategory(rest)}`;
+}
+
+/** What lowers the level, counted: failures of the checks a level is made of, by strength, and the critical ones. */
+export interface FailureTally {
+  total: number;
+  must: number;
+  should: number;
+  critical: number;
+}
+
+/** The failures that lower the level (the informational security review aside), counted by strength and criticality. */
+export function failureTally(all: readonly CheckResult[]): FailureTally {
+  const fails = all.filter((r) => r.status === 'fail' && !isInformational(r));
+  return {
+    total: fails.length,
+    must: fails.filter((r) => r.level === 'MUST').length,
+    should: fails.filter((r) => r.level !== 'MUST').length,
+    critical: fails.filter((r) => r.critical).length,
+  };
+}
+
+/** `6 lower the level: 2 MUST, 4 SHOULD; 2 critical` (or `Nothing lowers the level`): the count every door shows. */
+export function failureWords(t: FailureTally): string {
+  if (!t.total) return 'Nothing lowers the level';
+  const parts = [t.must ? `${t.must} MUST` : '', t.should ? `${t.should} SHOULD` : ''].filter(Boolean).join(', ');
+  return `${t.total} lower${t.total === 1 ? 's' : ''} the level: ${parts}${t.critical ? `; ${t.critical} critical` : ''}`;
+}
+
 const REACH_MESSAGES: Partial<Record<NonNullable<TargetInfo['reach']>, (t: TargetInfo) => NotAssessed>> = {
   'invalid-url': (t) => ({ reason: 'invalid-url', message: `Not assessed: ${t.error ?? 'the URL is not an absolute http(s) URL'}.` }),
   unreachable: (t) => ({
@@ -133,6 +167,12 @@ export function computeLevel(all: readonly CheckResult[], ctx: LevelContext = {}
     findings.length ? ` ${findings.length} security finding${findings.length === 1 ? '' : 's'} (${ids(findings)}): informational, not part of the level.` : '',
   ].join('');
   const notAssessed = (na: NotAssessed): LevelVerdict => ({ level: null, notAssessed: na, provisional: false, reason: na.message });
+  // The worst first: critical failures (a crash, a broken basic) lead the reason unless its headline names them already.
+  const criticalFails = results.filter((r) => r.status === 'fail' && r.critical);
+  const worst = (named: readonly CheckResult[]) => {
+    const rest = criticalFails.filter((r) => !named.includes(r));
+    return rest.length ? `Critical (fix first): ${ids(rest)}. ` : '';
+  };
 
   const agent = ctx.agent;
   const reach = agent?.reach;
@@ -178,31 +218,35 @@ export function computeLevel(all: readonly CheckResult[], ctx: LevelContext = {}
   }
   const cardFails = failed('card');
   if (cardFails.length) {
-    return { level: 'non-conformant', provisional, reason: `The agent card is invalid (${ids(cardFails)}).${note}` };
+    return { level: 'non-conformant', provisional, reason: `${worst(cardFails)}The agent card is invalid (${ids(cardFails)}).${note}` };
   }
   if (na) return notAssessed(na);
   const basicFails = failed('basic');
   if (basicFails.length) {
-    return { level: 'non-conformant', provisional, reason: `Basic send/get is broken (${ids(basicFails)}).${note}` };
+    return { level: 'non-conformant', provisional, reason: `${worst(basicFails)}Basic send/get is broken (${ids(basicFails)}).${note}` };
   }
   if (!results.some((r) => r.tier === 'basic' && r.status === 'pass')) {
     if (!runComplete) return notAssessed({ reason: 'stopped', message: 'Not assessed: the run was stopped before a basic send + get was judged.' });
-    return { level: 'non-conformant', provisional, reason: `No basic send + get check passed, so not even minimal conformance is shown.${note}` };
+    return { level: 'non-conformant', provisional, reason: `${worst([])}No basic send + get check passed, so not even minimal conformance is shown.${note}` };
   }
   const coreFails = failed('core');
   const otherFails = [...failed('optional')];
   if (coreFails.length) {
-    const also = otherFails.length ? ` Other required failures: ${byCategory(otherFails)}.` : '';
-    return { level: 'minimal', provisional, reason: `Card and basic send/get work, but the core lifecycle fails (${ids(coreFails)}).${also}${note}` };
+    const also = otherFails.length ? ` Other required failures: ${byStrength(otherFails)}.` : '';
+    return {
+      level: 'minimal',
+      provisional,
+      reason: `${worst(coreFails)}Card and basic send/get work, but the core lifecycle fails (${ids(coreFails)}).${also}${note}`,
+    };
   }
   const unverified = results.filter(
     (r) => (r.tier === 'core' || r.tier === 'basic') && ((r.status === 'skip' && r.skipKind !== 'not-applicable') || r.status === 'error'),
   );
   if (otherFails.length || unverified.length) {
     const parts = [];
-    if (otherFails.length) parts.push(`required checks fail (${byCategory(otherFails)})`);
+    if (otherFails.length) parts.push(`required checks fail (${byStrength(otherFails)})`);
     if (unverified.length) parts.push(`core checks could not be verified (${ids(unverified)})`);
-    return { level: 'partial', provisional, reason: `Core lifecycle passes; ${parts.join('; ')}.${note}` };
+    return { level: 'partial', provisional, reason: `${worst([])}Core lifecycle passes; ${parts.join('; ')}.${note}` };
   }
   return { level: 'full', provisional, reason: `Every applicable required check passes.${note}` };
 }

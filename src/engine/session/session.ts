@@ -206,7 +206,7 @@ export class Session {
   async raw(o: CallOptions & RawRequest): Promise<SessionResult> {
     const d = this.dialect;
     if (this.binding === 'GRPC')
-      throw new SessionInputError('This session speaks gRPC: an HTTP request cannot be re-sent on it. Connect to a JSON-RPC or HTTP+JSON interface of the agent to send one.');
+      throw new SessionInputError('This session speaks gRPC: an HTTP request cannot be re-sent on it; connect to a JSON-RPC or HTTP+JSON interface.');
     let url: URL;
     try {
       url = new URL(o.url);

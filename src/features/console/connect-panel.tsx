@@ -8,6 +8,7 @@ import { useRunSession } from '../../lib/run-session';
 import { useSettings } from '../../lib/settings-store';
 import { checkAgentUrl } from '../../lib/url';
 import { useConsole, useConsoleState } from './console-context';
+import { declaredInterfaces } from './interfaces';
 
 export type InterfaceChoice = { binding?: Binding; protocolVersion?: string };
 
@@ -36,6 +37,7 @@ export function ConnectPanel() {
   const target = useConsoleState((s) => s.target);
   const unavailable = useConsoleState((s) => s.unavailable);
   const sessionId = useConsoleState((s) => s.sessionId);
+  const declared = target?.interfaces ? declaredInterfaces(target.interfaces) : null;
   const [url, setUrl] = useState(agentUrl);
   const [binding, setBinding] = useState('');
   const [version, setVersion] = useState('');
@@ -64,8 +66,7 @@ export function ConnectPanel() {
     setCredError(c.ok ? null : c.error);
     if (!u.ok) return document.getElementById(`${id}-url`)?.focus();
     if (!c.ok) return document.getElementById(`${id}-ckind`)?.focus();
-    const prefer =
-      binding || version ? { ...(binding && { binding: binding as Binding }), ...(version && { protocolVersion: version }) } : undefined;
+    const prefer = binding || version ? { ...(binding && { binding: binding as Binding }), ...(version && { protocolVersion: version }) } : undefined;
     void ctl.connect({ agentUrl: to.trim(), credentials: c.value, prefer });
   };
   const connected = phase === 'open';
@@ -123,14 +124,9 @@ export function ConnectPanel() {
               ))}
             </select>
           </span>
-          {target?.interfaces && target.interfaces.length > 1 ? (
+          {declared && declared.count > 1 ? (
             <p className="help">
-              The card declares {target.interfaces.length} interfaces:{' '}
-              {target.interfaces
-                .map((i) => `${i.binding}${i.protocolVersion ? ` ${i.protocolVersion}` : ''}`)
-                .filter((x, i, all) => all.indexOf(x) === i)
-                .join(', ')}
-              . Choose one above and connect again.
+              The card declares {declared.count} interfaces: {declared.list}. Choose one above and connect again.
             </p>
           ) : null}
         </fieldset>

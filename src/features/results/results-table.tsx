@@ -5,6 +5,7 @@ import { StatusChip } from '../../components/status-chip';
 import { fmtMs } from '../../lib/format';
 import { useRunChecks, useRunSelector } from '../../lib/run-store';
 import { CheckDetails, flashClass, RerunButton, useRerunOutcome } from './check-details';
+import { setCategoryFilter, useCategoryFilter } from './category-filter';
 import { CATEGORY_LABEL, groupChecks, matches, NO_FILTER, type ResultFilter } from './filter';
 
 export { RequirementQuotes } from './check-details';
@@ -32,7 +33,15 @@ const LEVEL_OPTIONS = [
 /** The results table (named "Results"), grouped by category, filterable, rows expand to the details. */
 export function ResultsTable() {
   const checks = useRunChecks();
-  const [filter, setFilter] = useState<ResultFilter>(NO_FILTER);
+  const runId = useRunSelector((s) => s.run.runId);
+  // The category is shared with the verdict's category tiles (a tile shows its results); status and level are local.
+  const [local, setLocal] = useState<Omit<ResultFilter, 'category'>>(NO_FILTER);
+  const category = useCategoryFilter(runId);
+  const filter = useMemo<ResultFilter>(() => ({ ...local, category }), [local, category]);
+  const setFilter = (f: ResultFilter) => {
+    setLocal({ status: f.status, level: f.level });
+    setCategoryFilter(runId, f.category);
+  };
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const groups = useMemo(() => groupChecks(checks, filter), [checks, filter]);
   const tableRef = useRef<HTMLTableElement>(null);
@@ -43,13 +52,19 @@ export function ResultsTable() {
   if (focus && focus.seq !== applied?.seq) {
     const c = checks.find((x) => x.id === focus.id);
     setApplied({ seq: focus.seq, id: c ? focus.id : null });
-    if (c && !matches(c, filter)) setFilter(NO_FILTER);
+    if (c && !matches(c, filter)) setLocal(NO_FILTER);
     if (c) setOpen((prev) => new Set(prev).add(focus.id));
   }
   // Moving focus is DOM work: after the row is rendered, once per request.
   const focusedSeq = useRef<number | null>(null);
   useEffect(() => {
     if (!applied?.id || focusedSeq.current === applied.seq) return;
+    // A category filter that hides the row is cleared here (it is shared: not set while rendering).
+    const target = checks.find((x) => x.id === applied.id);
+    if (target && category !== 'all' && target.category !== category) {
+      setCategoryFilter(runId, 'all');
+      return;
+    }
     const btn = tableRef.current?.querySelector<HTMLElement>(`tr[data-check="${applied.id.replace(/["\\]/g, '\\$&')}"] .row-toggle`);
     if (btn) {
       focusedSeq.current = applied.seq;

@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
-import { CATEGORIES, isInformational, summarize, verdictOf, type Category, type CheckRunState } from '../../lib/engine';
+import { CATEGORIES, failureTally, failureWords, isInformational, summarize, verdictOf, type Category, type CheckRunState } from '../../lib/engine';
 import { checkCatalogSize } from '../../lib/engine-adapter';
 import { VERDICT_HEADING_ID } from '../../lib/focus-request';
 import { CATEGORY_LABEL, NOT_ASSESSED_LABELS } from '../../lib/format';
 import { useRunChecks, useRunResults, useRunSelector } from '../../lib/run-store';
+import { setCategoryFilter, useCategoryFilter } from './category-filter';
 
 const RUN_STATUS_TEXT: Record<string, string> = {
   idle: 'No run yet',
@@ -48,24 +49,33 @@ interface Tile {
   advisory: number;
   skip: number;
   error: number;
+  /** Checks a stopped run never ran (or never finished): nothing was judged, so never "skipped". */
+  notRun: number;
 }
 
 function tilesOf(checks: readonly CheckRunState[]): Tile[] {
-  const tiles = new Map<Category, Tile>(CATEGORIES.map((c) => [c, { category: c, started: 0, done: 0, pass: 0, fail: 0, advisory: 0, skip: 0, error: 0 }]));
+  const tiles = new Map<Category, Tile>(
+    CATEGORIES.map((c) => [c, { category: c, started: 0, done: 0, pass: 0, fail: 0, advisory: 0, skip: 0, error: 0, notRun: 0 }]),
+  );
   for (const c of checks) {
     const t = tiles.get(c.category)!;
     t.started++;
     if (c.status !== 'running') {
       t.done++;
-      t[c.status]++;
+      if (c.status === 'skip' && c.result?.skipKind === 'not-run') t.notRun++;
+      else t[c.status]++;
     }
   }
   // The informational security review gets a tile only when its checks ran (older reports and --only runs have none).
   return [...tiles.values()].filter((t) => !isInformational(t) || t.started > 0);
 }
 
-/** One category: counts in words (colour never carries the meaning alone) and a small bar. */
-function CategoryTile({ tile, running }: { tile: Tile; running: boolean }) {
+/**
+ * One category: counts in words (colour never carries the meaning alone) and a small bar. Once the run has ended
+ * the tile is a button that shows its category's results (pressed while the Results are filtered to it).
+ */
+function CategoryTile({ tile, running, runId }: { tile: Tile; running: boolean; runId: string | undefined }) {
+  const shown = useCategoryFilter(runId);
   // The security review is informational: its tile says so, and its findings are never shown as failures.
   const info = isInformational(tile);
   const name = info ? `${CATEGORY_LABEL[tile.category]} (informational)` : CATEGORY_LABEL[tile.category];
@@ -88,17 +98,39 @@ function CategoryTile({ tile, running }: { tile: Tile; running: boolean }) {
     ['advisory', info ? 'finding' : 'advisory'],
     ['skip', 'skipped'],
     ['error', 'tool error'],
+    ['notRun', 'not run'],
   ];
   const words = parts.filter(([k]) => (tile[k] as number) > 0).map(([k, label]) => `${tile[k] as number} ${label}`);
+  const pressed = shown === tile.category;
+  const show = () => {
+    setCategoryFilter(runId, pressed ? 'all' : tile.category);
+    // The results are the point of the click: bring them (filtered) into view, focus on their heading.
+    requestAnimationFrame(() => {
+      const h = document.getElementById('results-heading');
+      if (!h) return;
+      if (!h.hasAttribute('tabindex')) h.setAttribute('tabindex', '-1');
+      h.scrollIntoView?.({ block: 'start' });
+      h.focus({ preventScroll: true });
+    });
+  };
+  const counts = words.length ? words.join(' · ') : 'no checks';
   return (
-    <li className={`cat-tile${tile.fail ? ' cat-has-fail' : ''}`}>
-      <span className="cat-name">{name}</span>
-      <span className="cat-counts">{words.length ? words.join(' · ') : 'no checks'}</span>
-      <span className="cat-bar" aria-hidden="true">
-        {parts.map(([k]) =>
-          (tile[k] as number) > 0 ? <span key={k} className={`seg seg-${k}`} style={{ width: `${((tile[k] as number) / total) * 100}%` }} /> : null,
-        )}
-      </span>
+    <li className={`cat-tile${tile.fail ? ' cat-has-fail' : ''}${pressed ? ' cat-shown' : ''}`}>
+      <button
+        type="button"
+        className="cat-button"
+        aria-pressed={pressed}
+        aria-label={`${pressed ? 'Showing only' : 'Show only'} ${name} results: ${counts}`}
+        onClick={show}
+      >
+        <span className="cat-name">{name}</span>
+        <span className="cat-counts">{counts}</span>
+        <span className="cat-bar" aria-hidden="true">
+          {parts.map(([k]) =>
+            (tile[k] as number) > 0 ? <span key={k} className={`seg seg-${k}`} style={{ width: `${((tile[k] as number) / total) * 100}%` }} /> : null,
+          )}
+        </span>
+      </button>
     </li>
   );
 }
@@ -119,6 +151,8 @@ export function VerdictCard() {
   // The level is computed only once the run has ended: a live run never shows (or announces) one.
   const verdict = useMemo(() => (running ? null : verdictOf(run)), [run, running]);
   const summary = useMemo(() => summarize(results), [results]);
+  const tally = useMemo(() => failureTally(results), [results]);
+  const runId = useRunSelector((s) => s.run.runId);
   const tiles = useMemo(() => tilesOf(checks), [checks]);
   const notice = useRunSelector((s) => s.notice);
   const agent = useRunSelector((s) => s.run.targets.agent);
@@ -181,8 +215,8 @@ export function VerdictCard() {
       ) : (
         <>
           <p className="verdict-line">
-            <strong>{plural(summary.failed, 'required failure', 'required failures')}</strong> · {plural(summary.advisories, 'advisory', 'advisories')} (never
-            lower the level)
+            {/* Counted by what lowers the level: MUST and SHOULD apart, the critical ones named. */}
+            <strong>{failureWords(tally)}</strong> · {plural(summary.advisories, 'advisory', 'advisories')} (never lower the level)
           </p>
           <p className="level-reason">{verdict?.reason}</p>
         </>
@@ -195,7 +229,7 @@ export function VerdictCard() {
       {checks.length ? (
         <ul className="cat-tiles" aria-label="Results by category">
           {tiles.map((t) => (
-            <CategoryTile key={t.category} tile={t} running={running} />
+            <CategoryTile key={t.category} tile={t} running={running} runId={runId} />
           ))}
         </ul>
       ) : null}

@@ -9,7 +9,7 @@ import { useRunSession, useSessionState } from '../../lib/run-session';
 import { useRunSelector, useRunStoreHandle } from '../../lib/run-store';
 import { settingsStore, useSettings } from '../../lib/settings-store';
 import { focusWhenPresent, VERDICT_HEADING_ID } from '../../lib/focus-request';
-import { checkAgentUrl } from '../../lib/url';
+import { checkAgentUrl, completeAgentUrl } from '../../lib/url';
 import { credentialsOf, draftFrom, type CredentialDraft } from './credentials';
 import { JwksField, parseJwks } from './jwks-field';
 import { useDebounced } from './use-debounced';
@@ -65,7 +65,9 @@ export function RunForm({ children, ref }: { children?: ReactNode; ref?: Ref<Run
     field.current?.focus();
   };
 
-  const urlCheck = checkAgentUrl(agentUrl);
+  // A URL typed without a scheme is completed (http:// for this machine, https:// otherwise), not refused.
+  const completion = completeAgentUrl(agentUrl);
+  const urlCheck = checkAgentUrl(completion.url);
   const debouncedUrl = useDebounced(urlCheck.ok ? urlCheck.url : null, 500);
   const card = useCardPreview(debouncedUrl, { mode, proxyUrl });
   const health = useProxyHealth(proxyUrl, mode === 'proxy');
@@ -82,15 +84,19 @@ export function RunForm({ children, ref }: { children?: ReactNode; ref?: Ref<Run
     }
   };
 
-  const start = () => {
+  /** Starts a run of the form as it is, or of `over` (a demo agent picked: its URL and credentials, run at once). */
+  const start = (over?: { agentUrl: string; draft: CredentialDraft }) => {
     // Field problems are shown once, under their field, and focus goes to the first; the rest in one alert.
     const problems: string[] = [];
     const bad: Partial<Record<FieldKey, string>> = {};
-    const agent = checkAgentUrl(agentUrl);
+    const typed = completeAgentUrl(over?.agentUrl ?? agentUrl);
+    const agent = checkAgentUrl(typed.url);
     if (!agent.ok) bad.agent = agent.error;
+    // The completed URL is what runs, so it is what the field shows from now on.
+    else if (typed.added) setAgentUrl(typed.url);
     const peer = peerUrl.trim() ? checkAgentUrl(peerUrl, 'Peer agent URL') : null;
     if (peer && !peer.ok) bad.peer = peer.error;
-    const creds = credentialsOf(draft);
+    const creds = credentialsOf(over?.draft ?? draft);
     if (!creds.ok) bad.credentials = creds.error;
     const timeout = Number(timeoutS);
     if (!Number.isFinite(timeout) || timeout < 1 || timeout > 600) bad.timeout = 'Per-task timeout must be between 1 and 600 seconds.';
@@ -118,12 +124,25 @@ export function RunForm({ children, ref }: { children?: ReactNode; ref?: Ref<Run
       peerUrl: peer?.ok ? peer.url : undefined,
       credentials: creds.value,
       timeoutMs: Math.round(timeout * 1000),
-      skills: skills.length && picked.length < skills.length ? picked : undefined,
+      // The skills offered are the previewed card's: a demo picked and run at once has not been previewed.
+      skills: !over && skills.length && picked.length < skills.length ? picked : undefined,
       jwks: jwks.value,
     });
   };
 
   useImperativeHandle(ref, () => ({ edit: () => setEditing(true), retry: () => start() }));
+
+  /** A demo agent button fills the form with the demo (its credentials, or none) and runs it. */
+  const runDemo = (url: string, demoCreds?: DemoAgent['demoCredentials']) => {
+    const next = draftFrom(demoCreds);
+    setAgentUrl(url);
+    // A demo behind OAuth comes with its own client: picking it fills the credentials in (remembered as typed ones are).
+    if (demoCreds) editDraft(next);
+    else setDraft(next);
+    setErrors([]);
+    setFieldErrors({});
+    if (!running) start({ agentUrl: url, draft: next });
+  };
 
   // Deep link: ?agent=&peer=&run=1 fills the form and starts once; run=1 is then dropped from the
   // address so a reload does not start another run. The start reads the form as it is at that moment.
@@ -143,7 +162,7 @@ export function RunForm({ children, ref }: { children?: ReactNode; ref?: Ref<Run
   };
 
   const copyLink = async () => {
-    const href = buildRunLink(window.location.href, { agent: agentUrl.trim(), peer: peerUrl.trim() || undefined });
+    const href = buildRunLink(window.location.href, { agent: urlCheck.ok ? urlCheck.url : agentUrl.trim(), peer: peerUrl.trim() || undefined });
     try {
       await navigator.clipboard.writeText(href);
       setCopied(`Link copied: ${href}`);
@@ -153,7 +172,7 @@ export function RunForm({ children, ref }: { children?: ReactNode; ref?: Ref<Run
   };
 
   const agentError = fieldErrors.agent ?? (agentUrl !== '' && !urlCheck.ok ? urlCheck.error : null);
-  const hostedNote = mode === 'proxy' ? explainTarget(agentUrl, { kind: proxyKind }) : undefined;
+  const hostedNote = mode === 'proxy' ? explainTarget(completion.url, { kind: proxyKind }) : undefined;
   const collapsed = !editing && (running || liveStatus !== 'idle');
   // After Stop, focus goes to the button that runs again once it can be pressed (Stop itself is disabled then).
   const stopAsked = useRef(false);
@@ -227,7 +246,10 @@ export function RunForm({ children, ref }: { children?: ReactNode; ref?: Ref<Run
               required
             />
             <p id={`${id}-agent-help`} className={agentError ? 'help field-error' : 'help'}>
-              {agentError ?? 'Base URL of the agent, or the URL of its card.'}
+              {agentError ??
+                (completion.added && urlCheck.ok
+                  ? `No scheme typed: runs ${urlCheck.url} (${completion.added} added).`
+                  : 'Base URL of the agent, or the URL of its card.')}
             </p>
           </div>
           <div className="field">
@@ -332,17 +354,7 @@ export function RunForm({ children, ref }: { children?: ReactNode; ref?: Ref<Run
         ) : null}
       </div>
       <div className="run-form-side">
-        <DemoAgents
-          demos={demos.data}
-          error={demos.error}
-          onPick={(url, creds) => {
-            setAgentUrl(url);
-            // A demo behind OAuth comes with its own client: picking it fills the credentials in.
-            if (creds) editDraft(draftFrom(creds));
-            setErrors([]);
-            setFieldErrors({});
-          }}
-        />
+        <DemoAgents demos={demos.data} error={demos.error} disabled={running} onPick={runDemo} />
         {children}
       </div>
     </section>
@@ -363,10 +375,12 @@ function cardErrorText(e: Error, mode: string): string {
 function DemoAgents({
   demos,
   error,
+  disabled,
   onPick,
 }: {
   demos: DemoAgent[] | undefined;
   error: unknown;
+  disabled: boolean;
   onPick: (url: string, creds?: DemoAgent['demoCredentials']) => void;
 }) {
   if (error || !demos?.length) return null;
@@ -376,7 +390,7 @@ function DemoAgents({
       <ul>
         {demos.map((d) => (
           <li key={d.id}>
-            <button type="button" onClick={() => onPick(d.baseUrl ?? d.url, d.demoCredentials)} aria-label={`Use demo agent ${d.label}`}>
+            <button type="button" disabled={disabled} onClick={() => onPick(d.baseUrl ?? d.url, d.demoCredentials)} aria-label={`Run demo agent ${d.label}`}>
               {d.label}
             </button>{' '}
             <span className="check-id">
