@@ -19,6 +19,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEMO_AGENTS, type DemoAgentInfo, type MountedDemoAgent } from '../demo-agents';
 import { startV1GrpcDemoAgent } from '../demo-agents/v1-agent';
+import { createOrchestratorDemoAgent, ORCHESTRATOR_PATH } from '../demo-agents/orchestrator-agent';
 import { createInboxHandler } from '../inbox/handler';
 import { createNodeInboxMount, type NodeInboxMount } from '../inbox/node';
 import { INBOX_DEFAULT_LIMITS, type InboxLimits } from '../inbox/store';
@@ -91,9 +92,20 @@ export interface DemoAgentListing extends Omit<DemoAgentInfo, 'create'> {
   url: string;
 }
 
+/** The two-agent demo's agent A (issue 26), as /api/demo-orchestrator lists it: where it is, and the agents it may ask. */
+export interface DemoOrchestratorListing {
+  baseUrl: string;
+  url: string;
+  cardUrl: string;
+  /** Demo agents to put behind a tap as agent B (the SDK and wire-level ones; the OAuth one needs a token A has not). */
+  peers: { id: string; label: string; baseUrl: string }[];
+}
+
 export interface RunningServer {
   url: string;
   agents: DemoAgentListing[];
+  /** The demo orchestrator (agent A of the Tap page's two-agent demo), when the demo agents are served. */
+  orchestrator?: DemoOrchestratorListing;
   /** The built-in proxy's policy (undefined when a custom proxy or none is mounted). */
   proxyMode?: ProxyMode;
   close(): Promise<void>;
@@ -128,6 +140,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const serveStatic = createStaticHandler(opts.distDir ?? DEFAULT_DIST);
   const mounted: MountedDemoAgent[] = [];
   const listing: DemoAgentListing[] = [];
+  let orchestrator: DemoOrchestratorListing | undefined;
   let proxy: ProxyMount | undefined;
   let grpcBridge: ((req: IncomingMessage, res: ServerResponse) => Promise<boolean>) | undefined;
   // One rate limit per client address for the proxy and the inbox together (hosted default 600 a minute; local off).
@@ -164,6 +177,20 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         return;
       }
       const body = JSON.stringify(listing);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', 'Content-Length': Buffer.byteLength(body) });
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return;
+    }
+    if (url.pathname === '/api/demo-orchestrator') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+        return;
+      }
+      if (!orchestrator) {
+        res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'no demo agents are served here' }));
+        return;
+      }
+      const body = JSON.stringify(orchestrator);
       res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', 'Content-Length': Buffer.byteLength(body) });
       res.end(req.method === 'HEAD' ? undefined : body);
       return;
@@ -217,6 +244,14 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     const agent = info.id === 'v1' && opts.demoGrpc ? await startV1GrpcDemoAgent(demoOpts) : create(demoOpts);
     mounted.push(agent);
     listing.push({ ...rest, baseUrl, cardUrl: agent.cardUrl, url: agent.url });
+  }
+  if (withDemos) {
+    // Agent A of the Tap page's two-agent demo: forwards a message to the agent it is given (loopback only).
+    const baseUrl = `${origin}${ORCHESTRATOR_PATH}`;
+    const peers = listing.filter((a) => a.id !== 'oauth').map((a) => ({ id: a.id, label: a.label, baseUrl: a.baseUrl }));
+    const agent = createOrchestratorDemoAgent({ basePath: ORCHESTRATOR_PATH, publicUrl: baseUrl, examplePeerUrl: peers.find((p) => p.id === 'v03')?.baseUrl });
+    mounted.push(agent);
+    orchestrator = { baseUrl, url: agent.url, cardUrl: agent.cardUrl, peers };
   }
 
   if (opts.proxy !== false) {
@@ -283,6 +318,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   return {
     url: origin,
     agents: listing,
+    ...(orchestrator ? { orchestrator } : {}),
     proxyMode: opts.proxy === undefined ? proxyMode : undefined,
     close() {
       closing ??= (async () => {

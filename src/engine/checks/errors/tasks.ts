@@ -23,7 +23,7 @@ import {
   type RestExpect,
 } from '../fixtures/probes';
 import { noFinishedTask, ownFinishedRun, primarySkill, runningCandidates, runTask, skillInput, skillRuns, startRunningTask } from '../fixtures/tasks';
-import { terminalChanged } from '../rules';
+import { terminalChanged } from '../../judges/rules';
 import { answeredState, isRefusal, isSuccess, outcomeNotFound, PROBES, probeTaskNotFound, readBack, readBackEvidence, V1_UNSUPPORTED } from './shared';
 
 /** HTTP+JSON statuses for TaskNotCancelable: 400 (v1.0.1) or 409 (v1.0.0, a2a-python 0.3); v0.x: another 4xx is an advisory. */
