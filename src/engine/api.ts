@@ -12,8 +12,8 @@ import type { CheckResult, Generation } from './model/check';
 import type { RunEvent, TargetInfo } from './model/events';
 import { timerSleep, type Host } from './ports';
 import { Redactor } from './redact';
-import { inspectTarget, readDiscovery, registerSecrets } from './runner/inspect';
-import type { Credentials } from './runner/options';
+import type { Credentials } from './model/credentials';
+import { inspectTarget, readDiscovery, registerSecrets } from './target';
 import { isRecord } from './util/json';
 
 export { createHttpContext, type HttpContext, type HttpContextOptions } from './http/client';
@@ -66,9 +66,8 @@ export async function discoverCard(host: Host, url: string, opts: DiscoverCardOp
     limits: { requestTimeoutMs: timeoutMs, ...opts.limits },
     idPrefix: 'preview-',
   });
-  // As a run does (runner/target.ts): gRPC interfaces are testable when the host speaks gRPC.
-  const prefer = { grpc: !!host.grpc, ...opts.prefer };
-  const t = await inspectTarget(http, 'agent', url, creds, { warmupRetries: opts.warmupRetries ?? 0, timeoutMs, prefer });
+  // The front door a run goes through (src/engine/target); gRPC interfaces count when the host speaks gRPC.
+  const t = await inspectTarget(http, 'agent', url, creds, { warmupRetries: opts.warmupRetries ?? 0, timeoutMs, prefer: opts.prefer });
   const found: DiscoveredCard = { discovery: t.discovery, raw: t.raw, card: t.card, detection: t.detection, info: t.info, skills: skillsOf(t.raw) };
   if (opts.judge) {
     const { judgeTarget } = await import('./runner/card-phase');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PROXY_ERROR_HEADER, timerSleep, type Host } from './engine';
-import { CardError, discoverCard, proxyEndpoint } from './engine-adapter';
+import { CardError, previewCard, proxyEndpoint } from './engine-adapter';
 
 function hostFor(routes: Record<string, () => Response>): Host & { seen: string[] } {
   const seen: string[] = [];
@@ -21,7 +21,7 @@ describe('card preview discovery', () => {
     const host = hostFor({
       'http://a.test/x/.well-known/agent.json': () => Response.json({ name: 'Legacy', skills: [{ id: 's1', name: 'One' }, { id: 's2' }, { name: 'no id' }] }),
     });
-    const p = await discoverCard(host, 'http://a.test/x');
+    const p = await previewCard(host, 'http://a.test/x');
     expect(host.seen[0]).toBe('http://a.test/x/.well-known/agent-card.json');
     expect(p.target.cardUrl).toBe('http://a.test/x/.well-known/agent.json');
     expect(p.target.cardSource).toBe('agent.json');
@@ -32,12 +32,12 @@ describe('card preview discovery', () => {
   });
 
   it('says which paths were tried when there is no card, and blames the proxy when the proxy failed', async () => {
-    const none = discoverCard(hostFor({}), 'http://b.test/');
+    const none = previewCard(hostFor({}), 'http://b.test/');
     await expect(none).rejects.toBeInstanceOf(CardError);
     await expect(none).rejects.toThrow(/agent-card\.json → 404.*agent\.json → 404/);
     const viaProxy = hostFor({});
     viaProxy.fetch = async () => new Response('{}', { status: 502, headers: { [PROXY_ERROR_HEADER]: 'connect_failed' } });
-    await expect(discoverCard(viaProxy, 'http://c.test/')).rejects.toMatchObject({ kind: 'proxy' });
+    await expect(previewCard(viaProxy, 'http://c.test/')).rejects.toMatchObject({ kind: 'proxy' });
   });
 
   it('uses the same-origin proxy unless another is set', () => {

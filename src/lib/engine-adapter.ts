@@ -66,10 +66,10 @@ export interface CardPreview {
  * (same candidates and headers as a run), without warm-up retries so a wrong URL is reported fast.
  * Rejects with a CardError that says what went wrong.
  */
-export async function discoverCard(host: Host, url: string, signal?: AbortSignal): Promise<CardPreview> {
+export async function previewCard(host: Host, url: string, signal?: AbortSignal): Promise<CardPreview> {
   // The engine's discovery loads on first use, with what a run shares (never the checks): not in the first-load bundle.
-  const { discoverCard: engineDiscoverCard } = await import('../engine/api');
-  const { discovery: d, skills } = await engineDiscoverCard(host, url, { signal, warmupRetries: 0, timeoutMs: 10_000 });
+  const { discoverCard } = await import('../engine/api');
+  const { discovery: d, skills } = await discoverCard(host, url, { signal, warmupRetries: 0, timeoutMs: 10_000 });
   if (d.invalidUrl) throw new CardError('not-found', d.invalidUrl);
   if (d.unreachable) throw new CardError(d.unreachable.proxyCode ? 'proxy' : 'network', d.unreachable.message);
   if (!d.cardUrl || d.raw === undefined) {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { checkProxyHealth, createHost, discoverCard, type HostSettings } from './engine-adapter';
+import { checkProxyHealth, createHost, previewCard, type HostSettings } from './engine-adapter';
 
 /** Server state: demo agents, proxy health and the card preview (TanStack Query; run state lives in the run store). */
 
@@ -51,7 +51,7 @@ export const useProxyHealth = (proxyUrl: string, enabled: boolean) => useQuery(p
 export const cardPreviewQuery = (url: string | null, settings: HostSettings) =>
   queryOptions({
     queryKey: ['card-preview', url, settings.mode, settings.proxyUrl ?? ''],
-    queryFn: ({ signal }) => discoverCard(createHost(settings), url!, signal),
+    queryFn: ({ signal }) => previewCard(createHost(settings), url!, signal),
     enabled: url !== null,
     staleTime: 60_000,
   });

@@ -10,11 +10,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { TOOL } from '../engine/report/build';
+import { lazyGrpc } from '../grpc/lazy';
 import { createNodeHost } from '../hosts/node';
 import { resolve } from 'node:path';
 import { DEFAULT_SECRET_ENV, defaultReportDir, registerTools, type ToolDeps } from './tools';
 
-const INSTRUCTIONS = `Tools to check Agent2Agent (A2A) agents against the protocol (legacy, v0.2/v0.3, v1.0; JSON-RPC and HTTP+JSON).
+const INSTRUCTIONS = `Tools to check Agent2Agent (A2A) agents against the protocol (legacy, v0.2/v0.3, v1.0; JSON-RPC, HTTP+JSON and v1.0 gRPC).
 Start with discover_a2a_agent (card, generation, binding, card findings). run_a2a_conformance runs the whole suite (or only some checks: list_checks names them, explain_check quotes one) and gives a conformance level with every failure, its spec sentence and a fix (a bounded summary; the full report is a file whose path it names). send_a2a_message, get_a2a_task and cancel_a2a_task talk to the agent one exchange at a time and judge each answer (and each SSE event of a stream) with the suite's rules. Credentials go in "headers" and are masked in everything returned.`;
 
 /**
@@ -36,9 +37,11 @@ export function createMcpServer(deps: Partial<ToolDeps> = {}): McpServer {
     { instructions: INSTRUCTIONS, capabilities: { tools: {} } },
   );
   const f = deps.fetch ?? globalThis.fetch;
+  // gRPC as the CLI speaks it (src/grpc, loaded on the first gRPC call): every tool reaches what a run reaches.
+  const grpc = lazyGrpc();
   registerTools(server, {
     fetch: f,
-    host: deps.host ?? ((fetch) => createNodeHost({ fetch })),
+    host: deps.host ?? ((fetch) => createNodeHost({ fetch, grpc })),
     log: deps.log ?? ((line) => process.stderr.write(`a2a-interop mcp: ${line}\n`)),
     env: deps.env,
     secretEnvNames: deps.secretEnvNames ?? secretEnvNamesFrom(process.env),

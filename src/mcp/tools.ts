@@ -88,7 +88,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     {
       title: 'Discover an A2A agent',
       description:
-        "Finds an A2A agent's card (/.well-known/agent-card.json, then the legacy /.well-known/agent.json, under the path and at the root), and returns the card as received, the normalized card, the protocol generation (legacy, v0.2, v0.3, v1.0) and binding (JSON-RPC, HTTP+JSON) detected with the evidence, its skills, and the card checks' results (what is wrong with the card, with the spec sentence and a fix). Tolerant of card variants (capabilities as an array or object, legacy paths, string flags): every repair is reported as a finding.",
+        "Finds an A2A agent's card (/.well-known/agent-card.json, then the legacy /.well-known/agent.json, under the path and at the root), and returns the card as received, the normalized card, the protocol generation (legacy, v0.2, v0.3, v1.0) and binding (JSON-RPC, HTTP+JSON, gRPC) detected with the evidence, its skills, and the card checks' results (what is wrong with the card, with the spec sentence and a fix). Tolerant of card variants (capabilities as an array or object, legacy paths, string flags): every repair is reported as a finding.",
       inputSchema: { agent_url: agentUrl, headers },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },

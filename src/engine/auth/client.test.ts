@@ -9,7 +9,7 @@ import { createHttpContext, exchange, stream } from '../http/client';
 import type { RunEvent } from '../model/events';
 import { Redactor } from '../redact';
 import { reportResults } from '../report/build';
-import type { Credentials } from '../runner/options';
+import type { Credentials } from '../model/credentials';
 import { runConformance } from '../runner/run';
 import { OAuthClient } from './client';
 import type { OAuthPlan } from './plan';

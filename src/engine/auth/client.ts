@@ -11,7 +11,7 @@ import { secureOrLoopback } from '../http/insecure';
 import { PROXY_REDIRECT_HEADER } from '../model/proxy';
 import type { HttpContext, RequestAuth } from '../http/context';
 import { emitResponse, finish, openResponse, type HttpResult } from '../http/exchange';
-import type { OAuthCredentials } from '../runner/options';
+import type { OAuthCredentials } from '../model/credentials';
 import { isRecord } from '../util/json';
 import type { OAuthPlan } from './plan';
 

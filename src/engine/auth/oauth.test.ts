@@ -15,7 +15,7 @@ import type { RunEvent } from '../model/events';
 import type { Report } from '../model/report';
 import type { Host } from '../ports';
 import { reportResults } from '../report/build';
-import type { Credentials } from '../runner/options';
+import type { Credentials } from '../model/credentials';
 import { runConformance } from '../runner/run';
 import { openSession } from '../session';
 

@@ -74,7 +74,7 @@ const CARD_HEADERS = { Accept: 'application/json', 'A2A-Version': '1.0' };
  * Finds the agent card (issue: card discovery). Sends `A2A-Version: 1.0` (a2a-js servers vary the
  * card on it) and records every attempt. Never throws.
  */
-export async function discoverCard(ctx: HttpContext, input: string, opts: DiscoverOptions = {}): Promise<DiscoveryResult> {
+export async function findCard(ctx: HttpContext, input: string, opts: DiscoverOptions = {}): Promise<DiscoveryResult> {
   const result: DiscoveryResult = { inputUrl: input, attempts: [], neededCredentials: false, reach: 'no-card' };
   let candidates: ReturnType<typeof cardCandidates>;
   try {

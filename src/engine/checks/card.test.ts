@@ -5,7 +5,7 @@ import { fixupApplies, normalizeCard } from '../card/normalize';
 import type { CheckResult } from '../model/check';
 import type { RunEvent } from '../model/events';
 import { runConformance } from '../runner/run';
-import type { Credentials } from '../runner/options';
+import type { Credentials } from '../model/credentials';
 import { reportResults } from '../report/build';
 import type { Limits } from '../http/client';
 import { timerSleep } from '../ports';

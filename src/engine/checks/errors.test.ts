@@ -11,7 +11,7 @@ import { createNodeHost } from '../../hosts/node';
 import { startDefectAgent, type RunningDefectAgent } from '../../testing/defect-agent';
 import { fakeHost, json, sampleCard } from '../../testing/fake-host';
 import type { CheckResult } from '../model/check';
-import type { Credentials } from '../runner/options';
+import type { Credentials } from '../model/credentials';
 import { reportResults } from '../report/build';
 import { runConformance } from '../runner/run';
 import { shapedLike } from './fixtures/probe-ids';

@@ -3,7 +3,7 @@ import type { CheckDef } from '../checks/define';
 import type { HttpContext } from '../http/client';
 import type { CheckResult } from '../model/check';
 import { checkContexts, runCheck } from './check-result';
-import type { InspectedTarget } from './inspect';
+import type { InspectedTarget } from '../target';
 import { DEFAULT_TIMEOUT_MS, type Credentials } from './options';
 
 /**

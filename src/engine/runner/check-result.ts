@@ -17,7 +17,7 @@ import type { Redactor } from '../redact';
 import { isRecord } from '../util/json';
 import type { OAuthClient } from '../auth/client';
 import type { Credentials } from './options';
-import type { ResolvedTarget } from './target';
+import type { ResolvedTarget } from '../target';
 
 /** The MUST a crash violates, per generation: answer with an appropriate error (v1.0), a JSON-RPC Response (before). */
 function crashRequirement(g: Generation, base: Requirement | undefined): Requirement {

@@ -1,23 +1,8 @@
 import type { InterfacePreference } from '../card/detect';
 import type { Limits } from '../http/client';
+import type { Credentials } from '../model/credentials';
 
-/** Credentials supplied by the user. Values never appear in events, reports or logs (see redact.ts). */
-export type Credentials =
-  | { kind: 'none' }
-  | { kind: 'bearer'; token: string }
-  /** API key; `name` defaults to the header/query name the card's apiKey scheme declares, else X-API-Key. */
-  | { kind: 'api-key'; value: string; name?: string; in?: 'header' | 'query' }
-  | { kind: 'header'; name: string; value: string }
-  /** OAuth 2.0 client credentials: a token is fetched from the endpoint the card declares (src/engine/auth). */
-  | OAuthCredentials;
-
-export interface OAuthCredentials {
-  kind: 'oauth2';
-  clientId: string;
-  clientSecret: string;
-  /** Space-separated scopes to ask for (default: none, the token endpoint's default). */
-  scope?: string;
-}
+export type { Credentials, OAuthCredentials } from '../model/credentials';
 
 export interface RunOptions {
   /** Base URL, base URL with a path, or a direct card URL. */

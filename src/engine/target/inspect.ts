@@ -1,11 +1,15 @@
+/**
+ * The first half of the front door: an agent URL read into what it is (its card as served and normalized, the
+ * generation and interface to speak, where credentials go). See resolve.ts for the rest (OAuth, the dialect).
+ */
 import { detectGeneration, type Detection, type InterfacePreference } from '../card/detect';
-import { discoverCard, type DiscoveryResult } from '../card/discover';
+import { findCard, type DiscoveryResult } from '../card/discover';
 import { normalizeCard, type NormalizedCard } from '../card/normalize';
 import type { HttpContext } from '../http/client';
 import type { TargetInfo } from '../model/events';
-import type { Redactor } from '../redact';
 import { boundedClone, isRecord } from '../util/json';
-import type { Credentials } from './options';
+import type { Credentials } from '../model/credentials';
+import { credentialPlacement } from './credentials';
 
 /** An agent as discovery found it: its card as served and normalized, what it speaks, and how to send credentials. */
 export interface InspectedTarget {
@@ -16,6 +20,8 @@ export interface InspectedTarget {
   detection: Detection;
   authHeaders: Record<string, string>;
   authQuery: Record<string, string>;
+  /** The URIs of the extensions the card requires: activated on every request (resolve.ts dialectFor). */
+  requiredExtensions: string[];
   /** What a run's `target-resolved` event carries (redacted, bounded). */
   info: TargetInfo;
 }
@@ -31,34 +37,6 @@ export function acceptedOutputModes(card: NormalizedCard, skillModes?: readonly 
   return all.length ? all.slice(0, 20) : ['text/plain', 'application/json'];
 }
 
-/** Credential headers/query for a card: the API key goes where the card's apiKey scheme says. */
-export function credentialPlacement(creds: Credentials, card?: NormalizedCard): { headers: Record<string, string>; query: Record<string, string> } {
-  switch (creds.kind) {
-    case 'none':
-      return { headers: {}, query: {} };
-    case 'bearer':
-      return { headers: { Authorization: `Bearer ${creds.token}` }, query: {} };
-    case 'header':
-      return { headers: { [creds.name]: creds.value }, query: {} };
-    case 'oauth2':
-      // The access token is added once fetched (src/engine/auth startOAuth), after the card named the token endpoint.
-      return { headers: {}, query: {} };
-    case 'api-key': {
-      const scheme = card ? Object.values(card.securitySchemes).find((s) => s.type === 'apiKey') : undefined;
-      const name = creds.name || (scheme?.type === 'apiKey' && scheme.name) || 'X-API-Key';
-      const where = creds.in ?? (scheme?.type === 'apiKey' && scheme.in === 'query' ? 'query' : 'header');
-      return where === 'query' ? { headers: {}, query: { [name]: creds.value } } : { headers: { [name]: creds.value }, query: {} };
-    }
-  }
-}
-
-export function registerSecrets(r: Redactor, creds: Credentials) {
-  if (creds.kind === 'bearer') r.addSecret(creds.token);
-  if (creds.kind === 'api-key') r.addSecret(creds.value).addHeaderName(creds.name).addQueryName(creds.name);
-  if (creds.kind === 'header') r.addSecret(creds.value).addHeaderName(creds.name);
-  if (creds.kind === 'oauth2') r.addSecret(creds.clientSecret);
-}
-
 /**
  * Reads a discovered card: normalizes it, decides its generation and the interface to test, places the
  * credentials, and has the redactor mask the card's API-key names. `http` is only used for its redactor and limits.
@@ -70,6 +48,7 @@ export function readDiscovery(
   discovery: DiscoveryResult,
   creds: Credentials,
   prefer: InterfacePreference = {},
+  headers: Record<string, string> = {},
 ): InspectedTarget {
   const raw = discovery.raw;
   const card = normalizeCard(raw);
@@ -97,23 +76,38 @@ export function readDiscovery(
     error: discovery.invalidUrl ?? discovery.unreachable?.message ?? (r ? undefined : 'No agent card found at the well-known paths.'),
     reach: discovery.reach,
   };
-  return { role, discovery, card, raw, detection, authHeaders: placement.headers, authQuery: placement.query, info };
+  const requiredExtensions = isRecord(raw) ? [...new Set(card.capabilities.extensions.filter((e) => e.required && e.uri).map((e) => e.uri))] : [];
+  return { role, discovery, card, raw, detection, authHeaders: { ...placement.headers, ...headers }, authQuery: placement.query, requiredExtensions, info };
 }
 
-/** Discovers, normalizes and classifies one agent (no dialect: see resolveTarget for a run's target). */
+export interface InspectOptions {
+  /** Retries of discovery's first pass when nothing answered (a cold start). Default 3. */
+  warmupRetries?: number;
+  /** Budget of each discovery request, ms (default: the context's). */
+  timeoutMs?: number;
+  /** The interface to speak when the card declares several. gRPC ones count when the host speaks gRPC (`grpc` defaults to that). */
+  prefer?: InterfacePreference;
+  /**
+   * Headers sent beside the credentials (a console's or MCP's own): with the credentials on discovery's second pass,
+   * and on every request to the agent. Register them with the redactor (registerSecrets) first.
+   */
+  headers?: Record<string, string>;
+}
+
+/** Discovers, normalizes and classifies one agent (no dialect: see resolveTarget for a target to talk to). */
 export async function inspectTarget(
   http: HttpContext,
   role: 'agent' | 'peer',
   url: string,
   creds: Credentials,
-  opts: { warmupRetries?: number; timeoutMs?: number; prefer?: InterfacePreference } = {},
+  opts: InspectOptions = {},
 ): Promise<InspectedTarget> {
-  const pre = credentialPlacement(creds);
-  const discovery = await discoverCard(http, url, {
+  const headers = opts.headers ?? {};
+  const discovery = await findCard(http, url, {
     lane: role === 'agent' ? 'discovery' : 'peer discovery',
-    credentialHeaders: pre.headers,
+    credentialHeaders: { ...credentialPlacement(creds).headers, ...headers },
     warmupRetries: opts.warmupRetries ?? 3,
     timeoutMs: opts.timeoutMs,
   });
-  return readDiscovery(http, role, url, discovery, creds, opts.prefer);
+  return readDiscovery(http, role, url, discovery, creds, { grpc: !!http.host.grpc, ...opts.prefer }, headers);
 }

@@ -92,12 +92,13 @@ function streamed(text: string): SessionResult {
   };
 }
 
-function setup() {
+function setup(target: SessionTarget = TARGET) {
   const asked: Record<string, unknown>[] = [];
+  const opened: Record<string, unknown>[] = [];
   const session = {
-    target: TARGET,
-    generation: 'v0.3',
-    binding: 'JSONRPC',
+    target,
+    generation: target.testedGeneration,
+    binding: target.binding,
     stream: async (o: Record<string, unknown>) => {
       asked.push(o);
       return streamed(HOSTILE);
@@ -107,7 +108,13 @@ function setup() {
     cb();
     return () => undefined;
   });
-  const ctl = new ConsoleController({ open: async () => ({ ok: true, session, target: TARGET, events: [] }), timeline });
+  const ctl = new ConsoleController({
+    open: async (input) => {
+      opened.push({ ...input });
+      return { ok: true, session, target, events: [] };
+    },
+    timeline,
+  });
   const archive = new ConsoleArchive(`console-ui-${Math.random()}`);
   const { element } = withRun(
     [],
@@ -116,7 +123,7 @@ function setup() {
     </ConsoleProvider>,
   );
   render(element);
-  return { ctl, asked };
+  return { ctl, asked, opened };
 }
 
 describe('console page', () => {
@@ -175,5 +182,30 @@ describe('console page', () => {
     expect(document.getElementById(data.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(/not valid JSON/);
     expect(document.activeElement).toBe(data);
     expect(asked).toHaveLength(0);
+  });
+
+  it('speaks gRPC as a run does: the Binding choice offers it, the connection asks for it and says what it speaks', async () => {
+    const grpc: SessionTarget = {
+      ...TARGET,
+      generation: 'v1.0',
+      testedGeneration: 'v1.0',
+      binding: 'GRPC',
+      endpointUrl: '127.0.0.1:9311',
+      interfaces: [
+        { url: 'http://127.0.0.1:1/demo/flawed', binding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: '127.0.0.1:9311', binding: 'GRPC', protocolVersion: '1.0' },
+      ],
+    };
+    const { opened } = setup(grpc);
+    const binding = screen.getByRole('combobox', { name: 'Binding' }) as HTMLSelectElement;
+    expect([...binding.options].map((o) => o.value)).toEqual(['', 'JSONRPC', 'HTTP+JSON', 'GRPC']);
+    fireEvent.change(screen.getByLabelText('Agent URL'), { target: { value: 'http://127.0.0.1:1/demo/flawed' } });
+    fireEvent.change(binding, { target: { value: 'GRPC' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    await screen.findByText(/A2A v1.0 over GRPC/);
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).toMatchObject({ agentUrl: 'http://127.0.0.1:1/demo/flawed', prefer: { binding: 'GRPC' } });
+    expect(screen.getByText('127.0.0.1:9311')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Send' }).hasAttribute('disabled')).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { RunArchive, type RunMeta } from '../../lib/db';
 import { downloadFile } from '../../lib/download';
-import { checkProxyHealth, CardError, createHost, discoverCard, runSuite } from '../../lib/engine-adapter';
+import { checkProxyHealth, CardError, createHost, previewCard, runSuite } from '../../lib/engine-adapter';
 import type { Report } from '../../lib/engine';
 import { RunRecorder } from '../../lib/recorder';
 import { checkCard, RegistryDb, type CardVerdicts } from '../../lib/registry-db';
@@ -43,7 +43,7 @@ async function runAgentRecorded(t: FleetTarget, signal: AbortSignal): Promise<Re
 async function discoverWithSettings(url: string, signal?: AbortSignal): Promise<{ cardUrl: string; raw: unknown }> {
   const { mode, proxyUrl } = settingsStore.getState();
   try {
-    const found = await discoverCard(createHost({ mode, proxyUrl }), url, signal);
+    const found = await previewCard(createHost({ mode, proxyUrl }), url, signal);
     return { cardUrl: found.target.cardUrl ?? url, raw: found.target.rawCard };
   } catch (e) {
     if (mode === 'proxy' && !(e instanceof CardError && e.kind === 'not-found')) {

@@ -9,7 +9,7 @@ import type { CardInterface } from '../../card/normalize';
 import type { Binding, Evidence } from '../../model/check';
 import { requiredExtensionHeaders } from '../../protocol/extensions';
 import { Dialect, type CallOutcome } from '../../protocol/dialect';
-import { acceptedOutputModes } from '../../runner/target';
+import { acceptedOutputModes } from '../../target';
 import { defineCheck, fail, pass, skip } from '../define';
 import { brokenCallVerdict } from '../fixtures/outcomes';
 import { primarySkill, runEvidence, runTask, skillInput, skillRuns, type TaskRun } from '../fixtures/tasks';

@@ -6,7 +6,7 @@ import { canonicalBinding } from '../../card/detect';
 import type { CardInterface, NormalizedCard } from '../../card/normalize';
 import type { Generation } from '../../model/check';
 import { acceptedInputModes, buildInput } from '../../protocol/input';
-import type { ResolvedTarget } from '../../runner/target';
+import type { ResolvedTarget } from '../../target';
 import { isRecord } from '../../util/json';
 import type { CheckContext, CheckContextWith } from '../context';
 import { defineCheck, ev, fail, pass, skip, TIMEOUT_KNOB, toolLimit } from '../define';
