@@ -13,7 +13,7 @@ import type { PermittedName } from '../../testing/defect-agent/permitted';
 import type { CheckResult } from '../model/check';
 import { reportResults } from '../report/build';
 import { runConformance } from '../runner/run';
-import { judgeListPage } from './lifecycle/list';
+import { judgeListPage } from '../judges/list';
 
 type G = 'legacy' | 'v0.3' | 'v1.0';
 type Json = Record<string, unknown>;

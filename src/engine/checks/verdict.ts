@@ -22,7 +22,7 @@ export interface Verdict {
    */
   advisory?: string;
   /**
-   * The shared rule this finding breaks (src/engine/checks/rules.ts): the result then carries the rule's strength and
+   * The shared rule this finding breaks (src/engine/judges/rules.ts): the result then carries the rule's strength and
    * sentences for the generation, whatever the check's own, so one rule has one strength in every check and door.
    */
   rule?: RuleId;

@@ -1,51 +1,25 @@
 /**
- * The suite's rules applied to single exchanges: every finding names the check that judges the same rule in a run
- * and takes that check's strength in the generation spoken (src/engine/spec). Shapes, envelopes and error bodies
- * come from protocol/shapes.ts through the dialect's parsers; ids, states and transitions follow the lifecycle
- * checks. The sequence rules of streams (event order, end of stream, frame by frame) are in stream-rules.ts.
+ * Judges of single answers (send, get, cancel, list, push configs): encoding, envelope, shapes, ids, the blocking
+ * wait. Each finding names the check that judges the same rule in a run and takes that check's strength in the
+ * generation spoken (finding.ts); the checks call the same functions, so a run and a console session say the same.
+ * Shapes, envelopes and error bodies come from protocol/shapes.ts through the dialect's parsers. The sequence rules
+ * of streams are in stream.ts.
  */
 import type { HttpResult } from '../http/client';
 import type { Generation } from '../model/check';
 import type { CallOutcome } from '../protocol/dialect';
-import type { ShapeFinding } from '../protocol/shapes';
+import type { ShapeFinding, TaskView } from '../protocol/shapes';
 import { isInterrupted, isTerminal } from '../protocol/states';
-import { CHECK_SPECS, levelOf, refOf } from '../spec';
-import type { SessionFinding, SessionOperation } from './types';
+import { defined, finding, type Finding, type FindingOpts } from './finding';
 
-interface FindingOpts {
-  /** The strength the rule itself carries (a shape finding's); `advisory` always wins. */
-  level?: SessionFinding['level'];
-  frame?: number;
-  exchangeId?: string;
-}
-
-/**
- * A finding under `checkId`'s rule, at the strength its sentences give it in generation `g` (MAY is advisory).
- * Undefined when the check does not apply to `g` and no strength was given: the rule is not part of that generation.
- */
-export function finding(g: Generation, checkId: string, rule: SessionFinding['rule'], message: string, o: FindingOpts = {}): SessionFinding | undefined {
-  const spec = CHECK_SPECS[checkId]?.[g];
-  let level: SessionFinding['level'] | undefined;
-  if (o.level === 'advisory') level = 'advisory';
-  else if (spec) {
-    const l = levelOf(spec);
-    level = l === 'MAY' ? 'advisory' : l;
-  } else level = o.level;
-  if (!level) return undefined;
-  const f: SessionFinding = { level, checkId, rule, message };
-  if (o.frame !== undefined) f.frame = o.frame;
-  if (o.exchangeId) f.exchangeId = o.exchangeId;
-  if (spec?.sentences.length) f.specRef = refOf(spec);
-  return f;
-}
-
-export const defined = <T>(xs: (T | undefined)[]): T[] => xs.filter((x): x is T => x !== undefined);
+/** The operations a console session performs, one exchange (or one stream) each. */
+export type ExchangeOperation = 'send' | 'stream' | 'get' | 'cancel' | 'subscribe' | 'list' | 'push-set' | 'push-get' | 'push-list' | 'push-delete' | 'raw';
 
 /** RFC 8259 §9: a parser MAY limit nesting; a deep answer is legal JSON that some clients refuse (lifecycle.shape). */
-const envelopeLevel = (p: string): 'MUST' | 'advisory' => (/^the answer nests JSON \d+ levels deep/.test(p) ? 'advisory' : 'MUST');
+export const envelopeLevel = (p: string): 'MUST' | 'advisory' => (/^the answer nests JSON \d+ levels deep/.test(p) ? 'advisory' : 'MUST');
 
 /** The check that judges whether an operation's answer is what it returns. */
-const OP_CHECK: Record<SessionOperation, string> = {
+const OP_CHECK: Record<ExchangeOperation, string> = {
   send: 'lifecycle.send',
   stream: 'streaming.content-type',
   get: 'lifecycle.get',
@@ -59,19 +33,69 @@ const OP_CHECK: Record<SessionOperation, string> = {
   raw: 'lifecycle.shape',
 };
 
-function shapeFindings(
+/** The shape findings of a Task or Message as parsed (protocol/shapes.ts), under `checkId` (lifecycle.shape). */
+export function viewFindings(
   g: Generation,
-  fs: readonly ShapeFinding[] | undefined,
-  texts: readonly string[],
-  o: FindingOpts,
+  v: { problems: readonly string[]; findings?: readonly ShapeFinding[] },
+  o: FindingOpts = {},
   checkId = 'lifecycle.shape',
-): SessionFinding[] {
-  const all = fs ?? texts.map((problem) => ({ problem, level: 'MUST' as const }));
+): Finding[] {
+  const all = v.findings ?? v.problems.map((problem) => ({ problem, level: 'MUST' as const }));
   return defined(all.map((f) => finding(g, checkId, 'shape', f.problem, { ...o, level: f.level })));
 }
 
+/** The envelope of an answer (JSON-RPC 2.0 §5, nesting): lifecycle.shape. */
+export function envelopeFindings(g: Generation, problems: readonly string[], exchangeId?: string): Finding[] {
+  return defined(problems.map((p) => finding(g, 'lifecycle.shape', 'envelope', p, { exchangeId, level: envelopeLevel(p) })));
+}
+
+/** Legacy tasks/send answered with a Message (lifecycle.send): the legacy protocol always returns a Task. */
+export function legacySendMessage(g: Generation, exchangeId?: string): Finding | undefined {
+  if (g !== 'legacy') return undefined;
+  return finding(g, 'lifecycle.send', 'answer', 'tasks/send returned a Message; the legacy protocol always returns a Task.', { exchangeId });
+}
+
+/** Legacy: the answer must echo the task id the client chose (TaskSendParams.id; lifecycle.send). */
+export function clientIdNotEchoed(g: Generation, got: string | undefined, chosen: string | undefined, exchangeId?: string): Finding | undefined {
+  if (g !== 'legacy' || !chosen || got === undefined || got === chosen) return undefined;
+  return finding(g, 'lifecycle.send', 'ids', `tasks/send returned task id "${got}", not the id the client chose ("${chosen}")`, { exchangeId });
+}
+
+/** An answer about task `asked` that is about another task (`label`: the call, e.g. "tasks/get"): lifecycle.get / lifecycle.cancel. */
+export function wrongTask(
+  g: Generation,
+  checkId: string,
+  label: string,
+  asked: string | undefined,
+  got: string | undefined,
+  exchangeId?: string,
+): Finding | undefined {
+  if (!asked || got === asked) return undefined;
+  return finding(g, checkId, 'ids', `${label} returned task id ${JSON.stringify(got)} for ${JSON.stringify(asked)}`, { exchangeId });
+}
+
+/** Why an unfinished answer to a v1.0 blocking send is an advisory (spec data note of lifecycle.blocking). */
+export const BLOCKING_CONTRADICTION =
+  'v1.0.1 contradicts itself on waiting: §3.2.2 (and the proto) say a blocking send MUST wait for a terminal or interrupted state, while §3.1.1 says SendMessage "MUST return immediately with either task information or response message" and §3.3.3 that operations return immediately.';
+
+/**
+ * A blocking send answered with a task neither finished nor paused (lifecycle.blocking). v1.0 contradicts itself on
+ * waiting (an advisory: BLOCKING_CONTRADICTION); v0.x describes blocking without a requirement word (the spec data).
+ */
+export function blockingUnsettled(g: Generation, t: Pick<TaskView, 'id' | 'state' | 'rawState'>, exchangeId?: string, tookMs?: number): Finding | undefined {
+  if (isTerminal(t.state, g) || isInterrupted(t.state)) return undefined;
+  const v1 = g === 'v1.0';
+  return finding(
+    g,
+    'lifecycle.blocking',
+    'state',
+    `The blocking send answered${tookMs === undefined ? '' : ` after ${tookMs} ms`} with task ${t.id ?? '?'} still ${t.rawState}: ${v1 ? 'v1.0.1 §3.2.2 says the operation MUST wait until the task reaches a terminal or interrupted state' : 'blocking: true asks the server to wait until the task is finished'}.`,
+    { exchangeId, ...(v1 && { level: 'advisory' as const }) },
+  );
+}
+
 /** UTF-8 without a byte order mark: v1.0 §14.1.1 with RFC 8259 §8.1 (MUST); v0.x only through JSON-RPC 2.0 (advisory). */
-export function encodingFindings(g: Generation, h: HttpResult): SessionFinding[] {
+export function encodingFindings(g: Generation, h: HttpResult): Finding[] {
   const v1 = g === 'v1.0';
   const level = v1 ? 'MUST' : 'advisory';
   return defined([
@@ -97,13 +121,15 @@ export interface OutcomeExpectation {
   clientTaskId?: string;
   /** The send asked to block until the task finishes or pauses. */
   blocking?: boolean;
+  /** How the call is named in an ids finding (default: the operation). */
+  label?: string;
 }
 
 /** Findings about a non-streaming answer (send, get, cancel, list). */
-export function outcomeFindings(g: Generation, op: SessionOperation, o: CallOutcome, expect: OutcomeExpectation = {}): SessionFinding[] {
+export function outcomeFindings(g: Generation, op: ExchangeOperation, o: CallOutcome, expect: OutcomeExpectation = {}): Finding[] {
   const x = { exchangeId: o.http.exchangeId };
-  const out: SessionFinding[] = [];
-  const push = (f: SessionFinding | undefined) => {
+  const out: Finding[] = [];
+  const push = (f: Finding | undefined) => {
     if (f) out.push(f);
   };
   if (o.kind === 'transport') {
@@ -114,7 +140,7 @@ export function outcomeFindings(g: Generation, op: SessionOperation, o: CallOutc
     return out;
   }
   out.push(...encodingFindings(g, o.http));
-  for (const p of o.envelopeProblems) push(finding(g, 'lifecycle.shape', 'envelope', p, { ...x, level: envelopeLevel(p) }));
+  out.push(...envelopeFindings(g, o.envelopeProblems, o.http.exchangeId));
   switch (o.kind) {
     case 'invalid':
       push(
@@ -131,19 +157,16 @@ export function outcomeFindings(g: Generation, op: SessionOperation, o: CallOutc
       out.push(...defined(o.error.problems.map((p) => finding(g, 'errors.shape', 'error-shape', p, { ...x, level: 'MUST' }))));
       break;
     case 'message':
-      out.push(...shapeFindings(g, o.message.findings, o.message.problems, x));
-      if (op === 'send' && g === 'legacy')
-        push(finding(g, 'lifecycle.send', 'answer', 'tasks/send returned a Message; the legacy protocol always returns a Task.', x));
+      out.push(...viewFindings(g, o.message, x));
+      if (op === 'send') push(legacySendMessage(g, o.http.exchangeId));
       break;
     case 'task': {
       const t = o.task;
-      out.push(...shapeFindings(g, t.findings, t.problems, x));
-      if ((op === 'get' || op === 'cancel') && expect.taskId && t.id !== undefined && t.id !== expect.taskId) {
-        push(finding(g, OP_CHECK[op], 'ids', `${op} of task ${JSON.stringify(expect.taskId)} returned task ${JSON.stringify(t.id)}`, x));
-      }
-      if (op === 'send' && expect.clientTaskId && t.id !== undefined && t.id !== expect.clientTaskId) {
-        push(finding(g, 'lifecycle.send', 'ids', `tasks/send returned task id "${t.id}", not the id the client chose ("${expect.clientTaskId}")`, x));
-      } else if (op === 'send' && expect.taskId && t.id !== undefined && t.id !== expect.taskId) {
+      out.push(...viewFindings(g, t, x));
+      if (op === 'get' || op === 'cancel') push(wrongTask(g, OP_CHECK[op], expect.label ?? op, expect.taskId, t.id, o.http.exchangeId));
+      const chosen = op === 'send' ? clientIdNotEchoed(g, t.id, expect.clientTaskId, o.http.exchangeId) : undefined;
+      if (chosen) push(chosen);
+      else if (op === 'send' && !expect.clientTaskId && expect.taskId && t.id !== undefined && t.id !== expect.taskId) {
         push(
           finding(g, 'lifecycle.multi-turn', 'ids', `the message named task ${expect.taskId} and was answered with task ${t.id} (no sentence forbids it)`, {
             ...x,
@@ -151,18 +174,7 @@ export function outcomeFindings(g: Generation, op: SessionOperation, o: CallOutc
           }),
         );
       }
-      if (op === 'send' && expect.blocking && t.state && !isTerminal(t.state, g) && !isInterrupted(t.state)) {
-        push(
-          finding(
-            g,
-            'lifecycle.blocking',
-            'state',
-            `The blocking send answered with task ${t.id ?? '?'} still ${t.rawState}: ${g === 'v1.0' ? 'v1.0.1 §3.2.2 says the operation MUST wait until the task reaches a terminal or interrupted state, but §3.1.1 says it MUST return immediately (a contradiction: advice)' : 'blocking: true asks the server to wait until the task is finished'}.`,
-            // v1.0 contradicts itself on waiting (the suite's lifecycle.blocking: an advisory); v0.x only describes it.
-            { ...x, level: 'advisory' },
-          ),
-        );
-      }
+      if (op === 'send' && expect.blocking) push(blockingUnsettled(g, t, o.http.exchangeId));
       break;
     }
     case 'ok':

@@ -3,11 +3,11 @@ import { GENERATIONS, type Generation } from '../model/check';
 import { Redactor } from '../redact';
 import { runCheck } from '../runner/check-result';
 import { RULE_SPECS, type RuleId } from '../spec';
-import { ALL_CHECKS } from './index';
-import type { CheckContext, CheckDef } from './define';
-import { appliesTo, ruleObligation } from './define';
+import { ALL_CHECKS } from '../checks/index';
+import type { CheckContext, CheckDef } from '../checks/define';
+import { appliesTo, ruleObligation } from '../checks/define';
 import { streamNeverEnded, taskTimedOut, terminalChanged, terminalChanges } from './rules';
-import type { Verdict } from './verdict';
+import type { Verdict } from '../checks/verdict';
 
 const check = (id: string) => ALL_CHECKS.find((c) => c.id === id)!;
 

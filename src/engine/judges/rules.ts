@@ -7,7 +7,18 @@
 import type { Evidence, Generation } from '../model/check';
 import type { TaskState } from '../model/events';
 import { isTerminal } from '../protocol/states';
-import type { Verdict } from './verdict';
+import type { RuleId } from '../spec';
+import { finding, type Finding, type FindingOpts } from './finding';
+
+/** A failure under a shared rule: a check returns it as its verdict (checks/verdict.ts `Verdict` accepts it as is). */
+export interface RuleVerdict {
+  status: 'fail';
+  rule: RuleId;
+  message: string;
+  evidence?: Evidence[];
+  critical?: boolean;
+  recommendation?: string;
+}
 
 /** How to give tasks more time, named in every failure of the per-task timeout (the procedure's, not ours). */
 export const TASK_TIMEOUT_KNOB =
@@ -26,17 +37,22 @@ export interface StateSeen {
  * (back to submitted, working <-> input-required, straight to completed) are legal.
  */
 export function terminalChanges(states: readonly StateSeen[], g: Generation): string[] {
-  const out: string[] = [];
+  return terminalChangesAt(states, g).map((c) => c.text);
+}
+
+/** terminalChanges with the index (in `states`) of the state that departs from the terminal one. */
+export function terminalChangesAt(states: readonly StateSeen[], g: Generation): { at: number; text: string }[] {
+  const out: { at: number; text: string }[] = [];
   for (const [i, b] of states.entries()) {
     const a = states[i - 1];
     if (a?.state && b.state && a.state !== b.state && isTerminal(a.state, g))
-      out.push(`${a.raw ?? a.state} → ${b.raw ?? b.state} (${a.source} then ${b.source})`);
+      out.push({ at: i, text: `${a.raw ?? a.state} → ${b.raw ?? b.state} (${a.source} then ${b.source})` });
   }
   return out;
 }
 
 /** The finding "a terminal state changed", whatever check observed it (rule `terminal-final`). */
-export function terminalChanged(message: string, evidence?: Evidence[], opts: { critical?: boolean; recommendation?: string } = {}): Verdict {
+export function terminalChanged(message: string, evidence?: Evidence[], opts: { critical?: boolean; recommendation?: string } = {}): RuleVerdict {
   return {
     status: 'fail',
     rule: 'terminal-final',
@@ -50,7 +66,7 @@ export function terminalChanged(message: string, evidence?: Evidence[], opts: { 
 }
 
 /** The finding "no terminal state within the per-task timeout" (rule `task-completes`). */
-export function taskTimedOut(message: string, evidence?: Evidence[]): Verdict {
+export function taskTimedOut(message: string, evidence?: Evidence[]): RuleVerdict {
   return {
     status: 'fail',
     rule: 'task-completes',
@@ -62,7 +78,7 @@ export function taskTimedOut(message: string, evidence?: Evidence[]): Verdict {
 }
 
 /** The finding "the stream never reached its end within the per-task timeout" (rule `stream-terminates`). */
-export function streamNeverEnded(message: string, evidence?: Evidence[]): Verdict {
+export function streamNeverEnded(message: string, evidence?: Evidence[]): RuleVerdict {
   return {
     status: 'fail',
     rule: 'stream-terminates',
@@ -71,4 +87,13 @@ export function streamNeverEnded(message: string, evidence?: Evidence[]): Verdic
     recommendation:
       'End every stream: publish the final status (before v1.0 with "final": true) and close the response. In @a2a-js/sdk publish the final status and call eventBus.finished().',
   };
+}
+
+/**
+ * The finding "a terminal state changed" for one exchange or frame (lifecycle.transitions, rule `terminal-final`):
+ * `changes` as terminalChanges words them, each prefixed with the task (`task t1: completed → working (…)`).
+ */
+export function terminalChangeFinding(g: Generation, changes: readonly string[], o: Omit<FindingOpts, 'by' | 'level'> = {}): Finding | undefined {
+  if (!changes.length) return undefined;
+  return finding(g, 'lifecycle.transitions', 'transition', `A terminal state changed: ${changes.slice(0, 3).join('; ')}.`, { ...o, by: 'terminal-final' });
 }

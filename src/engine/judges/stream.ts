@@ -1,25 +1,20 @@
 /**
- * The suite's sequence rules for a stream, event by event: what ends a stream, the findings of one frame alone
- * (streaming.framing), and those of the sequence (first event, one task and context, terminal states that stay,
- * nothing after the final event, artifact chunks, the end of the stream), as the streaming checks judge them.
+ * Judges of a stream, event by event: the findings of one frame alone (streaming.framing), and those of the
+ * sequence (first event, one task and context, terminal states that stay, nothing after the final event, artifact
+ * chunks). The end of the stream is judged in stream-ending.ts. The streaming checks and the console session call
+ * these same functions.
  */
 import type { SseIgnoredLine } from '../http/client';
 import type { Generation } from '../model/check';
-import type { CallOutcome, StreamItem, StreamRun } from '../protocol/dialect';
-import { BUDGET_ENDS } from '../checks/fixtures/stream';
+import type { StreamItem, StreamRun } from '../protocol/dialect';
 import { isTerminal } from '../protocol/states';
-import { defined, finding } from './rules';
-import type { SessionFinding } from './types';
-
-/**
- * What ends a stream, as the suite's stream fixture decides it: `isFinalItem` (nothing may follow: v1.0 a terminal
- * Task/status, before v1.0 final: true, any generation a Message or an error) and `endsWait` (that, or a terminal or
- * interrupted state: what a client waits for).
- */
-export { isFinalItem, endsTest as endsWait } from '../checks/fixtures/stream';
+import { defined, finding, type Finding } from './finding';
+import { terminalChangeFinding, terminalChangesAt } from './rules';
+import { BUDGET_ENDS } from './stream-end';
+import { streamCloses, streamEnding, type StreamEndFacts } from './stream-ending';
 
 /** Findings of one frame on its own: framing, envelope and payload shape (streaming.framing), error bodies. */
-export function frameFindings(g: Generation, it: StreamItem, exchangeId?: string): SessionFinding[] {
+export function frameFindings(g: Generation, it: StreamItem, exchangeId?: string): Finding[] {
   const o = { frame: it.seq, exchangeId };
   return defined([
     ...it.problems.map((p) => finding(g, 'streaming.framing', 'framing', p, { ...o, level: 'MUST' })),
@@ -29,160 +24,166 @@ export function frameFindings(g: Generation, it: StreamItem, exchangeId?: string
 }
 
 /**
- * An ignored SSE line that carried content (a byte order mark or JSON punctuation before the field name, or a
- * misspelled "data"): its data is lost for every client. Other ignored lines are legal SSE (streaming.framing).
+ * An ignored SSE line that carried content: its data is lost. WHATWG ignores unknown fields and a non-numeric
+ * retry, which is legal; but a field name that starts with a byte order mark, with JSON punctuation or white
+ * space, or that spells "data" differently, is an event's data that no client will see.
  */
 export function lostData(l: SseIgnoredLine): boolean {
   if (l.type !== 'unknown-field') return false;
   return /^[\uFEFF{}[\]"\s,]/.test(l.field) || /data/i.test(l.field);
 }
 
-export interface StreamJudgement {
-  /** Findings that belong to one frame (sequence rules), by seq. */
-  byFrame: Map<number, SessionFinding[]>;
-  /** Findings about the stream as a whole (end of stream, encoding, lost lines). */
-  stream: SessionFinding[];
+/** Invisible characters that break SSE lines, named (a byte order mark before a field name is the usual one). */
+export const visibleLine = (s: string) => s.replace(/\uFEFF/g, '\\uFEFF (a byte order mark)').replace(/\r/g, '\\r');
+
+/** Why lines were lost, in words (the usual causes named). */
+function lostCause(lines: SseIgnoredLine[]): string {
+  if (lines.some((l) => l.field.startsWith('\uFEFF'))) return 'a byte order mark before a field name (allowed only once, at the very start of the stream)';
+  if (lines.some((l) => /^[{}[\]"\s,]/.test(l.field))) {
+    return 'continuation lines lack the "data:" prefix (a multi-line JSON value needs "data:" on every line, or one line per event; the v0.2.6/v0.3.0 §9.3 examples show this invalid layout)';
+  }
+  return 'a misspelled "data" field';
 }
 
-export interface StreamFacts {
-  op: 'stream' | 'subscribe';
-  /** Index in items of the final event (-1: none) and of the event that ended the wait (-1: none). */
-  finalIndex: number;
-  endIndex: number;
-  /** The agent closed the stream by itself. */
-  closed: boolean;
-  /** The task read back after our budget ended the stream with no end event. */
-  readBack?: CallOutcome;
-  /** subscribe: the task subscribed to. */
-  taskId?: string;
-  closeGraceMs: number;
+/** The stream as a byte stream (streaming.framing): UTF-8, and no line whose content every client drops. */
+export function streamFramingFindings(g: Generation, run: StreamRun): Finding[] {
+  const x = { exchangeId: run.result.exchangeId, level: 'MUST' as const };
+  const lost = run.ignoredLines.filter(lostData);
+  const [firstLost] = lost;
+  return defined([
+    run.result.invalidUtf8
+      ? finding(g, 'streaming.framing', 'framing', 'The stream is not valid UTF-8 (SSE streams MUST be UTF-8; clients replace or reject the bytes)', x)
+      : undefined,
+    firstLost
+      ? finding(
+          g,
+          'streaming.framing',
+          'framing',
+          `${lost.length}${run.ignoredLineCount >= 20 ? '+' : ''} line(s) are not SSE fields (e.g. ${visibleLine(firstLost.line)}): ${lostCause(lost)}; clients ignore such lines, so their content is lost`,
+          x,
+        )
+      : undefined,
+  ]);
+}
+
+/** A stream the agent ended without any event (streaming.framing): a task stream carries at least the task. */
+export function emptyStreamFinding(g: Generation, run: StreamRun): Finding | undefined {
+  if (run.items.length || run.reason === 'error' || BUDGET_ENDS.has(run.reason)) return undefined;
+  return finding(
+    g,
+    'streaming.framing',
+    'framing',
+    `The stream ended without any event (${run.reason}): a JSON-RPC request MUST get a response, and a task stream carries at least the task.`,
+    { exchangeId: run.result.exchangeId, level: 'MUST' },
+  );
 }
 
 /**
- * The sequence rules of a stream: first event (v1.0 a Task), one task and context, terminal states that stay,
- * nothing after the final event (v1.0: one final Task snapshot allowed), artifact chunks that reassemble, and the
- * end of the stream (final: true before v1.0, closing at a terminal state in v1.0).
+ * The first event of a task stream: v1.0 the Task (SendStreamingMessage §3.1.2: streaming.first-event;
+ * SubscribeToTask §3.1.6: streaming.resubscribe). A Message, an error or an unreadable event is judged elsewhere.
  */
-export function judgeStream(g: Generation, run: StreamRun, f: StreamFacts): StreamJudgement {
-  const byFrame = new Map<number, SessionFinding[]>();
-  const stream: SessionFinding[] = [];
-  const x = run.result.exchangeId;
-  const at = (seq: number, fd: SessionFinding | undefined) => {
-    if (!fd) return;
-    byFrame.set(seq, [...(byFrame.get(seq) ?? []), fd]);
-  };
-  const whole = (fd: SessionFinding | undefined) => {
-    if (fd) stream.push(fd);
-  };
-  const items = run.items;
-  if (run.result.invalidUtf8)
-    whole(
-      finding(g, 'streaming.framing', 'framing', 'The stream is not valid UTF-8 (SSE streams MUST be UTF-8; clients replace or reject the bytes)', {
-        level: 'MUST',
-        exchangeId: x,
-      }),
-    );
-  const lost = run.ignoredLines.filter(lostData);
-  if (lost.length) {
-    whole(
-      finding(
+export function firstEventFinding(g: Generation, op: 'stream' | 'subscribe', first: StreamItem | undefined, exchangeId?: string): Finding | undefined {
+  if (!first || g !== 'v1.0' || first.kind === 'task' || first.kind === 'message' || first.kind === 'error' || first.kind === 'invalid') return undefined;
+  const o = { frame: first.seq, exchangeId };
+  return op === 'stream'
+    ? finding(
         g,
-        'streaming.framing',
-        'framing',
-        `${lost.length} line(s) are not SSE fields (e.g. ${JSON.stringify(lost[0]!.line)}): clients ignore such lines, so their content is lost`,
-        { level: 'MUST', exchangeId: x },
-      ),
-    );
-  }
+        'streaming.first-event',
+        'event-order',
+        `The first event is a ${first.kind === 'status' ? 'status update' : 'artifact update'}${first.rawState ? ` (${first.rawState})` : ''}, but a v1.0 task stream MUST begin with the Task object (§3.1.2).`,
+        o,
+      )
+    : finding(
+        g,
+        'streaming.resubscribe',
+        'event-order',
+        `SubscribeToTask sent a ${first.kind} first; v1.0 §3.1.6: the operation MUST return a Task object as the first event.`,
+        o,
+      );
+}
 
-  // First event: v1.0 a task stream starts with the Task (§3.1.2; SubscribeToTask §3.1.6).
-  const first = items[0];
-  if (first && g === 'v1.0' && first.kind !== 'task' && first.kind !== 'message' && first.kind !== 'error' && first.kind !== 'invalid') {
-    at(
-      first.seq,
-      f.op === 'stream'
-        ? finding(
-            g,
-            'streaming.first-event',
-            'event-order',
-            `The first event is a ${first.kind === 'status' ? 'status update' : 'artifact update'}, but a v1.0 task stream MUST begin with the Task object (§3.1.2).`,
-            { frame: first.seq, exchangeId: x },
-          )
-        : finding(
-            g,
-            'streaming.resubscribe',
-            'event-order',
-            `SubscribeToTask sent a ${first.kind} first; v1.0 §3.1.6: the operation MUST return a Task object as the first event.`,
-            { frame: first.seq, exchangeId: x },
-          ),
-    );
-  }
+const taskOf = (i: StreamItem) => i.taskId ?? i.task?.id;
+const ctxOf = (i: StreamItem) => i.contextId ?? i.task?.contextId;
 
-  // One task and one context per stream (streaming.consistency; a subscription carries only its task).
-  const taskOf = (i: StreamItem) => i.taskId ?? i.task?.id;
-  const ctxOf = (i: StreamItem) => i.contextId ?? i.task?.contextId;
-  const firstTask = f.taskId ?? items.map(taskOf).find(Boolean);
+/**
+ * One task and one context per stream (streaming.consistency); a subscription carries only its task
+ * (streaming.resubscribe). `taskId`: the task subscribed to, or (legacy) the id the client chose, which every event
+ * MUST carry (v0.1.0 §7.2.2/§7.2.3); else the first task named.
+ */
+export function streamIdFindings(g: Generation, op: 'stream' | 'subscribe', items: readonly StreamItem[], taskId?: string, exchangeId?: string): Finding[] {
+  const firstTask = taskId ?? items.map(taskOf).find(Boolean);
   const firstCtx = items.map(ctxOf).find(Boolean);
+  const out: (Finding | undefined)[] = [];
   for (const it of items) {
     const t = taskOf(it);
     const c = ctxOf(it);
+    const o = { frame: it.seq, exchangeId };
     if (t && firstTask && t !== firstTask) {
-      at(
-        it.seq,
-        f.op === 'subscribe'
-          ? finding(g, 'streaming.resubscribe', 'ids', `The subscription to task ${firstTask} carried an event of another task (${t}).`, {
-              frame: it.seq,
-              exchangeId: x,
-            })
-          : finding(g, 'streaming.consistency', 'ids', `This event is about task ${t}, the stream about ${firstTask}.`, { frame: it.seq, exchangeId: x }),
+      out.push(
+        op === 'subscribe'
+          ? finding(g, 'streaming.resubscribe', 'ids', `The subscription to task ${firstTask} carried an event of another task (${t}).`, o)
+          : finding(g, 'streaming.consistency', 'ids', `This event is about task ${t}, the stream about ${firstTask}.`, o),
       );
-    } else if (c && firstCtx && c !== firstCtx) {
-      at(it.seq, finding(g, 'streaming.consistency', 'ids', `This event is in context ${c}, the stream in ${firstCtx}.`, { frame: it.seq, exchangeId: x }));
-    }
+    } else if (c && firstCtx && c !== firstCtx)
+      out.push(finding(g, 'streaming.consistency', 'ids', `This event is in context ${c}, the stream in ${firstCtx}.`, o));
   }
+  return defined(out);
+}
 
-  // A terminal state does not change (lifecycle.transitions), per task.
-  const lastState = new Map<string, StreamItem>();
-  for (const it of items) {
-    if (!it.state) continue;
-    const key = taskOf(it) ?? '?';
-    const prev = lastState.get(key);
-    if (prev?.state && prev.state !== it.state && isTerminal(prev.state, g)) {
-      at(
-        it.seq,
-        finding(
-          g,
-          'lifecycle.transitions',
-          'transition',
-          `Task ${key} went from ${prev.rawState} (event ${prev.seq}) to ${it.rawState}: a terminal state does not change.`,
-          { frame: it.seq, exchangeId: x },
-        ),
-      );
-    }
-    lastState.set(key, it);
+/** A terminal state does not change (lifecycle.transitions, rule terminal-final), per task, within one stream. */
+export function streamTransitionFindings(g: Generation, items: readonly StreamItem[], exchangeId?: string): Finding[] {
+  const byTask = new Map<string, StreamItem[]>();
+  for (const it of items) if (it.state) byTask.set(taskOf(it) ?? '?', [...(byTask.get(taskOf(it) ?? '?') ?? []), it]);
+  const out: (Finding | undefined)[] = [];
+  for (const [task, seen] of byTask) {
+    const changes = terminalChangesAt(
+      seen.map((i) => ({ state: i.state, raw: i.rawState, source: `stream event ${i.seq}` })),
+      g,
+    );
+    for (const c of changes) out.push(terminalChangeFinding(g, [`streamed task ${task}: ${c.text}`], { frame: seen[c.at]!.seq, exchangeId }));
   }
+  return defined(out);
+}
 
-  // Nothing after the final event (v1.0: one final Task snapshot may follow, §11.7).
-  if (f.finalIndex >= 0) {
-    const final = items[f.finalIndex]!;
-    let after = items.slice(f.finalIndex + 1);
-    if (g === 'v1.0' && final.kind !== 'message' && after[0]?.kind === 'task' && isTerminal(after[0].state, g)) after = after.slice(1);
-    for (const it of after) {
-      at(
-        it.seq,
-        finding(
-          g,
-          'streaming.after-final',
-          'event-order',
-          `This event arrived after the final one (${final.kind}${final.rawState ? ` ${final.rawState}` : ''}${final.final ? ', final: true' : ''}, event ${final.seq}).`,
-          { frame: it.seq, exchangeId: x },
-        ),
-      );
-    }
+/** The events after the final one (v1.0 §11.7: one final Task snapshot may follow, `snapshot`): streaming.after-final. */
+export function afterFinal(
+  g: Generation,
+  items: readonly StreamItem[],
+  finalIndex: number,
+): { final?: StreamItem; after: StreamItem[]; snapshot?: StreamItem } {
+  const final = items[finalIndex];
+  if (finalIndex < 0 || !final) return { after: [] };
+  let after = items.slice(finalIndex + 1);
+  const [next] = after;
+  if (g === 'v1.0' && final.kind !== 'message' && next?.kind === 'task' && isTerminal(next.state, g)) {
+    after = after.slice(1);
+    return { final, after, snapshot: next };
   }
+  return { final, after };
+}
 
-  // Artifact chunks reassemble: append only to a started artifact, nothing after lastChunk.
+/** The final event in words: `status completed, final: true, event 4`. */
+export const finalWords = (final: StreamItem) =>
+  `${final.kind}${final.rawState ? ` ${final.rawState}` : ''}${final.final ? ', final: true' : ''}, event ${final.seq}`;
+
+/** One finding per event after the final one (streaming.after-final). */
+export function afterFinalFindings(g: Generation, items: readonly StreamItem[], finalIndex: number, exchangeId?: string): Finding[] {
+  const { final, after } = afterFinal(g, items, finalIndex);
+  if (!final) return [];
+  return defined(
+    after.map((it) =>
+      finding(g, 'streaming.after-final', 'event-order', `This event arrived after the final one (${finalWords(final)}).`, { frame: it.seq, exchangeId }),
+    ),
+  );
+}
+
+/**
+ * Artifact chunks that do not reassemble (streaming.artifacts): an append to an artifact never started (a Task
+ * event's artifacts count as started), or after its lastChunk. `problem` reads "event 5 appends to artifact a1, …".
+ */
+export function artifactChunkProblems(items: readonly StreamItem[]): { seq: number; problem: string }[] {
   const seen = new Map<string, { closed: boolean }>();
+  const out: { seq: number; problem: string }[] = [];
   for (const it of items) {
     if (it.kind === 'task') {
       for (const a of it.task?.artifacts ?? []) {
@@ -197,123 +198,75 @@ export function judgeStream(g: Generation, run: StreamRun, f: StreamFacts): Stre
     const key = it.artifact?.id ?? String(it.artifact?.index ?? 0);
     const cur = seen.get(key);
     if (it.artifact?.append) {
-      if (!cur)
-        at(
-          it.seq,
-          finding(g, 'streaming.artifacts', 'event-order', `This chunk appends to artifact ${key}, which was never started.`, { frame: it.seq, exchangeId: x }),
-        );
-      else if (cur.closed)
-        at(
-          it.seq,
-          finding(g, 'streaming.artifacts', 'event-order', `This chunk appends to artifact ${key} after its lastChunk.`, { frame: it.seq, exchangeId: x }),
-        );
+      if (!cur) out.push({ seq: it.seq, problem: `event ${it.seq} appends to artifact ${key}, which was never started` });
+      else if (cur.closed) out.push({ seq: it.seq, problem: `event ${it.seq} appends to artifact ${key} after its lastChunk` });
     } else seen.set(key, { closed: false });
     if (it.artifact?.lastChunk) seen.set(key, { closed: true });
   }
-
-  whole(endOfStream(g, run, f));
-  return { byFrame, stream };
+  return out;
 }
 
-/** The end of the stream (streaming.terminal, streaming.closes), as the checks judge it. */
-function endOfStream(g: Generation, run: StreamRun, f: StreamFacts): SessionFinding | undefined {
+export interface StreamJudgement {
+  /** Findings that belong to one frame (sequence rules), by seq. */
+  byFrame: Map<number, Finding[]>;
+  /** Findings about the stream as a whole (end of stream, encoding, lost lines). */
+  stream: Finding[];
+}
+
+export interface StreamFacts extends StreamEndFacts {
+  op: 'stream' | 'subscribe';
+  /** subscribe: the task subscribed to; legacy send: the task id the client chose. */
+  taskId?: string;
+}
+
+/**
+ * The sequence rules of a stream, as the streaming checks judge them: framing of the whole stream, first event,
+ * one task and context, terminal states that stay, nothing after the final event, artifact chunks that reassemble,
+ * and the end of the stream (stream-ending.ts).
+ */
+export function judgeStream(g: Generation, run: StreamRun, f: StreamFacts): StreamJudgement {
+  const byFrame = new Map<number, Finding[]>();
+  const x = run.result.exchangeId;
   const items = run.items;
-  const x = { exchangeId: run.result.exchangeId };
-  const end = items[f.endIndex];
-  const final = items[f.finalIndex];
-  const lastState = [...items].reverse().find((i) => i.state)?.rawState ?? 'none';
-  if (items.some((i) => i.kind === 'error') && (!final || final.kind === 'error')) return undefined; // a refusal, not an end-of-stream defect
-  if (!end) {
-    if (run.reason === 'error') {
-      const e = run.result.error;
-      if (e && (e.blame === 'tool' || e.source === 'abort')) return undefined;
-      return finding(
-        g,
-        'streaming.terminal',
-        'end-of-stream',
-        `The stream broke off before the task ended (${e?.message ?? 'transport error'}; last state ${lastState}).`,
-        x,
-      );
-    }
-    if (BUDGET_ENDS.has(run.reason) || run.reason === 'stopped') {
-      const rb = f.readBack;
-      if (rb?.kind === 'task' && isTerminal(rb.task.state, g)) {
-        return finding(
-          g,
-          'streaming.terminal',
-          'end-of-stream',
-          `The task reached ${rb.task.rawState} (read back), but the stream neither delivered that nor closed (last streamed state ${lastState}).`,
-          x,
-        );
-      }
-      return undefined; // still running when our budget ended: not judged
-    }
-    if (run.reason !== 'closed') return undefined;
-    if (!items.length)
-      return finding(g, 'streaming.framing', 'end-of-stream', 'The stream ended without any event: a task stream carries at least the task.', {
-        ...x,
-        level: 'MUST',
-      });
-    if (g === 'v1.0')
-      return finding(
-        g,
-        'streaming.terminal',
-        'end-of-stream',
-        `The stream closed without reaching a terminal or interrupted state (last state ${lastState}): a v1.0 task stream ends at a terminal state (§3.1.2).`,
-        x,
-      );
-    return finding(g, 'streaming.terminal', 'end-of-stream', `The stream closed (last state ${lastState}) and no status update had "final": true.`, x);
-  }
-  const ended = f.closed || run.reason === 'error';
-  if (end.kind === 'message') {
-    if (g === 'v1.0' && !ended)
-      return finding(
-        g,
-        'streaming.terminal',
-        'end-of-stream',
-        `The stream carried a Message but did not close within ${f.closeGraceMs} ms (§3.1.2: exactly one Message, then close).`,
-        { ...x, frame: end.seq },
-      );
-    return undefined;
-  }
-  if (g === 'v1.0') {
-    if (final) {
-      return ended
-        ? undefined
-        : finding(
-            g,
-            'streaming.terminal',
-            'end-of-stream',
-            `The stream reached ${final.rawState} but did not close within ${f.closeGraceMs} ms; v1.0 §3.1.2: the stream MUST close when the task reaches a terminal state.`,
-            { ...x, frame: final.seq },
-          );
-    }
-    if (ended || end.state === 'auth-required') return undefined;
-    return finding(
-      g,
-      'streaming.terminal',
-      'end-of-stream',
-      `The stream reached ${end.rawState} and stayed open; v1.0 requires closing at terminal states only (§3.1.2, §3.1.6), §11.7 describes closing here too.`,
-      { ...x, frame: end.seq, level: 'advisory' },
-    );
-  }
-  if (final) {
-    return f.closed
-      ? undefined
-      : finding(g, 'streaming.closes', 'end-of-stream', `The stream was still open ${f.closeGraceMs} ms after the final event.`, { ...x, frame: final.seq });
-  }
-  if (end.kind === 'task') return undefined; // a Task in a terminal or interrupted state ends the stream for SDK clients
-  if (isTerminal(end.state, g))
-    return finding(g, 'streaming.terminal', 'end-of-stream', `A terminal status (${end.rawState}) arrived but no event had "final": true.`, {
-      ...x,
-      frame: end.seq,
+  const perFrame = [
+    firstEventFinding(g, f.op, items[0], x),
+    ...streamIdFindings(g, f.op, items, f.taskId, x),
+    ...streamTransitionFindings(g, items, x),
+    ...afterFinalFindings(g, items, f.finalIndex, x),
+    ...artifactChunkProblems(items).map((p) =>
+      finding(g, 'streaming.artifacts', 'event-order', `${p.problem[0]!.toUpperCase()}${p.problem.slice(1)}.`, { frame: p.seq, exchangeId: x }),
+    ),
+  ];
+  for (const fd of defined(perFrame)) byFrame.set(fd.frame!, [...(byFrame.get(fd.frame!) ?? []), fd]);
+  const end = streamEnding(g, run, f);
+  const o = { exchangeId: x };
+  let ending: Finding | undefined;
+  if (end.status === 'fail' || end.status === 'advisory')
+    ending = finding(g, end.checkId, 'end-of-stream', end.message, {
+      ...o,
+      frame: end.frame,
+      ...(end.status === 'advisory' && { level: 'advisory' as const }),
     });
-  if (!f.closed) return undefined; // paused and open: nothing before v1.0 requires closing there
+  else if (end.status === 'broke-off' && !end.ours) ending = finding(g, 'streaming.terminal', 'end-of-stream', end.message, o);
+  const closes = streamCloses(items, f);
+  const open = closes.ok === false ? finding(g, 'streaming.closes', 'end-of-stream', closes.message, { ...o, frame: closes.frame }) : undefined;
+  return { byFrame, stream: defined([...streamFramingFindings(g, run), emptyStreamFinding(g, run), ending, open]) };
+}
+
+/**
+ * A streaming method (or a subscription) answered with something that is not an event stream and not an error
+ * (streaming.content-type; a subscription: streaming.resubscribe): HTTP 200 with text/event-stream is required.
+ */
+export function notAStreamFinding(
+  g: Generation,
+  op: 'stream' | 'subscribe',
+  r: Pick<StreamRun['result'], 'status' | 'contentType' | 'exchangeId'>,
+): Finding | undefined {
   return finding(
     g,
-    'streaming.terminal',
-    'end-of-stream',
-    `The stream closed at ${end.rawState} without any event having "final": true (no sentence says when an interrupted state must carry it).`,
-    { ...x, frame: end.seq, level: 'advisory' },
+    op === 'stream' ? 'streaming.content-type' : 'streaming.resubscribe',
+    'framing',
+    `The ${op === 'stream' ? 'stream endpoint' : 'subscription'} answered HTTP ${r.status} with ${r.contentType ? `Content-Type ${r.contentType}` : 'no Content-Type'}, not an event stream (HTTP 200, text/event-stream).`,
+    { exchangeId: r.exchangeId, level: 'MUST' },
   );
 }

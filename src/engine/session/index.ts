@@ -1,14 +1,13 @@
 /**
  * Single exchanges with an agent, judged with the suite's own rules: what the dashboard's console and the MCP
  * server use. open.ts opens a session (discovery), session.ts performs the operations, stream.ts reads streams,
- * rules.ts and stream-rules.ts judge, summary.ts shapes what is returned.
+ * summary.ts shapes what is returned. Every finding comes from the judges (src/engine/judges) the run's checks use.
  */
 export { openSession, type SessionOpen } from './open';
 export { Session, SessionInputError, DEFAULT_CALL_TIMEOUT_MS } from './session';
 export { CLOSE_GRACE_MS } from './stream';
 export { exchangesOf } from './summary';
 export { TaskMemory } from './memory';
-export { finding, outcomeFindings } from './rules';
-export { judgeStream, frameFindings, isFinalItem, endsWait, type StreamFacts, type StreamJudgement } from './stream-rules';
+export { finding, outcomeFindings, judgeStream, frameFindings, isFinalItem, endsTest as endsWait, type StreamFacts, type StreamJudgement } from '../judges';
 export type * from './types';
 export { inferOperation, fillCredentials, fillQueryCredentials, type RawRequest, type RawOperation } from './raw';

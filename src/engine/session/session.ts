@@ -1,8 +1,8 @@
 /**
  * A session with one agent: one exchange at a time, judged as it happens. The dashboard's console and the MCP
  * tools use it to send a message (blocking or streaming), get, cancel or subscribe to a task, and list tasks
- * (v1.0). Each call returns its exchanges (redacted), what the answer means, and the findings of the suite's own
- * rules (rules.ts), frame by frame for streams.
+ * (v1.0). Each call returns its exchanges (redacted), what the answer means, and the findings of the judges the
+ * suite's checks use (src/engine/judges), frame by frame for streams.
  *
  * @example
  * const open = await openSession(host, { agentUrl: 'http://127.0.0.1:4173/demo/v03' });
@@ -12,7 +12,6 @@
  * }
  */
 import type { NormalizedCard } from '../card/normalize';
-import { judgeListPage } from '../checks/lifecycle/list';
 import { exchange, type HttpContext } from '../http/client';
 import type { Binding, Generation } from '../model/check';
 import type { RunEvent } from '../model/events';
@@ -22,7 +21,7 @@ import { taskView, type TaskView } from '../protocol/shapes';
 import { acceptedOutputModes } from '../target';
 import { boundedClone, isRecord, truncate } from '../util/json';
 import { fillCredentials, fillQueryCredentials, inferOperation, rawStream, type RawRequest } from './raw';
-import { finding, outcomeFindings, type OutcomeExpectation } from './rules';
+import { listPageFindings, outcomeFindings, terminalChangeFinding, viewFindings, type OutcomeExpectation } from '../judges';
 import { readStream, type CallScope, type StreamHost } from './stream';
 import { countText, errorText, exchangesOf, messageSummary, redactDeep, redactError, taskSummary } from './summary';
 import { extensionHeaderName } from '../protocol/extensions';
@@ -145,23 +144,13 @@ export class Session {
     const findings = outcomeFindings(this.generation, 'list', res);
     if (res.kind === 'ok' && isRecord(res.value) && Array.isArray(res.value.tasks)) {
       res.value.tasks.slice(0, 50).forEach((t, i) => {
-        const v = taskView(this.generation, d.shapeBinding, t, `tasks[${i}]`);
-        for (const f of v.findings ?? []) {
-          const fd = finding(this.generation, 'lifecycle.shape', 'shape', f.problem, { level: f.level, exchangeId: res.http.exchangeId });
-          if (fd) findings.push(fd);
-        }
+        findings.push(...viewFindings(this.generation, taskView(this.generation, d.shapeBinding, t, `tasks[${i}]`), { exchangeId: res.http.exchangeId }));
       });
     }
     if (res.kind === 'ok') {
       // The page itself, as lifecycle.list judges it (§3.1.4: nextPageToken always present, newest first, the
       // context filter honoured, no artifacts unless asked).
-      const page = judgeListPage(res.value, o.contextId);
-      const x = { exchangeId: res.http.exchangeId };
-      const judged = [
-        ...page.hard.map((p) => finding(this.generation, 'lifecycle.list', 'answer', p, x)),
-        ...page.weak.map((p) => finding(this.generation, 'lifecycle.list', 'answer', p, { ...x, level: 'advisory' })),
-      ];
-      for (const f of judged) if (f) findings.push(f);
+      findings.push(...listPageFindings(this.generation, res.value, o.contextId, res.http.exchangeId));
     }
     return this.finish(s, 'list', this.describe('list'), res, findings);
   }
@@ -395,13 +384,10 @@ export class Session {
   ): SessionFinding | undefined {
     const moved = this.memory.observe(taskId, state, rawState, source);
     if (!moved) return undefined;
-    return finding(
-      this.generation,
-      'lifecycle.transitions',
-      'transition',
-      `Task ${taskId} was ${moved.from.rawState} (${moved.from.source}) and is now ${rawState} (${source}): a terminal state does not change.`,
-      { exchangeId, frame },
-    );
+    return terminalChangeFinding(this.generation, [`task ${taskId}: ${moved.from.rawState} → ${rawState} (${moved.from.source} then ${source})`], {
+      exchangeId,
+      frame,
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Reading one stream of a session (a streaming send, a subscription, a re-sent streaming request) as the suite's
- * stream fixture reads it, then judging it with the sequence rules (stream-rules.ts), frame by frame.
+ * stream fixture reads it, then judging it with the judges of streams (src/engine/judges), frame by frame.
  */
 import type { HttpContext } from '../http/client';
 import type { Binding, Generation } from '../model/check';
@@ -9,14 +9,12 @@ import type { Host } from '../ports';
 import type { CallOutcome, Dialect, StreamItem, StreamRun } from '../protocol/dialect';
 import type { Redactor } from '../redact';
 import { isRecord } from '../util/json';
-import { finding, outcomeFindings } from './rules';
-import { BUDGET_ENDS, CLOSE_GRACE_MS, endsTest, isFinalItem } from '../checks/fixtures/stream';
-import { judgeStream } from './stream-rules';
+import { BUDGET_ENDS, CLOSE_GRACE_MS, endsTest, isFinalItem, judgeStream, notAStreamFinding, outcomeFindings } from '../judges';
 import { countText, errorText, exchangesOf, frameOf, messageSummary, redactError, streamEndText, streamTask } from './summary';
 import type { CallOptions, SessionFinding, SessionFrame, SessionOperation, SessionResult, StreamSummary } from './types';
 
 /** How long we keep reading after the event that ends a stream, waiting for the agent to close it: the suite's. */
-export { CLOSE_GRACE_MS } from '../checks/fixtures/stream';
+export { CLOSE_GRACE_MS } from '../judges';
 
 /** One call of a session: its HTTP context (events collected, signals combined), lane, start and budget. */
 export interface CallScope {
@@ -117,13 +115,7 @@ export async function readStream(
         : d.parseRpc(r, typeof bodyId === 'string' ? bodyId : String(bodyId ?? ''), 'send');
     const findings = answer.kind === 'transport' ? outcomeFindings(g, op, answer) : outcomeFindings(g, op, answer).filter((f) => f.rule !== 'answer');
     if (answer.kind !== 'error' && answer.kind !== 'transport') {
-      const fd = finding(
-        g,
-        op === 'stream' ? 'streaming.content-type' : 'streaming.resubscribe',
-        'framing',
-        `The ${op === 'stream' ? 'streaming method' : 'subscription'} answered HTTP ${r.status} with ${r.contentType ? `Content-Type ${r.contentType}` : 'no Content-Type'}, not an event stream (HTTP 200, text/event-stream).`,
-        { exchangeId: r.exchangeId, level: 'MUST' },
-      );
+      const fd = notAStreamFinding(g, op, r);
       if (fd) findings.push(fd);
     }
     const result = h.finish(s, op, method, answer, findings);
@@ -131,8 +123,11 @@ export async function readStream(
     result.stream = { end: 'not-stream', events: 0 };
     return result;
   }
+  // The user's Stop (the call's own signal) is neither the agent's end nor ours.
+  const end: StreamSummary['end'] = o.signal?.aborted && run.reason !== 'closed' ? 'stopped' : run.reason === 'stopped' ? 'grace' : run.reason;
   const judged = judgeStream(g, run, {
     op,
+    endWords: streamEndText(end, s.timeoutMs, CLOSE_GRACE_MS),
     finalIndex,
     endIndex,
     closed: run.reason === 'closed',
@@ -153,8 +148,7 @@ export async function readStream(
   }
   if (readBack?.kind === 'task') findings.push(...outcomeFindings(g, 'get', readBack, { taskId }));
   const stream: StreamSummary = {
-    // The user's Stop (the call's own signal) is neither the agent's end nor ours.
-    end: o.signal?.aborted && run.reason !== 'closed' ? 'stopped' : run.reason === 'stopped' ? 'grace' : run.reason,
+    end,
     events: run.events,
     firstEventMs: run.firstEventMs,
     finalFrame: finalIndex >= 0 ? finalIndex + 1 : undefined,

@@ -8,7 +8,7 @@ import type { ProtocolError, StreamItem } from '../protocol/dialect';
 import type { MessageView, TaskView } from '../protocol/shapes';
 import type { Redactor } from '../redact';
 import { boundedClone, isRecord, truncate } from '../util/json';
-import { frameFindings } from './stream-rules';
+import { frameFindings } from '../judges';
 import type { MessageSummary, SessionExchange, SessionFinding, SessionFrame, StreamSummary, TaskSummary } from './types';
 
 /** The engine's exchange events folded into one record per exchange. */

@@ -1,5 +1,7 @@
 import type { InterfacePreference } from '../card/detect';
 import type { Limits } from '../http/client';
+import type { ExchangeOperation } from '../judges/exchange';
+import type { Finding } from '../judges/finding';
 import type { Binding, Generation } from '../model/check';
 import type { DiscoveryAttempt, HttpRequestInfo, HttpResponseInfo, RunEvent, TaskState, Timings, TransportError } from '../model/events';
 import type { ProtocolError } from '../protocol/dialect';
@@ -8,27 +10,13 @@ import type { Credentials } from '../model/credentials';
 import type { TargetProblem } from '../target/problem';
 
 /** The operations a session performs, one exchange (or one stream) each. */
-export type SessionOperation = 'send' | 'stream' | 'get' | 'cancel' | 'subscribe' | 'list' | 'push-set' | 'push-get' | 'push-list' | 'push-delete' | 'raw';
+export type SessionOperation = ExchangeOperation;
 
 /**
- * One finding about an answer, judged with the suite's own rule for it: the check that judges the same rule in a
- * run (`checkId`) and the strength its quoted sentences give it in the generation spoken (`level`). `advisory` is a
- * finding nothing stronger than MAY stands behind (shown, never a violation).
+ * One finding about an answer, judged with the suite's own rule for it (src/engine/judges): the check that judges
+ * the same rule in a run (`checkId`) and the strength its quoted sentences give it in the generation spoken.
  */
-export interface SessionFinding {
-  level: 'MUST' | 'SHOULD' | 'advisory';
-  /** The check that judges this rule in a conformance run, e.g. `streaming.after-final`. */
-  checkId: string;
-  /** What the rule is about: shapes, ids, states and transitions, event order, end of stream, the transport. */
-  rule: 'shape' | 'envelope' | 'ids' | 'state' | 'transition' | 'event-order' | 'end-of-stream' | 'framing' | 'answer' | 'transport' | 'error-shape';
-  message: string;
-  /** The SSE frame (its `seq`, from 1) the finding belongs to, for inline display; absent for the whole answer. */
-  frame?: number;
-  /** The exchange the finding is about. */
-  exchangeId?: string;
-  /** Where the rule is written, in the generation spoken (e.g. `A2A v1.0.1 §3.1.2`). */
-  specRef?: string;
-}
+export type SessionFinding = Finding;
 
 /** One HTTP exchange as it crossed the wire, credentials redacted (the engine's http-request/http-response events). */
 export interface SessionExchange {

@@ -7,6 +7,7 @@ import { SPEC as oauth } from './data/oauth';
 import { SPEC as security } from './data/security';
 import { SPEC as streaming, STREAM_ENDS, STREAM_TERMINATES } from './data/streaming';
 import { PROCEDURE_JUDGED_BY } from './data/procedure';
+export { CLIENT_SPECS } from './data/client';
 import type { CheckSpec } from './types';
 
 export * from './types';
@@ -30,7 +31,7 @@ export const CHECK_SPECS: Readonly<Record<string, CheckSpec>> = withProcedure({ 
 /**
  * Rules observed by more than one check (or door: console, MCP, tap), each with one strength per generation: a
  * verdict that names its rule (`Verdict.rule`) is judged with the rule's sentences, whatever check observed it.
- * The judging functions are in src/engine/checks/rules.ts.
+ * The judging functions are in src/engine/judges/rules.ts.
  */
 export const RULE_SPECS = {
   /** A terminal state is final: a finished task never changes state (procedure V3, V4). */

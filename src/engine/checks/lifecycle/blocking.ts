@@ -1,15 +1,12 @@
 /**
  * lifecycle.blocking: a blocking send returns only once the task is finished or paused (or with a Message).
  */
-import { isInterrupted, isTerminal } from '../../protocol/states';
+import { BLOCKING_CONTRADICTION, blockingUnsettled } from '../../judges/exchange';
+import { isTerminal } from '../../protocol/states';
 import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials } from '../define';
 import { brokenCallVerdict } from '../fixtures/outcomes';
 import { emitState, readBack, runningSkill, skillInput } from '../fixtures/tasks';
 import { artifactCount } from './shared';
-
-/** Why an unfinished answer to a v1.0 blocking send is an advisory (spec data note of lifecycle.blocking). */
-const CONTRADICTION =
-  'v1.0.1 contradicts itself on waiting: §3.2.2 (and the proto) say a blocking send MUST wait for a terminal or interrupted state, while §3.1.1 says SendMessage "MUST return immediately with either task information or response message" and §3.3.3 that operations return immediately.';
 
 export const lifecycleBlocking = defineCheck({
   id: 'lifecycle.blocking',
@@ -61,14 +58,12 @@ export const lifecycleBlocking = defineCheck({
     }
     const t = res.task;
     emitState(ctx, lane, { source: 'send', at: ctx.http.host.now(), task: t, exchangeId: res.http.exchangeId });
-    const settled = isTerminal(t.state, ctx.generation) || isInterrupted(t.state);
-    if (!settled) {
-      const v = fail(
-        `The blocking send answered after ${took} ms with task ${t.id ?? '?'} still ${t.rawState}: ${v1 ? 'v1.0.1 §3.2.2 says the operation MUST wait until the task reaches a terminal or interrupted state' : 'blocking: true asks the server to wait until the task is finished'}.`,
-        evidence,
-      );
+    // One judge for the console and the run (src/engine/judges/exchange.ts); v1.0 contradicts itself on waiting.
+    const unsettled = blockingUnsettled(ctx.generation, t, res.http.exchangeId, took);
+    if (unsettled) {
+      const v = fail(unsettled.message, evidence);
       // v1.0: §3.1.1 ("MUST return immediately") and §3.3.3 contradict §3.2.2 on waiting: a contradiction is advice.
-      return v1 ? { ...v, advisory: CONTRADICTION } : v;
+      return v1 ? { ...v, advisory: BLOCKING_CONTRADICTION } : v;
     }
     if (!t.id || !isTerminal(t.state, ctx.generation)) return pass(`The blocking send returned after ${took} ms with the task ${t.rawState}.`, evidence);
     // "The response MUST include the latest task state with all artifacts": the stored task says what that was.

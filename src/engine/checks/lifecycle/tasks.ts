@@ -5,7 +5,8 @@
 import type { Evidence } from '../../model/check';
 import { isTerminal } from '../../protocol/states';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip } from '../define';
-import { taskTimedOut, terminalChanged, terminalChanges, type StateSeen } from '../rules';
+import { clientIdNotEchoed, encodingFindings, envelopeFindings, legacySendMessage, viewFindings, wrongTask } from '../../judges/exchange';
+import { taskTimedOut, terminalChangeFinding, terminalChanged, terminalChanges, type StateSeen } from '../../judges/rules';
 import { cancelFixture } from '../fixtures/cancel';
 import { brokenCallVerdict, declaredInputRefused, isTaskNotFound } from '../fixtures/outcomes';
 import { streamFixture } from '../fixtures/stream';
@@ -64,7 +65,8 @@ export const lifecycleSend = defineCheck({
     );
     evidence.push(...declared.map((r) => exchangeEvidence(r.send.http, `skill ${r.skillId}: declared input refused`)));
     if (s.kind === 'message') {
-      if (ctx.generation === 'legacy') return fail('tasks/send returned a Message; the legacy protocol always returns a Task.', evidence);
+      const legacy = legacySendMessage(ctx.generation, s.http.exchangeId);
+      if (legacy) return fail(legacy.message, evidence);
       return graded(
         [],
         weak,
@@ -76,12 +78,9 @@ export const lifecycleSend = defineCheck({
     if (s.kind !== 'task') return brokenCallVerdict(ctx, s, d.describe('send'), { input: basic.input, waits: true });
     const t = s.task;
     if (!t.id) return fail('The returned Task has no id.', evidence);
-    if (ctx.generation === 'legacy' && basic.clientTaskId && t.id !== basic.clientTaskId) {
-      return fail(
-        `tasks/send returned task id "${t.id}", not the id the client chose ("${basic.clientTaskId}").`,
-        evidence,
-        'In the legacy protocol the client picks the task id (TaskSendParams.id); echo it back.',
-      );
+    const notEchoed = clientIdNotEchoed(ctx.generation, t.id, basic.clientTaskId, s.http.exchangeId);
+    if (notEchoed) {
+      return fail(`${notEchoed.message}.`, evidence, 'In the legacy protocol the client picks the task id (TaskSendParams.id); echo it back.');
     }
     if (!t.state) return fail(`The initial state ${JSON.stringify(t.rawState)} is not a task state.`, evidence);
     const note = initialStateNote(t, ctx.generation);
@@ -134,8 +133,9 @@ export const lifecycleGet = defineCheck({
         judged++;
         const what = `${d.describe('get', sent)} (${r.skillId ? `skill ${r.skillId}` : 'message'})`;
         if (g.kind === 'task') {
-          if (g.task.id !== sent) {
-            hard.push(`${what} returned task id ${JSON.stringify(g.task.id)} for ${JSON.stringify(sent)}`);
+          const other = wrongTask(ctx.generation, 'lifecycle.get', what, sent, g.task.id, g.http.exchangeId);
+          if (other) {
+            hard.push(other.message);
             evidence.push(exchangeEvidence(g.http));
           } else if (!g.task.state) {
             hard.push(`${what} returned no task state (${JSON.stringify(g.task.rawState)})`);
@@ -270,8 +270,9 @@ export const lifecycleTransitions = defineCheck({
       ...runs.map(runEvidence),
       ...sequences.slice(runs.length).map((q) => ev(q.label, q.states.map((x) => `${x.source}:${x.raw}`).join(' → '))),
     ];
-    return problems.length
-      ? terminalChanged(`A terminal state changed: ${problems.slice(0, 3).join('; ')}.`, evidence)
+    const changed = terminalChangeFinding(ctx.generation, problems);
+    return changed
+      ? terminalChanged(changed.message, evidence)
       : pass(`${count} observed states in ${sequences.length} sequence(s); no terminal state changed.`, evidence);
   },
 });
@@ -324,33 +325,23 @@ export const lifecycleShape = defineCheck({
   requires: ['dialect'],
   run: async (ctx) => {
     const runs = await skillRuns(ctx);
-    const v1 = ctx.generation === 'v1.0';
+    const g = ctx.generation;
     const problems = new Map<string, { exchangeId: string; level: 'MUST' | 'advisory' }>();
     const add = (p: string, exchangeId: string, level: 'MUST' | 'advisory') => {
       if (!problems.has(p) && problems.size < 60) problems.set(p, { exchangeId, level });
     };
-    // RFC 8259 §9: a parser MAY limit nesting; a deep answer is legal JSON that some clients refuse.
-    const envelopeLevel = (p: string): 'MUST' | 'advisory' => (/^the answer nests JSON \d+ levels deep/.test(p) ? 'advisory' : 'MUST');
-    const addView = (v: { problems: string[]; findings?: { problem: string; level: 'MUST' | 'advisory' }[] }, exchangeId: string) => {
-      for (const f of v.findings ?? v.problems.map((problem) => ({ problem, level: 'MUST' as const }))) add(f.problem, exchangeId, f.level);
+    // One judge per rule (src/engine/judges/exchange.ts), as the console judges each answer: envelope, shapes, encoding.
+    const addAll = (fs: { message: string; level: string; exchangeId?: string }[], exchangeId: string) => {
+      for (const f of fs) add(f.message, f.exchangeId ?? exchangeId, f.level === 'advisory' ? 'advisory' : 'MUST');
     };
     for (const r of runs) {
-      for (const p of r.send.envelopeProblems) add(p, r.send.http.exchangeId, envelopeLevel(p));
-      if (r.send.kind === 'message') addView(r.send.message, r.send.http.exchangeId);
-      for (const o of r.observations) addView(o.task, o.exchangeId);
-      for (const g of r.gets) g.envelopeProblems.forEach((p) => add(p, g.http.exchangeId, envelopeLevel(p)));
+      addAll(envelopeFindings(g, r.send.envelopeProblems), r.send.http.exchangeId);
+      if (r.send.kind === 'message') addAll(viewFindings(g, r.send.message), r.send.http.exchangeId);
+      for (const o of r.observations) addAll(viewFindings(g, o.task), o.exchangeId);
+      for (const x of r.gets) addAll(envelopeFindings(g, x.envelopeProblems), x.http.exchangeId);
       // UTF-8 without a byte order mark: v1.0 §14.1.1 with RFC 8259 §8.1 (MUST); v0.x cite JSON-RPC 2.0 and
       // through it RFC 4627, which has no such rule: an advisory there.
-      for (const h of [r.send.http, ...r.gets.map((g) => g.http)]) {
-        if (h.invalidUtf8)
-          add(`the response body is not valid UTF-8${v1 ? ' (v1.0.1 §14.1.1: UTF-8 MUST be used)' : ''}`, h.exchangeId, v1 ? 'MUST' : 'advisory');
-        if (h.bom)
-          add(
-            `the response body starts with a UTF-8 byte order mark${v1 ? ' (RFC 8259 §8.1: MUST NOT be added)' : ''}`,
-            h.exchangeId,
-            v1 ? 'MUST' : 'advisory',
-          );
-      }
+      for (const h of [r.send.http, ...r.gets.map((x) => x.http)]) addAll(encodingFindings(g, h), h.exchangeId);
     }
     if (!runs.some((r) => r.send.kind === 'task' || r.send.kind === 'message')) return skip('No task or message was returned to judge.', 'precondition');
     const all = [...problems];

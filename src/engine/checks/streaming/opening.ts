@@ -2,36 +2,13 @@
  * Streaming checks on how the shared stream opens: HTTP 200 text/event-stream, well-formed SSE events with a
  * valid payload, and (v1.0) the Task first.
  */
-import type { SseIgnoredLine } from '../../http/client';
+import { emptyStreamFinding, firstEventFinding, lostData, notAStreamFinding, streamFramingFindings, visibleLine } from '../../judges/stream';
 import { quantile } from '../../report/series';
 import { isRecord } from '../../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, refusedForCredentials, skip, toolLimit, transportVerdict } from '../define';
 import { rateLimited } from '../fixtures/outcomes';
 import { BUDGET_ENDS, streamFixture } from '../fixtures/stream';
 import { brokeOff, budgetKnob, errorText, itemEvidence, refusalVerdict, STREAM, streamEnd } from './shared';
-
-/** Invisible characters that break SSE lines, named (a byte order mark before a field name is the usual one). */
-const visible = (s: string) => s.replace(/\uFEFF/g, '\\uFEFF (a byte order mark)').replace(/\r/g, '\\r');
-
-/**
- * An ignored SSE line that carried content: its data is lost. WHATWG ignores unknown fields and a non-numeric
- * retry, which is legal; but a field name that starts with a byte order mark, with JSON punctuation or white
- * space, or that spells "data" differently, is an event's data that no client will see.
- */
-function lostData(l: SseIgnoredLine): boolean {
-  if (l.type !== 'unknown-field') return false;
-  const f = l.field;
-  return /^[\uFEFF{}[\]"\s,]/.test(f) || /data/i.test(f);
-}
-
-/** Why lines were lost, in words (the usual causes named). */
-function lostCause(lines: SseIgnoredLine[]): string {
-  if (lines.some((l) => l.field.startsWith('\uFEFF'))) return 'a byte order mark before a field name (allowed only once, at the very start of the stream)';
-  if (lines.some((l) => /^[{}[\]"\s,]/.test(l.field))) {
-    return 'continuation lines lack the "data:" prefix (a multi-line JSON value needs "data:" on every line, or one line per event; the v0.2.6/v0.3.0 §9.3 examples show this invalid layout)';
-  }
-  return 'a misspelled "data" field';
-}
 
 export const streamingContentType = defineCheck({
   id: 'streaming.content-type',
@@ -43,7 +20,7 @@ export const streamingContentType = defineCheck({
   specRefs: STREAM,
   recommendation:
     'Answer the streaming method with HTTP 200 and Content-Type: text/event-stream, then write one SSE event per update. If a proxy (nginx, a CDN) sits in front, disable response buffering for this route.',
-  requires: ['streaming'],
+  requires: ['streaming', 'sse-streams'],
   run: async (ctx) => {
     const f = await streamFixture(ctx);
     const r = f.run.result;
@@ -69,7 +46,7 @@ export const streamingContentType = defineCheck({
     return {
       status: 'fail',
       critical: r.status >= 500,
-      message: `The stream endpoint answered HTTP ${r.status} with ${r.contentType ? `Content-Type ${r.contentType}` : 'no Content-Type'}, not an event stream (HTTP 200, text/event-stream).`,
+      message: notAStreamFinding(ctx.generation, 'stream', r)?.message ?? `The stream endpoint answered HTTP ${r.status}, not an event stream.`,
       evidence: [exchangeEvidence(r)],
     };
   },
@@ -93,31 +70,23 @@ export const streamingFraming = defineCheck({
     const lost = run.ignoredLines.filter(lostData);
     const benign = run.ignoredLines.filter((l) => !lostData(l));
     const bad = items.filter((i) => i.kind === 'invalid' || i.problems.length);
-    const invalidUtf8 = run.result.invalidUtf8;
-    const [firstLost] = lost;
     const problems = [
-      ...(invalidUtf8 ? ['The stream is not valid UTF-8 (SSE streams MUST be UTF-8; clients replace or reject the bytes)'] : []),
-      ...(firstLost
-        ? [
-            `${lost.length}${run.ignoredLineCount >= 20 ? '+' : ''} line(s) are not SSE fields (e.g. ${visible(firstLost.line)}): ${lostCause(lost)}; clients ignore such lines, so their content is lost`,
-          ]
-        : []),
+      // The stream as bytes (UTF-8, lines whose content is lost): the judge the console uses too.
+      ...streamFramingFindings(ctx.generation, run).map((f) => f.message),
       ...(bad.length
         ? [
             `${bad.length} of ${items.length} event(s) are malformed: ${[...new Set(bad.flatMap((b) => (b.problems.length ? b.problems : ['not a valid event'])))].slice(0, 3).join('; ')}`,
           ]
         : []),
     ];
-    const lostEvidence = lost.slice(0, 5).map((l) => ev('SSE line ignored (content lost)', visible(l.line)));
+    const lostEvidence = lost.slice(0, 5).map((l) => ev('SSE line ignored (content lost)', visibleLine(l.line)));
     if (!items.length && !problems.length) {
       if (run.reason === 'error') return brokeOff(ctx, run, 'before its first event');
       if (BUDGET_ENDS.has(run.reason))
         return toolLimit(`No event arrived before our budget ended: the stream ${streamEnd(ctx, run)}. ${budgetKnob(ctx, run)}`, [
           exchangeEvidence(run.result),
         ]);
-      return fail(`The stream ended without any event (${run.reason}): a JSON-RPC request MUST get a response, and a task stream carries at least the task.`, [
-        exchangeEvidence(run.result),
-      ]);
+      return fail(emptyStreamFinding(ctx.generation, run)?.message ?? `The stream ended without any event (${run.reason}).`, [exchangeEvidence(run.result)]);
     }
     if (problems.length) return fail(`${problems.join('. ')}.`, [...lostEvidence, ...itemEvidence(bad)]);
     if (run.reason === 'oversize') {
@@ -183,12 +152,8 @@ export const streamingFirstEvent = defineCheck({
       return skip('The first event is not a valid event for the generation, so its type cannot be told (see streaming.framing).', 'precondition', evd);
     if (first.kind === 'message') return pass(`The stream is a single Message (message-only reply); ${timing}.`, evd);
     if (ctx.generation === 'v1.0') {
-      return first.kind === 'task'
-        ? pass(`The first event is the Task (${first.rawState}); ${timing}.`, evd)
-        : fail(
-            `The first event is a ${first.kind === 'status' ? 'status update' : 'artifact update'}${first.rawState ? ` (${first.rawState})` : ''}, but a v1.0 task stream MUST begin with the Task object (§3.1.2).`,
-            evd,
-          );
+      const wrong = firstEventFinding(ctx.generation, 'stream', first, run.result.exchangeId);
+      return wrong ? fail(wrong.message, evd) : pass(`The first event is the Task (${first.rawState}); ${timing}.`, evd);
     }
     const order = run.items
       .slice(0, 4)

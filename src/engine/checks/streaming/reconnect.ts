@@ -9,6 +9,7 @@ import { isRecord } from '../../util/json';
 import type { CheckContext } from '../context';
 import { defineCheck, exchangeEvidence, fail, pass, skip, toolLimit, transportVerdict, type Verdict } from '../define';
 import { BUDGET_ENDS, CLOSE_GRACE_MS } from '../fixtures/stream';
+import { firstEventFinding, streamIdFindings } from '../../judges/stream';
 import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, startRunningTask } from '../fixtures/tasks';
 import { brokeOff, budgetKnob, errorText, itemEvidence, streamEnd } from './shared';
 
@@ -247,10 +248,15 @@ function judgeResubscribe(
       return toolLimit(`The resubscribed stream carried no event before our budget ended (it ${streamEnd(ctx, run)}). ${budgetKnob(ctx, run)}`, evd);
     return fail('The resubscribed stream carried no event.', evd);
   }
+  // The judges the console uses for a subscription too: the Task first (v1.0), only the task subscribed to.
+  const wrongFirst = ctx.generation === 'v1.0' && first.kind !== 'task' ? firstEventFinding(ctx.generation, 'subscribe', first) : undefined;
   if (ctx.generation === 'v1.0' && first.kind !== 'task')
-    return fail(`SubscribeToTask sent a ${first.kind} first; v1.0 §3.1.6: the operation MUST return a Task object as the first event.`, evd);
-  const foreign = run.items.find((i) => i.taskId && i.taskId !== taskId);
-  if (foreign) return fail(`The resubscribed stream carried events of another task (${foreign.taskId}).`, evd);
+    return fail(
+      wrongFirst?.message ?? `SubscribeToTask sent a ${first.kind} first; v1.0 §3.1.6: the operation MUST return a Task object as the first event.`,
+      evd,
+    );
+  const [foreign] = streamIdFindings(ctx.generation, 'subscribe', run.items, taskId).filter((x) => x.checkId === 'streaming.resubscribe');
+  if (foreign) return fail(foreign.message, evd);
   const paused = endSeenAs ?? finishedAs;
   if ((run.reason === 'stopped' || BUDGET_ENDS.has(run.reason)) && paused) {
     return pass(

@@ -132,7 +132,7 @@ const MORE_MESSAGES_10 = q(
   'MAY',
 );
 
-// ------------------------------------------------------------------ rules (src/engine/checks/rules.ts)
+// ------------------------------------------------------------------ rules (src/engine/judges/rules.ts)
 
 const CANCEL_NOTE =
   'The conformance procedure wants a canceled task to be canceled (Verification V3), but every release calls cancellation best effort ("success is not guaranteed"): the spec permits declining, so a declined cancel is an advisory. A cancel answered "canceled" after which the task changes state is not a declined cancel: it breaks the rule "a terminal state is final" (MUST, rules.ts), judged here too.';

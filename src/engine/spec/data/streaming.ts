@@ -273,7 +273,7 @@ const PROCEDURE_END_NOTE =
   'The conformance procedure asks that the last event carry final: true and a terminal state, with nothing after it (Streaming S2, SHOULD).';
 
 /**
- * The rule "the stream ends at its final event" (src/engine/checks/rules.ts): one strength per generation, for every
+ * The rule "the stream ends at its final event" (src/engine/judges/rules.ts): one strength per generation, for every
  * check that observes it (streaming.terminal, streaming.closes). Before v1.0 the spec describes final:true and the
  * close without a requirement word (the schema's required `final` only says every status update carries the flag),
  * so the strength is the procedure's SHOULD; v1.0.1 §3.1.2 requires closing at a terminal state (MUST).
