@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stateFromReport } from '../engine/report/build';
 import { exchangeLatencies, resultsPerCategory, streamTimings } from '../engine/report/series';
 import { conformantReport, hostileReport, largeReport, sampleReport, unreachableReport } from '../testing/fixtures/reports';
-import { CATEGORY_LABELS, cleanText } from './common';
+import { CATEGORY_LABELS, cleanText, failedResults as failedResultsOf } from './common';
 import { toHtml } from './html';
 
 /** Loads the page into jsdom's document (innerHTML: no script would run even if one slipped through). */
@@ -183,9 +183,39 @@ describe('HTML export: first screen and print', () => {
     const cancel = [...failed.querySelectorAll('tbody tr')].find((tr) => tr.textContent?.includes('lifecycle.cancel'))!;
     const quotes = [...cancel.querySelectorAll('blockquote.req')].map((q) => q.textContent);
     expect(quotes).toEqual([
-      'A2A v0.3.0 §7.4 tasks/cancel (no requirement word): "Requests the cancellation of an ongoing task."',
-      'A2A v0.3.0 §11.1.2 Core Method Implementation (MUST): "MUST implement all of the following core methods via at least one supported transport:"',
+      'A2A v0.3.0 §7.4 tasks/cancel (no requirement word): “Requests the cancellation of an ongoing task.”',
+      'A2A v0.3.0 §11.1.2 Core Method Implementation (MUST): “MUST implement all of the following core methods via at least one supported transport:”',
     ]);
+    // Folded (issue 25 item 8): the row stays short; the sentences are one click away, counted in the summary.
+    const details = cancel.querySelector('details')!;
+    expect(details.querySelector('summary')?.textContent).toMatch(/^2 sentences/);
+    expect(details.querySelectorAll('blockquote.req')).toHaveLength(2);
+  });
+
+  it('shows a schema excerpt as code, never wrapped in doubled quotation marks', () => {
+    const report = sampleReport();
+    const r = failedResultsOf(report)[0]!;
+    r.requirement = {
+      release: 'A2A v0.3.0',
+      sentences: [{ doc: 'A2A v0.3.0', section: 'a2a.json AgentCard', quote: '"required": [ "name", "url" ]', keyword: 'required-field' }],
+    };
+    const doc = load(toHtml(report).body);
+    const q = getByRole(doc.body, 'region', { name: 'Failed tests' }).querySelector('blockquote.req')!;
+    expect(q.textContent).toBe('A2A v0.3.0 a2a.json AgentCard (required field): "required": [ "name", "url" ]');
+    expect(q.querySelector('code')?.textContent).toBe('"required": [ "name", "url" ]');
+    expect(q.textContent).not.toMatch(/""|“"/);
+  });
+
+  it('stacks table rows as labelled cards on a phone and never breaks a word mid-letter in running text', () => {
+    const body = toHtml(sampleReport()).body;
+    const phone = /@media \(max-width:600px\)\{([\s\S]*?)\}\n@page/.exec(body)?.[1] ?? '';
+    expect(phone).toMatch(/table\.failed,table\.results[^{]*\{display:block/);
+    expect(phone).toMatch(/td\[data-label\]::before\{content:attr\(data-label\)/);
+    expect(body).toMatch(/\.msg,td,dd,summary\{overflow-wrap:break-word/);
+    const doc = load(body);
+    const cells = [...getByRole(doc.body, 'region', { name: 'Failed tests' }).querySelectorAll('tbody td')];
+    // Every cell but the test's own names what it is (the header row is hidden on a phone).
+    expect(cells.filter((td) => !td.hasAttribute('data-label')).length).toBe(doc.querySelectorAll('table.failed tbody tr').length);
   });
 
   it('shows NOT ASSESSED with the reason instead of a level (no counts, no grade)', () => {

@@ -9,7 +9,6 @@ import {
   STATUS_LABELS,
   advisoryResults,
   exportFilename,
-  requirementLines,
   verdictLine,
   failedResults,
   formatDate,
@@ -61,7 +60,7 @@ header{padding-bottom:0}header h1{font-size:1rem;font-weight:600;color:var(--mut
 h2{font-size:1.25rem;margin-top:2em;border-bottom:1px solid var(--line)}h3{font-size:1.05rem}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:0}dt{color:var(--muted)}dd{margin:0}
 td dl.facts{display:block}td dl.facts dd{margin:0 0 6px}
-.url,.msg,td,dd,summary{overflow-wrap:anywhere;white-space:pre-wrap}th,.level-badge{overflow-wrap:anywhere}
+.msg,td,dd,summary{overflow-wrap:break-word;white-space:pre-wrap}.url,code{overflow-wrap:anywhere}th,.level-badge{overflow-wrap:break-word}
 a{color:var(--ttfb)}
 .first{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:16px 24px;align-items:start;margin-top:8px}
 @media (max-width:760px){.first{grid-template-columns:minmax(0,1fr)}}
@@ -83,6 +82,7 @@ ul.strip{list-style:none;margin:16px 0 0;padding:0;display:grid;grid-template-co
 .tile svg{display:block;width:100%;height:8px;margin:6px 0;background:var(--line);border-radius:4px}
 .tile .counts{font-size:.9rem}.tile .counts span{white-space:nowrap}
 blockquote.req{margin:4px 0;padding:2px 10px;border-left:3px solid var(--line);color:var(--muted)}
+blockquote.req .src{display:block;font-size:.85rem}blockquote.req code{white-space:pre-wrap}
 table{border-collapse:collapse;width:100%;margin:8px 0 16px}
 th,td{border:1px solid var(--line);padding:6px 8px;text-align:left;vertical-align:top}
 th{background:var(--panel)}td.num,th.num{text-align:right}table.results th:first-child{width:24%}
@@ -99,7 +99,13 @@ svg .ttfb{fill:var(--ttfb)}svg .total{fill:var(--total)}svg .first{fill:var(--fi
 footer{color:var(--muted);font-size:.85rem}
 .muted{color:var(--muted)}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
-@media (max-width:600px){header,main,footer{padding:12px}.level-badge{font-size:1.6rem;letter-spacing:0}table{font-size:.85rem}th,td{padding:4px}}
+@media (max-width:600px){header,main,footer{padding:12px}.level-badge{font-size:1.6rem;letter-spacing:0}table{font-size:.85rem}th,td{padding:4px}
+table.failed,table.results,table.failed tbody,table.results tbody,table.failed tr,table.results tr,table.failed td,table.results td{display:block;width:auto}
+table.failed thead,table.results thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+table.failed tr,table.results tr{border:1px solid var(--line);border-radius:8px;margin:8px 0;padding:6px 10px}
+table.failed td,table.results td{border:0;padding:2px 0}table.results th:first-child{width:auto}
+td[data-label]::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted)}
+td.st,td.nw{display:inline-block;margin-right:12px}}
 @page{margin:14mm}
 @media print{
 :root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#444;--line:#999;--panel:#fff;
@@ -118,15 +124,34 @@ details::details-content{content-visibility:visible;display:block}
 }
 `;
 
-const statusCell = (r: CheckResult) => `<td class="st st-${r.status}">${esc(STATUS_LABELS[r.status])}</td>`;
+const statusCell = (r: CheckResult) => `<td class="st st-${r.status}" data-label="Status">${esc(STATUS_LABELS[r.status])}</td>`;
 const testCell = (r: CheckResult) => `<td><span class="msg">${text(r.test, 500)}</span><br><code>${text(r.id, 200)}</code></td>`;
 const orDash = (s: string) => s || '—';
 
-/** The spec sentences a result enforces, each quoted. */
-const requirementHtml = (r: CheckResult) =>
-  requirementLines(r)
-    .map((l) => `<blockquote class="req">${text(l, 1500)}</blockquote>`)
-    .join('');
+/**
+ * The spec sentences a result enforces, each quoted under its source. A schema or proto excerpt (a required field,
+ * or a quote that is itself JSON) is shown as code, never wrapped in quotation marks of ours (no `""required"…"`).
+ */
+function requirementHtml(r: CheckResult): string {
+  const req = r.requirement;
+  if (!req) return r.specRef ? `<blockquote class="req">${text(r.specRef, 1500)}</blockquote>` : '';
+  const quotes = req.sentences.map((s) => {
+    const keyword = s.keyword === 'required-field' ? 'required field' : s.keyword === 'none' ? 'no requirement word' : s.keyword;
+    const code = s.keyword === 'required-field' || /^["{[]/.test(s.quote.trim());
+    const body = code ? `<code>${text(s.quote, 1500)}</code>` : `“${text(s.quote, 1500)}”`;
+    return `<blockquote class="req"><span class="src">${text(`${s.doc} ${s.section} (${keyword}):`, 300)}</span> ${body}</blockquote>`;
+  });
+  if (req.note) quotes.push(`<blockquote class="req">${text(`Note: ${req.note}`, 1500)}</blockquote>`);
+  return quotes.join('');
+}
+
+/** A failure's requirement, folded: the sentences are long, the row stays short until it is opened. */
+function requirementDetails(r: CheckResult): string {
+  const body = requirementHtml(r);
+  if (!body) return '';
+  const n = r.requirement?.sentences.length ?? 1;
+  return `<details><summary>${n === 1 ? '1 sentence' : `${n} sentences`}${r.specRef ? ` · ${text(r.specRef, 200)}` : ''}</summary>${body}</details>`;
+}
 
 function evidenceHtml(r: CheckResult): string {
   if (!r.evidence.length && !r.specRef) return '';
@@ -280,8 +305,8 @@ export function toHtml(input: Report): ExportFile {
       '<tbody>',
       ...failed.map(
         (r) =>
-          `<tr>${testCell(r)}<td>${esc(CATEGORY_LABELS[r.category])}</td><td class="msg">${orDash(text(r.message))}</td>` +
-          `<td class="msg">${orDash(text(r.recommendation ?? ''))}</td><td class="msg">${orDash(requirementHtml(r))}</td></tr>`,
+          `<tr>${testCell(r)}<td data-label="Category">${esc(CATEGORY_LABELS[r.category])}</td><td class="msg" data-label="Message">${orDash(text(r.message))}</td>` +
+          `<td class="msg" data-label="Recommendation">${orDash(text(r.recommendation ?? ''))}</td><td data-label="Requirement">${orDash(requirementDetails(r))}</td></tr>`,
       ),
       '</tbody>',
       '</table>',
@@ -302,8 +327,8 @@ export function toHtml(input: Report): ExportFile {
       '<tbody>',
       ...advisories.map(
         (r) =>
-          `<tr>${testCell(r)}<td>${esc(CATEGORY_LABELS[r.category])}</td><td class="msg">${orDash(text(resultMessage(r)))}</td>` +
-          `<td class="msg">${orDash(text(r.recommendation ?? ''))}</td></tr>`,
+          `<tr>${testCell(r)}<td data-label="Category">${esc(CATEGORY_LABELS[r.category])}</td><td class="msg" data-label="Message">${orDash(text(resultMessage(r)))}</td>` +
+          `<td class="msg" data-label="Recommendation">${orDash(text(r.recommendation ?? ''))}</td></tr>`,
       ),
       '</tbody>',
       '</table>',
@@ -321,7 +346,8 @@ export function toHtml(input: Report): ExportFile {
       '<thead><tr><th scope="col">Test</th><th scope="col">Finding</th><th scope="col">Fix</th></tr></thead>',
       '<tbody>',
       ...findings.map(
-        (r) => `<tr>${testCell(r)}<td class="msg">${orDash(text(r.message))}</td><td class="msg">${orDash(text(r.recommendation ?? ''))}</td></tr>`,
+        (r) =>
+          `<tr>${testCell(r)}<td class="msg" data-label="Finding">${orDash(text(r.message))}</td><td class="msg" data-label="Fix">${orDash(text(r.recommendation ?? ''))}</td></tr>`,
       ),
       '</tbody>',
       '</table>',
@@ -339,8 +365,8 @@ export function toHtml(input: Report): ExportFile {
       '<tbody>',
       ...errors.map(
         (r) =>
-          `<tr>${testCell(r)}<td>${esc(CATEGORY_LABELS[r.category])}</td>` +
-          `<td class="msg">${orDash(text(r.message))}${r.proxyError ? `<br>Proxy error: <code>${text(r.proxyError, 200)}</code>` : ''}</td></tr>`,
+          `<tr>${testCell(r)}<td data-label="Category">${esc(CATEGORY_LABELS[r.category])}</td>` +
+          `<td class="msg" data-label="Message">${orDash(text(r.message))}${r.proxyError ? `<br>Proxy error: <code>${text(r.proxyError, 200)}</code>` : ''}</td></tr>`,
       ),
       '</tbody>',
       '</table>',
@@ -390,8 +416,8 @@ export function toHtml(input: Report): ExportFile {
       '<tbody>',
       ...results.map(
         (r) =>
-          `<tr>${testCell(r)}<td class="nw">${esc(r.level)}</td>${statusCell(r)}<td class="num nw">${esc(formatMs(r.duration_ms))}</td>` +
-          `<td class="msg">${orDash(text(resultMessage(r)))}${evidenceHtml(r)}</td><td class="msg">${orDash(text(r.recommendation ?? ''))}</td></tr>`,
+          `<tr>${testCell(r)}<td class="nw" data-label="Level">${esc(r.level)}</td>${statusCell(r)}<td class="num nw" data-label="Time">${esc(formatMs(r.duration_ms))}</td>` +
+          `<td class="msg" data-label="Message">${orDash(text(resultMessage(r)))}${evidenceHtml(r)}</td><td class="msg" data-label="Recommendation">${orDash(text(r.recommendation ?? ''))}</td></tr>`,
       ),
       '</tbody>',
       '</table>',
