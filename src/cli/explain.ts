@@ -4,6 +4,7 @@
  */
 import { CHECK_CATALOG, unknownCheckIds } from '../engine/checks';
 import { obligationFor, tierFor } from '../engine/checks/define';
+import { windowsOf } from '../engine/checks/windows';
 import { GENERATIONS, type CheckInfo, type Generation } from '../engine/model/check';
 import { CHECK_SPECS, GENERATION_DOC, SPEC_DOCS, levelOf, refOf } from '../engine/spec';
 
@@ -57,6 +58,12 @@ export function explainCheck(id: string): string | undefined {
     out.push(`${g} (${v.release}): ${v.level}: ${judged}`);
     for (const s of v.sentences) out.push(`  ${s.doc} ${s.section} [${KEYWORD_WORDS[s.keyword] ?? s.keyword}]`, `    "${s.quote}"`);
     if (v.note) out.push(`  note: ${v.note}`);
+    out.push('');
+  }
+  const windows = windowsOf(c.id);
+  if (windows.length) {
+    out.push('observation windows (sized per run from what it measured; each run reports the lengths used in its timing section):');
+    for (const w of windows) out.push(`  ${w.name}: watches that ${w.watches}; ${w.sizing}; ${w.floorMs}-${w.ceilingMs} ms`);
     out.push('');
   }
   out.push(`fix: ${c.recommendation}`);

@@ -1,6 +1,19 @@
 import { z } from 'zod';
 import { Binding, Category, CheckResult, Generation, Obligation } from './check';
 
+/**
+ * An observation window a run used: a check watched for something not happening for `ms` (sized from what the run
+ * measured, `basis`), or less when a decisive answer came first (`usedMs`, `closedEarly`).
+ */
+export const ObservationWindowUse = z.object({
+  name: z.string(),
+  ms: z.number().nonnegative(),
+  basis: z.string(),
+  usedMs: z.number().nonnegative().optional(),
+  closedEarly: z.string().optional(),
+});
+export type ObservationWindowUse = z.infer<typeof ObservationWindowUse>;
+
 /** Task states folded across generations (`TASK_STATE_CANCELLED`, `canceled`, ... all map here). */
 export const TASK_STATES = ['submitted', 'working', 'input-required', 'auth-required', 'completed', 'canceled', 'failed', 'rejected', 'unknown'] as const;
 export const TaskState = z.enum(TASK_STATES);
@@ -178,7 +191,14 @@ export const RunEvent = z.discriminatedUnion('type', [
     rawState: z.string(),
     source: z.enum(['send', 'get', 'cancel', 'stream', 'subscribe']),
   }),
-  z.object({ type: z.literal('log'), ...base, level: z.enum(['info', 'warn', 'error']), message: z.string() }),
+  z.object({
+    type: z.literal('log'),
+    ...base,
+    level: z.enum(['info', 'warn', 'error']),
+    message: z.string(),
+    /** Set when the log reports an observation window the run used (src/engine/checks/windows.ts). */
+    window: ObservationWindowUse.optional(),
+  }),
   z.object({
     type: z.literal('run-finished'),
     ...base,

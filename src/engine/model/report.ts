@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Binding, CheckResult, Generation, SkipKind } from './check';
-import { RunEvent, RunOptionsPublic, TargetInfo } from './events';
+import { ObservationWindowUse, RunEvent, RunOptionsPublic, TargetInfo } from './events';
 
 /** Bump when the report shape changes, and add a migration in report/migrate.ts. */
 export const SCHEMA_VERSION = 2;
@@ -106,6 +106,33 @@ export const ReportComparison = z.object({
 });
 export type ReportComparison = z.infer<typeof ReportComparison>;
 
+/** One check on the critical path: times from the run's start. */
+export const TimedCheck = z.object({
+  id: z.string(),
+  startedAtMs: z.number().nonnegative(),
+  finishedAtMs: z.number().nonnegative(),
+  durationMs: z.number().nonnegative(),
+});
+export type TimedCheck = z.infer<typeof TimedCheck>;
+
+/**
+ * Where a run's wall time went: time to verdict, the checks that finished last (they decided the wall time; checks
+ * waiting on one shared fixture finish together), the observation window that held the last of them when one did,
+ * and every observation window the run used (src/engine/checks/windows.ts), with when it ended.
+ */
+export const Timing = z.object({
+  /** Run start to verdict (the same as durationMs for a finished run). */
+  timeToVerdictMs: z.number().nonnegative(),
+  /** The checks that finished last, last first (at most 3). */
+  criticalPath: z.array(TimedCheck),
+  /** One sentence: which check, or which window of it, decided the wall time. */
+  decidedBy: z.string(),
+  /** The window that ended last among those the last check depends on, when it held that check. */
+  decidingWindow: z.string().optional(),
+  windows: z.array(ObservationWindowUse.extend({ endedAtMs: z.number().nonnegative() })),
+});
+export type Timing = z.infer<typeof Timing>;
+
 /**
  * The conformance report: the procedure's ConformanceReport (docs/conformance-procedure.md#report-shape) plus protocol, run status,
  * provenance and, optionally, the full event log so a saved report replays in the dashboard.
@@ -141,6 +168,8 @@ export const Report = z.object({
   levelReason: z.string(),
   options: RunOptionsPublic,
   targets: z.array(TargetInfo).default([]),
+  /** Where the wall time went (critical path, observation windows). Optional: older reports have none. */
+  timing: Timing.optional(),
   /** Set when the run was compared with a baseline report (`--baseline`). Optional: older reports have none. */
   comparison: ReportComparison.optional(),
   /** Every event of the run (redacted), for replay. Optional: exports may leave it out. */

@@ -3,6 +3,7 @@ import type { RunEvent } from '../model/events';
 import { SCHEMA_VERSION, type Categories, type Report, type Summary } from '../model/report';
 import { applyEvents, initialRunState, resultsOf, type RunState } from '../state/run-state';
 import { computeLevel, type LevelVerdict } from './level';
+import { timingOf } from './timing';
 
 export const TOOL = { name: 'a2a-interop', version: '0.1.0' } as const;
 
@@ -77,6 +78,7 @@ export function buildReport(state: RunState, events?: readonly RunEvent[]): Repo
     levelReason: verdict.reason,
     options: state.options ?? { timeoutMs: 0, credentials: 'none' },
     targets: [state.targets.agent, state.targets.peer].filter((t) => t !== undefined),
+    timing: timingOf(state),
     events: events ? [...events] : undefined,
   };
 }

@@ -98,6 +98,11 @@ export async function runConformance(host: Host, options: RunOptions, emit: (e: 
     for (const def of cardPhase) await runOne(def);
     // Checks wait on shared fixtures, so they all start at once; requests in flight are bounded by http.slots.
     await Promise.all(suitePhase.map(runOne));
+    // A window handed over to run beside the checks (the push stragglers) ends before the run does.
+    for (let n = -1; n !== handle.fixtures.size;) {
+      n = handle.fixtures.size;
+      await Promise.allSettled(handle.fixtures.values());
+    }
 
     async function runOne(def: CheckDef): Promise<void> {
       const g: Generation = def.phase === 'card' ? target.detection.generation : target.detection.testedGeneration;

@@ -1,5 +1,15 @@
 import type { Category, CheckResult, CheckStatus, Obligation } from '../model/check';
-import type { HttpRequestInfo, HttpResponseInfo, RunEvent, RunOptionsPublic, TargetInfo, TaskState, Timings, TransportError } from '../model/events';
+import type {
+  HttpRequestInfo,
+  HttpResponseInfo,
+  ObservationWindowUse,
+  RunEvent,
+  RunOptionsPublic,
+  TargetInfo,
+  TaskState,
+  Timings,
+  TransportError,
+} from '../model/events';
 
 export type RunStatus = 'idle' | 'running' | 'completed' | 'interrupted' | 'errored';
 
@@ -66,7 +76,7 @@ export interface RunState {
   taskStates: TaskStateRecord[];
   /** Timeline lanes in order of first appearance. */
   lanes: string[];
-  logs: { at: number; level: string; message: string }[];
+  logs: { at: number; level: string; message: string; window?: ObservationWindowUse }[];
   eventCount: number;
 }
 
@@ -200,7 +210,7 @@ export function applyEvents(state: RunState, events: readonly RunEvent[]): RunSt
         });
         break;
       case 'log':
-        s.logs.push({ at: e.at, level: e.level, message: e.message });
+        s.logs.push({ at: e.at, level: e.level, message: e.message, ...(e.window && { window: e.window }) });
         break;
       case 'run-finished':
         s.status = e.status;

@@ -4,8 +4,11 @@
  * - lifecycle.push-auth: with the token / the Authorization the config asked for;
  * - lifecycle.push-order: in order (states never go back, nothing after the terminal state);
  * - lifecycle.push-after-delete: nothing is delivered once the config is deleted.
- * The first three share one task (fixture `push-delivery`); waits are short (local agents deliver in ms).
+ * The first three share one task (fixture `push-delivery`), handed over when the terminal delivery lands: delivery and
+ * auth judge what came until then, order also what came in the straggler window after it (windows.ts, sized from the
+ * session's measured latency, closed at the first delivery after the terminal one).
  */
+import type { Generation } from '../../model/check';
 import type { TaskState } from '../../model/events';
 import type { InboxDelivery } from '../../model/inbox';
 import { isTerminal, legalTransition } from '../../protocol/states';
@@ -21,25 +24,37 @@ import {
   openPushSession,
   reachabilityDoubt,
   readDelivery,
-  STRAGGLER_MS,
   waitTerminal,
   type PushSession,
   type ReadDelivery,
 } from './push-inbox';
 import { graded } from './shared';
+import { PUSH_STRAGGLER, reportWindow, sized } from '../windows';
 
-/** After the task is read back terminal, how long its terminal delivery may still take. */
 /**
  * After the task is read back terminal, how long its terminal delivery is still awaited (the wait ends as soon as it
  * lands, so a prompt agent never waits it out; a loaded machine delays a delivery by more than a second).
  */
 const TERMINAL_GRACE_MS = 3000;
 
-type DeliveryRun = { verdict: Verdict } | { session: PushSession; reads: ReadDelivery[]; finalState?: TaskState; waitedMs: number };
+type DeliveryRun =
+  | { verdict: Verdict }
+  | {
+      session: PushSession;
+      /** What arrived until the terminal delivery (the hand-over). */
+      reads: ReadDelivery[];
+      finalState?: TaskState;
+      waitedMs: number;
+      /** Everything that arrived, the straggler window included (lifecycle.push-order waits for it). */
+      stragglers: () => Promise<ReadDelivery[]>;
+    };
 
 const isVerdict = (x: PushSession | Verdict): x is Verdict => 'status' in x;
 
-/** The shared scenario: set a config on a running task, collect what arrives until the terminal delivery (+ stragglers). */
+/**
+ * The shared scenario: set a config on a running task, collect what arrives until the terminal delivery, and hand
+ * over; the straggler window then runs beside the other checks (its own fixture, so the run waits for it to end).
+ */
 function deliveryRun(ctx: CheckContextWith<'dialect'>): Promise<DeliveryRun> {
   return ctx.fixture('push-delivery', async (): Promise<DeliveryRun> => {
     const s = await openPushSession(ctx, 'push delivery');
@@ -47,33 +62,81 @@ function deliveryRun(ctx: CheckContextWith<'dialect'>): Promise<DeliveryRun> {
     const g = ctx.generation;
     const host = ctx.http.host;
     const started = host.now();
+    const terminalIn = (ds: readonly InboxDelivery[]) => settledIn(g, ds, s);
+    let handedOver = false;
     try {
-      const terminalIn = (ds: readonly InboxDelivery[]) => ds.some((d) => isSettled(readDelivery(g, d, s.taskId).state, g));
-      // Until the terminal delivery, or the task read back as terminal (then a short grace for its delivery).
+      // Until the terminal delivery, or the task read back as terminal (then a grace for its delivery).
       const end = started + Math.min(ctx.taskTimeoutMs, DELIVERY_WAIT_MS);
       let finalState: TaskState | undefined;
+      let settledReadAt: number | undefined;
       // Each delivery goes on the timeline as it arrives (collect emits the new ones).
       const reads: ReadDelivery[] = [];
       while (!terminalIn(await s.lease.waitFor(terminalIn, 250, ctx.http.signal)) && host.now() < end) {
         collect(ctx, s, reads);
-        finalState = await waitTerminal(ctx, s.taskId, s.lane, 0);
+        finalState = await waitTerminal(ctx, s.taskId, s.lane, 0, s);
         if (isSettled(finalState, g)) {
+          settledReadAt = host.now();
           await s.lease.waitFor(terminalIn, TERMINAL_GRACE_MS, ctx.http.signal);
           break;
         }
       }
-      await host.sleep(STRAGGLER_MS, ctx.http.signal);
       collect(ctx, s, reads);
+      // Delivery latency: how long after we read the task settled its delivery came (0 when it came first).
+      const last = reads.find((r) => isSettled(r.state, g));
+      const lag = last && settledReadAt !== undefined ? Math.max(0, last.d.at - settledReadAt) : 0;
       if (finalState === undefined) {
         const b = await readBack(ctx, s.taskId, s.lane);
         if (b.kind === 'task') finalState = b.task.state;
       }
-      if (s.configId) await ctx.dialect.pushDelete(ctx.http, { taskId: s.taskId, configId: s.configId, lane: s.lane, checkId: ctx.checkId });
-      return { session: s, reads, finalState, waitedMs: host.now() - started };
+      const handOver = reads.slice();
+      const stragglers = ctx.fixture('push-delivery:stragglers', () => stragglerWindow(ctx, s, reads, Math.max(lag, s.slowestMs)));
+      handedOver = true;
+      return { session: s, reads: handOver, finalState, waitedMs: host.now() - started, stragglers: () => stragglers };
     } finally {
-      await s.lease.close();
+      if (!handedOver) await s.lease.close();
     }
   });
+}
+
+/**
+ * The deliveries report the task settled: a terminal state, or an interrupted one (paused for input). A task that was
+ * paused when its config was set (and resumed by our answer) may deliver that first pause too: for it, a pause counts
+ * only after a delivery showed it running again.
+ */
+function settledIn(g: Generation, ds: readonly InboxDelivery[], s: PushSession): boolean {
+  let resumed = !s.paused;
+  for (const d of ds) {
+    const st = readDelivery(g, d, s.taskId).state;
+    if (isTerminal(st, g) || (resumed && isSettled(st, g))) return true;
+    if (st === 'submitted' || st === 'working') resumed = true;
+  }
+  return false;
+}
+
+/**
+ * After the hand-over: watches for deliveries after the terminal one for a window sized from the session's slowest
+ * latency (closed at the first one: the decisive answer), then deletes the config and closes the inbox address.
+ */
+async function stragglerWindow(ctx: CheckContextWith<'dialect'>, s: PushSession, reads: ReadDelivery[], slowestMs: number): Promise<ReadDelivery[]> {
+  const host = ctx.http.host;
+  const ms = sized(slowestMs, PUSH_STRAGGLER);
+  const n = s.lease.deliveries().length;
+  const t0 = host.now();
+  try {
+    const after = await s.lease.waitFor((ds) => ds.length > n, ms, ctx.http.signal).catch(() => s.lease.deliveries());
+    collect(ctx, s, reads);
+    reportWindow(ctx.http, {
+      name: 'push.stragglers',
+      ms,
+      basis: `${PUSH_STRAGGLER.factor} × ${Math.round(slowestMs)} ms, the slowest delivery latency or round trip of the push session, within ${PUSH_STRAGGLER.floorMs}-${PUSH_STRAGGLER.ceilingMs} ms`,
+      ...(after.length > n && { usedMs: Math.round(host.now() - t0), closedEarly: 'a delivery came after the terminal one' }),
+    });
+    if (s.configId && !ctx.http.signal.aborted)
+      await ctx.dialect.pushDelete(ctx.http, { taskId: s.taskId, configId: s.configId, lane: s.lane, checkId: ctx.checkId });
+    return reads.slice();
+  } finally {
+    await s.lease.close();
+  }
 }
 
 const statesOf = (reads: readonly ReadDelivery[]) => reads.map((r) => r.rawState ?? r.kind ?? '?').join(' → ');
@@ -159,7 +222,7 @@ async function orderCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdict> {
   if ('verdict' in run) return run.verdict;
   const g = ctx.generation;
   const { session: s } = run;
-  const reads = run.reads.filter((r) => r.state !== undefined);
+  const reads = (await run.stragglers()).filter((r) => r.state !== undefined);
   if (!reads.length) return skip('No delivery carried a task state (see lifecycle.push-delivery).', 'precondition', s.evidence);
   const hard: string[] = [];
   for (let i = 1; i < reads.length; i++) {
@@ -200,12 +263,23 @@ async function afterDeleteCheck(ctx: CheckContextWith<'dialect'>): Promise<Verdi
   try {
     const b = await readBack(ctx, s.taskId, s.lane);
     const stateAtDelete = b.kind === 'task' ? b.task.state : 'running';
-    const finalState = await waitTerminal(ctx, s.taskId, s.lane, Math.min(ctx.taskTimeoutMs, DELIVERY_WAIT_MS));
+    const finalState = await waitTerminal(ctx, s.taskId, s.lane, Math.min(ctx.taskTimeoutMs, DELIVERY_WAIT_MS), s);
     if (!isSettled(finalState, g)) return toolLimit(`Task ${s.taskId} was still ${finalState ?? 'running'} when our wait ended.`, s.evidence);
-    await host.sleep(STRAGGLER_MS, ctx.http.signal);
-    const reads = collect(ctx, s, []);
     // A task paused when its config was deleted had nothing to deliver until our answer: anything after is late.
-    const late = reads.filter((r) => r.d.at >= deletedAt && (s.paused || isSettled(r.state, g)));
+    const isLate = (d: InboxDelivery) => d.at >= deletedAt && (s.paused || isSettled(readDelivery(g, d, s.taskId).state, g));
+    // Watched for a window sized from the session's slowest round trip; closed at the first late delivery.
+    const ms = sized(s.slowestMs, PUSH_STRAGGLER);
+    const t0 = host.now();
+    const seen = await s.lease.waitFor((ds) => ds.some(isLate), ms, ctx.http.signal);
+    const closedEarly = seen.some(isLate);
+    reportWindow(ctx.http, {
+      name: 'push.after-delete',
+      ms,
+      basis: `${PUSH_STRAGGLER.factor} × ${Math.round(s.slowestMs)} ms, the slowest round trip of the push session, within ${PUSH_STRAGGLER.floorMs}-${PUSH_STRAGGLER.ceilingMs} ms, after the task was read back ${finalState}`,
+      ...(closedEarly && { usedMs: Math.round(host.now() - t0), closedEarly: 'a delivery came after the delete' }),
+    });
+    const reads = collect(ctx, s, []);
+    const late = reads.filter((r) => isLate(r.d));
     if (late.length) {
       return {
         status: 'fail',

@@ -14,11 +14,10 @@ import type { CheckContextWith } from '../context';
 import { exchangeEvidence, ev, refusedForCredentials, skip, toolLimit, type Verdict } from '../define';
 import { brokenCallVerdict, errText, rateLimited } from '../fixtures/outcomes';
 import { readBack, runningCandidates, skillInput, skillRuns, startRunningTask } from '../fixtures/tasks';
+import { roundTrip } from '../windows';
 
 /** Longest wait for the terminal delivery once the config is set (the task's own budget may be lower). */
 export const DELIVERY_WAIT_MS = 10_000;
-/** After the terminal delivery (or the task seen terminal), how long stragglers are still collected. */
-export const STRAGGLER_MS = 600;
 /** A state the task stays in until someone acts: terminal, or interrupted (input-required, auth-required). */
 export const isSettled = (s: TaskState | undefined, g: Generation): boolean => isTerminal(s, g) || isInterrupted(s);
 
@@ -174,6 +173,8 @@ export interface PushSession {
   index: number;
   /** The task was paused in input-required when the config was set (and `ready` ran), then resumed by our answer. */
   paused?: boolean;
+  /** The slowest round trip of this session's own calls so far (sizes its windows: src/engine/checks/windows.ts). */
+  slowestMs: number;
 }
 
 /**
@@ -239,7 +240,8 @@ async function configure(ctx: CheckContextWith<'dialect'>, taskId: string, start
   const body = isRecord(set.value) ? set.value : {};
   const inner = isRecord(body.pushNotificationConfig) ? body.pushNotificationConfig : body;
   const configId = str(inner.id) ?? str(body.id) ?? str(body.name)?.split('/').pop();
-  return { lease, taskId, lane, evidence, token, authorization, configId: g === 'legacy' ? undefined : configId, set, index };
+  const slowestMs = Math.max(roundTrip(started), roundTrip(set.http));
+  return { lease, taskId, lane, evidence, token, authorization, configId: g === 'legacy' ? undefined : configId, set, index, slowestMs };
 }
 
 /**
@@ -278,7 +280,7 @@ async function openOnPaused(
     returnImmediately: true,
   });
   s.evidence.push(exchangeEvidence(answer.http, 'our answer (the task resumes)'));
-  return { ...s, paused: true };
+  return { ...s, paused: true, slowestMs: Math.max(s.slowestMs, roundTrip(answer.http)) };
 }
 
 /**
@@ -317,12 +319,22 @@ export async function openPushSession(
   return finished ?? skip('No task could be started to attach a push config to.', 'precondition');
 }
 
-/** Reads the task until it is settled (terminal or interrupted) or `ms` passed; the last state seen. */
-export async function waitTerminal(ctx: CheckContextWith<'dialect'>, taskId: string, lane: string, ms: number): Promise<TaskState | undefined> {
+/**
+ * Reads the task until it is settled (terminal or interrupted) or `ms` passed; the last state seen. `track` (a push
+ * session) keeps the slowest round trip of these reads.
+ */
+export async function waitTerminal(
+  ctx: CheckContextWith<'dialect'>,
+  taskId: string,
+  lane: string,
+  ms: number,
+  track?: { slowestMs: number },
+): Promise<TaskState | undefined> {
   const end = ctx.http.host.now() + ms;
   let state: TaskState | undefined;
   for (;;) {
     const b = await readBack(ctx, taskId, lane);
+    if (track) track.slowestMs = Math.max(track.slowestMs, roundTrip(b.http));
     if (b.kind === 'task') state = b.task.state;
     if (isSettled(state, ctx.generation) || ctx.http.host.now() >= end || ctx.http.signal.aborted) return state;
     await ctx.http.host.sleep(POLL_MS, ctx.http.signal).catch(() => undefined);

@@ -1,0 +1,79 @@
+/**
+ * The observation windows of the suite: where a check watches for something NOT happening (a canceled task staying
+ * canceled, nothing delivered after a push config is deleted, no delivery after the terminal one), no release gives
+ * a number, so each window is sized from what this run measured of the agent (its task durations, its round trips,
+ * its delivery latency) within a named floor and ceiling, and closes early at the first decisive answer. Every window
+ * used is reported: a `log` event carrying `window` (the report's `timing.windows`), and `a2a-interop explain` lists
+ * the windows a check uses (WINDOWS).
+ */
+import type { ObservationWindowUse } from '../model/events';
+import type { HttpContext } from '../http/client';
+
+export interface WindowSpec {
+  /** Stable name, e.g. `cancel.stay`: reports and `explain` use it. */
+  readonly name: string;
+  /** What is watched, as a sentence. */
+  readonly watches: string;
+  /** How the length is sized, with the floor and ceiling. */
+  readonly sizing: string;
+  readonly floorMs: number;
+  readonly ceilingMs: number;
+  /** The checks whose verdict depends on what the window saw. */
+  readonly checks: readonly string[];
+}
+
+/** Push: the window after the terminal delivery, in multiples of the slowest delivery latency or round trip seen. */
+export const PUSH_STRAGGLER = { factor: 4, floorMs: 150, ceilingMs: 600 } as const;
+/** Cancel: the margin added to the canceled task's own duration, in multiples of the slowest round trip seen. */
+export const CANCEL_MARGIN = { factor: 3, floorMs: 100, ceilingMs: 250 } as const;
+/** Cancel: bounds of the whole stay window, from the cancel. */
+export const CANCEL_STAY = { floorMs: 150, ceilingMs: 3000 } as const;
+
+export const WINDOWS: readonly WindowSpec[] = [
+  {
+    name: 'cancel.stay',
+    watches: 'a task read back canceled stays canceled (a worker never told of the cancel publishes when its work would have ended)',
+    sizing: `until the canceled task has run as long as its skill's test task took (the longest test task when that one did not finish), plus ${CANCEL_MARGIN.factor} × the slowest round trip seen (${CANCEL_MARGIN.floorMs}-${CANCEL_MARGIN.ceilingMs} ms); read back with backoff, closed at the first change`,
+    floorMs: CANCEL_STAY.floorMs,
+    ceilingMs: CANCEL_STAY.ceilingMs,
+    checks: ['lifecycle.cancel', 'lifecycle.cancel.effective', 'lifecycle.transitions', 'errors.cancel-twice'],
+  },
+  {
+    name: 'push.stragglers',
+    watches: 'nothing is delivered after the terminal state (a stale or duplicate delivery)',
+    sizing: `after the terminal delivery: ${PUSH_STRAGGLER.factor} × the slowest delivery latency or round trip of the push session, closed at the first delivery after the terminal one`,
+    floorMs: PUSH_STRAGGLER.floorMs,
+    ceilingMs: PUSH_STRAGGLER.ceilingMs,
+    checks: ['lifecycle.push-order'],
+  },
+  {
+    name: 'push.after-delete',
+    watches: 'nothing is delivered to a webhook once its push config is deleted',
+    sizing: `after the task is read back settled: ${PUSH_STRAGGLER.factor} × the slowest round trip of the push session, closed at the first late delivery`,
+    floorMs: PUSH_STRAGGLER.floorMs,
+    ceilingMs: PUSH_STRAGGLER.ceilingMs,
+    checks: ['lifecycle.push-after-delete'],
+  },
+];
+
+/** The windows a check's verdict depends on (for `explain`). */
+export const windowsOf = (checkId: string): WindowSpec[] => WINDOWS.filter((w) => w.checks.includes(checkId));
+
+/** `factor × measured`, within the floor and ceiling. */
+export const sized = (measuredMs: number, w: { factor: number; floorMs: number; ceilingMs: number }): number =>
+  Math.round(Math.min(w.ceilingMs, Math.max(w.floorMs, w.factor * Math.max(0, measuredMs))));
+
+/** Round-trip time of one exchange (inside its request slot), 0 when it has no timings. */
+export const roundTrip = (h: { startedAt?: number; endedAt?: number } | undefined): number =>
+  h && h.startedAt !== undefined && h.endedAt !== undefined ? Math.max(0, h.endedAt - h.startedAt) : 0;
+
+/** Puts a window used on the run's record (a `log` event with `window`): the report's timing section lists it. */
+export function reportWindow(http: HttpContext, w: ObservationWindowUse): void {
+  http.emit({
+    type: 'log',
+    at: http.host.now(),
+    level: 'info',
+    message: `window ${w.name}: ${w.ms} ms (${w.basis})${w.closedEarly ? `, closed after ${w.usedMs} ms: ${w.closedEarly}` : ''}`,
+    window: w,
+  });
+}
