@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHECK_SPECS, KEYWORDS, normalizeSpecText, SPEC_DOCS, type SpecDoc, type SpecSentence } from './index';
+import { CHECK_SPECS, CLIENT_SPECS, KEYWORDS, normalizeSpecText, SPEC_DOCS, type SpecDoc, type SpecSentence } from './index';
 
 /**
  * Every quoted sentence must be real: found verbatim (after normalizeSpecText) in the document it names, and
@@ -23,7 +23,8 @@ function docText(s: SpecSentence): string | undefined {
   return docs.get(path) || undefined;
 }
 
-const all = Object.entries(CHECK_SPECS).flatMap(([id, spec]) =>
+// The client rules the conversation tap judges (src/engine/judges/client.ts) are quoted the same way.
+const all = Object.entries({ ...CHECK_SPECS, ...CLIENT_SPECS }).flatMap(([id, spec]) =>
   Object.entries(spec).flatMap(([g, gs]) => (gs?.sentences ?? []).map((s, i) => ({ where: `${id} ${g} #${i}`, s, gs }))),
 );
 

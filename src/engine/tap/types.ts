@@ -77,6 +77,8 @@ export interface TapTargetInfo {
   requiredExtensions: string[];
   /** Transports the tap cannot relay (gRPC), said plainly. */
   notRelayed: { url: string; binding: string; reason: string }[];
+  /** What the client should know about the relayed card (e.g. a signed card no longer matches its signatures). */
+  notes?: string[];
 }
 
 /** The client's request as received by the tap (credentials masked, body capped). */
