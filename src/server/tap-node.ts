@@ -74,9 +74,16 @@ export async function writeWebResponse(res: ServerResponse, response: Response, 
     }
     if (!res.destroyed) res.end();
   } catch {
-    // A body that broke off (the agent's, or a stream the tap cut): the client must see a broken connection.
-    res.socket?.destroy();
-    res.destroy();
+    // A body that broke off (the agent's, or a stream the tap cut): the client must see a broken connection, after
+    // the bytes already relayed (destroying at once would drop what is still in the socket's buffer). The chunked
+    // body never gets its last chunk, so no client can take it for complete.
+    const socket = res.socket;
+    if (!socket) {
+      res.destroy();
+      return;
+    }
+    socket.end();
+    setTimeout(() => socket.destroy(), 1_000).unref();
   }
 }
 

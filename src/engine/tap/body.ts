@@ -91,6 +91,7 @@ export function watchBody(body: ReadableStream<Uint8Array>, o: WatchOptions): Re
   let keptBytes = 0;
   let ended = false;
   let parsing = o.sse;
+  let cut = false;
   const strict = new TextDecoder('utf-8', { fatal: true });
   const loose = new TextDecoder('utf-8');
   const normalize = lineEndNormalizer();
@@ -159,6 +160,13 @@ export function watchBody(body: ReadableStream<Uint8Array>, o: WatchOptions): Re
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        if (cut) {
+          // The events before the cut were read by the client (erroring at once would discard them): now break.
+          controller.error(new Error('the tap dropped the stream (fault injection)'));
+          void reader.cancel().catch(() => undefined);
+          end('fault');
+          return;
+        }
         let r: ReadableStreamReadResult<Uint8Array>;
         try {
           r = await reader.read();
@@ -190,9 +198,7 @@ export function watchBody(body: ReadableStream<Uint8Array>, o: WatchOptions): Re
           controller.enqueue(segment);
           feed(segment);
           if (o.dropAfter !== undefined && seen.events >= o.dropAfter) {
-            controller.error(new Error('the tap dropped the stream (fault injection)'));
-            void reader.cancel().catch(() => undefined);
-            end('fault');
+            cut = true;
             return;
           }
         }

@@ -57,7 +57,9 @@ const byClient = (r: TapReport) => r.findings.filter((f) => f.side === 'client')
 const ids = (r: TapReport) => byClient(r).map((f) => f.checkId);
 const V1 = { 'A2A-Version': '1.0' };
 const v1Msg = (text: string, extra: Record<string, unknown> = {}) => ({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra } });
-const v03Msg = (text: string, extra: Record<string, unknown> = {}) => ({ message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...extra } });
+const v03Msg = (text: string, extra: Record<string, unknown> = {}) => ({
+  message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...extra },
+});
 
 describe('client defects through the tap', () => {
   it('a clean v1.0 request: no client finding (the baseline the defects differ from)', async () => {
