@@ -128,6 +128,29 @@ function useNarrow(): boolean {
   );
 }
 
+/**
+ * Round ticks for a time axis: 0 and steps of 1, 2, 2.5 or 5 × 10ⁿ ms, at most about `count` of them, the last at or
+ * beyond `max` (never "0, 237, 474 ms").
+ */
+export function msTicks(max: number, count: number): number[] {
+  if (!(max > 0) || !Number.isFinite(max)) return [0, 1];
+  const raw = max / Math.max(1, count);
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * pow).find((x) => x >= raw) ?? 10 * pow;
+  const ticks: number[] = [0];
+  while (ticks.at(-1)! < max) ticks.push(Math.round((ticks.length * step + Number.EPSILON) * 1000) / 1000);
+  return ticks;
+}
+
+/** A tick of a time axis, short: `0`, `250 ms`, `1.5 s`. */
+export const tickMs = (v: number): string => (v === 0 ? '0' : v < 1000 ? `${v} ms` : `${Number((v / 1000).toFixed(2))} s`);
+
+/** Room for the longest label (12 px text, about 7 px a character), within the width a narrow screen allows. */
+export function labelWidthFor(labels: readonly string[], narrow: boolean): number {
+  const longest = labels.reduce((n, l) => Math.max(n, l.length), 0);
+  return Math.min(narrow ? 130 : 240, Math.max(48, Math.ceil(longest * 7.2) + 10));
+}
+
 export interface OperationStats {
   operation: string;
   count: number;
@@ -136,25 +159,26 @@ export interface OperationStats {
   ttfbP50?: number;
 }
 
-/** Latency per operation (JSON-RPC method, or HTTP method and path), slowest median first. */
+/** Latency per operation (JSON-RPC method, or the HTTP+JSON operation; ids never split it), slowest median first. */
 export function latencyByOperation(run: RunState): OperationStats[] {
+  const g = run.targets.agent?.generation;
   const groups = new Map<string, { totals: number[]; ttfb: number[] }>();
   for (const l of exchangeLatencies(run)) {
     const x = run.exchanges[l.exchangeId];
     if (!x || l.totalMs === undefined) continue;
-    const op = operationName(x.request);
-    let g = groups.get(op);
-    if (!g) groups.set(op, (g = { totals: [], ttfb: [] }));
-    g.totals.push(l.totalMs);
-    if (l.ttfbMs !== undefined) g.ttfb.push(l.ttfbMs);
+    const op = operationName(x.request, g);
+    let group = groups.get(op);
+    if (!group) groups.set(op, (group = { totals: [], ttfb: [] }));
+    group.totals.push(l.totalMs);
+    if (l.ttfbMs !== undefined) group.ttfb.push(l.ttfbMs);
   }
   return [...groups]
-    .map(([operation, g]) => ({
+    .map(([operation, group]) => ({
       operation,
-      count: g.totals.length,
-      p50: Math.round(quantile(g.totals, 0.5) ?? 0),
-      max: Math.round(Math.max(...g.totals)),
-      ttfbP50: g.ttfb.length ? Math.round(quantile(g.ttfb, 0.5) ?? 0) : undefined,
+      count: group.totals.length,
+      p50: Math.round(quantile(group.totals, 0.5) ?? 0),
+      max: Math.round(Math.max(...group.totals)),
+      ttfbP50: group.ttfb.length ? Math.round(quantile(group.ttfb, 0.5) ?? 0) : undefined,
     }))
     .sort((a, b) => b.p50 - a.p50);
 }
@@ -168,11 +192,12 @@ export interface FirstEventStats {
 
 /** Time to the first SSE event, per streaming operation (message/stream, tasks/resubscribe, …). */
 export function firstEventByOperation(run: RunState): FirstEventStats[] {
+  const g = run.targets.agent?.generation;
   const groups = new Map<string, number[]>();
   for (const s of streamTimings(run)) {
     const x = run.exchanges[s.exchangeId];
     if (!x || s.firstEventMs === undefined) continue;
-    const op = operationName(x.request);
+    const op = operationName(x.request, g);
     const arr = groups.get(op) ?? [];
     arr.push(s.firstEventMs);
     groups.set(op, arr);
@@ -187,7 +212,6 @@ export default function ChartsPanel() {
   const { inView, seen } = useInView(ref);
   const run = useThrottledRun(inView);
   const narrow = useNarrow();
-  const labelWidth = narrow ? 112 : 200;
   const data = useMemo(() => {
     const streams = streamTimings(run);
     const lat = exchangeLatencies(run);
@@ -212,7 +236,7 @@ export default function ChartsPanel() {
   const empty = useRunSelector((s) => !s.run.checkOrder.length && !s.run.exchangeOrder.length);
   const opOf = (exchangeId: string) => {
     const x = run.exchanges[exchangeId];
-    return x ? operationName(x.request) : exchangeId;
+    return x ? operationName(x.request, run.targets.agent?.generation) : exchangeId;
   };
   const shortLabel = (v: string) => {
     const max = narrow ? 16 : 30;
@@ -222,6 +246,26 @@ export default function ChartsPanel() {
     const method = m?.[1];
     return method ? `${method} …${v.slice(-(max - method.length - 2))}` : `${v.slice(0, max - 1)}…`;
   };
+  // Round ticks, fewer on a phone; label columns as wide as the longest (shortened) label, so none is cut.
+  const tickCount = narrow ? 3 : 5;
+  const ops = data.operations.slice(0, MAX_BARS);
+  const fes = data.firstEvents.slice(0, MAX_BARS);
+  const durs = data.durations.slice(0, 12);
+  const opTicks = msTicks(Math.max(0, ...ops.map((o) => o.max)), tickCount);
+  const feTicks = msTicks(Math.max(0, ...fes.map((o) => o.max)), tickCount);
+  const durTicks = msTicks(Math.max(0, ...durs.map((d) => d.ms)), tickCount);
+  const opLabels = labelWidthFor(
+    ops.map((o) => shortLabel(o.operation)),
+    narrow,
+  );
+  const feLabels = labelWidthFor(
+    fes.map((o) => shortLabel(o.operation)),
+    narrow,
+  );
+  const durLabels = labelWidthFor(
+    durs.map((d) => shortLabel(d.id)),
+    narrow,
+  );
   return (
     <section ref={ref} className="charts" aria-labelledby="charts-heading" hidden={empty}>
       <h2 id="charts-heading">Charts</h2>
@@ -268,10 +312,10 @@ export default function ChartsPanel() {
               {data.operations.length > MAX_BARS ? ` · slowest ${MAX_BARS} of ${data.operations.length} operations drawn` : ''}
             </p>
             <ResponsiveContainer width="100%" height={Math.min(MAX_BARS, data.operations.length) * BAR_ROW + 70}>
-              <BarChart data={data.operations.slice(0, MAX_BARS)} layout="vertical" margin={{ left: 4, right: 12 }}>
+              <BarChart data={ops} layout="vertical" margin={{ left: 4, right: 12 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-                <XAxis type="number" unit=" ms" tick={axis} />
-                <YAxis type="category" dataKey="operation" width={labelWidth} tick={axis} interval={0} tickFormatter={shortLabel} />
+                <XAxis type="number" tick={axis} ticks={opTicks} domain={[0, opTicks.at(-1)!]} tickFormatter={tickMs} />
+                <YAxis type="category" dataKey="operation" width={opLabels} tick={axis} interval={0} tickFormatter={shortLabel} />
                 <Tooltip />
                 <Legend />
                 <Bar dataKey="p50" name="median (ms)" fill="var(--accent)" isAnimationActive={false} />
@@ -298,10 +342,10 @@ export default function ChartsPanel() {
           >
             {data.firstEvents.length ? (
               <ResponsiveContainer width="100%" height={Math.min(MAX_BARS, data.firstEvents.length) * BAR_ROW + 70}>
-                <BarChart data={data.firstEvents.slice(0, MAX_BARS)} layout="vertical" margin={{ left: 4, right: 12 }}>
+                <BarChart data={fes} layout="vertical" margin={{ left: 4, right: 12 }}>
                   <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-                  <XAxis type="number" unit=" ms" tick={axis} />
-                  <YAxis type="category" dataKey="operation" width={labelWidth} tick={axis} interval={0} tickFormatter={shortLabel} />
+                  <XAxis type="number" tick={axis} ticks={feTicks} domain={[0, feTicks.at(-1)!]} tickFormatter={tickMs} />
+                  <YAxis type="category" dataKey="operation" width={feLabels} tick={axis} interval={0} tickFormatter={shortLabel} />
                   <Tooltip />
                   <Legend />
                   <Bar dataKey="p50" name="median (ms)" fill="var(--accent)" isAnimationActive={false} />
@@ -317,10 +361,10 @@ export default function ChartsPanel() {
             table={<DataTable label="Check durations" head={['Check', 'Status', 'Duration']} rows={data.durations.map((d) => [d.id, d.status, fmtMs(d.ms)])} />}
           >
             <ResponsiveContainer width="100%" height={Math.min(12, data.durations.length) * BAR_ROW + 50}>
-              <BarChart data={data.durations.slice(0, 12)} layout="vertical" margin={{ left: 4, right: 12 }}>
+              <BarChart data={durs} layout="vertical" margin={{ left: 4, right: 12 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-                <XAxis type="number" unit=" ms" tick={axis} />
-                <YAxis type="category" dataKey="id" width={labelWidth} tick={axis} interval={0} tickFormatter={shortLabel} />
+                <XAxis type="number" tick={axis} ticks={durTicks} domain={[0, durTicks.at(-1)!]} tickFormatter={tickMs} />
+                <YAxis type="category" dataKey="id" width={durLabels} tick={axis} interval={0} tickFormatter={shortLabel} />
                 <Tooltip />
                 <Bar dataKey="ms" name="duration (ms)" fill="var(--accent)" isAnimationActive={false} />
               </BarChart>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyEvents, initialRunState } from '../../lib/engine';
 import { syntheticRun } from '../../testing/fixtures/events';
-import { firstEventByOperation, latencyByOperation } from './charts-panel';
+import { firstEventByOperation, labelWidthFor, latencyByOperation, msTicks, tickMs } from './charts-panel';
 
 describe('chart series by operation', () => {
   const run = applyEvents(initialRunState(), syntheticRun({ flawed: true }));
@@ -20,5 +20,35 @@ describe('chart series by operation', () => {
     const first = firstEventByOperation(run);
     expect(first.length).toBeGreaterThan(0);
     expect(first.every((f) => f.streams > 0 && f.max >= f.p50)).toBe(true);
+  });
+});
+
+describe('chart axes (issue 25 item 9)', () => {
+  it('ticks are round steps from 0 to at least the largest value', () => {
+    expect(msTicks(474, 5)).toEqual([0, 100, 200, 300, 400, 500]);
+    expect(msTicks(1234, 3)).toEqual([0, 500, 1000, 1500]);
+    expect(msTicks(37, 5)).toEqual([0, 10, 20, 30, 40]);
+    expect(msTicks(2600, 5)).toEqual([0, 1000, 2000, 3000]);
+    expect(msTicks(0, 5)).toEqual([0, 1]);
+    for (const [max, n] of [
+      [7, 3],
+      [999, 5],
+      [12_345, 3],
+      [88, 5],
+    ] as const) {
+      const t = msTicks(max, n);
+      expect(t.at(-1)).toBeGreaterThanOrEqual(max);
+      expect(t.length).toBeLessThanOrEqual(n + 2);
+      const steps = new Set(t.slice(1).map((v, i) => Math.round((v - t[i]!) * 1000)));
+      expect(steps.size).toBe(1);
+    }
+  });
+  it('tick labels are short', () => {
+    expect([0, 250, 1000, 1500, 12_000].map(tickMs)).toEqual(['0', '250 ms', '1 s', '1.5 s', '12 s']);
+  });
+  it('label columns fit the longest label, narrower on a phone', () => {
+    expect(labelWidthFor(['tasks/get', 'message/stream'], false)).toBeGreaterThanOrEqual(14 * 7);
+    expect(labelWidthFor(['x'.repeat(30)], false)).toBeLessThanOrEqual(240);
+    expect(labelWidthFor(['x'.repeat(30)], true)).toBeLessThanOrEqual(130);
   });
 });

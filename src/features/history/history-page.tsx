@@ -93,7 +93,7 @@ export function HistoryPage() {
       {list.length ? (
         <>
           <div className="table-scroll-x" tabIndex={0} role="group" aria-label="Past runs (scrolls sideways on narrow screens)">
-            <table className="history-table" aria-label="Past runs">
+            <table className="history-table cards-on-phone" aria-label="Past runs">
               <thead>
                 <tr>
                   <th scope="col">Compare</th>
@@ -114,7 +114,7 @@ export function HistoryPage() {
                   const prev = previousOf(m);
                   return (
                     <tr key={m.runId}>
-                      <td>
+                      <td data-label="Compare">
                         <input
                           type="checkbox"
                           aria-label={`Select ${runLabel(m)} for comparison`}
@@ -126,20 +126,30 @@ export function HistoryPage() {
                         <span className="untrusted-text">{agentLabel(m)}</span>
                         <div className="check-id">{m.agentUrl}</div>
                       </th>
-                      <td>{fmtDate(m.startedAt)}</td>
-                      <td>
+                      <td data-label="Date">{fmtDate(m.startedAt)}</td>
+                      <td data-label="Level">
                         <LevelChip level={m.level} notAssessed={m.notAssessed} provisional={m.provisional} />
                       </td>
-                      <td>{m.summary.passed}</td>
-                      <td>{m.summary.failed}</td>
-                      <td>{m.summary.advisories ?? 0}</td>
-                      <td>{m.summary.skipped}</td>
-                      <td>{m.summary.errors}</td>
-                      <td>
+                      <td className="num" data-label="Passed">
+                        {m.summary.passed}
+                      </td>
+                      <td className="num" data-label="Failed">
+                        {m.summary.failed}
+                      </td>
+                      <td className="num" data-label="Advisories">
+                        {m.summary.advisories ?? 0}
+                      </td>
+                      <td className="num" data-label="Skipped">
+                        {m.summary.skipped}
+                      </td>
+                      <td className="num" data-label="Tool errors">
+                        {m.summary.errors}
+                      </td>
+                      <td data-label="Status">
                         {m.status}
                         {m.origin === 'imported' ? ' (imported)' : ''}
                       </td>
-                      <td className="actions">
+                      <td className="row-actions" data-label="Actions">
                         <Link to={`/runs/${encodeURIComponent(m.runId)}`} aria-label={`Open run of ${runLabel(m)}`}>
                           Open
                         </Link>{' '}

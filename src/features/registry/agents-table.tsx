@@ -35,7 +35,7 @@ export function AgentsTable({
 }) {
   return (
     <div className="table-scroll-x" tabIndex={0} role="group" aria-label="Registered agents (scrolls sideways on narrow screens)">
-      <table className="registry-table" aria-labelledby={labelledBy}>
+      <table className="registry-table cards-on-phone" aria-labelledby={labelledBy}>
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -104,14 +104,14 @@ function AgentRow({
           {s.agent.name}
         </button>
       </th>
-      <td className="check-id">
+      <td className="check-id" data-label="Id@version">
         {s.id}@{s.agent.version}
       </td>
-      <td>{generationOf(s.agent)}</td>
-      <td>
+      <td data-label="Generation">{generationOf(s.agent)}</td>
+      <td data-label="Endpoints">
         <Endpoints stored={s} />
       </td>
-      <td>
+      <td data-label="Last run">
         {last ? (
           <div className="registry-last-run">
             <LastLevelChip run={last} />
@@ -123,8 +123,8 @@ function AgentRow({
           <span className="help">{runsLoading ? 'Loading…' : 'Never run here'}</span>
         )}
       </td>
-      <td>{fmtDate(s.updatedAt)}</td>
-      <td className="actions">
+      <td data-label="Updated">{fmtDate(s.updatedAt)}</td>
+      <td className="row-actions" data-label="Actions">
         {target ? (
           <>
             <Link to={runLink(target, { start: true })} className="button-link" aria-label={`Run now on ${label}`}>

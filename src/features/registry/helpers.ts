@@ -2,8 +2,8 @@ import { agentKey } from '../../engine/report/compare';
 import { CardError } from '../../lib/engine-adapter';
 import type { RegistryAgent } from '../../lib/registry-db';
 
-/** `<id-slug>.agent-card.json`, e.g. `agent-robot-bay-arm-v1.agent-card.json` (`.v0.3.agent-card.json` for a v0.3 card). */
-export function cardFilename(id: string, shape: 'v1.0' | 'v0.3' = 'v1.0'): string {
+/** `<id-slug>.agent-card.json`, e.g. `agent-robot-bay-arm-v1.agent-card.json` (`.v0.3.` / `.legacy.` before it for those shapes). */
+export function cardFilename(id: string, shape: 'v1.0' | 'v0.3' | 'legacy' = 'v1.0'): string {
   const slug =
     id
       .toLowerCase()
@@ -11,7 +11,7 @@ export function cardFilename(id: string, shape: 'v1.0' | 'v0.3' = 'v1.0'): strin
       .replace(/^-+|-+$/g, '')
       .slice(0, 80)
       .replace(/-+$/, '') || 'agent';
-  return `${slug}${shape === 'v0.3' ? '.v0.3' : ''}.agent-card.json`;
+  return `${slug}${shape === 'v1.0' ? '' : `.${shape}`}.agent-card.json`;
 }
 
 const httpOf = (u: string | undefined): string | undefined => {

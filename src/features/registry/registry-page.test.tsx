@@ -143,6 +143,30 @@ describe('registry page', () => {
     expect(logCells()[0]![6]).toBe('ok');
   });
 
+  it('a legacy entry never exports as protocolVersion "1.0" silently: warned as a v0.3 mismatch is, with "Export as legacy card"', async () => {
+    const { downloads } = setup();
+    fireEvent.change(screen.getByLabelText('Card JSON'), { target: { value: JSON.stringify(sampleCard('legacy', 'https://old.example')) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Import pasted JSON' }));
+    const row = await within(agentsTable()).findByRole('row', { name: /Legacy/ });
+    fireEvent.click(within(row).getByRole('button', { name: /^Export card of / }));
+    const warning = await screen.findByRole('region', { name: /would (claim a protocol version never seen|fail our card checks)$/ }, { timeout: 10_000 });
+    expect(downloads).toHaveLength(0);
+    expect(warning.textContent).toMatch(/no protocol version \(the entry came from a legacy card\)/);
+    expect(warning.textContent).toContain('protocolVersion: "1.0"');
+    fireEvent.click(within(warning).getByRole('button', { name: 'Export as legacy card' }));
+    await waitFor(() => expect(downloads).toHaveLength(1));
+    expect(downloads[0]!.filename).toMatch(/\.legacy\.agent-card\.json$/);
+    const card = JSON.parse(downloads[0]!.body) as Record<string, unknown>;
+    expect(card).not.toHaveProperty('protocolVersion');
+    expect(card).not.toHaveProperty('supportedInterfaces');
+    expect(card.url).toMatch(/^https:\/\/old\.example/);
+    await waitFor(() => expect(logCells()[0]!.slice(1, 3)).toEqual(['export', 'A2A legacy']));
+    // "Export v1.0 card anyway" is still there for who wants it.
+    fireEvent.click(within(row).getByRole('button', { name: /^Export card of / }));
+    const again = await screen.findByRole('region', { name: /would (claim a protocol version never seen|fail our card checks)$/ }, { timeout: 10_000 });
+    expect(within(again).getByRole('button', { name: 'Export v1.0 card anyway' })).toBeTruthy();
+  });
+
   it("shows each agent's last level as a chip (not assessed included) with a link to that run", async () => {
     const meta = (runId: string, agentUrl: string, startedAt: number, level: RunMeta['level'], extra: Partial<RunMeta> = {}): RunMeta => ({
       runId,

@@ -12,6 +12,7 @@ import {
   type StoredAgent,
 } from '../../lib/registry-db';
 import { checkAgentUrl } from '../../lib/url';
+import { canExportLegacy, exportCardLegacy, unseenVersionEndpoints } from './card-legacy';
 import { canExportV03, exportCardV03 } from './card-v03';
 import { cardFilename, cardType, isJsonObject, orderedEndpoints, parseCardText } from './helpers';
 import type { RegistryDeps } from './registry-deps';
@@ -22,6 +23,11 @@ export interface PendingExport {
   v1: CardVerdicts;
   /** The v0.3 card and its verdicts, when the agent serves A2A 0.3. */
   v03?: { card: Record<string, unknown>; verdicts: CardVerdicts | null };
+  /**
+   * Interfaces whose protocol version the registry never saw (registered from a legacy card): the v1.0 card would
+   * claim "1.0" for them. With the legacy card offered instead, when one of them is JSON-RPC.
+   */
+  unseen?: { urls: string[]; legacy?: { card: Record<string, unknown>; verdicts: CardVerdicts | null } };
 }
 
 /** An import waiting for the user: the agent already exists, keep its local fields or overwrite? */
@@ -185,10 +191,10 @@ export function useRegistry(deps: RegistryDeps) {
   });
 
   /** Downloads a card and logs the export (with the card check failures the user exported anyway). */
-  const download = async (s: StoredAgent, shape: 'v1.0' | 'v0.3', card: Record<string, unknown>, failing: CardVerdicts['failures'] = []) => {
+  const download = async (s: StoredAgent, shape: 'v1.0' | 'v0.3' | 'legacy', card: Record<string, unknown>, failing: CardVerdicts['failures'] = []) => {
     const filename = cardFilename(s.id, shape);
     deps.download(filename, 'application/json', `${JSON.stringify(card, null, 2)}\n`);
-    const source = shape === 'v0.3' ? String(card.url) : orderedEndpoints(s.agent)[0]?.url;
+    const source = shape === 'v1.0' ? orderedEndpoints(s.agent)[0]?.url : String(card.url);
     const notes = failing.filter((f) => f.status !== 'pass').map((f) => `${f.id} (${f.status}): ${f.message}`);
     await db.addLog({ ...logEntry('export', s.agent, cardType(shape), source), ...(notes.length ? { outcome: 'warnings', notes } : {}) });
     setPendingExport(null);
@@ -211,13 +217,20 @@ export function useRegistry(deps: RegistryDeps) {
       } catch {
         v1 = null; // our checks failed: export as asked, unchecked (the preview says why)
       }
-      if (!v1 || !wouldFail(v1)) return await download(s, 'v1.0', card, v1?.failures);
+      // A version never seen is never claimed: interfaces without one (a legacy entry) are asked about, as a v0.3 mismatch is.
+      const unseenUrls = unseenVersionEndpoints(s.agent).map((e) => e.url);
+      if (!unseenUrls.length && (!v1 || !wouldFail(v1))) return await download(s, 'v1.0', card, v1?.failures);
       let v03: PendingExport['v03'];
       if (canExportV03(s.agent)) {
         const c = exportCardV03(s.agent);
         v03 = { card: c, verdicts: await deps.checkCard(c).catch(() => null) };
       }
-      setPendingExport({ stored: s, v1, v03 });
+      let unseen: PendingExport['unseen'];
+      if (unseenUrls.length) {
+        const legacy = canExportLegacy(s.agent) ? exportCardLegacy(s.agent) : undefined;
+        unseen = { urls: unseenUrls, legacy: legacy ? { card: legacy, verdicts: await deps.checkCard(legacy).catch(() => null) } : undefined };
+      }
+      setPendingExport({ stored: s, v1: v1 ?? { judged: 0, passed: 0, failures: [], skipped: 0, generation: 'v1.0' }, v03, unseen });
       report(null);
     } catch (e) {
       report(null, `Export failed in our tool: ${errorText(e)}`);
@@ -227,11 +240,16 @@ export function useRegistry(deps: RegistryDeps) {
   };
 
   /** The user's answer to the export warning. */
-  const exportAnyway = (shape: 'v1.0' | 'v0.3') => {
+  const exportAnyway = (shape: 'v1.0' | 'v0.3' | 'legacy') => {
     if (!pendingExport) return;
-    const { stored, v1, v03 } = pendingExport;
+    const { stored, v1, v03, unseen } = pendingExport;
+    const legacy = unseen?.legacy;
     void (
-      shape === 'v0.3' && v03 ? download(stored, 'v0.3', v03.card, v03.verdicts?.failures) : download(stored, 'v1.0', exportCard(stored.agent), v1.failures)
+      shape === 'v0.3' && v03
+        ? download(stored, 'v0.3', v03.card, v03.verdicts?.failures)
+        : shape === 'legacy' && legacy
+          ? download(stored, 'legacy', legacy.card, legacy.verdicts?.failures)
+          : download(stored, 'v1.0', exportCard(stored.agent), v1.failures)
     ).catch((e: unknown) => report(null, `Export failed in our tool: ${errorText(e)}`));
   };
 
