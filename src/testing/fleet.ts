@@ -10,8 +10,10 @@
  * await fleet.close();
  */
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { startServer, type RunningServer } from '../server/main';
+import { DEMO_AGENTS, type MountedDemoAgent } from '../demo-agents';
 import { startDefectAgent, type DefectName, type RunningDefectAgent } from './defect-agent';
 import { startHostileAgent, type HostileName, type RunningHostileAgent } from './hostile';
 
@@ -64,15 +66,38 @@ export interface RunningFleet {
 
 const baseOf = (a: RunningDefectAgent) => a.cardUrl.replace(/\/\.well-known\/.*$/, '');
 
+/** Fleet demo agents: the ones `npm start` serves (src/demo-agents, as src/server/main.ts mounts them) on a server of their own. */
+const FLEET_DEMOS = ['v1', 'v03', 'legacy', 'flawed'];
+
+async function serveDemoAgents(): Promise<{ url: string; close(): Promise<void> }> {
+  const mounted: MountedDemoAgent[] = [];
+  const server = createServer((req, res) => {
+    for (const a of mounted) if (a.handle(req, res)) return;
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  for (const info of DEMO_AGENTS.filter((d) => FLEET_DEMOS.includes(d.id)))
+    mounted.push(info.create({ basePath: info.path, publicUrl: `${url}${info.path}`, slowTaskMs: 300, stepMs: 10 }));
+  return {
+    url,
+    close: async () => {
+      await Promise.all(mounted.map((a) => a.close().catch(() => undefined)));
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
 export async function startFleet(): Promise<RunningFleet> {
-  const server: RunningServer = await startServer({ port: 0, quiet: true, proxy: false, slowTaskMs: 300, stepMs: 10 });
+  const server = await serveDemoAgents();
   const defectAgents: RunningDefectAgent[] = [];
   for (const g of GENERATIONS)
     for (const d of DEFECT_SETS) defectAgents.push(await startDefectAgent({ generation: g, defects: [...d], slowTaskMs: 300, stepMs: 10 }));
   const secured = await startDefectAgent({ generation: 'v1.0', auth: { scheme: 'bearer', secret: FLEET_TOKEN }, slowTaskMs: 300, stepMs: 10 });
   defectAgents.push(secured);
   const hostile = await Promise.all(FLEET_HOSTILE.map((n) => startHostileAgent(n)));
-  const demo = ['v1', 'v03', 'legacy', 'flawed'].map((id) => `${server.url.replace(/\/$/, '')}/demo/${id}`);
+  const demo = FLEET_DEMOS.map((id) => `${server.url}/demo/${id}`);
   const entries: unknown[] = [
     ...demo,
     // The registry's stored form, with the card URL it was imported from.

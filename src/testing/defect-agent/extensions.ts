@@ -7,7 +7,19 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, E } from './errors';
-import type { AgentState, Json } from './state';
+import type { DefectName } from './defects';
+import type { Generation } from './dialect';
+import type { PermittedName } from './permitted';
+
+type Json = Record<string, unknown>;
+
+/** What the extension rules read of the agent (state.ts AgentState; not imported: card.ts -> here -> state.ts -> card.ts was a cycle). */
+export interface ExtensionGateState {
+  readonly gen: Generation;
+  readonly features: { readonly extensions?: boolean };
+  has(d: DefectName): boolean;
+  permits(p: PermittedName): boolean;
+}
 
 export const EXT_OPTIONAL = 'https://a2a-interop.test/ext/citations/v1';
 export const EXT_REQUIRED = 'https://a2a-interop.test/ext/consent/v1';
@@ -38,7 +50,7 @@ export function requestedExtensions(req: IncomingMessage, gen: string): string[]
  * Applies the extension rules to a message (send or stream) before it is handled: throws the A2A error to answer,
  * or sets the response header listing the activated extensions.
  */
-export function gateExtensions(s: AgentState, req: IncomingMessage, res: ServerResponse): void {
+export function gateExtensions(s: ExtensionGateState, req: IncomingMessage, res: ServerResponse): void {
   const name = extensionHeader(s.gen);
   if (!s.features.extensions || !name) return;
   const asked = requestedExtensions(req, s.gen);
