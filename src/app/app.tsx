@@ -41,6 +41,20 @@ const ConsoleRoute = lazy(() =>
   ),
 );
 
+// The Tap page (a relay between any client and any agent, judged both ways) loads on first visit too.
+const TapRoute = lazy(() =>
+  import('./routes/tap-route').then(
+    (m) => ({ default: m.TapRoute }),
+    (e: unknown) => ({
+      default: () => (
+        <Notice kind="error" title="The Tap page could not be loaded.">
+          {String(e)} Reload the page.
+        </Notice>
+      ),
+    }),
+  ),
+);
+
 export interface AppDeps {
   queryClient: QueryClient;
   archive: RunArchive;
@@ -57,6 +71,13 @@ function Routes() {
     return (
       <Suspense fallback={<p>Loading the console…</p>}>
         <ConsoleRoute />
+      </Suspense>
+    );
+  }
+  if (pathname === '/tap') {
+    return (
+      <Suspense fallback={<p>Loading the Tap page…</p>}>
+        <TapRoute />
       </Suspense>
     );
   }
@@ -93,6 +114,7 @@ function Nav() {
       <ul>
         {item('/', 'Run')}
         {item('/console', 'Console')}
+        {item('/tap', 'Tap')}
         {item('/history', 'History')}
         {item('/registry', 'Registry')}
         {item('/settings', 'Settings')}
