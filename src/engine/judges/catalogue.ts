@@ -20,6 +20,7 @@ export const JUDGES = {
   viewFindings: { checks: ['lifecycle.shape'] },
   legacySendMessage: { checks: ['lifecycle.send'] },
   clientIdNotEchoed: { checks: ['lifecycle.send'] },
+  createdTaskFindings: { checks: ['lifecycle.send'] },
   wrongTask: { checks: ['lifecycle.get', 'lifecycle.cancel'] },
   blockingUnsettled: { checks: ['lifecycle.blocking'] },
   judgeListPage: { checks: ['lifecycle.list'] },
@@ -42,6 +43,7 @@ export const JUDGES = {
   artifactChunkProblems: { checks: ['streaming.artifacts'] },
   streamEnding: { checks: ['streaming.terminal'] },
   streamCloses: { checks: ['streaming.closes'] },
+  streamRefusalFinding: { checks: ['streaming.content-type', 'streaming.terminal'] },
 } as const satisfies Record<string, JudgeEntry>;
 
 /** The obligation of a judge's finding in generation `g`, for one of its checks (the rule's when it names one). */

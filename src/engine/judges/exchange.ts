@@ -74,6 +74,25 @@ export function wrongTask(
   return finding(g, checkId, 'ids', `${label} returned task id ${JSON.stringify(got)} for ${JSON.stringify(asked)}`, { exchangeId });
 }
 
+/** Whether a state is one a task may be in right after creation, per generation (docs/spec-review/lifecycle.md X6); `unknown` is an advisory. */
+export function initialStateNote(t: Pick<TaskView, 'state' | 'rawState'>, g: Generation): string | undefined {
+  if (t.state !== 'unknown') return undefined;
+  return g === 'v1.0'
+    ? `the initial state ${t.rawState} is the proto's zero value ("unknown or indeterminate"): it says nothing about the task`
+    : `the initial state ${t.rawState} is in the ${g} state enum but says nothing about the task`;
+}
+
+/**
+ * The Task a send created (lifecycle.send): it has an id and a task state; the enum's "unknown" says nothing about
+ * it (an advisory). In the order the check reports them: the first is the failure.
+ */
+export function createdTaskFindings(g: Generation, t: Pick<TaskView, 'id' | 'state' | 'rawState'>, exchangeId?: string): Finding[] {
+  if (!t.id) return defined([finding(g, 'lifecycle.send', 'ids', 'The returned Task has no id.', { exchangeId })]);
+  if (!t.state) return defined([finding(g, 'lifecycle.send', 'state', `The initial state ${JSON.stringify(t.rawState)} is not a task state.`, { exchangeId })]);
+  const note = initialStateNote(t, g);
+  return note ? defined([finding(g, 'lifecycle.send', 'state', note, { exchangeId, level: 'advisory' })]) : [];
+}
+
 /** Why an unfinished answer to a v1.0 blocking send is an advisory (spec data note of lifecycle.blocking). */
 export const BLOCKING_CONTRADICTION =
   'v1.0.1 contradicts itself on waiting: §3.2.2 (and the proto) say a blocking send MUST wait for a terminal or interrupted state, while §3.1.1 says SendMessage "MUST return immediately with either task information or response message" and §3.3.3 that operations return immediately.';
@@ -174,6 +193,8 @@ export function outcomeFindings(g: Generation, op: ExchangeOperation, o: CallOut
           }),
         );
       }
+      // A new task (not the continuation of one): created with an id and a task state.
+      if (op === 'send' && !expect.taskId) out.push(...createdTaskFindings(g, t, o.http.exchangeId));
       if (op === 'send' && expect.blocking) push(blockingUnsettled(g, t, o.http.exchangeId));
       break;
     }

@@ -22,6 +22,8 @@ export {
   BLOCKING_CONTRADICTION,
   blockingUnsettled,
   clientIdNotEchoed,
+  createdTaskFindings,
+  initialStateNote,
   encodingFindings,
   envelopeFindings,
   envelopeLevel,
@@ -38,6 +40,9 @@ export { streamCloses, streamEnding, type StreamEndFacts, type StreamEnding } fr
 export {
   afterFinal,
   afterFinalFindings,
+  errorText,
+  refusalMessage,
+  streamRefusalFinding,
   emptyStreamFinding,
   artifactChunkProblems,
   finalWords,

@@ -49,10 +49,20 @@ export function judgeListPage(v: unknown, contextId: string | undefined): { hard
   return { hard, weak, ids, nextPageToken: typeof v.nextPageToken === 'string' && v.nextPageToken ? v.nextPageToken : undefined };
 }
 
-/** judgeListPage as findings of lifecycle.list (MUST findings at the check's strength, the others advisory). */
-export function listPageFindings(g: Generation, v: unknown, contextId: string | undefined, exchangeId?: string): Finding[] {
+/**
+ * A ListTasks answer as findings of lifecycle.list: its JSON-RPC envelope (JSON-RPC 2.0 §5: a success echoes the
+ * request id) and the page (judgeListPage): MUST findings at the check's strength, the others advisory.
+ */
+export function listPageFindings(
+  g: Generation,
+  v: unknown,
+  contextId: string | undefined,
+  exchangeId?: string,
+  envelopeProblems: readonly string[] = [],
+): Finding[] {
   const page = judgeListPage(v, contextId);
   return defined([
+    ...envelopeProblems.map((p) => finding(g, 'lifecycle.list', 'envelope', p, { exchangeId })),
     ...page.hard.map((p) => finding(g, 'lifecycle.list', 'answer', p, { exchangeId })),
     ...page.weak.map((p) => finding(g, 'lifecycle.list', 'answer', p, { exchangeId, level: 'advisory' })),
   ]);

@@ -6,7 +6,8 @@
  */
 import type { SseIgnoredLine } from '../http/client';
 import type { Generation } from '../model/check';
-import type { StreamItem, StreamRun } from '../protocol/dialect';
+import type { ProtocolError, StreamItem, StreamRun } from '../protocol/dialect';
+import { isA2AError } from '../protocol/errors';
 import { isTerminal } from '../protocol/states';
 import { defined, finding, type Finding } from './finding';
 import { terminalChangeFinding, terminalChangesAt } from './rules';
@@ -215,6 +216,8 @@ export interface StreamJudgement {
 
 export interface StreamFacts extends StreamEndFacts {
   op: 'stream' | 'subscribe';
+  /** The card declares streaming (capabilities.streaming): a refused streaming request is then the agent's fault. */
+  streamingDeclared?: boolean;
   /** subscribe: the task subscribed to; legacy send: the task id the client chose. */
   taskId?: string;
 }
@@ -248,6 +251,8 @@ export function judgeStream(g: Generation, run: StreamRun, f: StreamFacts): Stre
       ...(end.status === 'advisory' && { level: 'advisory' as const }),
     });
   else if (end.status === 'broke-off' && !end.ours) ending = finding(g, 'streaming.terminal', 'end-of-stream', end.message, o);
+  else if (end.status === 'refused' && f.streamingDeclared && f.op === 'stream')
+    ending = streamRefusalFinding(g, 'streaming.terminal', end.item.error, 0, `in the stream (event ${end.item.seq})`, { ...o, frame: end.item.seq });
   const closes = streamCloses(items, f);
   const open = closes.ok === false ? finding(g, 'streaming.closes', 'end-of-stream', closes.message, { ...o, frame: closes.frame }) : undefined;
   return { byFrame, stream: defined([...streamFramingFindings(g, run), emptyStreamFinding(g, run), ending, open]) };
@@ -269,4 +274,39 @@ export function notAStreamFinding(
     `The ${op === 'stream' ? 'stream endpoint' : 'subscription'} answered HTTP ${r.status} with ${r.contentType ? `Content-Type ${r.contentType}` : 'no Content-Type'}, not an event stream (HTTP 200, text/event-stream).`,
     { exchangeId: r.exchangeId, level: 'MUST' },
   );
+}
+
+/** An A2A error in words: its code, status or reason, and its message. */
+export const errorText = (e: ProtocolError | undefined) =>
+  e
+    ? `${[e.code, e.status, e.reason].filter((x) => x !== undefined && x !== '').join(' ')}${e.message ? ` "${e.message}"` : ''}`.trim() || 'no details'
+    : 'no details';
+
+/** The sentence of a refused streaming request (`what` the agent did, `where`: "instead of opening a stream", "in the stream (event 4)"). */
+export const refusalMessage = (what: string, e: ProtocolError | undefined, httpStatus: number, where: string) =>
+  `The agent ${what} ${where} (${errorText(e)}${httpStatus ? `, HTTP ${httpStatus}` : ''}), although the card declares streaming (capabilities.streaming: true), so the streaming method must answer with the task's event stream.`;
+
+/**
+ * A streaming request refused by an agent whose card declares streaming, with an error no request of a client can
+ * be blamed for: an internal error (JSON-RPC -32603, HTTP 5xx, gRPC INTERNAL) or "no such method" (-32601, HTTP 404
+ * or 405 without an A2A error, UNIMPLEMENTED). As an answer instead of a stream: streaming.content-type; as the event
+ * that ends the stream: streaming.terminal. A run (whose request is built from the card) also fails other refusals.
+ */
+export function streamRefusalFinding(
+  g: Generation,
+  checkId: 'streaming.content-type' | 'streaming.terminal',
+  e: ProtocolError | undefined,
+  httpStatus: number,
+  where: string,
+  o: { exchangeId?: string; frame?: number } = {},
+): Finding | undefined {
+  const answer = { kind: 'error', error: e ? { ...e, httpStatus: e.httpStatus || httpStatus } : { httpStatus } };
+  const internal = isA2AError(answer, 'InternalError') || httpStatus >= 500 || e?.status === 'INTERNAL';
+  const missing =
+    isA2AError(answer, 'MethodNotFound') ||
+    e?.status === 'UNIMPLEMENTED' ||
+    ((httpStatus === 404 || httpStatus === 405) && e?.code === undefined && !e?.reason);
+  if (!internal && !missing) return undefined;
+  const what = missing ? 'answered that the streaming method does not exist' : 'refused the streaming request with an error';
+  return finding(g, checkId, 'answer', refusalMessage(what, e, httpStatus, where), { ...o, level: 'MUST' });
 }

@@ -150,7 +150,7 @@ export class Session {
     if (res.kind === 'ok') {
       // The page itself, as lifecycle.list judges it (§3.1.4: nextPageToken always present, newest first, the
       // context filter honoured, no artifacts unless asked).
-      findings.push(...listPageFindings(this.generation, res.value, o.contextId, res.http.exchangeId));
+      findings.push(...listPageFindings(this.generation, res.value, o.contextId, res.http.exchangeId, res.envelopeProblems));
     }
     return this.finish(s, 'list', this.describe('list'), res, findings);
   }
@@ -312,6 +312,7 @@ export class Session {
       generation: this.generation,
       binding: this.binding,
       dialect: this.dialect,
+      streamingDeclared: this.card.capabilities.streaming === true,
       redactor: this.base.redactor,
       host: this.base.host,
       describe: (op, id) => this.describe(op, id),

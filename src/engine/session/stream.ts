@@ -9,7 +9,7 @@ import type { Host } from '../ports';
 import type { CallOutcome, Dialect, StreamItem, StreamRun } from '../protocol/dialect';
 import type { Redactor } from '../redact';
 import { isRecord } from '../util/json';
-import { BUDGET_ENDS, CLOSE_GRACE_MS, endsTest, isFinalItem, judgeStream, notAStreamFinding, outcomeFindings } from '../judges';
+import { BUDGET_ENDS, CLOSE_GRACE_MS, endsTest, isFinalItem, judgeStream, notAStreamFinding, outcomeFindings, streamRefusalFinding } from '../judges';
 import { countText, errorText, exchangesOf, frameOf, messageSummary, redactError, streamEndText, streamTask } from './summary';
 import type { CallOptions, SessionFinding, SessionFrame, SessionOperation, SessionResult, StreamSummary } from './types';
 
@@ -32,6 +32,8 @@ export interface StreamHost {
   generation: Generation;
   binding: Binding;
   dialect: Dialect;
+  /** The card declares streaming (capabilities.streaming). */
+  streamingDeclared: boolean;
   redactor: Redactor;
   host: Host;
   describe(op: SessionOperation, id?: string): string;
@@ -117,6 +119,9 @@ export async function readStream(
     if (answer.kind !== 'error' && answer.kind !== 'transport') {
       const fd = notAStreamFinding(g, op, r);
       if (fd) findings.push(fd);
+    } else if (answer.kind === 'error' && op === 'stream' && h.streamingDeclared) {
+      const fd = streamRefusalFinding(g, 'streaming.content-type', answer.error, r.status, 'instead of opening a stream', { exchangeId: r.exchangeId });
+      if (fd) findings.push(fd);
     }
     const result = h.finish(s, op, method, answer, findings);
     result.ok = false;
@@ -127,6 +132,7 @@ export async function readStream(
   const end: StreamSummary['end'] = o.signal?.aborted && run.reason !== 'closed' ? 'stopped' : run.reason === 'stopped' ? 'grace' : run.reason;
   const judged = judgeStream(g, run, {
     op,
+    streamingDeclared: h.streamingDeclared,
     endWords: streamEndText(end, s.timeoutMs, CLOSE_GRACE_MS),
     finalIndex,
     endIndex,

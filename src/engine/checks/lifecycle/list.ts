@@ -3,17 +3,18 @@
  */
 import type { Evidence } from '../../model/check';
 import type { CallOutcome } from '../../protocol/dialect';
+import { ERROR_REASON, isA2AError } from '../../protocol/errors';
 import { defineCheck, exchangeEvidence, fail } from '../define';
-import { judgeListPage } from '../../judges/list';
+import { judgeListPage, listPageFindings } from '../../judges/list';
 import { brokenCallVerdict } from '../fixtures/outcomes';
 import { graded, listTasks, type ListParams } from './shared';
 
-/** Method not found: -32601, or REST 404/405/501 (a route that does not exist). */
+/** Method not found: MethodNotFound, or REST 404/405/501 (a route that does not exist). */
 function notImplemented(o: CallOutcome): boolean {
   if (o.kind !== 'error') return false;
   return (
-    o.error.code === -32601 ||
-    ((o.http.status === 404 || o.http.status === 405 || o.http.status === 501) && o.error.code === undefined && o.error.reason !== 'TASK_NOT_FOUND')
+    isA2AError(o, 'MethodNotFound') ||
+    ((o.http.status === 404 || o.http.status === 405 || o.http.status === 501) && o.error.code === undefined && o.error.reason !== ERROR_REASON.TaskNotFound)
   );
 }
 
@@ -55,11 +56,11 @@ export const lifecycleList = defineCheck({
           return brokenCallVerdict(ctx, res, `ListTasks (${call.label})`);
         }
         pages++;
-        // The JSON-RPC envelope of the answer (JSON-RPC 2.0 §5): a success must echo the request id.
-        hard.push(...res.envelopeProblems.map((x) => `${call.label}: ${x}`));
+        // The envelope (JSON-RPC 2.0 §5: a success must echo the request id) and the page: the console's judge too.
+        const found = listPageFindings(ctx.generation, res.value, call.params.contextId, res.http.exchangeId, res.envelopeProblems);
+        hard.push(...found.filter((f) => f.level !== 'advisory').map((f) => `${call.label}: ${f.message}`));
+        weak.push(...found.filter((f) => f.level === 'advisory').map((f) => `${call.label}: ${f.message}`));
         const p = judgeListPage(res.value, call.params.contextId);
-        hard.push(...p.hard.map((x) => `${call.label}: ${x}`));
-        weak.push(...p.weak.map((x) => `${call.label}: ${x}`));
         if (call.params.contextId && ours.id && p.ids && !p.ids.includes(ours.id) && !p.nextPageToken) {
           hard.push(`${call.label}: our task ${ours.id}, created in that context with the same credentials, is not listed`);
         }

@@ -1,5 +1,5 @@
 /** What the lifecycle check files share: spec references, graded verdicts, task helpers and ListTasks. */
-import type { Evidence, Generation } from '../../model/check';
+import type { Evidence } from '../../model/check';
 import type { CallOutcome } from '../../protocol/dialect';
 import type { TaskView } from '../../protocol/shapes';
 import { isRecord } from '../../util/json';
@@ -37,14 +37,6 @@ export function graded(hard: string[], weak: string[], evidence: Evidence[], ok:
 export const DECLARED_WHY =
   'Input modes describe what a skill accepts ("Supported media types for input"); no sentence obliges an agent to accept every declared type, and A2A has no skill selection.';
 export const UNKNOWN_WHY = "A state of the generation's enum: no sentence forbids it as a first state.";
-
-/** Whether a state is one a task may be in right after creation, per generation (docs/spec-review/lifecycle.md X6); `unknown` is an advisory. */
-export function initialStateNote(t: TaskView, g: Generation): string | undefined {
-  if (t.state !== 'unknown') return undefined;
-  return g === 'v1.0'
-    ? `the initial state ${t.rawState} is the proto's zero value ("unknown or indeterminate"): it says nothing about the task`
-    : `the initial state ${t.rawState} is in the ${g} state enum but says nothing about the task`;
-}
 
 /** The ids of messages in a task's history (to see whether our answer was recorded). */
 export const historyMessageIds = (t: TaskView): string[] =>

@@ -3,15 +3,16 @@
  * ids are plausible, and tasks and messages have the shape of the generation.
  */
 import type { Evidence } from '../../model/check';
+import { isA2AError } from '../../protocol/errors';
 import { isTerminal } from '../../protocol/states';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip } from '../define';
-import { clientIdNotEchoed, encodingFindings, envelopeFindings, legacySendMessage, viewFindings, wrongTask } from '../../judges/exchange';
+import { clientIdNotEchoed, createdTaskFindings, encodingFindings, envelopeFindings, legacySendMessage, viewFindings, wrongTask } from '../../judges/exchange';
 import { taskTimedOut, terminalChangeFinding, terminalChanged, terminalChanges, type StateSeen } from '../../judges/rules';
 import { cancelFixture } from '../fixtures/cancel';
-import { brokenCallVerdict, declaredInputRefused, isTaskNotFound } from '../fixtures/outcomes';
+import { brokenCallVerdict, declaredInputRefused } from '../fixtures/outcomes';
 import { streamFixture } from '../fixtures/stream';
 import { describeRun, runEvidence, skillRuns } from '../fixtures/tasks';
-import { DECLARED_WHY, GET, graded, initialStateNote, SEND, STATES, UNKNOWN_WHY } from './shared';
+import { DECLARED_WHY, GET, graded, SEND, STATES, UNKNOWN_WHY } from './shared';
 
 export const lifecycleSend = defineCheck({
   id: 'lifecycle.send',
@@ -77,13 +78,15 @@ export const lifecycleSend = defineCheck({
     }
     if (s.kind !== 'task') return brokenCallVerdict(ctx, s, d.describe('send'), { input: basic.input, waits: true });
     const t = s.task;
-    if (!t.id) return fail('The returned Task has no id.', evidence);
+    // The judge the console uses for a created task too (id, state; "unknown" an advisory).
+    const [created] = createdTaskFindings(ctx.generation, t, s.http.exchangeId);
+    if (!t.id) return fail(created?.message ?? 'The returned Task has no id.', evidence);
     const notEchoed = clientIdNotEchoed(ctx.generation, t.id, basic.clientTaskId, s.http.exchangeId);
     if (notEchoed) {
       return fail(`${notEchoed.message}.`, evidence, 'In the legacy protocol the client picks the task id (TaskSendParams.id); echo it back.');
     }
-    if (!t.state) return fail(`The initial state ${JSON.stringify(t.rawState)} is not a task state.`, evidence);
-    const note = initialStateNote(t, ctx.generation);
+    if (!t.state) return fail(created?.message ?? `The initial state ${JSON.stringify(t.rawState)} is not a task state.`, evidence);
+    const note = created?.level === 'advisory' ? created.message : undefined;
     if (note) weak.push(note);
     // Other skills: the same rules (content type, budget, rate limit, credentials) before blaming the agent.
     const hard: string[] = [];
@@ -144,7 +147,7 @@ export const lifecycleGet = defineCheck({
           before = g.task;
           continue;
         }
-        if (isTaskNotFound(g, ctx)) {
+        if (isA2AError(g, 'TaskNotFound')) {
           const retried = r.notFoundRetries?.length ? ' (asked again after 300 ms)' : '';
           if (isTerminal(before.state, ctx.generation)) {
             weak.push(

@@ -2,6 +2,7 @@
 import type { Evidence } from '../../model/check';
 import type { ProtocolError, StreamItem, StreamRun } from '../../protocol/dialect';
 import type { CheckContext } from '../context';
+import { errorText, refusalMessage } from '../../judges/stream';
 import { ev, exchangeEvidence, skip, TIMEOUT_KNOB, transportVerdict, type Verdict } from '../verdict';
 import { primarySkill, skillInput } from '../fixtures/tasks';
 
@@ -59,10 +60,7 @@ export function brokeOff(ctx: CheckContext, run: StreamRun, what: string): Verdi
   };
 }
 
-export const errorText = (e: ProtocolError | undefined) =>
-  e
-    ? `${[e.code, e.status, e.reason].filter((x) => x !== undefined && x !== '').join(' ')}${e.message ? ` "${e.message}"` : ''}`.trim() || 'no details'
-    : 'no details';
+export { errorText };
 
 export const isContentTypeError = (e: ProtocolError | undefined) =>
   !!e && (e.code === -32005 || e.reason === 'CONTENT_TYPE_NOT_SUPPORTED' || e.httpStatus === 415);
@@ -87,7 +85,8 @@ export function refusalVerdict(ctx: CheckContext, e: ProtocolError | undefined, 
   return {
     status: 'fail',
     critical: httpStatus >= 500,
-    message: `The agent ${what} ${where} (${errorText(e)}${httpStatus ? `, HTTP ${httpStatus}` : ''}), although the card declares streaming (capabilities.streaming: true), so the streaming method must answer with the task's event stream.`,
+    // The console's judge words an internal error or a missing method the same way (src/engine/judges/stream.ts).
+    message: refusalMessage(what, e, httpStatus, where),
     evidence,
     recommendation:
       'Serve the streaming method for the inputs your skills declare, or set capabilities.streaming to false. If the error is an internal failure of the agent, fix it: the request was a valid message built from the card.',
