@@ -81,6 +81,106 @@ function uiImportViolations(file: string, specs: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * The layers inside src/engine, lowest first (docs/architecture.md, "Layers inside the engine"): a file may import
+ * its own layer and those below it, never one above. Each entry names directories of src/engine (or its root files
+ * without extension); a file in no layer is a violation too, so a new directory is placed before it is used.
+ */
+export const ENGINE_LAYERS: readonly (readonly string[])[] = [
+  ['util'],
+  ['model'],
+  ['spec'],
+  ['ports', 'redact'],
+  ['http'],
+  ['protocol'],
+  ['card', 'auth'],
+  ['target'],
+  ['judges'],
+  ['checks'],
+  ['state', 'report'],
+  ['session', 'runner', 'tap'],
+  ['api', 'index'],
+];
+
+/**
+ * Wrong-way imports still allowed, each named by file and target with why and what removes it. This list only
+ * shrinks: remove an entry as soon as its import is gone (the test fails on an entry that matches nothing).
+ */
+export const LAYER_ALLOW: readonly { file: string; imports: string; why: string }[] = [
+  {
+    file: 'tap/target.ts',
+    imports: 'api',
+    why: 'the tap (issue 26, being written) resolves its agent with api.ts discoverCard; it is to call the front door (src/engine/target inspectTarget/resolveTarget) as the run and the session do',
+  },
+];
+
+const layerIndex = (unit: string): number => ENGINE_LAYERS.findIndex((l) => l.includes(unit));
+/** The layer unit of a path relative to src/engine: its first directory, or a root file's name without extension. */
+const unitOf = (path: string): string => {
+  const parts = path.split('/');
+  return parts.length > 1 ? parts[0]! : parts[0]!.replace(/\.(ts|tsx|mts)$/, '');
+};
+
+/** Wrong-way imports of one engine file (`file` relative to src/engine, e.g. 'card/detect.ts'); `allow` as LAYER_ALLOW. */
+export function engineLayerViolations(file: string, specs: readonly string[], allow: readonly { file: string; imports: string }[] = []): string[] {
+  const from = unitOf(file);
+  const mine = layerIndex(from);
+  if (mine < 0) return [`${file}: src/engine/${from} is in no layer (add it to ENGINE_LAYERS and docs/architecture.md)`];
+  const out: string[] = [];
+  for (const spec of specs) {
+    if (!spec.startsWith('.')) continue;
+    const target = relative(join(root, 'engine'), resolve(join(root, 'engine'), dirname(file), spec))
+      .split(sep)
+      .join('/');
+    if (target.startsWith('..')) continue; // outside the engine: the rules above judge it
+    const to = unitOf(target);
+    const theirs = layerIndex(to);
+    if (theirs <= mine && theirs >= 0) continue;
+    if (allow.some((a) => a.file === file && a.imports === to)) continue;
+    out.push(`${file} imports ${spec}: ${from} may not import ${to} (${theirs < 0 ? `src/engine/${to} is in no layer` : 'a higher layer'})`);
+  }
+  return out;
+}
+
+/** Resolves a relative import of `file` (absolute) to a file in `files`, as TypeScript would (extension, index, .js). */
+function resolveImport(file: string, spec: string, files: ReadonlySet<string>): string | undefined {
+  const base = resolve(dirname(file), spec);
+  const stem = base.replace(/\.js$/, '');
+  return [base, `${stem}.ts`, `${stem}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')].find((c) => files.has(c));
+}
+
+/** The import cycles of a graph (file -> files it imports): every strongly connected set of two or more, and self-imports. */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const scc: string[] = [];
+    for (let w = stack.pop()!; ; w = stack.pop()!) {
+      onStack.delete(w);
+      scc.push(w);
+      if (w === v) break;
+    }
+    if (scc.length > 1 || graph.get(v)?.includes(v)) cycles.push(scc.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
 describe('architecture boundaries', () => {
   for (const rule of RULES) {
     it(`src/${rule.dir} imports only what it may`, () => {
@@ -144,5 +244,70 @@ describe('architecture boundaries', () => {
   it('the rule itself catches a forbidden import', () => {
     expect(importsOf("import { useState } from 'react';\nimport x from './y';")).toEqual(['react', './y']);
     expect(importsOf("const m = await import('node:fs');")).toEqual(['node:fs']);
+  });
+});
+
+describe('layers inside the engine and import cycles', () => {
+  const engine = join(root, 'engine');
+  const engineFiles = walk(engine)
+    .map((f) => relative(engine, f).split(sep).join('/'))
+    .filter((f) => !/\.test\.tsx?$/.test(f));
+
+  it('no file of src/engine imports a higher layer (docs/architecture.md), but for the shrinking LAYER_ALLOW', () => {
+    expect(engineFiles.length).toBeGreaterThan(100);
+    const violations = engineFiles.flatMap((f) => engineLayerViolations(f, importsOf(readFileSync(join(engine, f), 'utf8')), LAYER_ALLOW));
+    expect(violations).toEqual([]);
+    // Every allowance still matches an import: a stale one is removed, not kept.
+    const stale = LAYER_ALLOW.filter(
+      (a) => !engineFiles.includes(a.file) || engineLayerViolations(a.file, importsOf(readFileSync(join(engine, a.file), 'utf8'))).length === 0,
+    );
+    expect(stale).toEqual([]);
+  });
+
+  it('the layer rule catches a wrong-way import inside the engine, allows downward ones, and places every directory', () => {
+    expect(engineLayerViolations('card/detect.ts', ['../checks/define', '../model/check', './normalize', 'zod'])).toEqual([
+      'card/detect.ts imports ../checks/define: card may not import checks (a higher layer)',
+    ]);
+    expect(engineLayerViolations('checks/fixtures/tasks.ts', ['../../runner/run', '../../target', '../../judges/stream-end', '../../util/json'])).toEqual([
+      'checks/fixtures/tasks.ts imports ../../runner/run: checks may not import runner (a higher layer)',
+    ]);
+    expect(engineLayerViolations('runner/run.ts', ['../checks', '../report/build', '../target'])).toEqual([]);
+    expect(engineLayerViolations('api.ts', ['./runner/run', './checks/define'])).toEqual([]);
+    expect(engineLayerViolations('newdir/x.ts', ['../model/check'])).toEqual([
+      'newdir/x.ts: src/engine/newdir is in no layer (add it to ENGINE_LAYERS and docs/architecture.md)',
+    ]);
+    expect(engineLayerViolations('checks/x.ts', ['../newdir/y'])).toEqual([
+      'checks/x.ts imports ../newdir/y: checks may not import newdir (src/engine/newdir is in no layer)',
+    ]);
+    // An allowance lets exactly its file and target through.
+    const allow = [{ file: 'card/detect.ts', imports: 'checks' }];
+    expect(engineLayerViolations('card/detect.ts', ['../checks/define'], allow)).toEqual([]);
+    expect(engineLayerViolations('card/normalize.ts', ['../checks/define'], allow)).toHaveLength(1);
+    // Every directory of the engine is in a layer.
+    const units = [...new Set(engineFiles.map(unitOf))];
+    expect(units.filter((u) => layerIndex(u) < 0)).toEqual([]);
+  });
+
+  it('no import cycle anywhere in src (type-only imports count)', () => {
+    const files = walk(root).filter((f) => !/\.d\.ts$/.test(f));
+    const set = new Set(files);
+    const graph = new Map(
+      files.map((f) => [
+        f,
+        importsOf(readFileSync(f, 'utf8'))
+          .filter((s) => s.startsWith('.'))
+          .flatMap((s) => resolveImport(f, s, set) ?? []),
+      ]),
+    );
+    expect(files.length).toBeGreaterThan(300);
+    expect(importCycles(graph).map((c) => c.map((f) => relative(root, f)).join(' -> '))).toEqual([]);
+  });
+
+  it('the cycle rule finds a cycle through type-only imports and a self-import, and passes a tree', () => {
+    expect(importsOf("import type { A } from './a';\nexport type { B } from './b';")).toEqual(['./a', './b']);
+    const g = (edges: Record<string, string[]>) => new Map(Object.entries(edges));
+    expect(importCycles(g({ card: ['extensions'], extensions: ['state'], state: ['card'], other: ['card'] }))).toEqual([['card', 'extensions', 'state']]);
+    expect(importCycles(g({ a: ['a'] }))).toEqual([['a']]);
+    expect(importCycles(g({ a: ['b', 'c'], b: ['c'], c: [] }))).toEqual([]);
   });
 });

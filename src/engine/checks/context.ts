@@ -7,8 +7,7 @@ import type { Dialect } from '../protocol/dialect';
 import type { OAuthClient } from '../auth/client';
 import type { Credentials } from '../model/credentials';
 import type { ResolvedTarget } from '../target';
-import type { StreamFixture } from './fixtures/stream';
-import type { ObservedRun } from './fixtures/tasks';
+import type { ObservedRun, StreamFixture } from './fixtures/records';
 
 /** What a check sees of the run: the target as resolved, the HTTP context, and run-wide helpers. */
 export interface CheckContext {

@@ -4,7 +4,6 @@
  * extensions, which every suite request carries so an agent that enforces them (§3.3.4) serves the suite
  * (errors.extension-required sends one message without it).
  */
-import type { NormalizedCard } from '../card/normalize';
 import type { Generation } from '../model/check';
 
 /** The request/response header naming extension URIs in generation `g`; legacy has no extensions. */
@@ -21,8 +20,13 @@ export const splitExtensions = (v: string | null | undefined): string[] =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/** What the header rules read of a card (card/normalize.ts NormalizedCard: the protocol layer sits below the card's). */
+export interface DeclaredExtensions {
+  readonly capabilities: { readonly extensions: readonly { readonly uri: string; readonly required: boolean }[] };
+}
+
 /** `{ [header]: "uri1,uri2" }` activating the card's required extensions, or `{}` when it declares none. */
-export function requiredExtensionHeaders(g: Generation, card: NormalizedCard): Record<string, string> {
+export function requiredExtensionHeaders(g: Generation, card: DeclaredExtensions): Record<string, string> {
   const name = extensionHeaderName(g);
   const uris = card.capabilities.extensions.filter((e) => e.required && e.uri).map((e) => e.uri);
   return name && uris.length ? { [name]: [...new Set(uris)].join(',') } : {};

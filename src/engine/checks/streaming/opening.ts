@@ -3,7 +3,7 @@
  * valid payload, and (v1.0) the Task first.
  */
 import { emptyStreamFinding, firstEventFinding, lostData, notAStreamFinding, streamFramingFindings, visibleLine } from '../../judges/stream';
-import { quantile } from '../../report/series';
+import { quantile } from '../../util/stats';
 import { isRecord } from '../../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, refusedForCredentials, skip, toolLimit, transportVerdict } from '../define';
 import { rateLimited } from '../fixtures/outcomes';
