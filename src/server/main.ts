@@ -21,6 +21,7 @@ import { DEMO_AGENTS, type DemoAgentInfo, type MountedDemoAgent } from '../demo-
 import { startV1GrpcDemoAgent } from '../demo-agents/v1-agent';
 import { createOrchestratorDemoAgent, ORCHESTRATOR_PATH } from '../demo-agents/orchestrator-agent';
 import { createInboxHandler } from '../inbox/handler';
+import { createTapHub, type TapHub } from './taps';
 import { createNodeInboxMount, type NodeInboxMount } from '../inbox/node';
 import { INBOX_DEFAULT_LIMITS, type InboxLimits } from '../inbox/store';
 import { createNodeGrpcBridgeMount } from '../grpc/bridge-node';
@@ -80,6 +81,11 @@ export interface StartServerOptions {
   stepMs?: number;
   /** The v1.0 demo agent also serves gRPC (on an ephemeral 127.0.0.1 port; env DEMO_GRPC=1). Default off. */
   demoGrpc?: boolean;
+  /**
+   * Conversation taps (`/api/taps`, `/tap/<id>/…`, src/server/taps.ts): on by default; a hosted server runs them only
+   * with `allowedHosts` (ALLOWED_HOSTS), reaching public addresses only.
+   */
+  taps?: boolean;
 }
 
 /** One demo agent as /api/demo-agents lists it: the registry entry with absolute URLs. */
@@ -163,6 +169,11 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
           }),
         );
 
+  const taps: TapHub | undefined =
+    opts.taps === false
+      ? undefined
+      : createTapHub({ mode: proxyMode, allowedHosts: opts.allowedHosts ?? [], allowedOrigins: opts.allowedOrigins ?? [], rateLimit: limiter });
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let url: URL;
     try {
@@ -195,6 +206,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       res.end(req.method === 'HEAD' ? undefined : body);
       return;
     }
+    if (taps && (await taps(req, res))) return;
     for (const agent of mounted) if (agent.handle(req, res)) return;
     if (url.pathname === '/demo' || url.pathname.startsWith('/demo/')) {
       res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'no such demo agent' }));
@@ -322,6 +334,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     proxyMode: opts.proxy === undefined ? proxyMode : undefined,
     close() {
       closing ??= (async () => {
+        taps?.close();
         await Promise.all(mounted.map((a) => a.close().catch(() => {})));
         proxy?.close?.();
         await new Promise<void>((r) => {
