@@ -6,16 +6,22 @@
  * a get, v1.0 a list).
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { createGrpcTransport } from '../../grpc/transport';
 import { createNodeHost } from '../../hosts/node';
-import { startDefectAgent, type Binding, type DefectName, type Generation, type RunningDefectAgent } from '../../testing/defect-agent';
+import { startDefectAgent, type AgentBinding, type DefectName, type Generation, type RunningDefectAgent } from '../../testing/defect-agent';
 import { pool } from '../../testing/defect-agent/matrix';
 import { reportResults } from '../report/build';
 import { runConformance } from '../runner/run';
 import { openSession, type SessionFinding, type SessionResult } from '../session';
 
-const host = createNodeHost();
+// The hosts of the CLI: gRPC through src/grpc, as a run and a console session in Node speak it.
+const transport = createGrpcTransport();
+const host = createNodeHost({ grpc: transport });
 const agents: RunningDefectAgent[] = [];
-afterAll(() => Promise.all(agents.map((a) => a.close())));
+afterAll(async () => {
+  await Promise.all(agents.map((a) => a.close()));
+  transport.close();
+});
 
 /** The checks whose rules a single exchange shows, judged by both doors through the same judges. */
 const PARITY_CHECKS = [
@@ -33,25 +39,30 @@ const PARITY_CHECKS = [
   'streaming.consistency',
 ] as const;
 
-type Target = `${Generation} ${Binding}`;
-const TARGETS: readonly Target[] = ['legacy JSONRPC', 'v0.2 JSONRPC', 'v0.3 JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC', 'v1.0 HTTP+JSON'];
+type Target = `${Generation} ${AgentBinding}`;
+const HTTP_TARGETS: readonly Target[] = ['legacy JSONRPC', 'v0.2 JSONRPC', 'v0.3 JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC', 'v1.0 HTTP+JSON'];
+const TARGETS: readonly Target[] = [...HTTP_TARGETS, 'v1.0 GRPC'];
 const V1: readonly Target[] = TARGETS.filter((t) => t.startsWith('v1.0'));
 const JSONRPC: readonly Target[] = TARGETS.filter((t) => t.endsWith('JSONRPC'));
+/** The test agent's gRPC front carries what the JSON-RPC agent sends, not its SSE bytes: framing defects do not cross it. */
+const SSE: readonly Target[] = HTTP_TARGETS;
+/** The proto has no room for a local-time timestamp or a missing nextPageToken: those defects do not cross the front either. */
+const NOT_GRPC = (ts: readonly Target[]) => ts.filter((t) => !t.endsWith('GRPC'));
 
 /** The defects whose rules one exchange shows, and where they exist. */
 const DEFECTS: [DefectName, readonly Target[]][] = [
-  ['bad-timestamps', TARGETS],
+  ['bad-timestamps', NOT_GRPC(TARGETS)],
   ['blocking-returns-working', TARGETS.filter((t) => !t.startsWith('legacy'))],
-  ['list-no-next-page-token', V1],
+  ['list-no-next-page-token', NOT_GRPC(V1)],
   ['list-includes-artifacts', V1],
   ['wrong-rpc-id', JSONRPC],
   ['result-and-error', JSONRPC],
-  ['sse-wrong-content-type', TARGETS],
+  ['sse-wrong-content-type', SSE],
   ['sse-events-after-final', TARGETS],
   ['sse-no-final', TARGETS],
   ['sse-first-not-task', V1],
   ['sse-bare-payload', JSONRPC],
-  ['sse-record-separator', TARGETS],
+  ['sse-record-separator', SSE],
   ['legacy-stream-own-id', ['legacy JSONRPC']],
   ['artifact-append-without-start', TARGETS],
   ['stream-stale-snapshot', V1],
@@ -60,9 +71,9 @@ const DEFECTS: [DefectName, readonly Target[]][] = [
   ['no-task-id', TARGETS],
   // A message-only agent is permitted from v0.2; the legacy protocol always returns a Task.
   ['send-returns-message', ['legacy JSONRPC']],
-  ['sse-never-ends', TARGETS],
-  ['sse-multiline-no-prefix', TARGETS],
-  ['sse-error-body', TARGETS],
+  ['sse-never-ends', SSE],
+  ['sse-multiline-no-prefix', SSE],
+  ['sse-error-body', SSE],
   ['sse-error-event', TARGETS],
   ['list-oldest-first', V1],
   ['list-ignores-context', V1],
@@ -83,14 +94,17 @@ function strongest(xs: readonly { checkId: string; level: Level }[]): Record<str
 }
 
 async function agentFor(t: Target, defect?: DefectName): Promise<string> {
-  const [generation, binding] = t.split(' ') as [Generation, Binding];
+  const [generation, binding] = t.split(' ') as [Generation, AgentBinding];
   const a = await startDefectAgent({ generation, binding, defects: defect ? [defect] : [], stepMs: 5, slowTaskMs: 300 });
   agents.push(a);
   return a.cardUrl.replace(/\/\.well-known\/.*$/, '');
 }
 
-async function viaRun(url: string): Promise<Record<string, Level>> {
-  const report = await runConformance(host, { agentUrl: url, only: [...PARITY_CHECKS], timeoutMs: 6000 }, () => {});
+/** The interface to talk to: gRPC when the target is, else the card's first. */
+const preferOf = (t: Target) => (t.endsWith('GRPC') ? { prefer: { binding: 'GRPC' as const } } : {});
+
+async function viaRun(url: string, t: Target): Promise<Record<string, Level>> {
+  const report = await runConformance(host, { agentUrl: url, only: [...PARITY_CHECKS], timeoutMs: 6000, ...preferOf(t) }, () => {});
   return strongest(
     reportResults(report)
       .filter((r) => r.status === 'fail' || r.status === 'advisory')
@@ -98,9 +112,11 @@ async function viaRun(url: string): Promise<Record<string, Level>> {
   );
 }
 
-async function viaSession(url: string, g: Generation): Promise<Record<string, Level>> {
-  const open = await openSession(host, { agentUrl: url });
+async function viaSession(url: string, t: Target): Promise<Record<string, Level>> {
+  const g = t.split(' ')[0] as Generation;
+  const open = await openSession(host, { agentUrl: url, ...preferOf(t) });
   if (!open.ok) throw new Error(open.unavailable.message);
+  expect(open.session.binding, t).toBe(t.split(' ')[1]);
   const s = open.session;
   const results: SessionResult[] = [];
   const opts = { timeoutMs: 6000 };
@@ -123,23 +139,23 @@ async function viaSession(url: string, g: Generation): Promise<Record<string, Le
 
 describe('parity: a run and a console session give the same findings (check id and strength) for one defect', () => {
   it('the clean agent: nothing in either door, on every target', async () => {
-    const both = await pool(TARGETS, 3, async (t) => {
+    const both = await pool(TARGETS, 4, async (t) => {
       const url = await agentFor(t);
-      return { t, run: await viaRun(url), session: await viaSession(url, t.split(' ')[0] as Generation) };
+      return { t, run: await viaRun(url, t), session: await viaSession(url, t) };
     });
     for (const b of both) {
       expect(b.run, `${b.t}: run`).toEqual({});
       expect(b.session, `${b.t}: session`).toEqual({});
     }
-  });
+  }, 60_000);
 
   // Every target meets defects of every kind; a defect that exists on more than two targets is judged on every other
-  // one of them (alternating with the next defect), which keeps the test fast and still crosses each generation and binding.
-  const cases = DEFECTS.flatMap(([d, on], i) => on.filter((_, j) => on.length <= 2 || (i + j) % 2 === 0).map((t) => ({ d, t })));
+  // one of them (alternating with the next defect; gRPC always), which keeps the test fast and still crosses each generation and binding.
+  const cases = DEFECTS.flatMap(([d, on], i) => on.filter((t, j) => on.length <= 2 || t.endsWith('GRPC') || (i + j) % 2 === 0).map((t) => ({ d, t })));
   it(`${cases.length} defect x target cases: the same check ids at the same strength`, async () => {
-    const out = await pool(cases, 4, async ({ d, t }) => {
+    const out = await pool(cases, 6, async ({ d, t }) => {
       const url = await agentFor(t, d);
-      const [run, session] = await Promise.all([viaRun(url), viaSession(url, t.split(' ')[0] as Generation)]);
+      const [run, session] = await Promise.all([viaRun(url, t), viaSession(url, t)]);
       return { key: `${d} on ${t}`, run, session };
     });
     const differ = out.filter((o) => JSON.stringify(Object.entries(o.run).sort()) !== JSON.stringify(Object.entries(o.session).sort()));
