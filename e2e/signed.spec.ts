@@ -2,7 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 
 /**
  * Issue 14 (signed cards, extensions) against the `signed` demo agent `npm start` serves: the card view shows each
- * signature's verification status and the declared extensions; the console activates the required extension.
+ * signature's verification status and the declared extensions; the console activates the required extension on every
+ * message, as a run does.
  */
 
 async function signedDemo(page: Page): Promise<{ url: string; label: string }> {
@@ -27,18 +28,19 @@ test('the card view shows the verified signature and the declared extensions of 
   await expect(extensions).toContainText('https://a2a-interop.test/ext/consent/v1 (required)');
 });
 
-test('the console activates the required extension: refused without it, served with it', async ({ page }) => {
+test('the console activates the required extension on every message, as a run does: served without asking', async ({ page }) => {
   await page.goto('/console');
   await page.getByLabel('Agent URL').fill((await signedDemo(page)).url);
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Connected to' })).toBeVisible();
   const form = page.getByRole('form', { name: 'Compose a message' });
+  await form.getByText(/^Extensions/).click();
+  const required = form.getByRole('checkbox', { name: /consent\/v1 \(required: always activated\)/ });
+  await expect(required).toBeChecked();
+  await expect(required).toBeDisabled();
   await form.getByLabel('Message', { exact: true }).fill('hello');
   await form.getByRole('button', { name: 'Send', exact: true }).click();
-  await expect(page.getByRole('article', { name: /^c1 / })).toContainText('-32008');
-  await form.getByRole('checkbox', { name: /consent\/v1 \(required\)/ }).check();
-  await form.getByRole('button', { name: 'Send', exact: true }).click();
-  const c2 = page.getByRole('article', { name: /^c2 / });
-  await expect(c2.getByRole('status')).toContainText('0 required finding(s)');
-  await expect(c2).not.toContainText('-32008');
+  const c1 = page.getByRole('article', { name: /^c1 / });
+  await expect(c1.getByRole('status')).toContainText('0 required finding(s)');
+  await expect(c1).not.toContainText('-32008');
 });

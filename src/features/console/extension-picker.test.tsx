@@ -62,24 +62,28 @@ function setup() {
 }
 
 describe('console: activating extensions', () => {
-  it('pick declared extensions and type another URI: the send carries them; the card text stays text', async () => {
+  it('the required extension is always on (the engine sends it); pick another and type a URI: the send carries them; the card text stays text', async () => {
     const { asked } = setup();
     fireEvent.change(screen.getByLabelText('Agent URL'), { target: { value: 'http://127.0.0.1:1/a2a' } });
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
     await screen.findByText(/A2A v1.0 over JSONRPC/);
     const list = screen.getByLabelText('Extension URIs to activate (comma-separated)') as HTMLInputElement;
-    // The required extension is missing: the help says the agent should refuse.
-    expect(document.getElementById(list.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(/The card requires https:\/\/x\.test\/ext\/consent\/v1/);
-    fireEvent.click(screen.getByRole('checkbox', { name: /consent\/v1 \(required\)/ }));
-    expect(list.value).toBe(REQUIRED);
+    // The required extension is activated on every request, as in a run: shown checked, not a choice.
+    expect(document.getElementById(list.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(
+      /after the card's required https:\/\/x\.test\/ext\/consent\/v1, which every request activates/,
+    );
+    const required = screen.getByRole('checkbox', { name: /consent\/v1 \(required: always activated\)/ }) as HTMLInputElement;
+    expect(required.checked && required.disabled).toBe(true);
+    fireEvent.click(screen.getByRole('checkbox', { name: /citations\/v1/ }));
+    expect(list.value).toBe(OPTIONAL);
     expect(screen.getByText(/<b>Consent<\/b>/)).toBeTruthy();
     fireEvent.change(list, { target: { value: `${list.value}, https://other.test/ext/v2` } });
     fireEvent.change(screen.getByLabelText('Message'), { target: { value: 'hello' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(asked).toHaveLength(1));
-    expect(asked[0]?.extensions).toEqual([REQUIRED, 'https://other.test/ext/v2']);
-    expect((screen.getByRole('checkbox', { name: /consent\/v1 \(required\)/ }) as HTMLInputElement).checked).toBe(true);
-    expect((screen.getByRole('checkbox', { name: /citations\/v1/ }) as HTMLInputElement).checked).toBe(false);
+    expect(asked[0]?.extensions).toEqual([OPTIONAL, 'https://other.test/ext/v2']);
+    expect((screen.getByRole('checkbox', { name: /citations\/v1/ }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByText(/Extensions \(3 activated\)/)).toBeTruthy();
   });
 
   it('a value that is not a URI is refused beside the field; legacy has no extensions', () => {

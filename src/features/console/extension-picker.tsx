@@ -5,8 +5,9 @@ import { extensionList } from './compose';
 const headerOf = (g: SessionTarget['generation']) => (g === 'v1.0' ? 'A2A-Extensions' : 'X-A2A-Extensions');
 
 /**
- * Extensions to activate on the message: a checkbox per extension the card declares (required ones marked) and
- * the list as text, where any URI can be typed. Sent in the generation's header (v1.0 A2A-Extensions, v0.x X-A2A-Extensions).
+ * Extensions to activate on the message: a checkbox per extension the card declares and the list as text, where any
+ * URI can be typed. Sent in the generation's header (v1.0 A2A-Extensions, v0.x X-A2A-Extensions). The card's required
+ * extensions are activated on every request by the engine, as in a run (shown checked, not a choice).
  */
 export function ExtensionPicker({
   id,
@@ -25,19 +26,20 @@ export function ExtensionPicker({
   const list = extensionList(value);
   const g = target?.testedGeneration ?? target?.generation;
   const toggle = (uri: string, on: boolean) => onChange((on ? [...list, uri] : list.filter((u) => u !== uri)).join(', '));
-  const missing = declared.filter((e) => e.required && !list.includes(e.uri));
+  const required = declared.filter((e) => e.required).map((e) => e.uri);
+  const activated = new Set([...required, ...list]).size;
   return (
-    <details className="more-options extensions" open={!!(value.trim() || error || missing.length)}>
-      <summary>Extensions{list.length ? ` (${list.length} activated)` : ''}</summary>
+    <details className="more-options extensions" open={!!(value.trim() || error)}>
+      <summary>Extensions{activated ? ` (${activated} activated)` : ''}</summary>
       {declared.length ? (
         <fieldset>
           <legend>Declared by the card</legend>
           {declared.map((e) => (
             <label key={e.uri} className="field-inline">
-              <input type="checkbox" checked={list.includes(e.uri)} onChange={(ev) => toggle(e.uri, ev.target.checked)} />
+              <input type="checkbox" checked={e.required || list.includes(e.uri)} disabled={e.required} onChange={(ev) => toggle(e.uri, ev.target.checked)} />
               <span>
                 <code>{e.uri}</code>
-                {e.required ? ' (required)' : ''}
+                {e.required ? ' (required: always activated)' : ''}
                 {e.description ? ` · ${e.description}` : ''}
               </span>
             </label>
@@ -56,8 +58,8 @@ export function ExtensionPicker({
         />
         <p id={`${id}-extensions-help`} className={error ? 'help field-error' : 'help'}>
           {error ??
-            (missing.length
-              ? `The card requires ${missing.map((e) => e.uri).join(', ')}: without it the agent should refuse the message (ExtensionSupportRequiredError).`
+            (required.length
+              ? `Sent in the ${headerOf(g)} header after the card's required ${required.join(', ')}, which every request activates (as in a run); empty: none more.`
               : `Sent in the ${headerOf(g)} header; empty: none.`)}
         </p>
       </div>
