@@ -8,6 +8,7 @@
  */
 import type { ObservationWindowUse } from '../model/events';
 import type { HttpContext } from '../http/client';
+import { CLOSE_GRACE_MS } from '../judges/stream-end';
 
 export interface WindowSpec {
   /** Stable name, e.g. `cancel.stay`: reports and `explain` use it. */
@@ -20,6 +21,11 @@ export interface WindowSpec {
   readonly ceilingMs: number;
   /** The checks whose verdict depends on what the window saw. */
   readonly checks: readonly string[];
+  /**
+   * True: something happening inside the window is a finding (an observation; observations.test.ts proves each still
+   * catches a defect). False: a grace that only lets a stream end by itself; nothing fails for what it alone sees.
+   */
+  readonly observes: boolean;
 }
 
 /** Push: the window after the terminal delivery, in multiples of the slowest delivery latency or round trip seen. */
@@ -29,6 +35,11 @@ export const CANCEL_MARGIN = { factor: 3, floorMs: 100, ceilingMs: 250 } as cons
 /** Cancel: bounds of the whole stay window, from the cancel. */
 export const CANCEL_STAY = { floorMs: 150, ceilingMs: 3000 } as const;
 
+/** The close grace of a stream after its final event (judges/stream-end.ts CLOSE_GRACE_MS). */
+export const STREAM_CLOSE_MS = CLOSE_GRACE_MS;
+/** Resubscribe: after the stream reports a pause (input-required), in multiples of the round trip of the send. */
+export const STREAM_PAUSE = { factor: 4, floorMs: 250, ceilingMs: 3000 } as const;
+
 export const WINDOWS: readonly WindowSpec[] = [
   {
     name: 'cancel.stay',
@@ -37,6 +48,7 @@ export const WINDOWS: readonly WindowSpec[] = [
     floorMs: CANCEL_STAY.floorMs,
     ceilingMs: CANCEL_STAY.ceilingMs,
     checks: ['lifecycle.cancel', 'lifecycle.cancel.effective', 'lifecycle.transitions', 'errors.cancel-twice'],
+    observes: true,
   },
   {
     name: 'push.stragglers',
@@ -45,6 +57,7 @@ export const WINDOWS: readonly WindowSpec[] = [
     floorMs: PUSH_STRAGGLER.floorMs,
     ceilingMs: PUSH_STRAGGLER.ceilingMs,
     checks: ['lifecycle.push-order'],
+    observes: true,
   },
   {
     name: 'push.after-delete',
@@ -53,6 +66,25 @@ export const WINDOWS: readonly WindowSpec[] = [
     floorMs: PUSH_STRAGGLER.floorMs,
     ceilingMs: PUSH_STRAGGLER.ceilingMs,
     checks: ['lifecycle.push-after-delete'],
+    observes: true,
+  },
+  {
+    name: 'stream.close',
+    watches: 'a stream closes after its final event (and a resubscribed stream after the terminal state)',
+    sizing: `a fixed ${STREAM_CLOSE_MS} ms after the final event (the releases say "close immediately" and give no number), ended by the close itself, so an agent that closes at once never waits`,
+    floorMs: STREAM_CLOSE_MS,
+    ceilingMs: STREAM_CLOSE_MS,
+    checks: ['streaming.closes', 'streaming.terminal', 'streaming.resubscribe'],
+    observes: true,
+  },
+  {
+    name: 'stream.pause',
+    watches: 'a resubscribed stream that reported a pause (input-required) sends nothing it should not and may close',
+    sizing: `after the pause: ${STREAM_PAUSE.factor} × the round trip of the send that started the task (nothing is owed until someone answers), closed when the stream ends`,
+    floorMs: STREAM_PAUSE.floorMs,
+    ceilingMs: STREAM_PAUSE.ceilingMs,
+    checks: ['streaming.resubscribe'],
+    observes: false,
   },
 ];
 

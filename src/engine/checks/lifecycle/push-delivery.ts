@@ -120,7 +120,10 @@ function settledIn(g: Generation, ds: readonly InboxDelivery[], s: PushSession):
 async function stragglerWindow(ctx: CheckContextWith<'dialect'>, s: PushSession, reads: ReadDelivery[], slowestMs: number): Promise<ReadDelivery[]> {
   const host = ctx.http.host;
   const ms = sized(slowestMs, PUSH_STRAGGLER);
-  const n = s.lease.deliveries().length;
+  // Anything after the delivery that settled the task is a straggler (it may already be there at the hand-over).
+  const all = s.lease.deliveries();
+  const settledAt = all.findIndex((_, i) => settledIn(ctx.generation, all.slice(0, i + 1), s));
+  const n = settledAt < 0 ? all.length : settledAt + 1;
   const t0 = host.now();
   try {
     const after = await s.lease.waitFor((ds) => ds.length > n, ms, ctx.http.signal).catch(() => s.lease.deliveries());

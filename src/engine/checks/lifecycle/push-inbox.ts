@@ -13,7 +13,7 @@ import { isRecord } from '../../util/json';
 import type { CheckContextWith } from '../context';
 import { exchangeEvidence, ev, refusedForCredentials, skip, toolLimit, type Verdict } from '../define';
 import { brokenCallVerdict, errText, rateLimited } from '../fixtures/outcomes';
-import { readBack, runningCandidates, skillInput, skillRuns, startRunningTask } from '../fixtures/tasks';
+import { firstSkillRun, readBack, runningCandidates, skillInput, startRunningTask } from '../fixtures/tasks';
 import { roundTrip } from '../windows';
 
 /** Longest wait for the terminal delivery once the config is set (the task's own budget may be lower). */
@@ -256,7 +256,7 @@ async function openOnPaused(
 ): Promise<PushSession | Verdict | undefined> {
   const d = ctx.dialect;
   const g = ctx.generation;
-  const paused = (await skillRuns(ctx)).find((r) => r.outcome === 'interrupted' && r.final?.state === 'input-required');
+  const paused = await firstSkillRun(ctx, (r) => r.outcome === 'interrupted' && r.final?.state === 'input-required');
   if (!paused) return undefined;
   const input = paused.input ?? skillInput(ctx, paused.skillId);
   const opts = { lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs };

@@ -12,6 +12,10 @@ import { BUDGET_ENDS, CLOSE_GRACE_MS } from '../fixtures/stream';
 import { firstEventFinding, streamIdFindings } from '../../judges/stream';
 import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, startRunningTask } from '../fixtures/tasks';
 import { brokeOff, budgetKnob, errorText, itemEvidence, streamEnd } from './shared';
+import { reportWindow, roundTrip, sized, STREAM_PAUSE } from '../windows';
+
+/** The first read of the task while a resubscribed stream is silent (then x1.5, every second at most). */
+const WATCHDOG_FIRST_MS = 250;
 
 export const streamingDisconnect = defineCheck({
   id: 'streaming.disconnect',
@@ -133,19 +137,27 @@ export const streamingResubscribe = defineCheck({
       let finishedAs: string | undefined;
       let finishedTerminal = false;
       let grace: AbortController | undefined;
+      // After a pause nothing is owed (no close, no later event until someone answers): watched only for a short
+      // window sized from the agent's round trip (stream.pause), not the close grace a terminal state gets.
+      const pauseMs = sized(roundTrip(send.http), STREAM_PAUSE);
+      let paused: { at: number } | undefined;
       // (Re)starts the grace period: a later end (a pause, then the terminal state) gets its own full period.
-      const stopAfterGrace = () => {
+      const stopAfterGrace = (ms = CLOSE_GRACE_MS) => {
         grace?.abort();
         const mine = new AbortController();
         grace = mine;
-        return ctx.http.host.sleep(CLOSE_GRACE_MS, AbortSignal.any([mine.signal, quit.signal])).then(
+        return ctx.http.host.sleep(ms, AbortSignal.any([mine.signal, quit.signal])).then(
           () => stop.abort(),
           () => undefined,
         );
       };
       const watchdog = (async () => {
+        // Reads the task while the stream is silent: soon at first (an agent that answers at once), then every second.
+        let every = WATCHDOG_FIRST_MS;
         for (;;) {
-          const ok = await ctx.http.host.sleep(1000, quit.signal).then(
+          const wait = every;
+          every = Math.min(1000, Math.round(every * 1.5));
+          const ok = await ctx.http.host.sleep(wait, quit.signal).then(
             () => true,
             () => false,
           );
@@ -167,11 +179,19 @@ export const streamingResubscribe = defineCheck({
           void stopAfterGrace();
         } else if (!endSeenAs && isInterrupted(it.state)) {
           endSeenAs = it.rawState;
-          void stopAfterGrace();
+          paused = { at: ctx.http.host.now() };
+          void stopAfterGrace(pauseMs);
         }
       });
       quit.abort();
       await watchdog;
+      if (paused && !mustClose)
+        reportWindow(ctx.http, {
+          name: 'stream.pause',
+          ms: pauseMs,
+          basis: `${STREAM_PAUSE.factor} × ${Math.round(roundTrip(send.http))} ms, the round trip of the send that started the task, within ${STREAM_PAUSE.floorMs}-${STREAM_PAUSE.ceilingMs} ms, after the resubscribed stream reported ${endSeenAs}`,
+          ...(run.reason !== 'stopped' && { usedMs: Math.round(ctx.http.host.now() - paused.at), closedEarly: 'the stream ended' }),
+        });
       const evd = [exchangeEvidence(run.result, `${d.describe('subscribe', taskId)} response`), ...itemEvidence(run.items, 5)];
       const openAtEnd = run.reason === 'stopped' || BUDGET_ENDS.has(run.reason);
       if (openAtEnd && mustClose) {
