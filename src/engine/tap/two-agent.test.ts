@@ -146,6 +146,9 @@ describe('two-agent checks from a tap conversation', () => {
     const rs = byId(judgeTwoAgents(r.events));
     expect([rs['two-agent.send'].status, rs['two-agent.send'].side]).toEqual(['fail', 'client']);
     expect(rs['two-agent.send'].message).toContain('client.method');
+    // B refusing a broken request is no failure of B's.
+    expect(rs['two-agent.answer'].status).toBe('not-observed');
+    expect(rs['two-agent.answer'].message).toContain("A's request breaking client.method");
     // An advisory finding alone does not fail it.
     const ok = new Recorder();
     const b = ok.start(100, 'message/send', send('m1', 'one'));

@@ -147,7 +147,16 @@ export interface SendOutcome {
   contextIds: string[];
 }
 
+const serious = (f: TapFinding) => f.side === 'client' && (f.level === 'MUST' || f.level === 'SHOULD');
+
+/** How a send was answered; a request that broke a client rule may be refused (an error answer is then no fault of B). */
 export function sendOutcome(o: Observed): SendOutcome {
+  const out = rawOutcome(o);
+  const broken = [...new Set(o.findings.filter(serious).map((f) => f.checkId))];
+  return !out.answered && !out.excused && broken.length ? { ...out, excused: `A's request breaking ${broken.join(', ')}` } : out;
+}
+
+function rawOutcome(o: Observed): SendOutcome {
   const id = o.start.id;
   const end = o.end;
   const base = { id, taskIds: [] as string[], contextIds: [] as string[] };
@@ -178,7 +187,6 @@ export function sendOutcome(o: Observed): SendOutcome {
   return { ...base, taskIds, contextIds, answered: true, info: { ...first, ...(last?.state ? { state: last.state } : {}) } };
 }
 
-const serious = (f: TapFinding) => f.side === 'client' && (f.level === 'MUST' || f.level === 'SHOULD');
 const list = (xs: readonly string[], max = 4) => (xs.length > max ? `${xs.slice(0, max).join(', ')} and ${xs.length - max} more` : xs.join(', '));
 
 function judgeCard(all: Observed[], sends: Observed[]): TwoAgentResult {
