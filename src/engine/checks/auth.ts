@@ -2,9 +2,10 @@
  * Authentication checks: requests without credentials are refused when the card requires them (with a
  * WWW-Authenticate challenge on 401), and the user's credentials are accepted.
  */
+import { JSONRPC_CODE } from '../protocol/errors';
 import type { CheckDef } from './define';
 import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip, transportVerdict, type Verdict } from './define';
-import { answered, sendProbe, type Probe } from './fixtures/probes';
+import { answered, probeIs, sendProbe, type Probe } from './fixtures/probes';
 import { unknownTaskId } from './fixtures/probe-ids';
 import { authRequirement, declaresSecurity } from './fixtures/security';
 import { skillRuns } from './fixtures/tasks';
@@ -93,8 +94,8 @@ export const authRequired = defineCheck({
       if (s === 404) return fail(`${processed}: ${answered(p)} is the answer to the task lookup itself (TaskNotFound for our unknown id).`, evidence);
     } else {
       if (p.rpc?.hasResult) return fail(`${processed}: ${answered(p)}.`, evidence);
-      if (p.rpc?.error?.code === -32001)
-        return fail(`${processed}: it answered TaskNotFound (-32001) for our unknown id, which means the lookup ran.`, evidence);
+      if (probeIs(ctx, p, 'TaskNotFound'))
+        return fail(`${processed}: it answered TaskNotFound (${JSONRPC_CODE.TaskNotFound}) for our unknown id, which means the lookup ran.`, evidence);
     }
     const same = await sameWithCredentials(ctx, p);
     if (same) {

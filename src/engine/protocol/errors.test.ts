@@ -33,7 +33,8 @@ describe('the error table', () => {
       EXTENSION_SUPPORT_REQUIRED: 'FAILED_PRECONDITION',
       VERSION_NOT_SUPPORTED: 'FAILED_PRECONDITION',
     });
-    expect(ERROR_REASON.InvalidParams).toBeUndefined();
+    expect(Object.keys(ERROR_REASON)).toHaveLength(9);
+    expect('InvalidParams' in ERROR_REASON).toBe(false);
   });
 });
 

@@ -128,10 +128,20 @@ const rows = (n: A2AErrorName): ErrorMapping[] => Object.values(A2A_ERRORS[n]);
 /** Every error's JSON-RPC code: one per name in every generation that defines it (errors.test.ts holds that). */
 export const JSONRPC_CODE = Object.fromEntries(A2A_ERROR_NAMES.map((n) => [n, rows(n)[0]!.code])) as Readonly<Record<A2AErrorName, number>>;
 
+/** The JSON-RPC 2.0 standard errors A2A adopts (no ErrorInfo reason); the others are A2A-specific. */
+export type StandardErrorName = 'ParseError' | 'InvalidRequest' | 'MethodNotFound' | 'InvalidParams' | 'InternalError';
+export type A2ASpecificErrorName = Exclude<A2AErrorName, StandardErrorName>;
+
 /** The A2A-specific errors' ErrorInfo reasons (v1.0), e.g. `ERROR_REASON.TaskNotFound` = `TASK_NOT_FOUND`. */
 export const ERROR_REASON = Object.fromEntries(
   A2A_ERROR_NAMES.flatMap((n) => (A2A_ERRORS[n]['v1.0']?.reason ? [[n, A2A_ERRORS[n]['v1.0'].reason]] : [])),
-) as Readonly<Partial<Record<A2AErrorName, string>>>;
+) as Readonly<Record<A2ASpecificErrorName, string>>;
+
+/**
+ * A code in the range of A2A-specific errors: v1.0.1 §9.5 "A2A-specific errors use codes in the range -32001 to
+ * -32099" (JSON-RPC 2.0 §5.1 reserves -32000 to -32099 for implementation-defined server errors).
+ */
+export const isA2ASpecificCode = (code: number): boolean => code <= -32001 && code >= -32099;
 
 /** The mapping of `name` in generation `g`, or undefined when that generation does not define the error. */
 export const errorMapping = (name: A2AErrorName, g: Generation): ErrorMapping | undefined => A2A_ERRORS[name][g];
@@ -174,7 +184,7 @@ export function a2aErrorName(o: ErrorAnswer | undefined, g?: Generation): A2AErr
   if (!e) return undefined;
   const known = (n: A2AErrorName | undefined) => (n && (!g || A2A_ERRORS[n][g]) ? n : undefined);
   if (typeof e.code === 'number') return known(A2A_ERROR_NAMES.find((n) => JSONRPC_CODE[n] === e.code));
-  const byReason = e.reason ? (A2A_ERROR_NAMES.find((n) => ERROR_REASON[n] === e.reason) ?? REASON_ALIASES[e.reason]) : undefined;
+  const byReason = e.reason ? (A2A_ERROR_NAMES.find((n) => A2A_ERRORS[n]['v1.0']?.reason === e.reason) ?? REASON_ALIASES[e.reason]) : undefined;
   if (byReason) return known(byReason);
   const binding = e.binding ?? (e.httpStatus >= 400 ? 'HTTP+JSON' : 'GRPC');
   if (binding === 'JSONRPC') return undefined;

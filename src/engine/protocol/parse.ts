@@ -2,6 +2,7 @@ import type { HttpResult, SseMessage, StreamOutcome } from '../http/client';
 import type { Binding, Generation } from '../model/check';
 import type { TaskState } from '../model/events';
 import { isRecord, safeJsonParse, truncate, typeName } from '../util/json';
+import { isA2ASpecificCode } from './errors';
 import { OPERATIONS, type Operation } from './operations';
 import {
   artifactFindings,
@@ -284,7 +285,7 @@ function classifyKind(s: Speaker, p: Record<string, unknown>, problems: string[]
 
 export function rpcError(g: Generation, e: { code: unknown; message: unknown; data?: unknown }, httpStatus: number): ProtocolError {
   const problems: string[] = [];
-  if (g === 'v1.0' && typeof e.code === 'number' && e.code <= -32001 && e.code >= -32099) {
+  if (g === 'v1.0' && typeof e.code === 'number' && isA2ASpecificCode(e.code)) {
     problems.push(...v1ErrorDataProblems(e.data));
   }
   let reason: string | undefined;

@@ -5,6 +5,7 @@
 import { exchange, type HttpResult } from '../../http/client';
 import type { Evidence } from '../../model/check';
 import type { Dialect } from '../../protocol/dialect';
+import { isA2AError, JSONRPC_CODE } from '../../protocol/errors';
 import { isRecord } from '../../util/json';
 import type { CheckContext } from '../context';
 import { defineCheck, exchangeEvidence, fail, pass, skip, transportVerdict } from '../define';
@@ -71,12 +72,13 @@ const errorOf = (r: HttpResult) => {
 };
 
 /** Nothing at this location: 404/405 or JSON-RPC method not found. */
-const absent = (r: HttpResult) => r.status === 404 || r.status === 405 || errorBody(r)?.code === -32601;
+const absent = (r: HttpResult) => r.status === 404 || r.status === 405 || errorBody(r)?.code === JSONRPC_CODE.MethodNotFound;
 
-/** "No extended card configured": -32007 (v0.3 AuthenticatedExtendedCardNotConfiguredError, v1.0 JSON-RPC), v1.0 REST reason. */
+/** "No extended card configured": its JSON-RPC code (v0.3 AuthenticatedExtendedCardNotConfiguredError, v1.0), or its ErrorInfo reason (v1.0 REST). */
 const notConfigured = (r: HttpResult) => {
   const e = errorBody(r);
-  return !!e && (e.code === -32007 || e.reason === 'EXTENDED_AGENT_CARD_NOT_CONFIGURED' || e.reason === 'AUTHENTICATED_EXTENDED_CARD_NOT_CONFIGURED');
+  const name = 'AuthenticatedExtendedCardNotConfigured';
+  return !!e && (e.code === JSONRPC_CODE[name] || isA2AError({ kind: 'error', error: { httpStatus: r.status, reason: e.reason, binding: 'HTTP+JSON' } }, name));
 };
 
 export const cardExtended = defineCheck({

@@ -4,6 +4,7 @@
  */
 import type { Evidence } from '../../model/check';
 import type { StreamItem, StreamRun } from '../../protocol/dialect';
+import { ERROR_REASON, JSONRPC_CODE } from '../../protocol/errors';
 import { isTerminal } from '../../protocol/states';
 import { truncate } from '../../util/json';
 import type { CheckContext, CheckContextWith } from '../context';
@@ -16,6 +17,7 @@ import {
   expectRpcCode,
   isClientError,
   only,
+  probeIs,
   probeLane,
   readProbe,
   sendProbe,
@@ -24,6 +26,8 @@ import {
 } from '../fixtures/probes';
 import { completedRun, noFinishedTask, ownFinishedRun, primarySkill, skillInput, skillRuns } from '../fixtures/tasks';
 import { isRefusal, isSuccess, probeTaskNotFound } from './shared';
+
+const UNSUPPORTED = JSONRPC_CODE.UnsupportedOperation;
 
 type StreamAnswer =
   | { kind: 'crash'; verdict: Verdict }
@@ -159,15 +163,15 @@ export const errorsPushNotSupported = defineCheck({
       if (ctx.dialect.isRest) {
         const v = expectRest(ctx, p, what, rest);
         // v1.0: the reason tells PushNotificationNotSupported from other 400s.
-        return v.status === 'pass' && g === 'v1.0' && p.rest?.reason && p.rest.reason !== 'PUSH_NOTIFICATION_NOT_SUPPORTED' ? fail(v.message, v.evidence) : v;
+        return v.status === 'pass' && g === 'v1.0' && p.rest?.reason && !probeIs(ctx, p, 'PushNotificationNotSupported') ? fail(v.message, v.evidence) : v;
       }
-      return expectRpcCode(ctx, p, what, { codes: [-32003], names: 'PushNotificationNotSupported' });
+      return expectRpcCode(ctx, p, what, { codes: [JSONRPC_CODE.PushNotificationNotSupported], names: 'PushNotificationNotSupported' });
     };
     const vs = [judge(set, 'Setting a push config'), judge(list, g === 'legacy' ? 'Getting the push config' : 'Listing push configs')];
     const passed = vs.find((v) => v.status === 'pass');
     if (passed) return pass(`${passed.message}${vs.every((v) => v.status === 'pass') ? ' (both the set and the read refused)' : ''}`, evidence);
     // The right code in a malformed error object (JSON-RPC 2.0 §5.1): say that, not "neither call gave it".
-    const rightCode = vs.find((v, i) => v.status === 'fail' && !ctx.dialect.isRest && [set, list][i]!.rpc?.error?.code === -32003);
+    const rightCode = vs.find((v, i) => v.status === 'fail' && !ctx.dialect.isRest && probeIs(ctx, [set, list][i]!, 'PushNotificationNotSupported'));
     if (rightCode) return { ...rightCode, evidence };
     if (!real && (probeTaskNotFound(ctx, set) || probeTaskNotFound(ctx, list))) {
       return skip(
@@ -176,11 +180,9 @@ export const errorsPushNotSupported = defineCheck({
         evidence,
       );
     }
-    const unsupported = [set, list].some(
-      (p) => p.rpc?.error?.code === -32004 || p.rest?.reason === 'UNSUPPORTED_OPERATION' || (ctx.dialect.isRest && g !== 'v1.0' && p.http.status === 501),
-    );
+    const unsupported = [set, list].some((p) => probeIs(ctx, p, 'UnsupportedOperation') || (ctx.dialect.isRest && g !== 'v1.0' && p.http.status === 501));
     const hint = unsupported
-      ? " a2a-python's request handlers answer UnsupportedOperationError (-32004) here (its validate decorator, or no push store configured); the specification names PushNotificationNotSupportedError (-32003)."
+      ? ` a2a-python's request handlers answer UnsupportedOperationError (${JSONRPC_CODE.UnsupportedOperation}) here (its validate decorator, or no push store configured); the specification names PushNotificationNotSupportedError (${JSONRPC_CODE.PushNotificationNotSupported}).`
       : '';
     const adv = vs.find((v) => v.advisory);
     const message = `Neither push config call gave PushNotificationNotSupported: set → ${answered(set)}; ${g === 'legacy' ? 'get' : 'list'} → ${answered(list)}.${hint}`;
@@ -222,15 +224,15 @@ export const errorsStreamingUnsupported = defineCheck({
       }
       const got = ans.how;
       if (g === 'v1.0') {
-        const ok = rest ? ans.reason === 'UNSUPPORTED_OPERATION' || (ans.status === 400 && ans.reason === undefined) : ans.code === -32004;
+        const ok = rest ? ans.reason === ERROR_REASON.UnsupportedOperation || (ans.status === 400 && ans.reason === undefined) : ans.code === UNSUPPORTED;
         return ok
           ? pass(`${what}: refused with UnsupportedOperation (${got}).`, evidence)
-          : fail(`${what}: expected UnsupportedOperation (-32004; HTTP 400 UNSUPPORTED_OPERATION), got ${got}.`, evidence);
+          : fail(`${what}: expected UnsupportedOperation (${UNSUPPORTED}; HTTP 400 UNSUPPORTED_OPERATION), got ${got}.`, evidence);
       }
       if (g === 'legacy') return pass(`${what}: refused (${got}).`, evidence);
-      const ok = rest ? isClientError(ans.status) || ans.status === 501 : ans.code === -32004 || ans.code === -32601;
+      const ok = rest ? isClientError(ans.status) || ans.status === 501 : ans.code === UNSUPPORTED || ans.code === JSONRPC_CODE.MethodNotFound;
       if (ok) return pass(`${what}: refused (${got}).`, evidence);
-      const message = `${what}: expected UnsupportedOperation (-32004) or MethodNotFound (-32601), got ${got}.`;
+      const message = `${what}: expected UnsupportedOperation (${UNSUPPORTED}) or MethodNotFound (${JSONRPC_CODE.MethodNotFound}), got ${got}.`;
       // A subscription to a finished task may be refused for the terminal state first (the order is unspecified).
       return terminalTask
         ? {
@@ -309,10 +311,10 @@ export const errorsSubscribeTerminal = defineCheck({
       if (ans.kind === 'refused') {
         const ok = ctx.dialect.isRest
           ? ans.reason === 'UNSUPPORTED_OPERATION' || (ans.status === 400 && ans.reason === undefined)
-          : ans.code === -32004 || (ctx.dialect.binding === 'GRPC' && ans.reason === 'UNSUPPORTED_OPERATION'); // gRPC: ErrorInfo reason (§10.6)
+          : ans.code === UNSUPPORTED || (ctx.dialect.binding === 'GRPC' && ans.reason === ERROR_REASON.UnsupportedOperation); // gRPC: ErrorInfo reason (§10.6)
         if (ok) return pass(`${what}: refused with UnsupportedOperation (${ans.how}).`, evidence);
-        const hint = ans.code === -32602 ? " a2a-python's on_subscribe_to_task answers InvalidParams here." : '';
-        return fail(`${what}: expected UnsupportedOperation (-32004; HTTP 400 UNSUPPORTED_OPERATION), got ${ans.how}.${hint}`, evidence);
+        const hint = ans.code === JSONRPC_CODE.InvalidParams ? " a2a-python's on_subscribe_to_task answers InvalidParams here." : '';
+        return fail(`${what}: expected UnsupportedOperation (${UNSUPPORTED}; HTTP 400 UNSUPPORTED_OPERATION), got ${ans.how}.${hint}`, evidence);
       }
       if (ans.kind === 'stream') {
         return fail(

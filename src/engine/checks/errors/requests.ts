@@ -2,6 +2,7 @@
  * Error checks on malformed requests: an unknown method, a body that is not JSON, JSON that is not a JSON-RPC
  * request, malformed params, and a JSON-RPC notification.
  */
+import { ERROR_REASON, JSONRPC_CODE } from '../../protocol/errors';
 import type { CheckContextWith } from '../context';
 import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip, type Verdict } from '../define';
 import { unknownTaskId } from '../fixtures/probe-ids';
@@ -11,6 +12,7 @@ import {
   expectRest,
   expectRpcCode,
   isClientError,
+  probeIs,
   sendProbe,
   validationStatuses,
   type Probe,
@@ -38,10 +40,10 @@ export const errorsUnknownMethod = defineCheck({
         expected: 'a 4xx status (404 or 405 by HTTP semantics) or 501',
       });
     return expectRpcCode(ctx, p, 'Unknown method', {
-      codes: [-32601],
+      codes: [JSONRPC_CODE.MethodNotFound],
       names: 'MethodNotFound',
       hints: {
-        [-32600]:
+        [JSONRPC_CODE.InvalidRequest]:
           'JSON-RPC 2.0 §5.1 reserves -32601 for a method that does not exist; -32600 is for a body that is not a Request object (servers that validate the method name against a schema, e.g. with pydantic, answer -32600 here).',
       },
     });
@@ -64,10 +66,10 @@ export const errorsInvalidJson = defineCheck({
     if (skipped) return skipped;
     if (ctx.dialect.isRest) return expectRest(ctx, p, 'Malformed JSON', validationStatuses(ctx));
     return expectRpcCode(ctx, p, 'Malformed JSON', {
-      codes: [-32700],
+      codes: [JSONRPC_CODE.ParseError],
       names: 'JSONParseError',
       hints: {
-        [-32602]:
+        [JSONRPC_CODE.InvalidParams]:
           '@a2a-js/sdk 1.x answers a parse error with -32602 (its RequestMalformedError maps to INVALID_PARAMS); JSON-RPC 2.0 §5.1 and the A2A tables say -32700.',
       },
     });
@@ -89,10 +91,10 @@ export const errorsInvalidRequest = defineCheck({
     return (
       refusedForCredentials(ctx, p.http) ??
       expectRpcCode(ctx, p, 'JSON without a JSON-RPC envelope', {
-        codes: [-32600],
+        codes: [JSONRPC_CODE.InvalidRequest],
         names: 'InvalidRequest',
         hints: {
-          [-32602]:
+          [JSONRPC_CODE.InvalidParams]:
             '@a2a-js/sdk 1.x answers -32602 here (isRequestValid → RequestMalformedError); JSON-RPC 2.0 §5.1 and every A2A error table give -32600 for a body that is not a Request object (the §3.3.2 validation example concerns params, not the envelope).',
         },
       })
@@ -113,14 +115,14 @@ export const errorsInvalidParams = defineCheck({
   run: async (ctx) => {
     const d = ctx.dialect;
     const rpc: RpcExpect = {
-      codes: [-32602],
+      codes: [JSONRPC_CODE.InvalidParams],
       names: 'InvalidParams',
       advisory: {
-        [-32600]:
+        [JSONRPC_CODE.InvalidRequest]:
           'The schemas name InvalidRequestError "Request payload validation error", which servers (e.g. the Google legacy samples) read as covering schema-invalid params: -32600 is a defensible reading, though JSON-RPC 2.0 gives -32602.',
       },
       hints: {
-        [-32001]: 'TaskNotFound means the missing id was looked up as a task id instead of being refused as a malformed parameter.',
+        [JSONRPC_CODE.TaskNotFound]: 'TaskNotFound means the missing id was looked up as a task id instead of being refused as a malformed parameter.',
       },
     };
     const cases: { probe: keyof typeof PROBES; what: string }[] = [
@@ -146,10 +148,10 @@ export const errorsInvalidParams = defineCheck({
   },
 });
 
-/** The method does not exist: -32601, or on HTTP+JSON a 404/405/501 that names no task. */
+/** The method does not exist: MethodNotFound, or on HTTP+JSON a 404/405/501 that names no task. */
 function notImplemented(ctx: CheckContextWith<'dialect'>, p: Probe): boolean {
-  if (!ctx.dialect.isRest) return p.rpc?.error?.code === -32601;
-  return (p.http.status === 404 && p.rest?.reason !== 'TASK_NOT_FOUND') || p.http.status === 405 || p.http.status === 501;
+  if (!ctx.dialect.isRest) return probeIs(ctx, p, 'MethodNotFound');
+  return (p.http.status === 404 && p.rest?.reason !== ERROR_REASON.TaskNotFound) || p.http.status === 405 || p.http.status === 501;
 }
 
 /**
@@ -205,7 +207,7 @@ export const errorsNotification = defineCheck({
     }
     const code = p.rpc?.error?.code;
     const idNull = p.rpc?.id === null || p.rpc?.id === undefined;
-    if ((code === -32600 || code === -32602) && idNull) {
+    if ((code === JSONRPC_CODE.InvalidRequest || code === JSONRPC_CODE.InvalidParams) && idNull) {
       return pass(`${what}: rejected as an invalid request (${code}, id null): the A2A schemas require an id on every method request.`, evidence);
     }
     if (p.rpc?.hasResult)
@@ -215,7 +217,7 @@ export const errorsNotification = defineCheck({
       );
     if (typeof code === 'number') {
       return fail(
-        `${what}: answered with error ${code} (id ${JSON.stringify(p.rpc?.id)})${code === -32001 ? ': TaskNotFound means it was processed as a request' : ''}; JSON-RPC 2.0 §4.1: the server MUST NOT reply to a notification.`,
+        `${what}: answered with error ${code} (id ${JSON.stringify(p.rpc?.id)})${code === JSONRPC_CODE.TaskNotFound ? ': TaskNotFound means it was processed as a request' : ''}; JSON-RPC 2.0 §4.1: the server MUST NOT reply to a notification.`,
         evidence,
       );
     }

@@ -2,6 +2,7 @@
  * Error checks on the shape of error answers: the binding's error object (errors.shape) and, in v1.0, a
  * google.rpc.ErrorInfo with the reason (errors.details).
  */
+import { isA2ASpecificCode, JSONRPC_CODE } from '../../protocol/errors';
 import { v1ErrorDataProblems } from '../../protocol/shapes';
 import { isRecord } from '../../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip } from '../define';
@@ -73,7 +74,7 @@ export const errorsShape = defineCheck({
         // JSON-RPC 2.0 §5: id null when the request id could not be detected (-32700 / -32600), whatever the probe;
         // a parse-error answer that recovered our id had no error detecting it.
         const code = env.error?.code;
-        const nullOk = env.id === null && (code === -32700 || code === -32600);
+        const nullOk = env.id === null && (code === JSONRPC_CODE.ParseError || code === JSONRPC_CODE.InvalidRequest);
         const recovered = p.name === 'invalid-json' && env.id === PARSE_PROBE_ID;
         if (!nullOk && !recovered) {
           const cantKnowId = p.name === 'invalid-json' || p.name === 'invalid-request';
@@ -111,7 +112,7 @@ export const errorsDetails = defineCheck({
     if (ctx.dialect.isRest) return skip('On HTTP+JSON, ErrorInfo is part of google.rpc.Status (see errors.shape).', 'not-applicable');
     const p = await PROBES['task-not-found'](ctx);
     const e = p.rpc?.error;
-    if (!e || typeof e.code !== 'number' || e.code > -32001 || e.code < -32099)
+    if (!e || typeof e.code !== 'number' || !isA2ASpecificCode(e.code))
       return skip('No A2A-specific error answer to inspect (see errors.task-not-found).', 'precondition');
     // Untyped items of a data list break a MUST: errors.shape reports them.
     const problems = v1ErrorDataProblems(e.data, 'should');

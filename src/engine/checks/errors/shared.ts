@@ -2,12 +2,13 @@
 import type { Evidence } from '../../model/check';
 import type { TaskState } from '../../model/events';
 import type { CallOutcome } from '../../protocol/dialect';
+import { isA2AError } from '../../protocol/errors';
 import { normalizeState } from '../../protocol/states';
 import { isRecord } from '../../util/json';
 import type { CheckContextWith } from '../context';
 import { exchangeEvidence } from '../verdict';
 import { unknownTaskId } from '../fixtures/probe-ids';
-import { probeLane, sendProbe, type Probe } from '../fixtures/probes';
+import { probeIs, probeLane, sendProbe, type Probe } from '../fixtures/probes';
 
 export const ERRORS = {
   legacy: 'v0.1.0 §8 Error Handling',
@@ -68,13 +69,11 @@ export function probesFor(ctx: CheckContextWith<'dialect'>): (keyof typeof PROBE
   );
 }
 
-/** TaskNotFound on either binding: -32001; HTTP 404 (reason TASK_NOT_FOUND when given). */
-export function probeTaskNotFound(ctx: CheckContextWith<'dialect'>, p: Probe): boolean {
-  if (ctx.dialect.isRest) return p.http.status === 404 && (p.rest?.reason === undefined || p.rest.reason === 'TASK_NOT_FOUND');
-  return p.rpc?.error?.code === -32001;
-}
+/** TaskNotFound on the probe's binding (protocol/errors.ts): the JSON-RPC code; HTTP+JSON the reason, or a 404 without one. */
+export const probeTaskNotFound = (ctx: CheckContextWith<'dialect'>, p: Probe): boolean => probeIs(ctx, p, 'TaskNotFound');
 
-export const outcomeNotFound = (o: CallOutcome | undefined) => o?.kind === 'error' && (o.error.code === -32001 || o.http.status === 404);
+/** A read-back that finds no task: TaskNotFound on any binding, or any error at HTTP 404. */
+export const outcomeNotFound = (o: CallOutcome | undefined) => o?.kind === 'error' && (isA2AError(o, 'TaskNotFound') || o.http.status === 404);
 
 /**
  * The answer is a success of the binding. On JSON-RPC a `"result": null` beside a real error object is the error
@@ -110,4 +109,6 @@ export const readBack = (ctx: CheckContextWith<'dialect'>, id: string): Promise<
 export const readBackEvidence = (o: CallOutcome | undefined, label: string): Evidence[] => (o ? [exchangeEvidence(o.http, label)] : []);
 
 export const V1_UNSUPPORTED = (ctx: CheckContextWith<'dialect'>, p: Probe) =>
-  ctx.dialect.isRest ? p.http.status === 400 && (p.rest?.reason === undefined || p.rest.reason === 'UNSUPPORTED_OPERATION') : p.rpc?.error?.code === -32004;
+  ctx.dialect.isRest
+    ? p.http.status === 400 && (p.rest?.reason === undefined || probeIs(ctx, p, 'UnsupportedOperation'))
+    : probeIs(ctx, p, 'UnsupportedOperation');

@@ -3,6 +3,7 @@
  * a message to a finished task, and (v1.0) a message whose contextId differs from its task's.
  */
 import type { CallOutcome } from '../../protocol/dialect';
+import { JSONRPC_CODE } from '../../protocol/errors';
 import type { TaskView } from '../../protocol/shapes';
 import { isTerminal } from '../../protocol/states';
 import { isRecord } from '../../util/json';
@@ -52,7 +53,9 @@ async function cancelFinished(ctx: CheckContextWith<'dialect'>, name: string, id
   );
   const skipped = refusedForCredentials(ctx, p.http);
   if (skipped) return { v: skipped, p, what };
-  const v = ctx.dialect.isRest ? expectRest(ctx, p, what, cancelStatuses(ctx)) : expectRpcCode(ctx, p, what, { codes: [-32002], names: 'TaskNotCancelable' });
+  const v = ctx.dialect.isRest
+    ? expectRest(ctx, p, what, cancelStatuses(ctx))
+    : expectRpcCode(ctx, p, what, { codes: [JSONRPC_CODE.TaskNotCancelable], names: 'TaskNotCancelable' });
   return { v, p, what };
 }
 
@@ -78,7 +81,7 @@ export const errorsTaskNotFound = defineCheck({
     const what = `Get of an unknown task (${p.taskId?.id ?? '?'})`;
     const v = ctx.dialect.isRest
       ? expectRest(ctx, p, what, { pass: only(404), expected: 'HTTP 404', reason: 'TASK_NOT_FOUND' })
-      : expectRpcCode(ctx, p, what, { codes: [-32001], names: 'TaskNotFound' });
+      : expectRpcCode(ctx, p, what, { codes: [JSONRPC_CODE.TaskNotFound], names: 'TaskNotFound' });
     return malformedIdVerdict(ctx, p, v);
   },
 });
@@ -119,7 +122,10 @@ export const errorsCancelTerminal = defineCheck({
       );
     }
     if (got)
-      return fail(`${what}: the agent returned the unchanged ${t.rawState} task as a success instead of refusing with TaskNotCancelable (-32002).`, evidence);
+      return fail(
+        `${what}: the agent returned the unchanged ${t.rawState} task as a success instead of refusing with TaskNotCancelable (${JSONRPC_CODE.TaskNotCancelable}).`,
+        evidence,
+      );
     return { ...v, evidence };
   },
 });
@@ -169,7 +175,7 @@ export const errorsCancelTwice = defineCheck({
       return pass(`${what}: TaskNotFound, and a get finds no such task either (it was purged).`, evidence);
     if (got) {
       return fail(
-        `${what}: the agent returned the canceled task as a success instead of refusing with TaskNotCancelable (-32002); before v1.0 there is no idempotency rule and the §8.2 TaskNotCancelableError row names "canceled".`,
+        `${what}: the agent returned the canceled task as a success instead of refusing with TaskNotCancelable (${JSONRPC_CODE.TaskNotCancelable}); before v1.0 there is no idempotency rule and the §8.2 TaskNotCancelableError row names "canceled".`,
         evidence,
       );
     }
@@ -215,10 +221,10 @@ export const errorsMessageToTerminal = defineCheck({
       v = ctx.dialect.isRest
         ? expectRest(ctx, p, what, { pass: only(400), expected: 'HTTP 400 UNSUPPORTED_OPERATION', reason: 'UNSUPPORTED_OPERATION' })
         : expectRpcCode(ctx, p, what, {
-            codes: [-32004],
+            codes: [JSONRPC_CODE.UnsupportedOperation],
             names: 'UnsupportedOperation',
             hints: {
-              [-32602]:
+              [JSONRPC_CODE.InvalidParams]:
                 'a2a-python\'s DefaultRequestHandler answers InvalidParams ("Task … is in terminal state"); v1.0.1 §3.1.1 names UnsupportedOperationError.',
             },
           });
@@ -289,7 +295,7 @@ export const errorsUnknownTaskMessage = defineCheck({
     const what = `A message with taskId ${taskId.id} (no such task)`;
     let v = ctx.dialect.isRest
       ? expectRest(ctx, p, what, { pass: only(404), expected: 'HTTP 404', reason: 'TASK_NOT_FOUND' })
-      : expectRpcCode(ctx, p, what, { codes: [-32001], names: 'TaskNotFound' });
+      : expectRpcCode(ctx, p, what, { codes: [JSONRPC_CODE.TaskNotFound], names: 'TaskNotFound' });
     if (v.status === 'fail' && isSuccess(ctx, p)) {
       const st = answeredState(ctx, p);
       v = fail(

@@ -7,6 +7,7 @@ import { unknownTaskId } from '../fixtures/probe-ids';
 import { answered, crashVerdict, expectRest, expectRpcCode, only, sendProbe } from '../fixtures/probes';
 import { probeTaskNotFound } from './shared';
 import { describeOperation, fillPath, methodName, restRoute } from '../../protocol/operations';
+import { ERROR_REASON, JSONRPC_CODE } from '../../protocol/errors';
 
 export const errorsVersionUnsupported = defineCheck({
   id: 'errors.version-unsupported',
@@ -31,7 +32,7 @@ export const errorsVersionUnsupported = defineCheck({
     const processed = probeTaskNotFound(ctx, p) ? ' The request was processed (TaskNotFound for our probe id): the header was ignored.' : '';
     const v = ctx.dialect.isRest
       ? expectRest(ctx, p, 'A2A-Version: 99.0', { pass: only(400), expected: 'HTTP 400 VERSION_NOT_SUPPORTED', reason: 'VERSION_NOT_SUPPORTED' })
-      : expectRpcCode(ctx, p, 'A2A-Version: 99.0', { codes: [-32009], names: 'VersionNotSupported' });
+      : expectRpcCode(ctx, p, 'A2A-Version: 99.0', { codes: [JSONRPC_CODE.VersionNotSupported], names: 'VersionNotSupported' });
     return v.status === 'fail' && processed ? { ...v, message: `${v.message}${processed}` } : v;
   },
 });
@@ -73,13 +74,13 @@ export const errorsVersionMissing = defineCheck({
       const evidence = [exchangeEvidence(p.http)];
       if (!ctx.dialect.isRest) {
         const code = p.rpc?.error?.code;
-        if (code === -32001) return pass(`${what}: served as 0.3 (TaskNotFound -32001 for our unknown id).`, evidence);
-        if (code === -32601)
+        if (code === JSONRPC_CODE.TaskNotFound) return pass(`${what}: served as 0.3 (TaskNotFound ${code} for our unknown id).`, evidence);
+        if (code === JSONRPC_CODE.MethodNotFound)
           return fail(
-            `${what}: -32601 Method not found, i.e. routed as 1.0; v1.0.1 §3.6.2 requires a missing header to mean 0.3, and the card promises 0.3 here.`,
+            `${what}: ${code} Method not found, i.e. routed as 1.0; v1.0.1 §3.6.2 requires a missing header to mean 0.3, and the card promises 0.3 here.`,
             evidence,
           );
-        return fail(`${what}: expected the 0.3 answer (TaskNotFound -32001), got ${answered(p)}.`, evidence);
+        return fail(`${what}: expected the 0.3 answer (TaskNotFound ${JSONRPC_CODE.TaskNotFound}), got ${answered(p)}.`, evidence);
       }
       if (p.http.status === 404 && p.rest?.reason !== undefined && p.rest.reason !== 'TASK_NOT_FOUND')
         return fail(`${what}: ${answered(p)}, not a 0.3 TaskNotFound.`, evidence);
@@ -105,12 +106,13 @@ export const errorsVersionMissing = defineCheck({
     if (crash) return crash;
     const evidence = [exchangeEvidence(p.http)];
     const code = p.rpc?.error?.code;
-    if (code === -32009 || p.rest?.reason === 'VERSION_NOT_SUPPORTED') return pass(`${what}: refused with VersionNotSupported.`, evidence);
+    if (code === JSONRPC_CODE.VersionNotSupported || p.rest?.reason === ERROR_REASON.VersionNotSupported)
+      return pass(`${what}: refused with VersionNotSupported.`, evidence);
     if (ctx.dialect.isRest && p.http.status === 400 && p.rest?.reason === undefined)
       return pass(`${what}: refused with HTTP 400 (a v1.0 task lookup would have answered 404).`, evidence);
     const treatedAsOld =
-      code === -32601
-        ? 'treated as a 0.3 request (GetTask is not a 0.3 method: -32601)'
+      code === JSONRPC_CODE.MethodNotFound
+        ? `treated as a 0.3 request (GetTask is not a 0.3 method: ${code})`
         : ctx.dialect.isRest && p.http.status === 404 && p.rest?.reason !== 'TASK_NOT_FOUND'
           ? 'treated as a non-1.0 request (HTTP 404 without TASK_NOT_FOUND)'
           : undefined;

@@ -9,6 +9,7 @@ import type { CardInterface } from '../../card/normalize';
 import type { Binding, Evidence } from '../../model/check';
 import { requiredExtensionHeaders } from '../../protocol/extensions';
 import { Dialect, type CallOutcome } from '../../protocol/dialect';
+import { a2aErrorName, isA2AError } from '../../protocol/errors';
 import { acceptedOutputModes } from '../../target';
 import { defineCheck, fail, pass, skip } from '../define';
 import { brokenCallVerdict } from '../fixtures/outcomes';
@@ -20,17 +21,18 @@ const BINDING_BUDGET_MS = 20_000;
 
 /** The interface is not served at all: 404/405, method not found, UNIMPLEMENTED. */
 const notServed = (o: CallOutcome) =>
-  o.http.status === 404 || o.http.status === 405 || (o.kind === 'error' && (o.error.code === -32601 || o.error.status === 'UNIMPLEMENTED'));
+  o.http.status === 404 || o.http.status === 405 || (o.kind === 'error' && (isA2AError(o, 'MethodNotFound') || o.error.status === 'UNIMPLEMENTED'));
 
-/** An error's meaning across bindings (a JSON-RPC code and its HTTP+JSON mapping compare equal). */
+/** An error's meaning across bindings (a JSON-RPC code and its HTTP+JSON or gRPC mapping compare equal: protocol/errors.ts). */
 function errorCategory(o: CallOutcome): string {
   if (o.kind !== 'error') return o.kind;
   const e = o.error;
-  if (e.code === -32005 || e.reason === 'CONTENT_TYPE_NOT_SUPPORTED' || o.http.status === 415) return 'content-type';
-  if (e.code === -32602 || e.status === 'INVALID_ARGUMENT' || (e.code === undefined && o.http.status === 400 && !e.reason)) return 'invalid-params';
-  if (e.code === -32001 || e.reason === 'TASK_NOT_FOUND') return 'task-not-found';
-  if (e.code === -32004 || e.reason === 'UNSUPPORTED_OPERATION') return 'unsupported';
-  if (e.code === -32603 || o.http.status >= 500 || e.status === 'INTERNAL') return 'internal';
+  const name = a2aErrorName(o);
+  if (name === 'ContentTypeNotSupported' || o.http.status === 415) return 'content-type';
+  if (name === 'InvalidParams' || e.status === 'INVALID_ARGUMENT' || (e.code === undefined && o.http.status === 400 && !e.reason)) return 'invalid-params';
+  if (name === 'TaskNotFound') return 'task-not-found';
+  if (name === 'UnsupportedOperation') return 'unsupported';
+  if (name === 'InternalError' || o.http.status >= 500 || e.status === 'INTERNAL') return 'internal';
   return `${e.code ?? e.reason ?? e.status ?? o.http.status}`;
 }
 

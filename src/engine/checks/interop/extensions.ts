@@ -5,6 +5,7 @@
  * extensions (protocol/extensions.ts), so an agent that enforces them serves the suite.
  */
 import type { Evidence } from '../../model/check';
+import { JSONRPC_CODE } from '../../protocol/errors';
 import { extensionHeaderName, splitExtensions } from '../../protocol/extensions';
 import type { CheckContextWith } from '../context';
 import { judge } from '../card/common';
@@ -56,7 +57,7 @@ export const errorsExtensionRequired = defineCheck({
     }
     return ctx.dialect.isRest
       ? expectRest(ctx, p, what, { pass: only(400), expected: 'HTTP 400 EXTENSION_SUPPORT_REQUIRED', reason: 'EXTENSION_SUPPORT_REQUIRED' })
-      : expectRpcCode(ctx, p, what, { codes: [-32008], names: 'ExtensionSupportRequired' });
+      : expectRpcCode(ctx, p, what, { codes: [JSONRPC_CODE.ExtensionSupportRequired], names: 'ExtensionSupportRequired' });
   },
 });
 

@@ -5,6 +5,7 @@
 import type { Evidence } from '../../model/check';
 import type { TaskState } from '../../model/events';
 import type { CallOutcome } from '../../protocol/dialect';
+import { isA2AError } from '../../protocol/errors';
 import type { TaskView } from '../../protocol/shapes';
 import { isInterrupted, isTerminal } from '../../protocol/states';
 import { isRecord } from '../../util/json';
@@ -292,7 +293,7 @@ export const lifecycleContext = defineCheck({
     if (next.kind === 'error') {
       const blocked = refusedForCredentials(ctx, next.http) ?? rateLimited(next, 'Sending a message with an existing contextId');
       if (blocked) return blocked;
-      const crash = next.http.status >= 500 || next.error.code === -32603;
+      const crash = next.http.status >= 500 || isA2AError(next, 'InternalError');
       // A refusal of our content type is not a refusal of the context: judged as such (skip or advisory).
       if (crash || contentTypeRefusal(next, ctx.generation, ctx.binding) === 'explicit')
         return brokenCallVerdict(ctx, next, 'sending a message with an existing contextId', { input });

@@ -3,6 +3,7 @@
  */
 import type { Evidence, Generation } from '../../model/check';
 import type { CallOutcome } from '../../protocol/dialect';
+import { isA2AError } from '../../protocol/errors';
 import { isTerminal } from '../../protocol/states';
 import { isRecord } from '../../util/json';
 import type { CheckContext, CheckContextWith } from '../context';
@@ -74,10 +75,10 @@ function isOurConfig(c: unknown, id: string | undefined, url: string): boolean {
   return id !== undefined && cid !== undefined ? cid === id : inner.url === url;
 }
 
-/** Our webhook URL refused as invalid (v1.0.1 §13.2 SSRF/allowlist validation): -32602, or REST 400 INVALID_ARGUMENT. */
+/** Our webhook URL refused as invalid (v1.0.1 §13.2 SSRF/allowlist validation): InvalidParams, or REST 400 INVALID_ARGUMENT. */
 function webhookRefused(o: CallOutcome, ctx: CheckContext): boolean {
   if (o.kind !== 'error') return false;
-  if (o.error.code === -32602) return true;
+  if (isA2AError(o, 'InvalidParams')) return true;
   return (
     !!ctx.dialect?.isRest &&
     o.http.status === 400 &&

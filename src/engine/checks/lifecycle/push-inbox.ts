@@ -8,6 +8,7 @@ import type { TaskState } from '../../model/events';
 import { PUSH_INBOX_LANE, type InboxDelivery, type InboxLease } from '../../model/inbox';
 import type { HttpResult } from '../../http/client';
 import type { CallOutcome } from '../../protocol/dialect';
+import { isA2AError } from '../../protocol/errors';
 import { isInterrupted, isTerminal, normalizeState } from '../../protocol/states';
 import { isRecord } from '../../util/json';
 import type { CheckContextWith } from '../context';
@@ -228,7 +229,7 @@ async function configure(ctx: CheckContextWith<'dialect'>, taskId: string, start
     await lease.close();
     const pre = refusedForCredentials(ctx, set.http) ?? rateLimited(set, 'setting the push config');
     if (pre) return pre;
-    if (set.kind === 'error' && (set.error.code === -32602 || (d.isRest && set.http.status === 400))) {
+    if (set.kind === 'error' && (isA2AError(set, 'InvalidParams') || (d.isRest && set.http.status === 400))) {
       const doubt = reachabilityDoubt(lease.url, ctx.endpointUrl);
       return toolLimit(
         `The agent refused our webhook URL (${errText(set)}). Agents SHOULD validate webhook URLs (v1.0.1 §13.2)${doubt ? `, and ${doubt}` : '; a loopback address is often refused: give a public address that forwards to the inbox (CLI --webhook-url)'}.`,

@@ -4,6 +4,7 @@
  */
 import type { Evidence } from '../../model/check';
 import type { StreamRun } from '../../protocol/dialect';
+import { isA2AError, JSONRPC_CODE } from '../../protocol/errors';
 import { isInterrupted, isTerminal } from '../../protocol/states';
 import { isRecord } from '../../util/json';
 import type { CheckContext } from '../context';
@@ -76,7 +77,7 @@ export const streamingDisconnect = defineCheck({
     }
     const g = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
     if (g.kind !== 'task') {
-      const gone = g.kind === 'error' && (g.error.code === -32001 || g.error.reason === 'TASK_NOT_FOUND' || g.http.status === 404);
+      const gone = g.kind === 'error' && (isA2AError(g, 'TaskNotFound') || g.http.status === 404);
       return {
         status: 'fail',
         critical: g.http.status >= 500 || g.kind === 'transport',
@@ -230,8 +231,9 @@ export const streamingResubscribe = defineCheck({
           continue;
         }
         const code = body.ok && isRecord(body.value) && isRecord(body.value.error) ? body.value.error.code : undefined;
-        if (code === -32601 || run.result.status === 404 || run.result.status === 405) return fail('Resubscribe is not implemented (method not found).', evd);
-        if (code === -32004) return fail('The agent declares streaming but answers resubscribe with UnsupportedOperation.', evd);
+        if (code === JSONRPC_CODE.MethodNotFound || run.result.status === 404 || run.result.status === 405)
+          return fail('Resubscribe is not implemented (method not found).', evd);
+        if (code === JSONRPC_CODE.UnsupportedOperation) return fail('The agent declares streaming but answers resubscribe with UnsupportedOperation.', evd);
         return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType}, not an event stream.`, evd);
       }
       if (run.items[0]?.kind === 'error') {
@@ -246,7 +248,8 @@ export const streamingResubscribe = defineCheck({
           continue;
         }
         const e = run.items[0].error;
-        if (e?.code === -32601 || e?.httpStatus === 404) return fail('Resubscribe is not implemented (method not found, as the first event).', evd);
+        if (e?.code === JSONRPC_CODE.MethodNotFound || e?.httpStatus === 404)
+          return fail('Resubscribe is not implemented (method not found, as the first event).', evd);
         return fail(`Resubscribe to running task ${taskId} was refused with an error event (${e?.code ?? e?.httpStatus ?? ''} ${e?.message ?? ''}).`, evd);
       }
       return judgeResubscribe(ctx, run, taskId, evd, endSeenAs, finishedAs);

@@ -1,6 +1,7 @@
 /** What the streaming check files share: preconditions, the stream's end in words, refusals, evidence. */
 import type { Evidence } from '../../model/check';
 import type { ProtocolError, StreamItem, StreamRun } from '../../protocol/dialect';
+import { isA2AError, JSONRPC_CODE } from '../../protocol/errors';
 import type { CheckContext } from '../context';
 import { errorText, refusalMessage } from '../../judges/stream';
 import { ev, exchangeEvidence, skip, TIMEOUT_KNOB, transportVerdict, type Verdict } from '../verdict';
@@ -63,10 +64,10 @@ export function brokeOff(ctx: CheckContext, run: StreamRun, what: string): Verdi
 export { errorText };
 
 export const isContentTypeError = (e: ProtocolError | undefined) =>
-  !!e && (e.code === -32005 || e.reason === 'CONTENT_TYPE_NOT_SUPPORTED' || e.httpStatus === 415);
+  !!e && (isA2AError({ kind: 'error', error: e }, 'ContentTypeNotSupported') || e.httpStatus === 415);
 
 export const notImplementedError = (e: ProtocolError | undefined, httpStatus: number) =>
-  httpStatus === 404 || httpStatus === 405 || e?.code === -32601 || e?.status === 'UNIMPLEMENTED';
+  httpStatus === 404 || httpStatus === 405 || e?.code === JSONRPC_CODE.MethodNotFound || e?.status === 'UNIMPLEMENTED';
 
 /**
  * The agent answered our (valid) streaming request with an error, as an HTTP error body or as an error event:
