@@ -41,6 +41,8 @@ Usage:
   a2a-interop run-many <file> [options]
   a2a-interop merge <dir>... [--out-dir DIR]
   a2a-interop mcp [--report-dir DIR]    MCP server on stdio, for AI assistants (see README); full reports go to DIR
+  a2a-interop tap <agent-url> [--port N] [--record DIR] [--fail-on client|agent|any] [-- <command>]
+                                        a recording, judging relay between your A2A client and the agent (tap --help)
   a2a-interop --help | --version
 
 <agent-url> is the agent's base URL, a base URL with a path, or the card URL itself.
@@ -138,6 +140,8 @@ const SYMBOL: Record<string, string> = { pass: 'PASS', fail: 'FAIL', advisory: '
 
 /** Runs the CLI with `argv` (without node and script). Returns the exit code. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  // `tap` has its own options and a `-- <command>` tail: src/cli/tap.ts.
+  if (argv[0] === 'tap') return (await import('./tap')).tapCommand(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({
