@@ -103,6 +103,7 @@ function setup(target: SessionTarget = TARGET) {
       asked.push(o);
       return streamed(HOSTILE);
     },
+    raw: async () => streamed(''),
   } as unknown as ConsoleSession;
   const timeline = createRunStore((cb) => {
     cb();
@@ -196,7 +197,7 @@ describe('console page', () => {
         { url: '127.0.0.1:9311', binding: 'GRPC', protocolVersion: '1.0' },
       ],
     };
-    const { opened } = setup(grpc);
+    const { opened, ctl } = setup(grpc);
     const binding = screen.getByRole('combobox', { name: 'Binding' }) as HTMLSelectElement;
     expect([...binding.options].map((o) => o.value)).toEqual(['', 'JSONRPC', 'HTTP+JSON', 'GRPC']);
     fireEvent.change(screen.getByLabelText('Agent URL'), { target: { value: 'http://127.0.0.1:1/demo/flawed' } });
@@ -207,5 +208,15 @@ describe('console page', () => {
     expect(opened[0]).toMatchObject({ agentUrl: 'http://127.0.0.1:1/demo/flawed', prefer: { binding: 'GRPC' } });
     expect(screen.getByText('127.0.0.1:9311')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Send' }).hasAttribute('disabled')).toBe(false);
+    // No HTTP request to re-send on a gRPC session (the engine refuses it too).
+    expect(ctl.supports.raw).toBe(false);
+  });
+
+  it('an HTTP session can re-send a request', async () => {
+    const { ctl } = setup();
+    fireEvent.change(screen.getByLabelText('Agent URL'), { target: { value: 'http://127.0.0.1:1/demo/flawed' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    await screen.findByText(/A2A v0.3 over JSONRPC/);
+    expect(ctl.supports.raw).toBe(true);
   });
 });

@@ -178,7 +178,8 @@ export class ConsoleController {
 
   /** What this build of the engine offers beyond send/get/cancel/subscribe/list. */
   get supports(): { push: boolean; raw: boolean } {
-    return { push: typeof this.session?.pushSet === 'function', raw: typeof this.session?.raw === 'function' };
+    // A gRPC session has no HTTP request to re-send (the engine refuses it too: SessionInputError).
+    return { push: typeof this.session?.pushSet === 'function', raw: typeof this.session?.raw === 'function' && this.session.binding !== 'GRPC' };
   }
 
   setDraft(patch: Partial<ComposeDraft>): void {

@@ -14,6 +14,7 @@ export function RequestEditor() {
   const id = useId();
   const editor = useConsoleState((s) => s.editor);
   const open = useConsoleState((s) => s.phase === 'open');
+  const grpc = useConsoleState((s) => s.target?.binding === 'GRPC');
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   if (!editor) return null;
@@ -96,6 +97,9 @@ export function RequestEditor() {
           Close the request editor
         </button>
         {!open ? <span className="help">Connect to the agent to send it.</span> : null}
+        {open && grpc ? (
+          <span className="help">This session speaks gRPC: connect to a JSON-RPC or HTTP+JSON interface of the agent to re-send an HTTP request.</span>
+        ) : null}
       </div>
       <p className="help" role="status">
         {note ?? ''}
