@@ -106,6 +106,14 @@ for (const viewport of [
       expect(report.tool).toBe('a2a-interop tap');
       expect(report.exchanges.length).toBeGreaterThanOrEqual(3);
       expect(report.twoAgents.map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass']);
+      // HAR 1.2: the conversation for browsers' developer tools and Postman.
+      const harDownload = page.waitForEvent('download');
+      await page.getByRole('group', { name: "Export the tap's report" }).getByRole('button', { name: 'Export HAR' }).click();
+      const har = JSON.parse(await (await import('node:fs/promises')).readFile(await (await harDownload).path(), 'utf8')) as {
+        log: { version: string; entries: { request: { url: string } }[] };
+      };
+      expect(har.log.version).toBe('1.2');
+      expect(har.log.entries.length).toBe(report.exchanges.length);
 
       await page.getByRole('button', { name: 'Stop tap' }).click();
       await expect(page.getByRole('heading', { name: 'The tap was here' })).toBeVisible();

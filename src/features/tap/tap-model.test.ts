@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { applyEvents, initialRunState } from '../../lib/engine';
 import type { TapEvent, TapExchangeStart } from '../../engine/tap/types';
 import { replyOf } from './tap-api';
+import { tapExport } from './tap-views';
+import type { TapReport } from '../../engine/tap/types';
+import type { TwoAgentResult } from '../../engine/tap/two-agent';
 import { asTapEvent, foldTap, tapRunStarted, toRunEvents, turnOf, wordsOf } from './tap-model';
 
 const start = (seq: number, id: string, operation: string, body?: unknown, streaming = false): TapExchangeStart => ({
@@ -183,5 +186,64 @@ describe('tap model', () => {
     ).toEqual({ state: 'completed', text: 'B said hi' });
     expect(replyOf({ jsonrpc: '2.0', error: { code: -32603, message: 'boom' } })).toEqual({ state: 'error', text: 'boom' });
     expect(replyOf('nope').state).toBe('unknown');
+  });
+});
+
+describe('tap exports', () => {
+  const HOSTILE = '<script>alert(1)</script>';
+  const report: TapReport = {
+    tool: 'a2a-interop tap',
+    agentUrl: 'http://127.0.0.1:1/a',
+    target: { agentUrl: 'http://127.0.0.1:1/a', agentName: HOSTILE, interfaces: [], requiredExtensions: [], notRelayed: [] },
+    startedAt: 1000,
+    at: 2000,
+    exchanges: [
+      {
+        id: 'x1',
+        request: {
+          at: 1001,
+          method: 'POST',
+          url: 'http://127.0.0.1:1/tap/t/',
+          upstreamUrl: 'http://127.0.0.1:1/a/',
+          headers: {},
+          body: '{}',
+          bodySize: 2,
+          bodyTruncated: false,
+          operation: 'message/send',
+          streaming: false,
+        },
+        response: {
+          at: 1002,
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          body: `{"text":"${HOSTILE}"}`,
+          bodySize: 10,
+          bodyTruncated: false,
+          stream: false,
+          frames: 0,
+          durationMs: 1,
+        },
+        frames: [],
+      },
+    ],
+    findings: [{ side: 'client', checkId: 'client.message-id', level: 'MUST', message: `No messageId ${HOSTILE}`, exchangeId: 'x1' }],
+    faults: {},
+    summary: { client: { verdict: 'fail', must: 1, should: 0, advisory: 0 }, agent: { verdict: 'pass', must: 0, should: 0, advisory: 0 }, exchanges: 1 },
+    dropped: { events: 0, exchanges: 0 },
+  };
+  const two = [{ id: 'two-agent.card', status: 'pass' }] as unknown as TwoAgentResult[];
+
+  it('JSON: the report, with the two-agent results when judged', () => {
+    expect(JSON.parse(tapExport(report, 'json', two).body)).toEqual({ ...report, twoAgents: two });
+    expect(JSON.parse(tapExport(report, 'json', null).body)).toEqual(report);
+  });
+  it('HAR 1.2 and the other formats, agent text escaped', () => {
+    const har = JSON.parse(tapExport(report, 'har', two).body) as { log: { version: string; entries: unknown[] } };
+    expect(har.log.version).toBe('1.2');
+    expect(har.log.entries).toHaveLength(1);
+    const html = tapExport(report, 'html', null);
+    expect(html.mimeType).toMatch(/text\/html/);
+    expect(html.body).not.toContain(HOSTILE);
+    for (const f of ['markdown', 'junit', 'sarif'] as const) expect(tapExport(report, f, null).body).toContain('client.message-id');
   });
 });

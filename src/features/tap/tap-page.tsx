@@ -12,15 +12,13 @@ export interface TapPageProps {
   inspector: ReactNode;
   /** Agent A of the two-agent demo, when the server has one. */
   orchestrator: () => Promise<OrchestratorInfo | null>;
-  /** The tap's HAR, when the server offers it. */
-  har?: (id: string) => Promise<string | null>;
 }
 
 /**
  * The conversation tap (issue 26): put a2a-interop between any A2A client and any agent, watch them talk live, and see
  * both sides judged: each finding says who broke it (client or agent), with the sentence behind it.
  */
-export function TapPage({ timeline, inspector, orchestrator, har }: TapPageProps) {
+export function TapPage({ timeline, inspector, orchestrator }: TapPageProps) {
   const ctl = useTap();
   const error = useTapState((s) => s.error);
   const twoAgentsOn = useTapState((s) => s.twoAgents);
@@ -50,7 +48,7 @@ export function TapPage({ timeline, inspector, orchestrator, har }: TapPageProps
         <div className="tap-right">
           <TapAddress />
           {hasTap ? <TapVerdicts view={view} /> : null}
-          <TapExports twoAgents={twoAgents} {...(har ? { har } : {})} />
+          <TapExports twoAgents={twoAgents} />
         </div>
       </div>
       {hasTap ? (

@@ -1,6 +1,8 @@
 import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { judgeTwoAgents, type TwoAgentResult } from '../../engine/tap/two-agent';
-import type { TapFinding, TapSide, TapSideSummary } from '../../engine/tap/types';
+import type { TapFinding, TapReport, TapSide, TapSideSummary } from '../../engine/tap/types';
+import type { ExportFile } from '../../exporters/common';
+import { exportTapReport, type TapExportFormat } from '../../exporters/tap';
 import { downloadFile } from '../../lib/download';
 import { useRunStoreHandle } from '../../lib/run-store';
 import { useTap, useTapState } from './tap-context';
@@ -269,50 +271,49 @@ export function useTwoAgents(on: boolean): TwoAgentResult[] | null {
   return useMemo(() => (on ? judgeTwoAgents(events) : null), [on, events]);
 }
 
-const fileStem = (id: string) => `a2a-tap-${id.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40) || 'report'}`;
+const FORMATS: { format: TapExportFormat; label: string }[] = [
+  { format: 'json', label: 'Export JSON' },
+  { format: 'har', label: 'Export HAR' },
+  { format: 'markdown', label: 'Export Markdown' },
+  { format: 'junit', label: 'Export JUnit' },
+  { format: 'html', label: 'Export HTML' },
+  { format: 'sarif', label: 'Export SARIF' },
+];
 
-/** Download the tap's report (JSON; HAR when the server offers it). */
-export function TapExports({ twoAgents, har }: { twoAgents: TwoAgentResult[] | null; har?: (id: string) => Promise<string | null> }) {
+/** The tap's report in one format (src/exporters/tap.ts); the JSON carries the two-agent results when they are judged. */
+export function tapExport(report: TapReport, format: TapExportFormat, twoAgents: TwoAgentResult[] | null): ExportFile {
+  const file = exportTapReport(report, format);
+  if (format !== 'json' || !twoAgents) return file;
+  return { ...file, body: `${JSON.stringify({ ...report, twoAgents }, null, 2)}\n` };
+}
+
+/** Download the tap's report: JSON, HAR 1.2 (the conversation for browsers' tools and Postman), Markdown, JUnit, HTML, SARIF. */
+export function TapExports({ twoAgents }: { twoAgents: TwoAgentResult[] | null }) {
   const ctl = useTap();
   const tap = useTapState((s) => s.tap);
   const [note, setNote] = useState<string | null>(null);
   if (!tap) return null;
-  const onJson = async () => {
+  const onExport = async (format: TapExportFormat) => {
     try {
       const report = await ctl.report();
       if (!report) {
         setNote('No report: the tap was stopped before it could be read.');
         return;
       }
-      downloadFile(`${fileStem(tap.id)}.json`, 'application/json', JSON.stringify(twoAgents ? { ...report, twoAgents } : report, null, 2));
+      const file = tapExport(report, format, twoAgents);
+      downloadFile(file.filename, file.mimeType, file.body);
       setNote(null);
     } catch (e) {
-      setNote(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  };
-  const onHar = async () => {
-    try {
-      const body = har ? await har(tap.id) : null;
-      if (!body) {
-        setNote('No HAR: the tap is stopped, or this server does not offer it.');
-        return;
-      }
-      downloadFile(`${fileStem(tap.id)}.har`, 'application/json', body);
-      setNote(null);
-    } catch (e) {
-      setNote(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
+      setNote(`Export failed in our tool: ${e instanceof Error ? e.message : String(e)}`);
     }
   };
   return (
     <div className="export-buttons" role="group" aria-label="Export the tap's report">
-      <button type="button" onClick={() => void onJson()}>
-        Export JSON
-      </button>
-      {har ? (
-        <button type="button" onClick={() => void onHar()}>
-          Export HAR
+      {FORMATS.map((f) => (
+        <button key={f.format} type="button" onClick={() => void onExport(f.format)}>
+          {f.label}
         </button>
-      ) : null}
+      ))}
       {note ? (
         <p className="help" role="status">
           {note}
