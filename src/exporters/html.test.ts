@@ -188,7 +188,7 @@ describe('HTML export: first screen and print', () => {
     ]);
     // Folded (issue 25 item 8): the row stays short; the sentences are one click away, counted in the summary.
     const details = cancel.querySelector('details')!;
-    expect(details.querySelector('summary')?.textContent).toMatch(/^2 sentences/);
+    expect(details.querySelector('summary')?.textContent).toMatch(/^(MUST|SHOULD) · 2 sentences$/);
     expect(details.querySelectorAll('blockquote.req')).toHaveLength(2);
   });
 

@@ -58,9 +58,9 @@ body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.5 system-ui,-appl
 header,main,footer{max-width:1100px;margin:0 auto;padding:16px 24px}
 header{padding-bottom:0}header h1{font-size:1rem;font-weight:600;color:var(--muted);margin:0}header .agent{font-size:1.5rem;font-weight:700;margin:0}
 h2{font-size:1.25rem;margin-top:2em;border-bottom:1px solid var(--line)}h3{font-size:1.05rem}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:0}dt{color:var(--muted)}dd{margin:0}
+dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:2px 16px;margin:0}dt{color:var(--muted)}dd{margin:0}
 td dl.facts{display:block}td dl.facts dd{margin:0 0 6px}
-.msg,td,dd,summary{overflow-wrap:break-word;white-space:pre-wrap}.url,code{overflow-wrap:anywhere}th,.level-badge{overflow-wrap:break-word}
+.msg,td,dd,summary{overflow-wrap:break-word;white-space:pre-wrap}.url{overflow-wrap:anywhere}code{overflow-wrap:break-word}th,.level-badge{overflow-wrap:break-word}
 a{color:var(--ttfb)}
 .first{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:16px 24px;align-items:start;margin-top:8px}
 @media (max-width:760px){.first{grid-template-columns:minmax(0,1fr)}}
@@ -86,7 +86,7 @@ blockquote.req .src{display:block;font-size:.85rem}blockquote.req code{white-spa
 table{border-collapse:collapse;width:100%;margin:8px 0 16px}
 th,td{border:1px solid var(--line);padding:6px 8px;text-align:left;vertical-align:top}
 th{background:var(--panel)}td.num,th.num{text-align:right}table.results th:first-child{width:24%}
-table.failed th:nth-child(1){width:19%}table.failed th:nth-child(2){width:10%}table.failed th:nth-child(3),table.failed th:nth-child(4){width:22%}
+table.failed th:nth-child(1){width:19%}table.failed th:nth-child(2){width:10%}table.failed th:nth-child(3),table.failed th:nth-child(4){width:28%}
 .st{font-weight:600;white-space:nowrap}td.nw{white-space:nowrap;overflow-wrap:normal}
 .st-pass{color:var(--pass)}.st-fail{color:var(--fail)}.st-advisory{color:var(--ttfb)}.st-skip{color:var(--muted)}.st-error{color:var(--error)}
 details{margin-top:4px}summary{cursor:pointer;color:var(--muted)}
@@ -101,7 +101,8 @@ footer{color:var(--muted);font-size:.85rem}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 @media (max-width:600px){header,main,footer{padding:12px}.level-badge{font-size:1.6rem;letter-spacing:0}table{font-size:.85rem}th,td{padding:4px}
 table.failed,table.results,table.failed tbody,table.results tbody,table.failed tr,table.results tr,table.failed td,table.results td{display:block;width:auto}
-table.failed thead,table.results thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+table.failed thead,table.results thead,table.summary thead{display:block;position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+table.summary,table.summary tbody,table.summary tr{display:block}table.summary td{display:inline-block;border:0;margin-right:12px}
 table.failed tr,table.results tr{border:1px solid var(--line);border-radius:8px;margin:8px 0;padding:6px 10px}
 table.failed td,table.results td{border:0;padding:2px 0}table.results th:first-child{width:auto}
 td[data-label]::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted)}
@@ -150,7 +151,7 @@ function requirementDetails(r: CheckResult): string {
   const body = requirementHtml(r);
   if (!body) return '';
   const n = r.requirement?.sentences.length ?? 1;
-  return `<details><summary>${n === 1 ? '1 sentence' : `${n} sentences`}${r.specRef ? ` · ${text(r.specRef, 200)}` : ''}</summary>${body}</details>`;
+  return `<details><summary>${esc(r.level)} · ${n === 1 ? '1 sentence' : `${n} sentences`}</summary>${body}</details>`;
 }
 
 function evidenceHtml(r: CheckResult): string {
@@ -377,10 +378,21 @@ export function toHtml(input: Report): ExportFile {
   out.push(
     '<section aria-labelledby="h-summary">',
     '<h2 id="h-summary">Summary</h2>',
-    '<table>',
+    '<table class="summary">',
     '<caption class="sr">Number of checks by outcome</caption>',
     '<thead><tr><th scope="col" class="num">Total</th><th scope="col" class="num">Passed</th><th scope="col" class="num">Failed (required)</th><th scope="col" class="num">Advisories</th><th scope="col" class="num">Skipped</th><th scope="col" class="num">Errors (tool)</th></tr></thead>',
-    `<tbody><tr>${[summary.total, summary.passed, summary.failed, summary.advisories, summary.skipped, summary.errors].map((n) => `<td class="num">${n}</td>`).join('')}</tr></tbody>`,
+    `<tbody><tr>${(
+      [
+        ['Total', summary.total],
+        ['Passed', summary.passed],
+        ['Failed (required)', summary.failed],
+        ['Advisories', summary.advisories],
+        ['Skipped', summary.skipped],
+        ['Errors (tool)', summary.errors],
+      ] as const
+    )
+      .map(([label, n]) => `<td class="num" data-label="${label}">${n}</td>`)
+      .join('')}</tr></tbody>`,
     '</table>',
     '</section>',
   );
