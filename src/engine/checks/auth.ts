@@ -2,7 +2,7 @@
  * Authentication checks: requests without credentials are refused when the card requires them (with a
  * WWW-Authenticate challenge on 401), and the user's credentials are accepted.
  */
-import { JSONRPC_CODE } from '../protocol/errors';
+import { JSONRPC_CODE, LEGACY_DOCUMENT_CODES } from '../protocol/errors';
 import type { CheckDef } from './define';
 import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip, transportVerdict, type Verdict } from './define';
 import { answered, probeIs, sendProbe, type Probe } from './fixtures/probes';
@@ -115,8 +115,7 @@ export const authRequired = defineCheck({
         );
       return {
         ...fail(`A call without credentials was refused with JSON-RPC error ${code} at HTTP ${s}, not with HTTP 401/403.`, evidence),
-        advisory:
-          'The rejection the MUST asks for happened; §4.4 "SHOULD use standard HTTP status codes like 401 … or 403" gives them as examples, and v0.1.0 itself lists a JSON-RPC AuthenticationRequiredError (-32007).',
+        advisory: `The rejection the MUST asks for happened; §4.4 "SHOULD use standard HTTP status codes like 401 … or 403" gives them as examples, and v0.1.0 itself lists a JSON-RPC AuthenticationRequiredError (${LEGACY_DOCUMENT_CODES.AuthenticationRequired}).`,
       };
     }
     return {

@@ -118,6 +118,19 @@ export const A2A_ERRORS: Readonly<Record<A2AErrorName, Row>> = {
 };
 
 /**
+ * Codes the v0.1.0 document's §8.2 table lists that its schema never defined, and that later releases reassigned
+ * (-32006 to -32009): named for what the legacy text says, never identified in answers (a2aErrorName does not know them).
+ */
+export const LEGACY_DOCUMENT_CODES = {
+  StreamingNotSupported: -32006,
+  AuthenticationRequired: -32007,
+  AuthorizationFailed: -32008,
+  InvalidTaskState: -32009,
+  RateLimitExceeded: -32010,
+  ResourceUnavailable: -32011,
+} as const;
+
+/**
  * Reasons agents send that are not the specification's, read as the error they plainly mean (never required): the
  * v0.3 name of the extended card error spelled as a v1.0 reason.
  */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Generation } from '../model/check';
-import { A2A_ERROR_NAMES, A2A_ERRORS, type A2AErrorName } from './errors';
+import { A2A_ERROR_NAMES, A2A_ERRORS, LEGACY_DOCUMENT_CODES, type A2AErrorName } from './errors';
 import { describeOperation, OPERATIONS, type Operation } from './operations';
 
 /**
@@ -184,6 +184,18 @@ describe('errors.ts against the schemas and the text', () => {
       expect(stdOurs).toEqual(standard.map((r) => [r[0], r[1]]));
     });
   }
+
+  it("legacy: the codes only v0.1.0's document lists (not its schema) are its §8.2 rows", () => {
+    const schema = schemaErrors('v0.1.0');
+    const rows = mdRows(read('v0.1.0', 'specification.md'), /^-32\d{3}$/);
+    for (const [name, code] of Object.entries(LEGACY_DOCUMENT_CODES)) {
+      expect(
+        rows.some((r) => Number(r[0]) === code && r[1] === `${name}Error`),
+        name,
+      ).toBe(true);
+      expect(schema.has(`${name}Error`), name).toBe(false);
+    }
+  });
 
   it('v1.0: every ErrorInfo reason is the name in UPPER_SNAKE_CASE without "Error" (§10.6, §11.6)', () => {
     const snake = (s: string) =>

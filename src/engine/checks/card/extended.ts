@@ -94,8 +94,7 @@ export const cardExtended = defineCheck({
     'v0.3': 'v0.3.0 §7.10 agent/getAuthenticatedExtendedCard',
     'v1.0': 'v1.0.1 §3.1.11 Get Extended Agent Card, §13.3',
   },
-  recommendation:
-    'Serve the extended card only to authenticated clients (401 with WWW-Authenticate otherwise); v1.0: GetExtendedAgentCard / GET /extendedAgentCard, v0.3: agent/getAuthenticatedExtendedCard / GET /v1/card. With no extended card configured, answer ExtendedAgentCardNotConfiguredError (-32007).',
+  recommendation: `Serve the extended card only to authenticated clients (401 with WWW-Authenticate otherwise); v1.0: GetExtendedAgentCard / GET /extendedAgentCard, v0.3: agent/getAuthenticatedExtendedCard / GET /v1/card. With no extended card configured, answer ExtendedAgentCardNotConfiguredError (${JSONRPC_CODE.AuthenticatedExtendedCardNotConfigured}).`,
   requires: ['dialect', 'card'],
   run: async (ctx) => {
     const raw = ctx.raw;
@@ -162,7 +161,7 @@ export const cardExtended = defineCheck({
       if (servesCard(r)) return pass(`The extended card is served to authenticated clients (${loc.label}).`, evidence);
       if (notConfigured(r))
         return pass(
-          `The agent answered that no extended card is configured (${errorOf(r)}), a defined answer (${ctx.generation === 'v1.0' ? 'ExtendedAgentCardNotConfiguredError, v1.0 §13.3' : 'AuthenticatedExtendedCardNotConfiguredError -32007'}).`,
+          `The agent answered that no extended card is configured (${errorOf(r)}), a defined answer (${ctx.generation === 'v1.0' ? 'ExtendedAgentCardNotConfiguredError, v1.0 §13.3' : `AuthenticatedExtendedCardNotConfiguredError ${JSONRPC_CODE.AuthenticatedExtendedCardNotConfigured}`}).`,
           evidence,
         );
       if (r.status === 401 || r.status === 403) {

@@ -4,7 +4,7 @@
  */
 import type { Evidence } from '../../model/check';
 import type { StreamItem, StreamRun } from '../../protocol/dialect';
-import { ERROR_REASON, JSONRPC_CODE } from '../../protocol/errors';
+import { ERROR_REASON, JSONRPC_CODE, LEGACY_DOCUMENT_CODES } from '../../protocol/errors';
 import { isTerminal } from '../../protocol/states';
 import { truncate } from '../../util/json';
 import type { CheckContext, CheckContextWith } from '../context';
@@ -89,13 +89,17 @@ function worst(vs: readonly [Verdict, ...Verdict[]]): Verdict {
 
 export const errorsPushNotSupported = defineCheck({
   id: 'errors.push-not-supported',
-  title: 'Push config calls on an agent without push give PushNotificationNotSupported (-32003)',
+  title: `Push config calls on an agent without push give PushNotificationNotSupported (${JSONRPC_CODE.PushNotificationNotSupported})`,
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { legacy: 'v0.1.0 §8.2 (-32003)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §8.2', 'v1.0': 'v1.0.1 §3.3.4 Capability Validation' },
-  recommendation:
-    'When capabilities.pushNotifications is false or absent, answer every push config method (set/create, get, list, delete) with PushNotificationNotSupportedError -32003 (HTTP+JSON 400) instead of storing the config, 404, -32004 or 500.',
+  specRefs: {
+    legacy: `v0.1.0 §8.2 (${JSONRPC_CODE.PushNotificationNotSupported})`,
+    'v0.2': 'v0.2.6 §8.2',
+    'v0.3': 'v0.3.0 §8.2',
+    'v1.0': 'v1.0.1 §3.3.4 Capability Validation',
+  },
+  recommendation: `When capabilities.pushNotifications is false or absent, answer every push config method (set/create, get, list, delete) with PushNotificationNotSupportedError ${JSONRPC_CODE.PushNotificationNotSupported} (HTTP+JSON 400) instead of storing the config, 404, ${JSONRPC_CODE.UnsupportedOperation} or 500.`,
   requires: ['dialect'],
   run: async (ctx) => {
     if (ctx.card.capabilities.pushNotifications) return skip('The card declares push notifications (see lifecycle.push-config).', 'not-applicable');
@@ -192,18 +196,17 @@ export const errorsPushNotSupported = defineCheck({
 
 export const errorsStreamingUnsupported = defineCheck({
   id: 'errors.streaming-unsupported',
-  title: 'Without declared streaming, the stream and subscribe methods give UnsupportedOperation (-32004)',
+  title: `Without declared streaming, the stream and subscribe methods give UnsupportedOperation (${JSONRPC_CODE.UnsupportedOperation})`,
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
   specRefs: {
-    legacy: 'v0.1.0 §8.2 (-32006, document only), §7.2',
+    legacy: `v0.1.0 §8.2 (${LEGACY_DOCUMENT_CODES.StreamingNotSupported}, document only), §7.2`,
     'v0.2': 'v0.2.6 §8.2, §7.2',
     'v0.3': 'v0.3.0 §8.2, §7.2',
     'v1.0': 'v1.0.1 §3.3.4 Capability Validation',
   },
-  recommendation:
-    'When capabilities.streaming is false or absent, answer SendStreamingMessage / message/stream and SubscribeToTask / tasks/resubscribe with UnsupportedOperationError -32004 (HTTP+JSON 400 UNSUPPORTED_OPERATION; before v1.0 -32601 is accepted too). If you do serve streams, declare capabilities.streaming: true.',
+  recommendation: `When capabilities.streaming is false or absent, answer SendStreamingMessage / message/stream and SubscribeToTask / tasks/resubscribe with UnsupportedOperationError ${JSONRPC_CODE.UnsupportedOperation} (HTTP+JSON 400 UNSUPPORTED_OPERATION; before v1.0 ${JSONRPC_CODE.MethodNotFound} is accepted too). If you do serve streams, declare capabilities.streaming: true.`,
   requires: ['dialect'],
   run: async (ctx) => {
     if (ctx.card.capabilities.streaming) return skip('The card declares streaming (see the streaming checks and errors.subscribe-terminal).', 'not-applicable');
@@ -266,13 +269,12 @@ export const errorsStreamingUnsupported = defineCheck({
 
 export const errorsSubscribeTerminal = defineCheck({
   id: 'errors.subscribe-terminal',
-  title: 'Subscribing to a finished task gives UnsupportedOperation (-32004, v1.0)',
+  title: `Subscribing to a finished task gives UnsupportedOperation (${JSONRPC_CODE.UnsupportedOperation}, v1.0)`,
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
   specRefs: { legacy: 'v0.1.0 §7.7 tasks/resubscribe', 'v0.2': 'v0.2.6 §7.9', 'v0.3': 'v0.3.0 §7.9', 'v1.0': 'v1.0.1 §3.1.6, §9.4.6 SubscribeToTask' },
-  recommendation:
-    'Answer SubscribeToTask on a task in a terminal state with UnsupportedOperationError -32004 (HTTP+JSON 400 UNSUPPORTED_OPERATION) instead of opening a stream that replays the task. Before v1.0: refuse it, or deliver the final state and close the stream at once.',
+  recommendation: `Answer SubscribeToTask on a task in a terminal state with UnsupportedOperationError ${JSONRPC_CODE.UnsupportedOperation} (HTTP+JSON 400 UNSUPPORTED_OPERATION) instead of opening a stream that replays the task. Before v1.0: refuse it, or deliver the final state and close the stream at once.`,
   requires: ['dialect'],
   run: async (ctx) => {
     if (!ctx.card.capabilities.streaming) return skip('The card does not declare streaming (see errors.streaming-unsupported).', 'not-applicable');

@@ -22,13 +22,12 @@ import { ERRORS, PROBES } from './shared';
 
 export const errorsUnknownMethod = defineCheck({
   id: 'errors.unknown-method',
-  title: 'An unknown method is answered with MethodNotFound (-32601)',
+  title: `An unknown method is answered with MethodNotFound (${JSONRPC_CODE.MethodNotFound})`,
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §3.3.2, §9.5 (JSON-RPC 2.0 -32601); HTTP+JSON: a 4xx' },
-  recommendation:
-    'Answer unknown JSON-RPC methods with {"error":{"code":-32601,"message":"Method not found"}} and the request id; on HTTP+JSON answer unknown routes with a 4xx (404 or 405). Frameworks often return 404 HTML or 500 for these by default.',
+  specRefs: { ...ERRORS, 'v1.0': `v1.0.1 §3.3.2, §9.5 (JSON-RPC 2.0 ${JSONRPC_CODE.MethodNotFound}); HTTP+JSON: a 4xx` },
+  recommendation: `Answer unknown JSON-RPC methods with {"error":{"code":${JSONRPC_CODE.MethodNotFound},"message":"Method not found"}} and the request id; on HTTP+JSON answer unknown routes with a 4xx (404 or 405). Frameworks often return 404 HTML or 500 for these by default.`,
   requires: ['dialect'],
   run: async (ctx) => {
     const p = await PROBES['unknown-method'](ctx);
@@ -43,8 +42,7 @@ export const errorsUnknownMethod = defineCheck({
       codes: [JSONRPC_CODE.MethodNotFound],
       names: 'MethodNotFound',
       hints: {
-        [JSONRPC_CODE.InvalidRequest]:
-          'JSON-RPC 2.0 §5.1 reserves -32601 for a method that does not exist; -32600 is for a body that is not a Request object (servers that validate the method name against a schema, e.g. with pydantic, answer -32600 here).',
+        [JSONRPC_CODE.InvalidRequest]: `JSON-RPC 2.0 §5.1 reserves ${JSONRPC_CODE.MethodNotFound} for a method that does not exist; ${JSONRPC_CODE.InvalidRequest} is for a body that is not a Request object (servers that validate the method name against a schema, e.g. with pydantic, answer ${JSONRPC_CODE.InvalidRequest} here).`,
       },
     });
   },
@@ -52,13 +50,12 @@ export const errorsUnknownMethod = defineCheck({
 
 export const errorsInvalidJson = defineCheck({
   id: 'errors.invalid-json',
-  title: 'A body that is not JSON is answered with a parse error (-32700)',
+  title: `A body that is not JSON is answered with a parse error (${JSONRPC_CODE.ParseError})`,
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §9.5 (-32700), §3.3.2 (HTTP 400 as the example)' },
-  recommendation:
-    'Catch JSON parse failures before dispatch and answer {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}} (HTTP+JSON: 400 with an error body), not a 500 or an HTML error page.',
+  specRefs: { ...ERRORS, 'v1.0': `v1.0.1 §9.5 (${JSONRPC_CODE.ParseError}), §3.3.2 (HTTP 400 as the example)` },
+  recommendation: `Catch JSON parse failures before dispatch and answer {"jsonrpc":"2.0","id":null,"error":{"code":${JSONRPC_CODE.ParseError},"message":"Parse error"}} (HTTP+JSON: 400 with an error body), not a 500 or an HTML error page.`,
   requires: ['dialect'],
   run: async (ctx) => {
     const p = await PROBES['invalid-json'](ctx);
@@ -69,8 +66,7 @@ export const errorsInvalidJson = defineCheck({
       codes: [JSONRPC_CODE.ParseError],
       names: 'JSONParseError',
       hints: {
-        [JSONRPC_CODE.InvalidParams]:
-          '@a2a-js/sdk 1.x answers a parse error with -32602 (its RequestMalformedError maps to INVALID_PARAMS); JSON-RPC 2.0 §5.1 and the A2A tables say -32700.',
+        [JSONRPC_CODE.InvalidParams]: `@a2a-js/sdk 1.x answers a parse error with ${JSONRPC_CODE.InvalidParams} (its RequestMalformedError maps to INVALID_PARAMS); JSON-RPC 2.0 §5.1 and the A2A tables say ${JSONRPC_CODE.ParseError}.`,
       },
     });
   },
@@ -78,12 +74,12 @@ export const errorsInvalidJson = defineCheck({
 
 export const errorsInvalidRequest = defineCheck({
   id: 'errors.invalid-request',
-  title: 'JSON that is not a JSON-RPC request is answered with InvalidRequest (-32600)',
+  title: `JSON that is not a JSON-RPC request is answered with InvalidRequest (${JSONRPC_CODE.InvalidRequest})`,
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §9.5 (-32600)' },
-  recommendation: 'Validate the JSON-RPC envelope (jsonrpc "2.0", a string method, an id) and answer violations with -32600 Invalid Request and id null.',
+  specRefs: { ...ERRORS, 'v1.0': `v1.0.1 §9.5 (${JSONRPC_CODE.InvalidRequest})` },
+  recommendation: `Validate the JSON-RPC envelope (jsonrpc "2.0", a string method, an id) and answer violations with ${JSONRPC_CODE.InvalidRequest} Invalid Request and id null.`,
   requires: ['dialect'],
   run: async (ctx) => {
     if (ctx.dialect.isRest) return skip('JSON-RPC envelopes do not exist on the HTTP+JSON binding.', 'not-applicable');
@@ -94,8 +90,7 @@ export const errorsInvalidRequest = defineCheck({
         codes: [JSONRPC_CODE.InvalidRequest],
         names: 'InvalidRequest',
         hints: {
-          [JSONRPC_CODE.InvalidParams]:
-            '@a2a-js/sdk 1.x answers -32602 here (isRequestValid → RequestMalformedError); JSON-RPC 2.0 §5.1 and every A2A error table give -32600 for a body that is not a Request object (the §3.3.2 validation example concerns params, not the envelope).',
+          [JSONRPC_CODE.InvalidParams]: `@a2a-js/sdk 1.x answers ${JSONRPC_CODE.InvalidParams} here (isRequestValid → RequestMalformedError); JSON-RPC 2.0 §5.1 and every A2A error table give ${JSONRPC_CODE.InvalidRequest} for a body that is not a Request object (the §3.3.2 validation example concerns params, not the envelope).`,
         },
       })
     );
@@ -104,13 +99,12 @@ export const errorsInvalidRequest = defineCheck({
 
 export const errorsInvalidParams = defineCheck({
   id: 'errors.invalid-params',
-  title: 'Malformed params of the core methods (send, get, cancel; v1.0 ListTasks) are answered with InvalidParams (-32602)',
+  title: `Malformed params of the core methods (send, get, cancel; v1.0 ListTasks) are answered with InvalidParams (${JSONRPC_CODE.InvalidParams})`,
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { ...ERRORS, 'v1.0': 'v1.0.1 §3.3.2 (validation: -32602 / HTTP 400)' },
-  recommendation:
-    'Validate params against the schema of every method (message must be a Message object; get and cancel need the task id; ListTasks pageSize is an integer) and answer -32602 Invalid params (HTTP+JSON: 400 INVALID_ARGUMENT) instead of crashing on the missing fields or looking up a task named "undefined".',
+  specRefs: { ...ERRORS, 'v1.0': `v1.0.1 §3.3.2 (validation: ${JSONRPC_CODE.InvalidParams} / HTTP 400)` },
+  recommendation: `Validate params against the schema of every method (message must be a Message object; get and cancel need the task id; ListTasks pageSize is an integer) and answer ${JSONRPC_CODE.InvalidParams} Invalid params (HTTP+JSON: 400 INVALID_ARGUMENT) instead of crashing on the missing fields or looking up a task named "undefined".`,
   requires: ['dialect'],
   run: async (ctx) => {
     const d = ctx.dialect;
@@ -118,8 +112,7 @@ export const errorsInvalidParams = defineCheck({
       codes: [JSONRPC_CODE.InvalidParams],
       names: 'InvalidParams',
       advisory: {
-        [JSONRPC_CODE.InvalidRequest]:
-          'The schemas name InvalidRequestError "Request payload validation error", which servers (e.g. the Google legacy samples) read as covering schema-invalid params: -32600 is a defensible reading, though JSON-RPC 2.0 gives -32602.',
+        [JSONRPC_CODE.InvalidRequest]: `The schemas name InvalidRequestError "Request payload validation error", which servers (e.g. the Google legacy samples) read as covering schema-invalid params: ${JSONRPC_CODE.InvalidRequest} is a defensible reading, though JSON-RPC 2.0 gives ${JSONRPC_CODE.InvalidParams}.`,
       },
       hints: {
         [JSONRPC_CODE.TaskNotFound]: 'TaskNotFound means the missing id was looked up as a task id instead of being refused as a malformed parameter.',
@@ -184,8 +177,7 @@ export const errorsNotification = defineCheck({
     'v0.3': 'v0.3.0 §6.11.1; JSON-RPC 2.0 §4.1',
     'v1.0': 'v1.0.1 §9.3; JSON-RPC 2.0 §4.1',
   },
-  recommendation:
-    'A JSON-RPC request without "id" is a notification: do not process it as a request and do not reply with a JSON-RPC Response (answer HTTP 204 or 202 with an empty body), or reject it as an invalid A2A request (-32600 with id null), since the A2A schemas require an id.',
+  recommendation: `A JSON-RPC request without "id" is a notification: do not process it as a request and do not reply with a JSON-RPC Response (answer HTTP 204 or 202 with an empty body), or reject it as an invalid A2A request (${JSONRPC_CODE.InvalidRequest} with id null), since the A2A schemas require an id.`,
   requires: ['dialect'],
   run: async (ctx) => {
     if (ctx.dialect.isRest) return skip('Notifications exist only on the JSON-RPC binding.', 'not-applicable');

@@ -3,7 +3,7 @@
  * a message to a finished task, and (v1.0) a message whose contextId differs from its task's.
  */
 import type { CallOutcome } from '../../protocol/dialect';
-import { JSONRPC_CODE } from '../../protocol/errors';
+import { JSONRPC_CODE, LEGACY_DOCUMENT_CODES } from '../../protocol/errors';
 import type { TaskView } from '../../protocol/shapes';
 import { isTerminal } from '../../protocol/states';
 import { isRecord } from '../../util/json';
@@ -61,18 +61,17 @@ async function cancelFinished(ctx: CheckContextWith<'dialect'>, name: string, id
 
 export const errorsTaskNotFound = defineCheck({
   id: 'errors.task-not-found',
-  title: 'get of a task that does not exist gives TaskNotFound (-32001, HTTP 404)',
+  title: `get of a task that does not exist gives TaskNotFound (${JSONRPC_CODE.TaskNotFound}, HTTP 404)`,
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
   specRefs: {
-    legacy: 'v0.1.0 §8.2 (-32001 TaskNotFoundError)',
+    legacy: `v0.1.0 §8.2 (${JSONRPC_CODE.TaskNotFound} TaskNotFoundError)`,
     'v0.2': 'v0.2.6 §8.2',
     'v0.3': 'v0.3.0 §8.2',
     'v1.0': 'v1.0.1 §3.1.3, §3.3.2, §5.4 (TaskNotFound / NOT_FOUND / 404)',
   },
-  recommendation:
-    'When the task store has no such id, answer TaskNotFoundError -32001 (HTTP+JSON: 404 with ErrorInfo reason TASK_NOT_FOUND in v1.0) rather than null, an empty task or a 500.',
+  recommendation: `When the task store has no such id, answer TaskNotFoundError ${JSONRPC_CODE.TaskNotFound} (HTTP+JSON: 404 with ErrorInfo reason TASK_NOT_FOUND in v1.0) rather than null, an empty task or a 500.`,
   requires: ['dialect'],
   run: async (ctx) => {
     const p = await PROBES['task-not-found'](ctx);
@@ -88,18 +87,17 @@ export const errorsTaskNotFound = defineCheck({
 
 export const errorsCancelTerminal = defineCheck({
   id: 'errors.cancel-terminal',
-  title: 'Canceling a completed task gives TaskNotCancelable (-32002) and leaves the task as it was',
+  title: `Canceling a completed task gives TaskNotCancelable (${JSONRPC_CODE.TaskNotCancelable}) and leaves the task as it was`,
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
   specRefs: {
-    legacy: 'v0.1.0 §8.2 (-32002 TaskNotCancelableError)',
+    legacy: `v0.1.0 §8.2 (${JSONRPC_CODE.TaskNotCancelable} TaskNotCancelableError)`,
     'v0.2': 'v0.2.6 §8.2',
     'v0.3': 'v0.3.0 §8.2',
     'v1.0': 'v1.0.1 §3.1.5 (HTTP 400 in v1.0.1, 409 in v1.0.0)',
   },
-  recommendation:
-    'Guard terminal states: a cancel of a completed, failed or rejected task must answer TaskNotCancelableError -32002 (HTTP+JSON: 400, or 409 per v1.0.0), never a 500 and never a silently "canceled" completed task.',
+  recommendation: `Guard terminal states: a cancel of a completed, failed or rejected task must answer TaskNotCancelableError ${JSONRPC_CODE.TaskNotCancelable} (HTTP+JSON: 400, or 409 per v1.0.0), never a 500 and never a silently "canceled" completed task.`,
   requires: ['dialect'],
   run: async (ctx) => {
     const r = await ownFinishedRun(ctx, 'cancel-terminal');
@@ -136,9 +134,13 @@ export const errorsCancelTwice = defineCheck({
   category: 'error-handling',
   level: 'MAY',
   phase: 'suite',
-  specRefs: { legacy: 'v0.1.0 §8.2 (-32002)', 'v0.2': 'v0.2.6 §8.2', 'v0.3': 'v0.3.0 §8.2', 'v1.0': 'v1.0.1 §3.1.5, §3.3.1 Idempotency' },
-  recommendation:
-    'Answer a cancel of a task that is already canceled with TaskNotCancelableError -32002 (HTTP+JSON 400). In v1.0 the specification also calls cancel idempotent (§3.3.1) and lets a duplicate return TaskNotFoundError once the task was purged; pick one behaviour and document it. Never change the state of a canceled task.',
+  specRefs: {
+    legacy: `v0.1.0 §8.2 (${JSONRPC_CODE.TaskNotCancelable})`,
+    'v0.2': 'v0.2.6 §8.2',
+    'v0.3': 'v0.3.0 §8.2',
+    'v1.0': 'v1.0.1 §3.1.5, §3.3.1 Idempotency',
+  },
+  recommendation: `Answer a cancel of a task that is already canceled with TaskNotCancelableError ${JSONRPC_CODE.TaskNotCancelable} (HTTP+JSON 400). In v1.0 the specification also calls cancel idempotent (§3.3.1) and lets a duplicate return TaskNotFoundError once the task was purged; pick one behaviour and document it. Never change the state of a canceled task.`,
   requires: ['dialect'],
   run: async (ctx) => {
     const canceled = await canceledTaskId(ctx);
@@ -185,18 +187,17 @@ export const errorsCancelTwice = defineCheck({
 
 export const errorsMessageToTerminal = defineCheck({
   id: 'errors.message-to-terminal',
-  title: 'A message to a finished task is refused (v1.0: UnsupportedOperation -32004) and leaves the task as it was',
+  title: `A message to a finished task is refused (v1.0: UnsupportedOperation ${JSONRPC_CODE.UnsupportedOperation}) and leaves the task as it was`,
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
   specRefs: {
-    legacy: 'v0.1.0 §8.2 (-32009 InvalidTaskStateError, document only)',
+    legacy: `v0.1.0 §8.2 (${LEGACY_DOCUMENT_CODES.InvalidTaskState} InvalidTaskStateError, document only)`,
     'v0.2': 'v0.2.6 §7.1',
     'v0.3': 'v0.3.0 §7.1',
     'v1.0': 'v1.0.1 §3.1.1, §5.4 (UnsupportedOperationError)',
   },
-  recommendation:
-    'Refuse messages that target a task in a terminal state: v1.0 requires UnsupportedOperationError (-32004; HTTP+JSON 400 UNSUPPORTED_OPERATION); earlier versions any error. Leave the task untouched (no history entry, no restart) and create a new task in the same context instead.',
+  recommendation: `Refuse messages that target a task in a terminal state: v1.0 requires UnsupportedOperationError (${JSONRPC_CODE.UnsupportedOperation}; HTTP+JSON 400 UNSUPPORTED_OPERATION); earlier versions any error. Leave the task untouched (no history entry, no restart) and create a new task in the same context instead.`,
   requires: ['dialect'],
   run: async (ctx) => {
     const r = await ownFinishedRun(ctx, 'message-to-terminal');
@@ -271,13 +272,16 @@ export const errorsMessageToTerminal = defineCheck({
 
 export const errorsUnknownTaskMessage = defineCheck({
   id: 'errors.unknown-task-message',
-  title: 'A message naming a task that does not exist gives TaskNotFound (-32001, HTTP 404)',
+  title: `A message naming a task that does not exist gives TaskNotFound (${JSONRPC_CODE.TaskNotFound}, HTTP 404)`,
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { 'v0.2': 'v0.2.6 §8.2 (-32001)', 'v0.3': 'v0.3.0 §8.2 (-32001)', 'v1.0': 'v1.0.1 §3.4.2 Task Identifier Semantics, §5.4' },
-  recommendation:
-    'When message.taskId names no task, answer TaskNotFoundError -32001 (HTTP+JSON: 404 TASK_NOT_FOUND) instead of creating a task, ignoring the id or answering another error. Task ids are server-generated: a client names one only to continue that task.',
+  specRefs: {
+    'v0.2': `v0.2.6 §8.2 (${JSONRPC_CODE.TaskNotFound})`,
+    'v0.3': `v0.3.0 §8.2 (${JSONRPC_CODE.TaskNotFound})`,
+    'v1.0': 'v1.0.1 §3.4.2 Task Identifier Semantics, §5.4',
+  },
+  recommendation: `When message.taskId names no task, answer TaskNotFoundError ${JSONRPC_CODE.TaskNotFound} (HTTP+JSON: 404 TASK_NOT_FOUND) instead of creating a task, ignoring the id or answering another error. Task ids are server-generated: a client names one only to continue that task.`,
   requires: ['dialect'],
   run: async (ctx) => {
     if (ctx.generation === 'legacy')
@@ -323,8 +327,7 @@ export const errorsContextMismatch = defineCheck({
   level: 'MUST',
   phase: 'suite',
   specRefs: { 'v1.0': 'v1.0.1 §3.4.3 Multi-Turn Conversation Patterns' },
-  recommendation:
-    "When a message names an existing task and a contextId other than that task's, reject it with an error (e.g. InvalidParams -32602, HTTP 400) before touching the task: do not append it to the history, resume the task or move it to the new context.",
+  recommendation: `When a message names an existing task and a contextId other than that task's, reject it with an error (e.g. InvalidParams ${JSONRPC_CODE.InvalidParams}, HTTP 400) before touching the task: do not append it to the history, resume the task or move it to the new context.`,
   requires: ['dialect'],
   run: async (ctx) => {
     if (ctx.generation !== 'v1.0') return skip('Only v1.0 requires rejecting a mismatching contextId (§3.4.3).', 'not-applicable');

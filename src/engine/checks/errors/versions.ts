@@ -11,13 +11,12 @@ import { ERROR_REASON, JSONRPC_CODE } from '../../protocol/errors';
 
 export const errorsVersionUnsupported = defineCheck({
   id: 'errors.version-unsupported',
-  title: 'An unsupported A2A-Version is refused with VersionNotSupported (-32009)',
+  title: `An unsupported A2A-Version is refused with VersionNotSupported (${JSONRPC_CODE.VersionNotSupported})`,
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { 'v1.0': 'v1.0.1 §3.6.2 Server Responsibilities, §5.4 (-32009 / HTTP 400)' },
-  recommendation:
-    'Read A2A-Version on every request; when you cannot apply the requested version answer VersionNotSupportedError -32009 (HTTP+JSON 400 with reason VERSION_NOT_SUPPORTED) instead of silently applying another version.',
+  specRefs: { 'v1.0': `v1.0.1 §3.6.2 Server Responsibilities, §5.4 (${JSONRPC_CODE.VersionNotSupported} / HTTP 400)` },
+  recommendation: `Read A2A-Version on every request; when you cannot apply the requested version answer VersionNotSupportedError ${JSONRPC_CODE.VersionNotSupported} (HTTP+JSON 400 with reason VERSION_NOT_SUPPORTED) instead of silently applying another version.`,
   requires: ['dialect'],
   run: async (ctx) => {
     const h = { 'A2A-Version': '99.0' };
@@ -44,8 +43,7 @@ export const errorsVersionMissing = defineCheck({
   level: 'MUST',
   phase: 'suite',
   specRefs: { 'v1.0': 'v1.0.1 §3.6.2 (Agents MUST interpret empty value as 0.3 version)' },
-  recommendation:
-    'Treat a request without A2A-Version as a 0.3 request: where the card declares a 0.3 interface at the same URL, serve it through the v0.3 compatibility layer (e.g. @a2a-js/sdk legacyCompat); otherwise answer VersionNotSupportedError -32009 (HTTP+JSON 400 VERSION_NOT_SUPPORTED). Answering it with v1.0 semantics hides version bugs in clients.',
+  recommendation: `Treat a request without A2A-Version as a 0.3 request: where the card declares a 0.3 interface at the same URL, serve it through the v0.3 compatibility layer (e.g. @a2a-js/sdk legacyCompat); otherwise answer VersionNotSupportedError ${JSONRPC_CODE.VersionNotSupported} (HTTP+JSON 400 VERSION_NOT_SUPPORTED). Answering it with v1.0 semantics hides version bugs in clients.`,
   requires: ['dialect'],
   run: async (ctx) => {
     const omit = ['A2A-Version'];

@@ -37,13 +37,12 @@ const requiredUris = (ctx: CheckContextWith<'dialect'>) => [...new Set(ctx.card.
 
 export const errorsExtensionRequired = defineCheck({
   id: 'errors.extension-required',
-  title: 'A message without a required extension is refused with ExtensionSupportRequired (-32008)',
+  title: `A message without a required extension is refused with ExtensionSupportRequired (${JSONRPC_CODE.ExtensionSupportRequired})`,
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { 'v1.0': 'v1.0.1 §3.3.4 Capability Validation, §5.4 (-32008 / HTTP 400)' },
-  recommendation:
-    'When the card marks an extension required: true, refuse a message whose A2A-Extensions header does not name it with ExtensionSupportRequiredError -32008 (HTTP+JSON: 400 FAILED_PRECONDITION, ErrorInfo reason EXTENSION_SUPPORT_REQUIRED), so clients learn what they must support. If the agent can serve clients without it, mark the extension required: false.',
+  specRefs: { 'v1.0': `v1.0.1 §3.3.4 Capability Validation, §5.4 (${JSONRPC_CODE.ExtensionSupportRequired} / HTTP 400)` },
+  recommendation: `When the card marks an extension required: true, refuse a message whose A2A-Extensions header does not name it with ExtensionSupportRequiredError ${JSONRPC_CODE.ExtensionSupportRequired} (HTTP+JSON: 400 FAILED_PRECONDITION, ErrorInfo reason EXTENSION_SUPPORT_REQUIRED), so clients learn what they must support. If the agent can serve clients without it, mark the extension required: false.`,
   requires: ['dialect'],
   run: async (ctx): Promise<Verdict> => {
     const required = requiredUris(ctx);

@@ -1,6 +1,7 @@
 /**
  * Cancel: the answer to a cancel, and whether the task really stopped (both read from the cancel fixture).
  */
+import { JSONRPC_CODE } from '../../protocol/errors';
 import { defineCheck } from '../define';
 import { cancelFixture } from '../fixtures/cancel';
 import { CANCEL } from './shared';
@@ -12,8 +13,7 @@ export const lifecycleCancel = defineCheck({
   level: 'MUST',
   phase: 'suite',
   specRefs: CANCEL,
-  recommendation:
-    'On cancel, stop the work and return the Task in state canceled (or return TaskNotCancelable, -32002, when it cannot be stopped). In @a2a-js/sdk implement AgentExecutor.cancelTask and publish a canceled status; never answer with an internal error.',
+  recommendation: `On cancel, stop the work and return the Task in state canceled (or return TaskNotCancelable, ${JSONRPC_CODE.TaskNotCancelable}, when it cannot be stopped). In @a2a-js/sdk implement AgentExecutor.cancelTask and publish a canceled status; never answer with an internal error.`,
   requires: ['dialect'],
   run: async (ctx) => {
     const c = await cancelFixture(ctx);
