@@ -13,5 +13,6 @@ export * from '../engine/state/run-state';
 export * from '../engine/report/level';
 export * from '../engine/report/build';
 export * from '../engine/report/series';
+export * from '../engine/protocol/parts';
 export type { Credentials, RunOptions } from '../engine/runner/options';
 export { DEFAULT_TIMEOUT_MS } from '../engine/runner/options';

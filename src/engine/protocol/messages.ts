@@ -1,5 +1,8 @@
 import type { Generation } from '../model/check';
 import type { InputPart } from './input';
+import { renderPart } from './parts';
+
+export { renderPart };
 
 /**
  * Request bodies: a user message and the send parameters, as each generation spells them (legacy v0.1.0 §7.1
@@ -36,28 +39,6 @@ export interface MessageArgs {
   messageId?: string;
   /** The message's `metadata` (every generation's Message has one). */
   metadata?: Record<string, unknown>;
-}
-
-/** One part as the generation and payload style spell it. */
-export function renderPart(s: MessageStyle, p: InputPart): Record<string, unknown> {
-  const g = s.generation;
-  if (g === 'v1.0') {
-    if (p.kind === 'text') return { text: p.text };
-    if (p.kind === 'data') return { data: p.data, mediaType: 'application/json' };
-    if ('uri' in p) return { url: p.uri, mediaType: p.mediaType, filename: p.name };
-    return { raw: p.bytes, mediaType: p.mediaType, filename: p.name };
-  }
-  if (s.protoParts) {
-    if (p.kind === 'text') return { text: p.text };
-    if (p.kind === 'data') return { data: { data: p.data } };
-    if ('uri' in p) return { file: { fileWithUri: p.uri, mimeType: p.mediaType } };
-    return { file: { fileWithBytes: p.bytes, mimeType: p.mediaType } };
-  }
-  const tag = g === 'legacy' ? 'type' : 'kind';
-  if (p.kind === 'text') return { [tag]: 'text', text: p.text };
-  if (p.kind === 'data') return { [tag]: 'data', data: p.data };
-  if ('uri' in p) return { [tag]: 'file', file: { name: p.name, mimeType: p.mediaType, uri: p.uri } };
-  return { [tag]: 'file', file: { name: p.name, mimeType: p.mediaType, bytes: p.bytes } };
 }
 
 export function userMessage(

@@ -14,7 +14,7 @@
 import type { NormalizedCard } from '../card/normalize';
 import { exchange, type HttpContext } from '../http/client';
 import type { Binding, Generation } from '../model/check';
-import type { RunEvent } from '../model/events';
+import type { RunEvent, TaskState } from '../model/events';
 import type { Operation } from '../protocol/operations';
 import type { CallOutcome, Dialect } from '../protocol/dialect';
 import { taskView, type TaskView } from '../protocol/shapes';
@@ -142,17 +142,19 @@ export class Session {
     const d = this.dialect;
     const res = await d.list(s.ctx, { contextId: o.contextId, pageSize: o.pageSize, pageToken: o.pageToken, lane: s.lane, timeoutMs: s.timeoutMs });
     const findings = outcomeFindings(this.generation, 'list', res);
-    if (res.kind === 'ok' && isRecord(res.value) && Array.isArray(res.value.tasks)) {
-      res.value.tasks.slice(0, 50).forEach((t, i) => {
-        findings.push(...viewFindings(this.generation, taskView(this.generation, d.shapeBinding, t, `tasks[${i}]`), { exchangeId: res.http.exchangeId }));
-      });
-    }
+    const views =
+      res.kind === 'ok' && isRecord(res.value) && Array.isArray(res.value.tasks)
+        ? res.value.tasks.slice(0, 50).map((t, i) => taskView(this.generation, d.shapeBinding, t, `tasks[${i}]`))
+        : [];
+    for (const v of views) findings.push(...viewFindings(this.generation, v, { exchangeId: res.http.exchangeId }));
     if (res.kind === 'ok') {
       // The page itself, as lifecycle.list judges it (§3.1.4: nextPageToken always present, newest first, the
       // context filter honoured, no artifacts unless asked).
       findings.push(...listPageFindings(this.generation, res.value, o.contextId, res.http.exchangeId, res.envelopeProblems));
     }
-    return this.finish(s, 'list', this.describe('list'), res, findings);
+    const result = this.finish(s, 'list', this.describe('list'), res, findings);
+    if (views.length) result.tasks = views.map((v) => taskSummary(v, this.base.redactor));
+    return result;
   }
 
   /** Creates a push notification config for a task (the token is masked in everything returned). */
@@ -318,6 +320,7 @@ export class Session {
       describe: (op, id) => this.describe(op, id),
       finish: (s, op, method, res, findings) => this.finish(s, op, method, res, findings),
       observe: (taskId, state, rawState, source, exchangeId, frame) => this.observe(taskId, state, rawState, source, exchangeId, frame),
+      emitState: (s, op, taskId, state, rawState) => emitTaskState(s, op, this.base.host.now(), taskId, state, rawState),
     };
   }
 
@@ -345,6 +348,7 @@ export class Session {
         if (res.task.id && res.task.state && res.task.rawState !== undefined) {
           const t = this.observe(res.task.id, res.task.state, res.task.rawState, method, res.http.exchangeId);
           if (t) findings.push(t);
+          emitTaskState(s, op, this.base.host.now(), res.task.id, res.task.state, res.task.rawState);
         }
         what = `task ${res.task.id ?? '(no id)'} in state ${res.task.rawState ?? '(none)'}`;
         break;
@@ -390,6 +394,22 @@ export class Session {
       frame,
     });
   }
+}
+
+/** The timeline source of a task state seen in an operation's answer (the run's `task-state` event; none for configs and lists). */
+const STATE_SOURCE: Partial<Record<SessionOperation, 'send' | 'get' | 'cancel' | 'stream' | 'subscribe'>> = {
+  send: 'send',
+  stream: 'stream',
+  get: 'get',
+  cancel: 'cancel',
+  subscribe: 'subscribe',
+  raw: 'send',
+};
+
+/** Tells the call's listeners (and its events) the state a task was seen in, as a run's task-state event does. */
+function emitTaskState(s: CallScope, op: SessionOperation, at: number, taskId: string, state: TaskState, rawState: string): void {
+  const source = STATE_SOURCE[op];
+  if (source) s.ctx.emit({ type: 'task-state', at, lane: s.lane, taskId, state, rawState, source });
 }
 
 /** The header activating `uris` in generation `g` (none when empty or legacy): the card's required ones first, then those asked for. */

@@ -39,6 +39,8 @@ export interface StreamHost {
   describe(op: SessionOperation, id?: string): string;
   finish(s: CallScope, op: SessionOperation, method: string, res: CallOutcome, findings: SessionFinding[]): SessionResult;
   observe(taskId: string, state: TaskState, rawState: string, source: string, exchangeId: string, frame?: number): SessionFinding | undefined;
+  /** Emits the task-state event of a state seen in the stream (the call's op as its source). */
+  emitState(s: CallScope, op: 'stream' | 'subscribe', taskId: string, state: TaskState, rawState: string): void;
 }
 
 /** Reads a stream like the suite's stream fixture: stop a grace period after the event that ends it, unless it closes. */
@@ -83,6 +85,7 @@ export async function readStream(
     // answered while this stream is read is judged after the events that came before it, never before.
     const id = it.taskId ?? it.task?.id;
     if (id && it.state && it.rawState !== undefined) {
+      h.emitState(s, op, id, it.state, it.rawState);
       const t = h.observe(id, it.state, it.rawState, `${op} event ${it.seq}`, s.lastExchange() ?? '', it.seq);
       if (t && !seenHere.has(id)) crossCall.set(it.seq, t);
       seenHere.add(id);

@@ -101,6 +101,8 @@ export interface SessionResult {
   error?: ProtocolError;
   /** What the operation returned when it is neither a Task nor a Message (ListTasks page), bounded and redacted. */
   value?: unknown;
+  /** ListTasks: the tasks of the page, read as the generation spells them (at most 50). */
+  tasks?: TaskSummary[];
   frames: SessionFrame[];
   stream?: StreamSummary;
   exchanges: SessionExchange[];

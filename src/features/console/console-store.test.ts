@@ -34,6 +34,16 @@ const res = (id: string, body: string): RunEvent => ({
   timings: { startedAt: 1, endedAt: 2 },
 });
 
+const taskState = (taskId: string, state: 'input-required' | 'completed' | 'working', source: 'send' | 'stream'): RunEvent => ({
+  type: 'task-state',
+  at: 3,
+  lane: 'console #1',
+  taskId,
+  state,
+  rawState: state,
+  source,
+});
+
 function result(patch: Partial<SessionResult>): SessionResult {
   return {
     operation: 'send',
@@ -96,7 +106,8 @@ function fakeSession(overrides: Partial<ConsoleSession> = {}) {
             sseEvents: 0,
           },
         ],
-        events: [req('x1', 'console #1'), res('x1', bookingAnswer)],
+        // The engine tells the state the answer showed (a task-state event), as it does in a run.
+        events: [req('x1', 'console #1'), res('x1', bookingAnswer), taskState((a.taskId as string) ?? 't1', a.taskId ? 'completed' : 'input-required', 'send')],
       }),
     ) as ConsoleSession['send'],
     stream: record('stream', () => result({ operation: 'stream' })) as ConsoleSession['stream'],
@@ -106,7 +117,13 @@ function fakeSession(overrides: Partial<ConsoleSession> = {}) {
     ) as ConsoleSession['cancel'],
     subscribe: record('subscribe', () => result({ operation: 'subscribe' })) as ConsoleSession['subscribe'],
     list: record('list', () =>
-      result({ operation: 'list', outcome: 'ok', value: { tasks: [{ id: 't9', contextId: 'c9', status: { state: 'TASK_STATE_WORKING' } }] } }),
+      result({
+        operation: 'list',
+        outcome: 'ok',
+        value: { tasks: [{ id: 't9', contextId: 'c9', status: { state: 'TASK_STATE_WORKING' } }] },
+        // The page as the engine read it.
+        tasks: [{ id: 't9', contextId: 'c9', state: 'working', rawState: 'TASK_STATE_WORKING', artifacts: [], raw: {} }],
+      }),
     ) as ConsoleSession['list'],
     ...overrides,
   };
@@ -317,7 +334,7 @@ describe('console controller', () => {
     expect(ctl.state.tasks.t1?.state).toBe('canceled');
     await ctl.list({ contextId: 'c9', pageSize: 5 });
     expect(asked.at(-1)).toMatchObject({ op: 'list', args: { contextId: 'c9', pageSize: 5 } });
-    expect(ctl.state.tasks.t9).toMatchObject({ contextId: 'c9', rawState: 'TASK_STATE_WORKING' });
+    expect(ctl.state.tasks.t9).toMatchObject({ contextId: 'c9', state: 'working', rawState: 'TASK_STATE_WORKING' });
     expect(ctl.supports).toEqual({ push: false, raw: false });
     expect((await ctl.push('push-set', { taskId: 't1', url: 'https://hook', token: 'hook-secret-123' }))?.error).toMatch(/no push-config calls/);
     expect((await ctl.raw({ method: 'POST', url: 'http://127.0.0.1:1/a/jsonrpc', headers: {}, body: '{}' }, 'exchange x1'))?.error).toMatch(/cannot re-send/);

@@ -135,15 +135,6 @@ const initial = (): ConsoleState => ({
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const quote = (s: string, max = 60) => JSON.stringify(s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
-const SOURCE: Partial<Record<CallOp, 'send' | 'get' | 'cancel' | 'stream' | 'subscribe'>> = {
-  send: 'send',
-  stream: 'stream',
-  get: 'get',
-  cancel: 'cancel',
-  subscribe: 'subscribe',
-  raw: 'send',
-};
-
 /** Drives one console: see the file comment. */
 export class ConsoleController {
   readonly store: StoreApi<ConsoleState> = createStore<ConsoleState>()(initial);
@@ -433,29 +424,22 @@ export class ConsoleController {
     const epoch = this.epoch;
     const current = () => this.epoch === epoch;
     let liveEvents = false;
-    let liveFrames = false;
-    let lane = 'console';
     const onEvent = (e: RunEvent) => {
       if (!current()) return;
       liveEvents = true;
-      if (e.type === 'http-request') lane = e.lane;
       this.timeline([e]);
     };
     const onFrame = (f: SessionFrame) => {
       if (!current()) return;
-      liveFrames = true;
       this.store.setState((st) => ({ calls: st.calls.map((c) => (c.id === id && c.frames.length < MAX_FRAMES ? { ...c, frames: [...c.frames, f] } : c)) }));
-      // The task as it streams: its state on the timeline and in the task list, its artifacts as they grow.
-      if (f.taskId && f.state && f.rawState !== undefined && SOURCE[op]) {
-        this.timeline([{ type: 'task-state', at: startedAt + f.ms, lane, taskId: f.taskId, state: f.state, rawState: f.rawState, source: SOURCE[op] }]);
-      }
+      // The task as it streams: its state in the task list, its artifacts as they grow (the engine's task-state
+      // events put it on the timeline).
       if (f.taskId) this.liveTask(id, f, startedAt);
     };
     try {
       const result = await run(s, { signal: abort.signal, timeoutMs: this.deps.callTimeoutMs, onFrame, onEvent });
       if (!current()) return undefined;
       if (!liveEvents) this.timeline(result.events);
-      this.timeline(taskStateEvents(liveFrames ? { ...result, frames: [] } : result, op, startedAt));
       const { events: _events, ...stored } = result;
       const kept: StoredResult = { ...stored, frames: stored.frames.slice(0, MAX_FRAMES) };
       this.patchCall(id, { status: 'done', result: kept, frames: kept.frames });
@@ -513,14 +497,10 @@ export class ConsoleController {
       order = [id, ...order.filter((x) => x !== id)];
     };
     const lastBody = [...r.exchanges].reverse().find((x) => x.response?.body !== undefined)?.response?.body;
-    if (r.operation === 'list' && isPage(r.value)) {
-      for (const t of r.value.tasks.slice(0, 50)) {
-        const id = typeof t.id === 'string' ? t.id : undefined;
-        if (!id) continue;
-        const status = typeof t.status === 'object' && t.status !== null ? (t.status as Record<string, unknown>) : {};
-        const rawState = typeof status.state === 'string' ? status.state : undefined;
-        touch(id, { contextId: typeof t.contextId === 'string' ? t.contextId : tasks[id]?.contextId, ...(rawState && { rawState }) });
-      }
+    // A page of tasks, as the engine read it (ids, contexts and states in the generation's spelling).
+    for (const t of r.tasks ?? []) {
+      if (!t.id) continue;
+      touch(t.id, { contextId: t.contextId ?? tasks[t.id]?.contextId, ...(t.state && { state: t.state }), ...(t.rawState && { rawState: t.rawState }) });
     }
     if (r.frames.length && r.task?.id) {
       const streamed = foldStreamArtifacts(r.frames);
@@ -591,10 +571,6 @@ export class ConsoleController {
   }
 }
 
-function isPage(v: unknown): v is { tasks: Record<string, unknown>[] } {
-  return typeof v === 'object' && v !== null && Array.isArray((v as { tasks?: unknown }).tasks);
-}
-
 function statusPartsOfFrame(data: string): PartView[] {
   const c = answerContent(data);
   return c?.messageParts ?? [];
@@ -608,35 +584,6 @@ const shortUrl = (u: string) => {
     return u.slice(0, 80);
   }
 };
-
-/** Task-state markers for the timeline: every state a frame or an answer showed, on the call's lane. */
-export function taskStateEvents(r: SessionResult, op: CallOp, startedAt: number): RunEvent[] {
-  const source = SOURCE[op];
-  if (!source) return [];
-  const lane = laneOf(r);
-  const out: RunEvent[] = [];
-  for (const f of r.frames) {
-    if (f.taskId && f.state && f.rawState !== undefined)
-      out.push({ type: 'task-state', at: startedAt + f.ms, lane, taskId: f.taskId, state: f.state, rawState: f.rawState, source });
-  }
-  if (!r.frames.length && r.task?.id && r.task.state) {
-    out.push({
-      type: 'task-state',
-      at: startedAt + r.durationMs,
-      lane,
-      taskId: r.task.id,
-      state: r.task.state,
-      rawState: r.task.rawState ?? r.task.state,
-      source,
-    });
-  }
-  return out;
-}
-
-function laneOf(r: SessionResult): string {
-  const req = r.events.find((e) => e.type === 'http-request');
-  return req && req.type === 'http-request' ? req.lane : 'console';
-}
 
 /** Findings of a call that are violations (MUST/SHOULD), not advisories. */
 export const violations = (fs: readonly SessionFinding[]) => fs.filter((f) => f.level !== 'advisory');
