@@ -19,6 +19,7 @@ import { runConformance } from '../engine/runner/run';
 import { TOOL } from '../engine/report/build';
 import { agentSlug } from '../exporters/common';
 import { loadReport, type ExportFormat } from '../exporters';
+import { lazyGrpc } from '../grpc/lazy';
 import { createNodeHost } from '../hosts/node';
 import { parseFleetFile, resolveCredentials, shardOf, type FleetAgent } from './fleet-input';
 import {
@@ -68,7 +69,9 @@ export interface RunManyOptions {
 export const GRACE_MS = 5_000;
 export const SUMMARY_FILE = 'summary.json';
 
-const defaultRunAgent = (options: RunOptions, onEvent: (e: RunEvent) => void) => runConformance(createNodeHost(), options, onEvent);
+// gRPC as `a2a-interop run` speaks it (one lazily loaded transport for every agent of the fleet).
+const fleetGrpc = lazyGrpc();
+const defaultRunAgent = (options: RunOptions, onEvent: (e: RunEvent) => void) => runConformance(createNodeHost({ grpc: fleetGrpc }), options, onEvent);
 
 /** `<slug>-<8 hex of the key>`: readable, unique per agent, the same in every shard and every night. */
 export const agentFileBase = (a: FleetAgent) => `${agentSlug(a.name, a.url)}-${createHash('sha256').update(a.key).digest('hex').slice(0, 8)}`;

@@ -1,10 +1,14 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startV1GrpcDemoAgent } from '../demo-agents/v1-agent';
 import type { MountedDemoAgent } from '../demo-agents/mount';
 import { Report } from '../engine/model/report';
 import { reportResults } from '../engine/report/build';
+import { runMany } from './fleet';
 import { main, type CliIo } from './main';
 
 let demo: Server;
@@ -53,5 +57,33 @@ describe('a2a-interop run over a gRPC-only card', () => {
     const io: CliIo = { stdout: () => undefined, stderr: (s) => err.push(s), env: {}, writeFile: () => undefined };
     expect(await main(['run', cardBase, '--binding', 'grcp', '--quiet'], io)).toBe(2);
     expect(err.join('')).toMatch(/jsonrpc, http\+json or grpc/);
+  });
+});
+
+describe('a2a-interop run-many over a gRPC-only card', () => {
+  it('speaks gRPC as run does (the fleet host has the same transport)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-run-many-grpc-'));
+    const file = join(dir, 'agents.json');
+    writeFileSync(file, JSON.stringify({ agents: [cardBase] }));
+    const out = join(dir, 'out');
+    const err: string[] = [];
+    const io: CliIo = { stdout: () => undefined, stderr: (s) => err.push(s), env: {}, writeFile: () => undefined };
+    const opts = {
+      file,
+      outDir: out,
+      concurrency: 1,
+      formats: [],
+      minLevel: 'minimal',
+      timeoutMs: 5_000,
+      deadlineMs: 60_000,
+      only: ['lifecycle.send'],
+      quiet: true,
+    } as const;
+    expect(await runMany({ ...opts, formats: [] }, io), err.join('')).toBeLessThan(2);
+    const reports = readdirSync(join(out, 'agents')).filter((f) => f.endsWith('.json'));
+    expect(reports).toHaveLength(1);
+    const report = Report.parse(JSON.parse(readFileSync(join(out, 'agents', reports[0]!), 'utf8')));
+    expect(report.protocol.binding).toBe('GRPC');
+    expect(reportResults(report).map((r) => [r.id, r.status])).toEqual([['lifecycle.send', 'pass']]);
   });
 });
