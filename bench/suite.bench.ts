@@ -8,8 +8,9 @@
  *   one-at-a-time tool would wait.
  * Target (issue 7): W − floor < 1 s.
  */
+import { cpus, loadavg } from 'node:os';
 import { createNodeHost } from '../src/hosts/node';
-import { runConformance, type RunEvent } from '../src/engine';
+import { runConformance, type Report, type RunEvent } from '../src/engine';
 import { startServer } from '../src/server/main';
 import { behaviourDelays, behaviourFor, DEFAULT_SLOW_TASK_MS, DEFAULT_STEP_MS } from '../src/testing/defect-agent';
 import type { BenchRow, BenchSection } from './run';
@@ -44,34 +45,28 @@ function delaysOf(events: RunEvent[], stepMs: number, slowMs: number): { sum: nu
   return { sum, longest, tasks };
 }
 
-async function timeSuite(url: string): Promise<{ ms: number; events: RunEvent[]; level: string }> {
+async function timeSuite(url: string): Promise<{ ms: number; events: RunEvent[]; level: string; path: string }> {
   const events: RunEvent[] = [];
   const t0 = performance.now();
   const report = await runConformance(createNodeHost(), { agentUrl: url, timeoutMs: 30_000 }, (e) => events.push(e));
-  return { ms: performance.now() - t0, events, level: report.conformanceLevel ?? `not assessed (${report.notAssessed?.reason})` };
+  return { ms: performance.now() - t0, events, level: report.conformanceLevel ?? `not assessed (${report.notAssessed?.reason})`, path: criticalPath(report) };
 }
 
 /**
- * The critical path of a run: the checks that finished last (they decided the wall time), each with how long it ran;
- * checks waiting on the same shared fixture (the cancel window, the push inbox) finish together.
+ * The critical path of a run, from the report's timing section: what decided the wall time (the check that finished
+ * last, and the observation window that held it when one did), then the next checks that finished last.
  */
-function criticalPath(events: RunEvent[], n = 3): string {
-  const started = new Map<string, number>();
-  const done: { id: string; at: number; ms: number }[] = [];
-  for (const e of events) {
-    if (e.type === 'check-started') started.set(e.checkId, e.at);
-    if (e.type === 'check-finished') done.push({ id: e.result.id, at: e.at, ms: e.at - (started.get(e.result.id) ?? e.at) });
-  }
-  return done
-    .sort((a, b) => b.at - a.at)
-    .slice(0, n)
-    .map((d) => `${d.id} ${Math.round(d.ms)} ms`)
-    .join(', ');
+function criticalPath(report: Report): string {
+  const t = report.timing;
+  if (!t) return '?';
+  const next = t.criticalPath.slice(1).map((c) => `${c.id} ${c.durationMs} ms`);
+  return [t.decidedBy, ...next].join(', ');
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function run(): Promise<BenchSection> {
+  const loadBefore = loadavg()[0] ?? 0;
   const paced = await startServer({ port: 0, quiet: true, proxy: false });
   const instant = await startServer({ port: 0, quiet: true, proxy: false, slowTaskMs: 0, stepMs: 0 });
   const rows: BenchRow[] = [];
@@ -80,20 +75,22 @@ export async function run(): Promise<BenchSection> {
       const W: number[] = [];
       const W0: number[] = [];
       let path0 = '';
+      let path = '';
       let delays = { sum: 0, longest: 0, tasks: 0 };
       let level = '';
       for (let i = 0; i < REPEAT; i++) {
         const a = await timeSuite(`${paced.url.replace(/\/$/, '')}/demo/${id}`);
         W.push(a.ms);
         level = a.level;
+        path = a.path;
         delays = delaysOf(a.events, DEFAULT_STEP_MS, DEFAULT_SLOW_TASK_MS);
         const zero = await timeSuite(`${instant.url.replace(/\/$/, '')}/demo/${id}`);
         W0.push(zero.ms);
-        path0 = criticalPath(zero.events);
+        path0 = zero.path;
       }
       const w = median(W);
       rows.push(
-        { metric: `${id}: suite wall time W (median of ${REPEAT})`, value: Math.round(w), unit: 'ms', note: `level ${level}` },
+        { metric: `${id}: suite wall time W (median of ${REPEAT})`, value: Math.round(w), unit: 'ms', note: `level ${level}; decided by ${path}` },
         { metric: `${id}: floor (longest deliberate delay of one task)`, value: delays.longest, unit: 'ms' },
         {
           metric: `${id}: Σ deliberate delays of the ${delays.tasks} tasks created`,
@@ -117,6 +114,7 @@ export async function run(): Promise<BenchSection> {
     title: "Suite wall time vs the demo agents' deliberate delays (Node host, direct, ≤ 6 requests in flight)",
     rows,
     notes: [
+      `Load average (1 min) ${loadBefore.toFixed(1)} before and ${(loadavg()[0] ?? 0).toFixed(1)} after, on ${cpus().length} cpus: figures taken on a busy machine are inflated.`,
       'Checks run concurrently; the slow skill (1500 ms) is on the critical path twice at most (its own run and, when no quicker task is found running, cancel/resubscribe).',
     ],
   };

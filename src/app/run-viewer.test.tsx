@@ -68,6 +68,19 @@ describe('results views', () => {
     expect(level.className).toContain('level-running');
     expect(screen.getByRole('progressbar').getAttribute('aria-label')).toMatch(/^Checks finished: \d+ of \d+$/);
     expect(screen.getByRole('region', { name: 'Verdict' }).textContent).not.toMatch(/non-conformant|minimal|partial|required failure/);
+    expect(screen.getByRole('region', { name: 'Verdict' }).textContent).not.toContain('Time to verdict');
+  });
+
+  it('a finished run says its time to verdict and which check decided it (the report timing section)', () => {
+    const events = syntheticRun({ flawed: true });
+    const { element } = withRun(events, <VerdictCard />);
+    render(element);
+    const start = events.find((e) => e.type === 'run-started')!.at;
+    const end = events.find((e) => e.type === 'run-finished')!.at;
+    const last = events.filter((e) => e.type === 'check-finished').sort((a, b) => b.at - a.at)[0]!;
+    const text = screen.getByRole('region', { name: 'Verdict' }).textContent ?? '';
+    expect(text).toContain(`Time to verdict: ${((end - start) / 1000).toFixed(1)} s`);
+    expect(text).toContain(`decided by ${last.type === 'check-finished' ? last.result.id : '?'}`);
   });
 
   it('groups results by category, filters by status and level, and expands a row to its details', () => {

@@ -5,6 +5,8 @@ import { applyEvents, initialRunState, resultsOf, type RunState } from '../state
 import { computeLevel, type LevelVerdict } from './level';
 import { timingOf } from './timing';
 
+export { timingOf } from './timing';
+
 export const TOOL = { name: 'a2a-interop', version: '0.1.0' } as const;
 
 export function summarize(results: readonly CheckResult[]): Summary {

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { CATEGORIES, failureTally, failureWords, isInformational, summarize, verdictOf, type Category, type CheckRunState } from '../../lib/engine';
+import { CATEGORIES, failureTally, failureWords, isInformational, summarize, timingOf, verdictOf, type Category, type CheckRunState } from '../../lib/engine';
 import { checkCatalogSize } from '../../lib/engine-adapter';
 import { VERDICT_HEADING_ID } from '../../lib/focus-request';
 import { CATEGORY_LABEL, NOT_ASSESSED_LABELS } from '../../lib/format';
@@ -116,15 +116,9 @@ function CategoryTile({ tile, running, runId }: { tile: Tile; running: boolean; 
   const counts = words.length ? words.join(' · ') : 'no checks';
   return (
     <li className={`cat-tile${tile.fail ? ' cat-has-fail' : ''}${pressed ? ' cat-shown' : ''}`}>
-      <button
-        type="button"
-        className="cat-button"
-        aria-pressed={pressed}
-        aria-label={`${pressed ? 'Showing only' : 'Show only'} ${name} results: ${counts}`}
-        onClick={show}
-      >
-        <span className="cat-name">{name}</span>
-        <span className="cat-counts">{counts}</span>
+      {/* Named by what it shows (the category and its counts); pressed while the Results show only this category. */}
+      <button type="button" className="cat-button" aria-pressed={pressed} aria-describedby="cat-button-hint" onClick={show}>
+        <span className="cat-name">{name}</span> <span className="cat-counts">{counts}</span>
         <span className="cat-bar" aria-hidden="true">
           {parts.map(([k]) =>
             (tile[k] as number) > 0 ? <span key={k} className={`seg seg-${k}`} style={{ width: `${((tile[k] as number) / total) * 100}%` }} /> : null,
@@ -141,6 +135,12 @@ function CategoryTile({ tile, running, runId }: { tile: Tile; running: boolean; 
  * "Conformance level"), the agent, required failures apart from advisories, one tile per category, and a
  * not-assessed outcome as its own state.
  */
+/** 0.4 s, 12.3 s, 2 min 5 s. */
+function formatSeconds(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
 export function VerdictCard() {
   const status = useRunSelector((s) => s.run.status);
   const error = useRunSelector((s) => s.run.error);
@@ -150,6 +150,8 @@ export function VerdictCard() {
   const running = status === 'running';
   // The level is computed only once the run has ended: a live run never shows (or announces) one.
   const verdict = useMemo(() => (running ? null : verdictOf(run)), [run, running]);
+  // Time to verdict and what decided it (the report's timing section), once the run has ended.
+  const timing = useMemo(() => (running ? undefined : timingOf(run)), [run, running]);
   const summary = useMemo(() => summarize(results), [results]);
   const tally = useMemo(() => failureTally(results), [results]);
   const runId = useRunSelector((s) => s.run.runId);
@@ -225,6 +227,12 @@ export function VerdictCard() {
         Run: <strong>{RUN_STATUS_TEXT[status] ?? status}</strong>
         {error ? <span className="run-error"> ({error})</span> : null}
       </p>
+      {timing && run.finishedAt !== undefined ? (
+        <p className="run-timing">
+          Time to verdict: <strong>{formatSeconds(timing.timeToVerdictMs)}</strong>
+          {timing.criticalPath.length ? <span className="check-id"> · decided by {timing.decidedBy}</span> : null}
+        </p>
+      ) : null}
       {notice ? <p className="run-notice">{notice}</p> : null}
       {checks.length ? (
         <ul className="cat-tiles" aria-label="Results by category">
@@ -233,6 +241,10 @@ export function VerdictCard() {
           ))}
         </ul>
       ) : null}
+      {/* Describes the tile buttons (a description may point at hidden text). */}
+      <p id="cat-button-hint" hidden>
+        Shows only this category in the Results table; pressed again, every category.
+      </p>
       <dl className="counts" aria-label="Counts">
         <div>
           <dt>Total</dt>
