@@ -148,7 +148,8 @@ export const tickMs = (v: number): string => (v === 0 ? '0' : v < 1000 ? `${v} m
 /** Room for the longest label (12 px text, about 7 px a character), within the width a narrow screen allows. */
 export function labelWidthFor(labels: readonly string[], narrow: boolean): number {
   const longest = labels.reduce((n, l) => Math.max(n, l.length), 0);
-  return Math.min(narrow ? 130 : 240, Math.max(48, Math.ceil(longest * 7.2) + 10));
+  // The axis keeps a few pixels for its tick line and margin; recharts wraps a label that does not fit (on spaces).
+  return Math.min(narrow ? 142 : 264, Math.max(48, Math.ceil(longest * 7.2) + 24));
 }
 
 export interface OperationStats {
@@ -239,7 +240,7 @@ export default function ChartsPanel() {
     return x ? operationName(x.request, run.targets.agent?.generation) : exchangeId;
   };
   const shortLabel = (v: string) => {
-    const max = narrow ? 16 : 30;
+    const max = narrow ? 16 : 33;
     if (v.length <= max) return v;
     // HTTP+JSON operations are named by the end of the path (…/message:send): keep the end, not the start.
     const m = /^([A-Z]+) /.exec(v);
@@ -283,7 +284,7 @@ export default function ChartsPanel() {
             }
           >
             <ResponsiveContainer width="100%" height={data.categories.length * 36 + 70}>
-              <BarChart data={data.categories} layout="vertical" margin={{ left: 4, right: 12 }}>
+              <BarChart data={data.categories} layout="vertical" margin={{ left: 4, right: 28 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
                 <XAxis type="number" allowDecimals={false} tick={axis} />
                 <YAxis type="category" dataKey="label" width={narrow ? 96 : 120} tick={axis} interval={0} />
@@ -312,9 +313,9 @@ export default function ChartsPanel() {
               {data.operations.length > MAX_BARS ? ` · slowest ${MAX_BARS} of ${data.operations.length} operations drawn` : ''}
             </p>
             <ResponsiveContainer width="100%" height={Math.min(MAX_BARS, data.operations.length) * BAR_ROW + 70}>
-              <BarChart data={ops} layout="vertical" margin={{ left: 4, right: 12 }}>
+              <BarChart data={ops} layout="vertical" margin={{ left: 4, right: 28 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-                <XAxis type="number" tick={axis} ticks={opTicks} domain={[0, opTicks.at(-1)!]} tickFormatter={tickMs} />
+                <XAxis type="number" tick={axis} interval={0} ticks={opTicks} domain={[0, opTicks.at(-1)!]} tickFormatter={tickMs} />
                 <YAxis type="category" dataKey="operation" width={opLabels} tick={axis} interval={0} tickFormatter={shortLabel} />
                 <Tooltip />
                 <Legend />
@@ -342,9 +343,9 @@ export default function ChartsPanel() {
           >
             {data.firstEvents.length ? (
               <ResponsiveContainer width="100%" height={Math.min(MAX_BARS, data.firstEvents.length) * BAR_ROW + 70}>
-                <BarChart data={fes} layout="vertical" margin={{ left: 4, right: 12 }}>
+                <BarChart data={fes} layout="vertical" margin={{ left: 4, right: 28 }}>
                   <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-                  <XAxis type="number" tick={axis} ticks={feTicks} domain={[0, feTicks.at(-1)!]} tickFormatter={tickMs} />
+                  <XAxis type="number" tick={axis} interval={0} ticks={feTicks} domain={[0, feTicks.at(-1)!]} tickFormatter={tickMs} />
                   <YAxis type="category" dataKey="operation" width={feLabels} tick={axis} interval={0} tickFormatter={shortLabel} />
                   <Tooltip />
                   <Legend />
@@ -361,9 +362,9 @@ export default function ChartsPanel() {
             table={<DataTable label="Check durations" head={['Check', 'Status', 'Duration']} rows={data.durations.map((d) => [d.id, d.status, fmtMs(d.ms)])} />}
           >
             <ResponsiveContainer width="100%" height={Math.min(12, data.durations.length) * BAR_ROW + 50}>
-              <BarChart data={durs} layout="vertical" margin={{ left: 4, right: 12 }}>
+              <BarChart data={durs} layout="vertical" margin={{ left: 4, right: 28 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-                <XAxis type="number" tick={axis} ticks={durTicks} domain={[0, durTicks.at(-1)!]} tickFormatter={tickMs} />
+                <XAxis type="number" tick={axis} interval={0} ticks={durTicks} domain={[0, durTicks.at(-1)!]} tickFormatter={tickMs} />
                 <YAxis type="category" dataKey="id" width={durLabels} tick={axis} interval={0} tickFormatter={shortLabel} />
                 <Tooltip />
                 <Bar dataKey="ms" name="duration (ms)" fill="var(--accent)" isAnimationActive={false} />
