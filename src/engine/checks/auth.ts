@@ -72,7 +72,7 @@ export const authRequired = defineCheck({
   specRefs: AUTH,
   recommendation:
     'Enforce the security requirements the card declares on every A2A endpoint (not on the card): put the auth middleware in front of the JSON-RPC/REST handlers and answer 401 (with WWW-Authenticate) or 403. An agent that requires credentials in its card but serves anonymous calls misleads its clients.',
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     const req = authRequirement(ctx);
     if (!req.required) return skip(req.why, 'not-applicable');
@@ -142,7 +142,7 @@ export const authChallenge = defineCheck({
   },
   recommendation:
     'Send a WWW-Authenticate header with every 401 (RFC 9110 §11.6.1 MUST), e.g. WWW-Authenticate: Bearer realm="agent"; clients use it to pick the scheme. If your server sets it, check that no proxy, gateway or CDN in front of the agent strips it.',
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     const req = authRequirement(ctx);
     if (!req.required) return skip(req.why, 'not-applicable');
@@ -168,7 +168,7 @@ export const authAccepted = defineCheck({
   specRefs: AUTH,
   recommendation:
     'Accept the credentials in the place the card declares (the header name of the apiKey scheme, or Authorization: Bearer) on every operation. Check that the scheme in the card matches what the middleware reads.',
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     if (!declaresSecurity(ctx)) return skip('The card declares no security.', 'not-applicable');
     if (ctx.credentials.kind === 'none') return skip('No credentials were given for this run.', 'precondition');

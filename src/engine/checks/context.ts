@@ -54,9 +54,19 @@ export interface CheckContext {
  * - `stream`: `streaming`, and the run's shared stream answered with an event stream (`stream`);
  * - `task-runs`: `dialect`, and at least one test task of the run was created (`taskRuns`: the runs with a task);
  * - `peer`: a peer agent was given (`peer`);
- * - `peer-callable`: `peer`, and both agents can be called (`dialect`, `peer.dialect`).
+ * - `peer-callable`: `peer`, and both agents can be called (`dialect`, `peer.dialect`);
+ * - a BindingNeed: `dialect`, and the binding under test has what the check needs; the bindings it applies to are
+ *   declared this way, not branched on (on any other binding the check is not applicable, and says why).
  */
-export type Precondition = 'card' | 'dialect' | 'streaming' | 'push' | 'stream' | 'task-runs' | 'peer' | 'peer-callable';
+export type Precondition = 'card' | 'dialect' | 'streaming' | 'push' | 'stream' | 'task-runs' | 'peer' | 'peer-callable' | BindingNeed;
+
+/**
+ * What a check may need of the binding it speaks (preconditions.ts BINDING_NEEDS: which bindings have it, why the
+ * others do not): `http-binding` (a hand-made JSON-RPC or HTTP+JSON request), `sse-streams` (streams are Server-Sent
+ * Events), `json-wire` (JSON on the wire), `browser-callable` (a browser can call it: CORS), `jsonrpc-binding`
+ * (JSON-RPC envelopes), `grpc-binding` (gRPC statuses).
+ */
+export type BindingNeed = 'http-binding' | 'sse-streams' | 'json-wire' | 'browser-callable' | 'jsonrpc-binding' | 'grpc-binding';
 
 /** What each precondition puts in the context. */
 export interface Provided {
@@ -68,6 +78,12 @@ export interface Provided {
   'task-runs': { readonly dialect: Dialect; readonly taskRuns: readonly [ObservedRun, ...ObservedRun[]] };
   peer: { readonly peer: ResolvedTarget };
   'peer-callable': { readonly dialect: Dialect; readonly peer: CallablePeer };
+  'http-binding': { readonly dialect: Dialect };
+  'sse-streams': { readonly dialect: Dialect };
+  'json-wire': { readonly dialect: Dialect };
+  'browser-callable': { readonly dialect: Dialect };
+  'jsonrpc-binding': { readonly dialect: Dialect };
+  'grpc-binding': { readonly dialect: Dialect };
 }
 
 /** A peer agent with a testable binding. */

@@ -4,6 +4,7 @@ import type { Dialect } from '../protocol/dialect';
 import type { ResolvedTarget } from '../target';
 import type { CheckContext } from './context';
 import { defineCheck, pass, type CheckDef, type Verdict } from './define';
+import { BINDING_NEEDS } from './preconditions';
 import type { TaskRun } from './fixtures/tasks';
 
 // Preconditions are judged on the context alone: a stand-in dialect object is enough (the checks never call it here).
@@ -117,6 +118,35 @@ describe('requires: preconditions checked before the body, with the standard ski
     // Declared, but no binding to call it over.
     const declared = context({ dialect: undefined });
     expect(skipOf(probe(['push']).def.run(declared) as Verdict)).toEqual(['skip', 'precondition', 'No usable agent card, so the agent cannot be called.']);
+  });
+
+  it('binding needs: the check runs on the bindings that have what it needs, elsewhere it is not applicable and says why', () => {
+    const on = (binding: string) => context({ dialect: { binding, isRest: binding === 'HTTP+JSON' } as unknown as Dialect });
+    const results = (need: CheckDef['requires'][number]) =>
+      ['JSONRPC', 'HTTP+JSON', 'GRPC'].map((b) => {
+        const v = probe([need]).def.run(on(b)) as Verdict;
+        return v.status === 'pass' ? 'ran' : `${v.skipKind}: ${v.message}`;
+      });
+    expect(results('http-binding')).toEqual([
+      'ran',
+      'ran',
+      expect.stringMatching(/^not-applicable: Not applicable to the GRPC binding: this probe is a hand-made HTTP request/),
+    ]);
+    expect(results('jsonrpc-binding')).toEqual([
+      'ran',
+      'not-applicable: Not applicable to the HTTP+JSON binding: JSON-RPC envelopes (and with them notifications) exist only on the JSON-RPC binding.',
+      'not-applicable: Not applicable to the GRPC binding: JSON-RPC envelopes (and with them notifications) exist only on the JSON-RPC binding.',
+    ]);
+    expect(results('grpc-binding').map((r) => r.split(':')[0])).toEqual(['not-applicable', 'not-applicable', 'ran']);
+    for (const need of Object.keys(BINDING_NEEDS) as (keyof typeof BINDING_NEEDS)[]) {
+      expect(results(need).filter((r) => r === 'ran').length, need).toBe(BINDING_NEEDS[need].bindings.length);
+    }
+    // Without a binding to call, the dialect's reason comes first.
+    expect(skipOf(probe(['grpc-binding']).def.run(context({ dialect: undefined })) as Verdict)).toEqual([
+      'skip',
+      'precondition',
+      'No usable agent card, so the agent cannot be called.',
+    ]);
   });
 
   it('task-runs: the body gets only the runs that observed a task', async () => {

@@ -5,7 +5,8 @@
  * `stream` wait for the run's shared fixtures.
  */
 import { isRecord } from '../util/json';
-import type { CheckContext, CheckContextWith, Precondition } from './context';
+import type { Binding } from '../model/check';
+import type { BindingNeed, CheckContext, CheckContextWith, Precondition } from './context';
 import { rateLimited } from './fixtures/outcomes';
 import { streamFixture } from './fixtures/stream';
 import { isObserved, runEvidence, skillRuns } from './fixtures/tasks';
@@ -20,12 +21,9 @@ export const hasDialect = (ctx: CheckContext): ctx is CheckContextWith<'dialect'
 
 /** A testable binding: without a dialect the agent cannot be called. */
 export function needDialect(ctx: CheckContext): Verdict | undefined {
-  if (!ctx.dialect) {
-    if (ctx.detection.untestable) return skip(ctx.detection.untestable, 'precondition');
-    return skip('No usable agent card, so the agent cannot be called.', 'precondition');
-  }
-  const grpc = ctx.dialect.binding === 'GRPC' ? GRPC_NOT_APPLICABLE[ctx.checkId] : undefined;
-  return grpc ? skip(grpc, 'not-applicable') : undefined;
+  if (ctx.dialect) return undefined;
+  if (ctx.detection.untestable) return skip(ctx.detection.untestable, 'precondition');
+  return skip('No usable agent card, so the agent cannot be called.', 'precondition');
 }
 
 function dialectStep(ctx: CheckContext): Step {
@@ -33,37 +31,38 @@ function dialectStep(ctx: CheckContext): Step {
   return unmet ? { verdict: unmet } : { ctx };
 }
 
-const RAW_PROBE =
-  'This probe is a hand-made HTTP request (JSON-RPC or HTTP+JSON); over gRPC the messages are typed by the proto and this tool has no gRPC form of it yet.';
-/** Checks that do not apply when the interface under test is gRPC (v1.0.1 §10), and why. */
-export const GRPC_NOT_APPLICABLE: Readonly<Record<string, string>> = {
-  'streaming.content-type': 'gRPC streams are server-streaming RPCs (v1.0.1 §10.7), not Server-Sent Events: there is no Content-Type to judge.',
-  'errors.unknown-method': RAW_PROBE,
-  'errors.invalid-json': 'There is no JSON on the gRPC wire (protobuf messages, v1.0.1 §10.1).',
-  'errors.invalid-request': 'JSON-RPC envelopes do not exist on gRPC.',
-  'errors.invalid-params': RAW_PROBE,
-  'errors.notification': 'Notifications exist only on the JSON-RPC binding.',
-  'errors.task-not-found': RAW_PROBE,
-  'errors.cancel-terminal': RAW_PROBE,
-  'errors.cancel-twice': RAW_PROBE,
-  'errors.message-to-terminal': RAW_PROBE,
-  'errors.push-not-supported': RAW_PROBE,
-  'errors.version-unsupported': RAW_PROBE,
-  'errors.version-missing': RAW_PROBE,
-  'errors.unknown-task-message': RAW_PROBE,
-  'errors.context-mismatch': RAW_PROBE,
-  'errors.shape': RAW_PROBE,
-  'errors.details': RAW_PROBE,
-  'errors.streaming-unsupported': RAW_PROBE,
-  'errors.extension-required': RAW_PROBE,
-  'interop.extensions': RAW_PROBE,
-  'interop.cors.rpc': 'A browser cannot call gRPC at all (no CORS applies); the dashboard reaches it through the local server.',
-  'interop.cors.stream': 'A browser cannot call gRPC at all (no CORS applies); the dashboard reaches it through the local server.',
-  'card.extended': RAW_PROBE,
-  'auth.required': RAW_PROBE,
-  'auth.challenge': RAW_PROBE,
-  'auth.accepted': RAW_PROBE,
+const HTTP_BINDINGS: readonly Binding[] = ['JSONRPC', 'HTTP+JSON'];
+
+/**
+ * What a check may need of the binding under test (BindingNeed, declared in its `requires`): the bindings that have
+ * it, and why the others do not. A new binding (CONTRIBUTING.md, "Adding a binding") says here which needs it meets.
+ */
+export const BINDING_NEEDS: Readonly<Record<BindingNeed, { readonly bindings: readonly Binding[]; readonly why: string }>> = {
+  'http-binding': {
+    bindings: HTTP_BINDINGS,
+    why: 'this probe is a hand-made HTTP request (JSON-RPC or HTTP+JSON); over gRPC the messages are typed by the proto and this tool has no gRPC form of it yet.',
+  },
+  'sse-streams': {
+    bindings: HTTP_BINDINGS,
+    why: 'gRPC streams are server-streaming RPCs (v1.0.1 §10.7), not Server-Sent Events: there is no Content-Type to judge.',
+  },
+  'json-wire': { bindings: HTTP_BINDINGS, why: 'there is no JSON on the gRPC wire (protobuf messages, v1.0.1 §10.1).' },
+  'browser-callable': {
+    bindings: HTTP_BINDINGS,
+    why: 'a browser cannot call gRPC at all (no CORS applies); the dashboard reaches it through the local server.',
+  },
+  'jsonrpc-binding': { bindings: ['JSONRPC'], why: 'JSON-RPC envelopes (and with them notifications) exist only on the JSON-RPC binding.' },
+  'grpc-binding': { bindings: ['GRPC'], why: 'only gRPC answers with gRPC statuses (the other bindings: errors.shape and errors.details).' },
 };
+
+/** `dialect`, and the binding under test has what the check needs (BINDING_NEEDS); not applicable otherwise. */
+function bindingStep(ctx: CheckContext, need: BindingNeed): Step {
+  const pre = dialectStep(ctx);
+  if ('verdict' in pre || !ctx.dialect) return pre;
+  const { bindings, why } = BINDING_NEEDS[need];
+  const b = ctx.dialect.binding;
+  return bindings.includes(b) ? pre : { verdict: skip(`Not applicable to the ${b} binding: ${why}`, 'not-applicable') };
+}
 
 /** At least one test task created: message-only agents, refused or rate-limited sends and our budget skip. */
 async function taskRunsStep(ctx: CheckContextWith<'dialect'>): Promise<Step> {
@@ -155,6 +154,8 @@ function step(ctx: CheckContext, need: Precondition): Step | Promise<Step> {
       if ('verdict' in pre) return pre;
       return ctx.peer?.dialect && ctx.dialect ? { ctx } : { verdict: skip('One of the two agents cannot be called.', 'precondition') };
     }
+    default:
+      return bindingStep(ctx, need);
   }
 }
 

@@ -419,4 +419,15 @@ export class Dialect {
   parseRest(http: HttpResult, op: Operation): CallOutcome {
     return parseRest(this.speaker, http, op);
   }
+
+  /**
+   * The answer is this binding's form of a server failure (a crash, not a refusal): no answer at all; HTTP 5xx; over
+   * gRPC, where every answer is HTTP 200, the status INTERNAL, UNKNOWN or DATA_LOSS (v1.0.1 §5.4 maps InternalError
+   * to INTERNAL).
+   */
+  serverFailed(o: CallOutcome): boolean {
+    if (o.kind === 'transport') return true;
+    if (this.binding === 'GRPC') return o.kind === 'error' && ['INTERNAL', 'UNKNOWN', 'DATA_LOSS'].includes(o.error.status ?? '');
+    return o.http.status >= 500;
+  }
 }

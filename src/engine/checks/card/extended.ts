@@ -95,7 +95,7 @@ export const cardExtended = defineCheck({
     'v1.0': 'v1.0.1 §3.1.11 Get Extended Agent Card, §13.3',
   },
   recommendation: `Serve the extended card only to authenticated clients (401 with WWW-Authenticate otherwise); v1.0: GetExtendedAgentCard / GET /extendedAgentCard, v0.3: agent/getAuthenticatedExtendedCard / GET /v1/card. With no extended card configured, answer ExtendedAgentCardNotConfiguredError (${JSONRPC_CODE.AuthenticatedExtendedCardNotConfigured}).`,
-  requires: ['dialect', 'card'],
+  requires: ['http-binding', 'card'],
   run: async (ctx) => {
     const raw = ctx.raw;
     const declared = ctx.generation === 'v1.0' ? ctx.card.capabilities.extendedAgentCard : raw.supportsAuthenticatedExtendedCard === true;

@@ -100,7 +100,7 @@ export const errorsPushNotSupported = defineCheck({
     'v1.0': 'v1.0.1 §3.3.4 Capability Validation',
   },
   recommendation: `When capabilities.pushNotifications is false or absent, answer every push config method (set/create, get, list, delete) with PushNotificationNotSupportedError ${JSONRPC_CODE.PushNotificationNotSupported} (HTTP+JSON 400) instead of storing the config, 404, ${JSONRPC_CODE.UnsupportedOperation} or 500.`,
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     if (ctx.card.capabilities.pushNotifications) return skip('The card declares push notifications (see lifecycle.push-config).', 'not-applicable');
     const runs = await skillRuns(ctx);
@@ -154,7 +154,7 @@ export const errorsPushNotSupported = defineCheck({
     }
     const rest: RestExpect =
       g === 'v1.0'
-        ? { pass: only(400), expected: 'HTTP 400 PUSH_NOTIFICATION_NOT_SUPPORTED', reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED' }
+        ? { pass: only(400), expected: 'HTTP 400 PUSH_NOTIFICATION_NOT_SUPPORTED', reason: ERROR_REASON.PushNotificationNotSupported }
         : {
             pass: only(400, 501),
             expected: 'HTTP 400 or 501',
@@ -207,7 +207,7 @@ export const errorsStreamingUnsupported = defineCheck({
     'v1.0': 'v1.0.1 §3.3.4 Capability Validation',
   },
   recommendation: `When capabilities.streaming is false or absent, answer SendStreamingMessage / message/stream and SubscribeToTask / tasks/resubscribe with UnsupportedOperationError ${JSONRPC_CODE.UnsupportedOperation} (HTTP+JSON 400 UNSUPPORTED_OPERATION; before v1.0 ${JSONRPC_CODE.MethodNotFound} is accepted too). If you do serve streams, declare capabilities.streaming: true.`,
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     if (ctx.card.capabilities.streaming) return skip('The card declares streaming (see the streaming checks and errors.subscribe-terminal).', 'not-applicable');
     const g = ctx.generation;
@@ -312,7 +312,7 @@ export const errorsSubscribeTerminal = defineCheck({
     if (g === 'v1.0') {
       if (ans.kind === 'refused') {
         const ok = ctx.dialect.isRest
-          ? ans.reason === 'UNSUPPORTED_OPERATION' || (ans.status === 400 && ans.reason === undefined)
+          ? ans.reason === ERROR_REASON.UnsupportedOperation || (ans.status === 400 && ans.reason === undefined)
           : ans.code === UNSUPPORTED || (ctx.dialect.binding === 'GRPC' && ans.reason === ERROR_REASON.UnsupportedOperation); // gRPC: ErrorInfo reason (§10.6)
         if (ok) return pass(`${what}: refused with UnsupportedOperation (${ans.how}).`, evidence);
         const hint = ans.code === JSONRPC_CODE.InvalidParams ? " a2a-python's on_subscribe_to_task answers InvalidParams here." : '';

@@ -1,14 +1,16 @@
 /**
  * errors.grpc-status: over gRPC, A2A errors are a gRPC status with the code of the §5.4 mapping table and a
  * google.rpc.ErrorInfo in the status details, reason in UPPER_SNAKE_CASE and domain "a2a-protocol.org" (v1.0.1
- * §10.6). The raw-HTTP error probes do not apply to gRPC (preconditions.ts GRPC_NOT_APPLICABLE); this is their
+ * §10.6). The raw-HTTP error probes do not apply to gRPC (they require 'http-binding', preconditions.ts); this is their
  * gRPC form: GetTask of an unknown task, and CancelTask of a task that already finished.
  */
 import type { Evidence } from '../../model/check';
-import { A2A_ERROR_DOMAIN, GRPC_STATUS_OF_REASON } from '../../protocol/grpc';
+import { ERROR_REASON, GRPC_STATUS_OF_REASON } from '../../protocol/errors';
+import { A2A_ERROR_DOMAIN } from '../../protocol/grpc';
 import type { CallOutcome } from '../../protocol/dialect';
 import { isTerminal } from '../../protocol/states';
-import { defineCheck, exchangeEvidence, fail, pass, skip } from '../define';
+import { defineCheck, exchangeEvidence, fail, pass } from '../define';
+import { unknownTaskId } from '../fixtures/probe-ids';
 import { skillRuns } from '../fixtures/tasks';
 import { transportVerdict, type Verdict } from '../verdict';
 
@@ -36,17 +38,17 @@ export const errorsGrpcStatus = defineCheck({
   specRefs: { 'v1.0': 'v1.0.1 §10.6 Error Handling, §5.4 Error Code Mappings' },
   recommendation:
     'Over gRPC, answer A2A errors with the status of the v1.0.1 §5.4 table (TaskNotFound: NOT_FOUND; TaskNotCancelable, UnsupportedOperation, PushNotificationNotSupported: FAILED_PRECONDITION; ContentTypeNotSupported: INVALID_ARGUMENT) and put a google.rpc.ErrorInfo in the status details (the grpc-status-details-bin trailer) with reason TASK_NOT_FOUND etc. and domain "a2a-protocol.org". With @a2a-js/sdk/server/grpc, throw the SDK\'s A2A errors: it maps them.',
-  requires: ['dialect'],
+  requires: ['grpc-binding'],
   run: async (ctx): Promise<Verdict> => {
     const d = ctx.dialect;
-    if (d.binding !== 'GRPC') return skip('Only for gRPC interfaces (the other bindings: errors.shape and errors.details).', 'not-applicable');
     const lane = ctx.lane('gRPC errors');
     const evidence: Evidence[] = [];
     const problems: string[] = [];
-    const unknown = `a2a-interop-missing-${ctx.uuid()}`;
+    // Shaped like the agent's own ids: an agent may refuse a malformed id as a validation error (v1.0.1 §3.3.2).
+    const { id: unknown } = await unknownTaskId(ctx);
     const get = await d.get(ctx.http, { id: unknown, lane, checkId: ctx.checkId });
     evidence.push(exchangeEvidence(get.http, `GetTask ${unknown}`));
-    const g = judgeError(get, `GetTask of an unknown task`, 'TASK_NOT_FOUND');
+    const g = judgeError(get, `GetTask of an unknown task`, ERROR_REASON.TaskNotFound);
     if (!Array.isArray(g)) return g;
     problems.push(...g);
     const done = (await skillRuns(ctx)).find((r) => r.final && isTerminal(r.final.state, ctx.generation) && r.final.id);
@@ -54,7 +56,7 @@ export const errorsGrpcStatus = defineCheck({
     if (done?.final && doneId) {
       const cancel = await d.cancel(ctx.http, { id: doneId, lane, checkId: ctx.checkId });
       evidence.push(exchangeEvidence(cancel.http, `CancelTask ${doneId} (${done.final.rawState})`));
-      const c = judgeError(cancel, `CancelTask of a ${done.final.rawState} task`, 'TASK_NOT_CANCELABLE');
+      const c = judgeError(cancel, `CancelTask of a ${done.final.rawState} task`, ERROR_REASON.TaskNotCancelable);
       if (!Array.isArray(c)) return c;
       problems.push(...c);
     }

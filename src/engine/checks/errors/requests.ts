@@ -4,7 +4,7 @@
  */
 import { ERROR_REASON, JSONRPC_CODE } from '../../protocol/errors';
 import type { CheckContextWith } from '../context';
-import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip, type Verdict } from '../define';
+import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, type Verdict } from '../define';
 import { unknownTaskId } from '../fixtures/probe-ids';
 import {
   answered,
@@ -28,7 +28,7 @@ export const errorsUnknownMethod = defineCheck({
   phase: 'suite',
   specRefs: { ...ERRORS, 'v1.0': `v1.0.1 §3.3.2, §9.5 (JSON-RPC 2.0 ${JSONRPC_CODE.MethodNotFound}); HTTP+JSON: a 4xx` },
   recommendation: `Answer unknown JSON-RPC methods with {"error":{"code":${JSONRPC_CODE.MethodNotFound},"message":"Method not found"}} and the request id; on HTTP+JSON answer unknown routes with a 4xx (404 or 405). Frameworks often return 404 HTML or 500 for these by default.`,
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     const p = await PROBES['unknown-method'](ctx);
     const skipped = refusedForCredentials(ctx, p.http);
@@ -56,7 +56,7 @@ export const errorsInvalidJson = defineCheck({
   phase: 'suite',
   specRefs: { ...ERRORS, 'v1.0': `v1.0.1 §9.5 (${JSONRPC_CODE.ParseError}), §3.3.2 (HTTP 400 as the example)` },
   recommendation: `Catch JSON parse failures before dispatch and answer {"jsonrpc":"2.0","id":null,"error":{"code":${JSONRPC_CODE.ParseError},"message":"Parse error"}} (HTTP+JSON: 400 with an error body), not a 500 or an HTML error page.`,
-  requires: ['dialect'],
+  requires: ['json-wire'],
   run: async (ctx) => {
     const p = await PROBES['invalid-json'](ctx);
     const skipped = refusedForCredentials(ctx, p.http);
@@ -80,9 +80,8 @@ export const errorsInvalidRequest = defineCheck({
   phase: 'suite',
   specRefs: { ...ERRORS, 'v1.0': `v1.0.1 §9.5 (${JSONRPC_CODE.InvalidRequest})` },
   recommendation: `Validate the JSON-RPC envelope (jsonrpc "2.0", a string method, an id) and answer violations with ${JSONRPC_CODE.InvalidRequest} Invalid Request and id null.`,
-  requires: ['dialect'],
+  requires: ['jsonrpc-binding'],
   run: async (ctx) => {
-    if (ctx.dialect.isRest) return skip('JSON-RPC envelopes do not exist on the HTTP+JSON binding.', 'not-applicable');
     const p = await PROBES['invalid-request'](ctx);
     return (
       refusedForCredentials(ctx, p.http) ??
@@ -105,7 +104,7 @@ export const errorsInvalidParams = defineCheck({
   phase: 'suite',
   specRefs: { ...ERRORS, 'v1.0': `v1.0.1 §3.3.2 (validation: ${JSONRPC_CODE.InvalidParams} / HTTP 400)` },
   recommendation: `Validate params against the schema of every method (message must be a Message object; get and cancel need the task id; ListTasks pageSize is an integer) and answer ${JSONRPC_CODE.InvalidParams} Invalid params (HTTP+JSON: 400 INVALID_ARGUMENT) instead of crashing on the missing fields or looking up a task named "undefined".`,
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     const d = ctx.dialect;
     const rpc: RpcExpect = {
@@ -178,9 +177,8 @@ export const errorsNotification = defineCheck({
     'v1.0': 'v1.0.1 §9.3; JSON-RPC 2.0 §4.1',
   },
   recommendation: `A JSON-RPC request without "id" is a notification: do not process it as a request and do not reply with a JSON-RPC Response (answer HTTP 204 or 202 with an empty body), or reject it as an invalid A2A request (${JSONRPC_CODE.InvalidRequest} with id null), since the A2A schemas require an id.`,
-  requires: ['dialect'],
+  requires: ['jsonrpc-binding'],
   run: async (ctx) => {
-    if (ctx.dialect.isRest) return skip('Notifications exist only on the JSON-RPC binding.', 'not-applicable');
     const taskId = await unknownTaskId(ctx);
     // A get, never a send: a server that processes the notification creates nothing.
     const body = JSON.stringify({ jsonrpc: '2.0', method: ctx.dialect.method('get'), params: { id: taskId.id } });

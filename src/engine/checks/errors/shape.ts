@@ -23,7 +23,7 @@ export const errorsShape = defineCheck({
   },
   recommendation:
     'JSON-RPC: {"jsonrpc":"2.0","id":<request id, or null when it could not be read>,"error":{"code":<integer>,"message":<string>}} with no "result" (v1.0: every object in error.data carries "@type"). HTTP+JSON v1.0: google.rpc.Status {"error":{"code":<HTTP status>,"message":…,"details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}, not application/problem+json. HTTP+JSON v0.3: a JSON error body, not an HTML page.',
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     // The probes are shared with the specific checks (memoized): whichever runs first makes them.
     const names = probesFor(ctx);
@@ -107,9 +107,8 @@ export const errorsDetails = defineCheck({
   specRefs: { 'v1.0': 'v1.0.1 §9.5 (error.data ErrorInfo: SHOULD; MUST in v1.0.0)' },
   recommendation:
     'Put a google.rpc.ErrorInfo in JSON-RPC error.data (a list of typed details): {"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}.',
-  requires: ['dialect'],
+  requires: ['jsonrpc-binding'],
   run: async (ctx) => {
-    if (ctx.dialect.isRest) return skip('On HTTP+JSON, ErrorInfo is part of google.rpc.Status (see errors.shape).', 'not-applicable');
     const p = await PROBES['task-not-found'](ctx);
     const e = p.rpc?.error;
     if (!e || typeof e.code !== 'number' || !isA2ASpecificCode(e.code))

@@ -3,7 +3,7 @@
  * a message to a finished task, and (v1.0) a message whose contextId differs from its task's.
  */
 import type { CallOutcome } from '../../protocol/dialect';
-import { JSONRPC_CODE, LEGACY_DOCUMENT_CODES } from '../../protocol/errors';
+import { ERROR_REASON, JSONRPC_CODE, LEGACY_DOCUMENT_CODES } from '../../protocol/errors';
 import type { TaskView } from '../../protocol/shapes';
 import { isTerminal } from '../../protocol/states';
 import { isRecord } from '../../util/json';
@@ -32,7 +32,7 @@ function cancelStatuses(ctx: CheckContextWith<'dialect'>): RestExpect {
   return {
     pass: only(400, 409),
     expected: 'HTTP 400 or 409',
-    reason: 'TASK_NOT_CANCELABLE',
+    reason: ERROR_REASON.TaskNotCancelable,
     advisory:
       ctx.generation === 'v1.0'
         ? undefined
@@ -72,14 +72,14 @@ export const errorsTaskNotFound = defineCheck({
     'v1.0': 'v1.0.1 §3.1.3, §3.3.2, §5.4 (TaskNotFound / NOT_FOUND / 404)',
   },
   recommendation: `When the task store has no such id, answer TaskNotFoundError ${JSONRPC_CODE.TaskNotFound} (HTTP+JSON: 404 with ErrorInfo reason TASK_NOT_FOUND in v1.0) rather than null, an empty task or a 500.`,
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     const p = await PROBES['task-not-found'](ctx);
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
     const what = `Get of an unknown task (${p.taskId?.id ?? '?'})`;
     const v = ctx.dialect.isRest
-      ? expectRest(ctx, p, what, { pass: only(404), expected: 'HTTP 404', reason: 'TASK_NOT_FOUND' })
+      ? expectRest(ctx, p, what, { pass: only(404), expected: 'HTTP 404', reason: ERROR_REASON.TaskNotFound })
       : expectRpcCode(ctx, p, what, { codes: [JSONRPC_CODE.TaskNotFound], names: 'TaskNotFound' });
     return malformedIdVerdict(ctx, p, v);
   },
@@ -98,7 +98,7 @@ export const errorsCancelTerminal = defineCheck({
     'v1.0': 'v1.0.1 §3.1.5 (HTTP 400 in v1.0.1, 409 in v1.0.0)',
   },
   recommendation: `Guard terminal states: a cancel of a completed, failed or rejected task must answer TaskNotCancelableError ${JSONRPC_CODE.TaskNotCancelable} (HTTP+JSON: 400, or 409 per v1.0.0), never a 500 and never a silently "canceled" completed task.`,
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     const r = await ownFinishedRun(ctx, 'cancel-terminal');
     const t = r?.final;
@@ -141,7 +141,7 @@ export const errorsCancelTwice = defineCheck({
     'v1.0': 'v1.0.1 §3.1.5, §3.3.1 Idempotency',
   },
   recommendation: `Answer a cancel of a task that is already canceled with TaskNotCancelableError ${JSONRPC_CODE.TaskNotCancelable} (HTTP+JSON 400). In v1.0 the specification also calls cancel idempotent (§3.3.1) and lets a duplicate return TaskNotFoundError once the task was purged; pick one behaviour and document it. Never change the state of a canceled task.`,
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     const canceled = await canceledTaskId(ctx);
     if (!canceled) return skip('No task was canceled in this run (see lifecycle.cancel), so there is none to cancel again.', 'precondition');
@@ -198,7 +198,7 @@ export const errorsMessageToTerminal = defineCheck({
     'v1.0': 'v1.0.1 §3.1.1, §5.4 (UnsupportedOperationError)',
   },
   recommendation: `Refuse messages that target a task in a terminal state: v1.0 requires UnsupportedOperationError (${JSONRPC_CODE.UnsupportedOperation}; HTTP+JSON 400 UNSUPPORTED_OPERATION); earlier versions any error. Leave the task untouched (no history entry, no restart) and create a new task in the same context instead.`,
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     const r = await ownFinishedRun(ctx, 'message-to-terminal');
     const t = r?.final;
@@ -220,7 +220,7 @@ export const errorsMessageToTerminal = defineCheck({
     let after: CallOutcome | undefined;
     if (ctx.generation === 'v1.0') {
       v = ctx.dialect.isRest
-        ? expectRest(ctx, p, what, { pass: only(400), expected: 'HTTP 400 UNSUPPORTED_OPERATION', reason: 'UNSUPPORTED_OPERATION' })
+        ? expectRest(ctx, p, what, { pass: only(400), expected: 'HTTP 400 UNSUPPORTED_OPERATION', reason: ERROR_REASON.UnsupportedOperation })
         : expectRpcCode(ctx, p, what, {
             codes: [JSONRPC_CODE.UnsupportedOperation],
             names: 'UnsupportedOperation',
@@ -282,7 +282,7 @@ export const errorsUnknownTaskMessage = defineCheck({
     'v1.0': 'v1.0.1 §3.4.2 Task Identifier Semantics, §5.4',
   },
   recommendation: `When message.taskId names no task, answer TaskNotFoundError ${JSONRPC_CODE.TaskNotFound} (HTTP+JSON: 404 TASK_NOT_FOUND) instead of creating a task, ignoring the id or answering another error. Task ids are server-generated: a client names one only to continue that task.`,
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     if (ctx.generation === 'legacy')
       return skip('Legacy clients choose task ids: tasks/send with a new id creates the task (v0.1.0 §7.1.1).', 'not-applicable');
@@ -298,7 +298,7 @@ export const errorsUnknownTaskMessage = defineCheck({
     if (skipped) return skipped;
     const what = `A message with taskId ${taskId.id} (no such task)`;
     let v = ctx.dialect.isRest
-      ? expectRest(ctx, p, what, { pass: only(404), expected: 'HTTP 404', reason: 'TASK_NOT_FOUND' })
+      ? expectRest(ctx, p, what, { pass: only(404), expected: 'HTTP 404', reason: ERROR_REASON.TaskNotFound })
       : expectRpcCode(ctx, p, what, { codes: [JSONRPC_CODE.TaskNotFound], names: 'TaskNotFound' });
     if (v.status === 'fail' && isSuccess(ctx, p)) {
       const st = answeredState(ctx, p);
@@ -328,7 +328,7 @@ export const errorsContextMismatch = defineCheck({
   phase: 'suite',
   specRefs: { 'v1.0': 'v1.0.1 §3.4.3 Multi-Turn Conversation Patterns' },
   recommendation: `When a message names an existing task and a contextId other than that task's, reject it with an error (e.g. InvalidParams ${JSONRPC_CODE.InvalidParams}, HTTP 400) before touching the task: do not append it to the history, resume the task or move it to the new context.`,
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     if (ctx.generation !== 'v1.0') return skip('Only v1.0 requires rejecting a mismatching contextId (§3.4.3).', 'not-applicable');
     const runs = await skillRuns(ctx);

@@ -17,7 +17,7 @@ export const errorsVersionUnsupported = defineCheck({
   phase: 'suite',
   specRefs: { 'v1.0': `v1.0.1 §3.6.2 Server Responsibilities, §5.4 (${JSONRPC_CODE.VersionNotSupported} / HTTP 400)` },
   recommendation: `Read A2A-Version on every request; when you cannot apply the requested version answer VersionNotSupportedError ${JSONRPC_CODE.VersionNotSupported} (HTTP+JSON 400 with reason VERSION_NOT_SUPPORTED) instead of silently applying another version.`,
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     const h = { 'A2A-Version': '99.0' };
     const p = await sendProbe(ctx, 'version-unsupported', async () => {
@@ -30,7 +30,7 @@ export const errorsVersionUnsupported = defineCheck({
     if (skipped) return skipped;
     const processed = probeTaskNotFound(ctx, p) ? ' The request was processed (TaskNotFound for our probe id): the header was ignored.' : '';
     const v = ctx.dialect.isRest
-      ? expectRest(ctx, p, 'A2A-Version: 99.0', { pass: only(400), expected: 'HTTP 400 VERSION_NOT_SUPPORTED', reason: 'VERSION_NOT_SUPPORTED' })
+      ? expectRest(ctx, p, 'A2A-Version: 99.0', { pass: only(400), expected: 'HTTP 400 VERSION_NOT_SUPPORTED', reason: ERROR_REASON.VersionNotSupported })
       : expectRpcCode(ctx, p, 'A2A-Version: 99.0', { codes: [JSONRPC_CODE.VersionNotSupported], names: 'VersionNotSupported' });
     return v.status === 'fail' && processed ? { ...v, message: `${v.message}${processed}` } : v;
   },
@@ -44,7 +44,7 @@ export const errorsVersionMissing = defineCheck({
   phase: 'suite',
   specRefs: { 'v1.0': 'v1.0.1 §3.6.2 (Agents MUST interpret empty value as 0.3 version)' },
   recommendation: `Treat a request without A2A-Version as a 0.3 request: where the card declares a 0.3 interface at the same URL, serve it through the v0.3 compatibility layer (e.g. @a2a-js/sdk legacyCompat); otherwise answer VersionNotSupportedError ${JSONRPC_CODE.VersionNotSupported} (HTTP+JSON 400 VERSION_NOT_SUPPORTED). Answering it with v1.0 semantics hides version bugs in clients.`,
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx) => {
     const omit = ['A2A-Version'];
     const norm = (u: string | undefined) => (u ?? '').replace(/\/+$/, '');
@@ -80,7 +80,7 @@ export const errorsVersionMissing = defineCheck({
           );
         return fail(`${what}: expected the 0.3 answer (TaskNotFound ${JSONRPC_CODE.TaskNotFound}), got ${answered(p)}.`, evidence);
       }
-      if (p.http.status === 404 && p.rest?.reason !== undefined && p.rest.reason !== 'TASK_NOT_FOUND')
+      if (p.http.status === 404 && p.rest?.reason !== undefined && p.rest.reason !== ERROR_REASON.TaskNotFound)
         return fail(`${what}: ${answered(p)}, not a 0.3 TaskNotFound.`, evidence);
       if (p.http.status === 404) {
         return /task/i.test(p.http.text)
@@ -111,7 +111,7 @@ export const errorsVersionMissing = defineCheck({
     const treatedAsOld =
       code === JSONRPC_CODE.MethodNotFound
         ? `treated as a 0.3 request (GetTask is not a 0.3 method: ${code})`
-        : ctx.dialect.isRest && p.http.status === 404 && p.rest?.reason !== 'TASK_NOT_FOUND'
+        : ctx.dialect.isRest && p.http.status === 404 && p.rest?.reason !== ERROR_REASON.TaskNotFound
           ? 'treated as a non-1.0 request (HTTP 404 without TASK_NOT_FOUND)'
           : undefined;
     if (treatedAsOld) {

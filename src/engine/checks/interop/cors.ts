@@ -8,7 +8,6 @@ import { PREFLIGHT_ORIGIN } from '../../model/proxy';
 import type { Host } from '../../ports';
 import type { CheckContext } from '../context';
 import { defineCheck, ev, fail, pass, skip, toolError, transportVerdict, type Verdict } from '../define';
-import { needDialect } from '../preconditions';
 
 const CORS_REF = {
   legacy: 'Fetch Standard §3.2 CORS protocol (outside A2A)',
@@ -223,7 +222,7 @@ export const interopCorsRpc = defineCheck({
   phase: 'suite',
   specRefs: CORS_REF,
   recommendation: CORS_REC,
-  requires: ['dialect'],
+  requires: ['browser-callable'],
   run: (ctx) => corsCall(ctx, rpcUrl(ctx, 'send'), 'POST', 'RPC endpoint'),
 });
 
@@ -236,8 +235,6 @@ export const interopCorsStream = defineCheck({
   phase: 'suite',
   specRefs: CORS_REF,
   recommendation: CORS_REC,
-  run: (ctx) => {
-    if (!ctx.card.capabilities.streaming) return skip('The card does not declare streaming.', 'not-applicable');
-    return needDialect(ctx) ?? corsCall(ctx, rpcUrl(ctx, 'stream'), 'POST', 'streaming endpoint');
-  },
+  requires: ['streaming', 'browser-callable'],
+  run: (ctx) => corsCall(ctx, rpcUrl(ctx, 'stream'), 'POST', 'streaming endpoint'),
 });

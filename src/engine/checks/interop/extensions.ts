@@ -5,7 +5,7 @@
  * extensions (protocol/extensions.ts), so an agent that enforces them serves the suite.
  */
 import type { Evidence } from '../../model/check';
-import { JSONRPC_CODE } from '../../protocol/errors';
+import { ERROR_REASON, JSONRPC_CODE } from '../../protocol/errors';
 import { extensionHeaderName, splitExtensions } from '../../protocol/extensions';
 import type { CheckContextWith } from '../context';
 import { judge } from '../card/common';
@@ -43,7 +43,7 @@ export const errorsExtensionRequired = defineCheck({
   phase: 'suite',
   specRefs: { 'v1.0': `v1.0.1 §3.3.4 Capability Validation, §5.4 (${JSONRPC_CODE.ExtensionSupportRequired} / HTTP 400)` },
   recommendation: `When the card marks an extension required: true, refuse a message whose A2A-Extensions header does not name it with ExtensionSupportRequiredError ${JSONRPC_CODE.ExtensionSupportRequired} (HTTP+JSON: 400 FAILED_PRECONDITION, ErrorInfo reason EXTENSION_SUPPORT_REQUIRED), so clients learn what they must support. If the agent can serve clients without it, mark the extension required: false.`,
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx): Promise<Verdict> => {
     const required = requiredUris(ctx);
     if (!required.length) return skip('The card declares no required extension.', 'not-applicable');
@@ -55,7 +55,7 @@ export const errorsExtensionRequired = defineCheck({
       return fail(`${what} was served: the agent did not enforce the extension its card marks required.`, [exchangeEvidence(p.http)]);
     }
     return ctx.dialect.isRest
-      ? expectRest(ctx, p, what, { pass: only(400), expected: 'HTTP 400 EXTENSION_SUPPORT_REQUIRED', reason: 'EXTENSION_SUPPORT_REQUIRED' })
+      ? expectRest(ctx, p, what, { pass: only(400), expected: 'HTTP 400 EXTENSION_SUPPORT_REQUIRED', reason: ERROR_REASON.ExtensionSupportRequired })
       : expectRpcCode(ctx, p, what, { codes: [JSONRPC_CODE.ExtensionSupportRequired], names: 'ExtensionSupportRequired' });
   },
 });
@@ -69,7 +69,7 @@ export const interopExtensions = defineCheck({
   specRefs: { 'v1.0': 'v1.0.1 §4.6 Extensions (§4.6.3 Extension Versioning and Compatibility)' },
   recommendation:
     'Read A2A-Extensions on each request: activate the extensions you support, ignore URIs you do not know (v1.0.1 §4.6.3), and refuse only when a required extension is missing. Listing the activated extensions in an A2A-Extensions response header tells the client which ones applied (@a2a-js/sdk does).',
-  requires: ['dialect'],
+  requires: ['http-binding'],
   run: async (ctx): Promise<Verdict> => {
     const declared = declaredUris(ctx);
     if (!declared.length) return skip('The card declares no extension.', 'not-applicable');

@@ -201,7 +201,8 @@ export const securityExtendedCardAnonymous = defineSecurityCheck({
   specRefs: { 'v0.2': 'v0.2.6 §7.10', 'v0.3': 'v0.3.0 §7.10', 'v1.0': 'v1.0.1 §13.3' },
   recommendation:
     'Authenticate the extended-card operation like every other call (401 with WWW-Authenticate without credentials): it exists to hold what the public card must not show (more skills, internal details), so serving it anonymously publishes it.',
-  requires: ['dialect', 'card'],
+  // The extended card's locations are HTTP requests (card/extended.ts); gRPC's GetExtendedAgentCard has no probe yet.
+  requires: ['http-binding', 'card'],
   run: async (ctx) => {
     const declared = ctx.generation === 'v1.0' ? ctx.card.capabilities.extendedAgentCard : ctx.raw.supportsAuthenticatedExtendedCard === true;
     if (!declared) return skip('The card does not declare an extended card.', 'not-applicable');

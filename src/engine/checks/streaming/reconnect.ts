@@ -11,7 +11,7 @@ import type { CheckContext } from '../context';
 import { defineCheck, exchangeEvidence, fail, pass, skip, toolLimit, transportVerdict, type Verdict } from '../define';
 import { BUDGET_ENDS, CLOSE_GRACE_MS } from '../fixtures/stream';
 import { firstEventFinding, streamIdFindings } from '../../judges/stream';
-import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, startRunningTask } from '../fixtures/tasks';
+import { emitState, primarySkill, runningCandidates, runningSkill, skillInput, startRunningTask } from '../fixtures/tasks';
 import { brokeOff, budgetKnob, errorText, itemEvidence, streamEnd } from './shared';
 import { reportWindow, roundTrip, sized, STREAM_PAUSE } from '../windows';
 
@@ -80,10 +80,10 @@ export const streamingDisconnect = defineCheck({
       const gone = g.kind === 'error' && (isA2AError(g, 'TaskNotFound') || g.http.status === 404);
       return {
         status: 'fail',
-        critical: g.http.status >= 500 || g.kind === 'transport',
+        critical: d.serverFailed(g),
         message: gone
           ? `After we closed the stream, task ${taskId} is gone (${errorText(g.kind === 'error' ? g.error : undefined)}): the agent dropped the task of a client that left. The spec describes the task as outliving its stream but does not require it.`
-          : `After we closed the stream, get of task ${taskId} failed (${g.kind === 'error' ? `${g.error.code ?? g.http.status} ${g.error.message}` : g.kind}).`,
+          : `After we closed the stream, get of task ${taskId} failed (${g.kind === 'error' ? `${g.error.code ?? g.error.status ?? g.http.status} ${g.error.message}` : g.kind}).`,
         evidence: [exchangeEvidence(g.http)],
       };
     }
@@ -113,12 +113,14 @@ export const streamingResubscribe = defineCheck({
     const lane = ctx.lane('resubscribe');
     let from = 0;
     let lastSkip: Verdict = skip('No task could be started to resubscribe to.', 'precondition');
-    // Prefer tasks that finish (a paused one tests something else); a quick task may finish before the
-    // subscription lands: then try the next skill (at most 4).
-    const candidates = await finishingCandidates(ctx);
+    // Started at once (not after every skill run: the slowest skill would then be on the run's critical path twice);
+    // a quick task may finish before the subscription lands: then try the next skill (at most 4). A task that pauses
+    // tests less than one that finishes: its verdict is kept while the next skill is tried.
+    const candidates = runningCandidates(ctx);
+    let pausedVerdict: Verdict | undefined;
     for (;;) {
       const started = await startRunningTask(ctx, 'resubscribe', from, lane, candidates);
-      if (!started) return lastSkip;
+      if (!started) return pausedVerdict ?? lastSkip;
       const { send } = started;
       from = started.index + 1;
       if (send.kind !== 'task' || !send.task.id) return skip('Could not start a task to resubscribe to.', 'precondition', [exchangeEvidence(send.http)]);
@@ -252,7 +254,12 @@ export const streamingResubscribe = defineCheck({
           return fail('Resubscribe is not implemented (method not found, as the first event).', evd);
         return fail(`Resubscribe to running task ${taskId} was refused with an error event (${e?.code ?? e?.httpStatus ?? ''} ${e?.message ?? ''}).`, evd);
       }
-      return judgeResubscribe(ctx, run, taskId, evd, endSeenAs, finishedAs);
+      const verdict = judgeResubscribe(ctx, run, taskId, evd, endSeenAs, finishedAs);
+      if (verdict.status === 'pass' && paused && !mustClose && from < candidates.length) {
+        pausedVerdict = verdict;
+        continue;
+      }
+      return verdict;
     }
   },
 });
