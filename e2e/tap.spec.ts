@@ -126,6 +126,10 @@ for (const viewport of [
       await page.getByLabel('Fail the next request once').selectOption('503');
       await page.getByRole('button', { name: 'Start tap' }).click();
       const tapUrl = await tapUrlOf(page);
+      // Focus (and the view) goes to the URL to give the client, below the form on a phone.
+      const urlHeading = page.getByRole('heading', { name: 'Give this URL to your client' });
+      await expect(urlHeading).toBeFocused();
+      await expect(urlHeading).toBeInViewport();
       await expect(page.getByRole('listitem', { name: 'Client verdict' })).toContainText('Not observed');
 
       // The client: this test, reading the tap's card and calling the endpoint it names.

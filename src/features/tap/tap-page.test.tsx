@@ -122,6 +122,8 @@ describe('Tap page', () => {
     fireEvent.change(screen.getByLabelText('Fail the next request once'), { target: { value: '503' } });
     fireEvent.click(screen.getByRole('button', { name: 'Start tap' }));
     await screen.findByText(TAP_URL);
+    // Focus goes to what the user needs next: the URL to give the client.
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Give this URL to your client'));
     expect(api.calls).toEqual(['start http://127.0.0.1:4173/demo/v03']);
     expect(api.faults.at(-1)).toEqual({ delayMs: 250, failOnce: 503 });
     expect(screen.getByRole('button', { name: 'Copy the tap URL' })).toBeTruthy();

@@ -28,6 +28,14 @@ export function TapAddress() {
   const connection = useTapState((s) => s.connection);
   const [copied, setCopied] = useState<string | null>(null);
   const id = useId();
+  // A tap started while the page is open: the URL to give the client is what the user needs next (focus goes there).
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shown = useRef(tap?.id);
+  useEffect(() => {
+    if (!tap || shown.current === tap.id) return;
+    shown.current = tap.id;
+    heading.current?.focus();
+  }, [tap]);
   if (!tap) return null;
   const copy = async () => {
     try {
@@ -40,7 +48,9 @@ export function TapAddress() {
   const closed = phase !== 'open';
   return (
     <section className="tap-address" aria-labelledby={`${id}-h`}>
-      <h2 id={`${id}-h`}>{closed ? 'The tap was here' : 'Give this URL to your client'}</h2>
+      <h2 id={`${id}-h`} ref={heading} tabIndex={-1}>
+        {closed ? 'The tap was here' : 'Give this URL to your client'}
+      </h2>
       <p className="tap-url">
         <code id={`${id}-url`}>{tap.url}</code>{' '}
         <button type="button" onClick={() => void copy()} disabled={closed} aria-describedby={`${id}-url`}>
