@@ -1,26 +1,27 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JSONRPC_CODE } from './errors';
+import { ERROR_REASON, JSONRPC_CODE } from './errors';
 
 /**
  * One table of errors (errors.ts): the checks, the judges, the targets and the console session name errors through
  * it (`isA2AError`, `a2aErrorName`, `JSONRPC_CODE`, `ERROR_REASON`), never by a JSON-RPC code literal of their own.
  * This scan fails on any -32xxx number in their code or in their strings (a title, a message, a recommendation quote
- * the code as `${JSONRPC_CODE.TaskNotFound}`, so the text says what the table says); comments are prose and are not
- * scanned.
+ * the code as `${JSONRPC_CODE.TaskNotFound}`, so the text says what the table says), and on a string that is an
+ * ErrorInfo reason (`'TASK_NOT_FOUND'`: `ERROR_REASON.TaskNotFound`); comments are prose and are not scanned.
  */
 const ENGINE = resolve(__dirname, '..');
 const SCOPES = ['checks', 'session', 'judges', 'target'];
 
 export interface Literal {
   line: number;
-  /** In code (a number the program compares or sends), or inside a string or template text. */
-  in: 'code' | 'text';
+  /** In code (a number the program compares or sends), inside a string or template text, or a string that is an ErrorInfo reason. */
+  in: 'code' | 'text' | 'reason';
   text: string;
 }
 
 const CODE_AT = /^-32\d{3}(?!\d)/;
+const REASONS = new Set<string>(Object.values(ERROR_REASON));
 
 /** The JSON-RPC error code literals (-32000 to -32999) of a TypeScript source, comments left out. */
 export function errorCodeLiterals(src: string): Literal[] {
@@ -66,6 +67,7 @@ export function errorCodeLiterals(src: string): Literal[] {
       let j = i + 1;
       while (j < src.length && src[j] !== c && src[j] !== '\n') j += src[j] === '\\' ? 2 : 1;
       if (/-32\d{3}(?!\d)/.test(src.slice(i + 1, j))) add(line, 'text');
+      else if (REASONS.has(src.slice(i + 1, j))) add(line, 'reason');
       i = j + 1;
       continue;
     }
@@ -114,12 +116,13 @@ describe('JSON-RPC error codes come from the error table', () => {
       'const n = 1 - 32001;',
       'const codes = [-32004, JSONRPC_CODE.MethodNotFound];',
       'const a = x-32001;',
+      "expectRest(ctx, p, what, { expected: 'HTTP 404 TASK_NOT_FOUND', reason: 'TASK_NOT_FOUND' });",
     ].join('\n');
-    expect(errorCodeLiterals(src).map((l) => `${l.line}:${l.in}`)).toEqual(['1:code', '5:text', '6:code', '6:text', '8:code']);
+    expect(errorCodeLiterals(src).map((l) => `${l.line}:${l.in}`)).toEqual(['1:code', '5:text', '6:code', '6:text', '8:code', '10:reason']);
     expect(errorCodeLiterals(`const c = JSONRPC_CODE.TaskNotFound; // ${JSONRPC_CODE.TaskNotFound}`)).toEqual([]);
   });
 
-  it(`no -32xxx number in the code or the text of ${SCOPES.join(', ')}`, () => {
+  it(`no -32xxx number in the code or the text of ${SCOPES.join(', ')}, and no ErrorInfo reason spelled out`, () => {
     expect(literals.map((l) => `${l.at} (${l.in}): ${l.text}`)).toEqual([]);
   });
 });

@@ -44,9 +44,6 @@ export const GRPC_STATUS = [
   'UNAUTHENTICATED',
 ] as const;
 
-/** v1.0.1 §5.4: the gRPC status each ErrorInfo reason must carry (from the error table, errors.ts). */
-export { GRPC_STATUS_OF_REASON };
-
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
 export const A2A_ERROR_DOMAIN = 'a2a-protocol.org';
 
