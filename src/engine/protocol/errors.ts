@@ -53,7 +53,10 @@ export interface ErrorMapping {
   /** HTTP+JSON status (v1.0.1), and the v1.0.0 one where it differs. */
   http?: number;
   http100?: number;
-  /** gRPC status (v1.0.1), and the v1.0.0 one where it differs. */
+  /**
+   * gRPC status (v1.0.1), and the v1.0.0 one where it differs. The same google.rpc.Code name is the `status` of a v1.0
+   * HTTP+JSON error body (google.rpc.Status in the AIP-193 form of the §11.6 example: 404 with "NOT_FOUND").
+   */
   grpc?: GrpcStatusName;
   grpc100?: GrpcStatusName;
   /** google.rpc.ErrorInfo reason (v1.0: HTTP+JSON details, gRPC status details, JSON-RPC error.data). */
