@@ -8,7 +8,7 @@ import { startV1GrpcDemoAgent } from '../demo-agents/v1-agent';
 import type { MountedDemoAgent } from '../demo-agents/mount';
 import { Report } from '../engine/model/report';
 import { reportResults } from '../engine/report/build';
-import { runMany } from './fleet';
+import { runMany, type RunManyOptions } from './fleet';
 import { main, type CliIo } from './main';
 
 let demo: Server;
@@ -68,7 +68,7 @@ describe('a2a-interop run-many over a gRPC-only card', () => {
     const out = join(dir, 'out');
     const err: string[] = [];
     const io: CliIo = { stdout: () => undefined, stderr: (s) => err.push(s), env: {}, writeFile: () => undefined };
-    const opts = {
+    const opts: RunManyOptions = {
       file,
       outDir: out,
       concurrency: 1,
@@ -78,8 +78,8 @@ describe('a2a-interop run-many over a gRPC-only card', () => {
       deadlineMs: 60_000,
       only: ['lifecycle.send'],
       quiet: true,
-    } as const;
-    expect(await runMany({ ...opts, formats: [] }, io), err.join('')).toBeLessThan(2);
+    };
+    expect(await runMany(opts, io), err.join('')).toBeLessThan(2);
     const reports = readdirSync(join(out, 'agents')).filter((f) => f.endsWith('.json'));
     expect(reports).toHaveLength(1);
     const report = Report.parse(JSON.parse(readFileSync(join(out, 'agents', reports[0]!), 'utf8')));
