@@ -14,5 +14,6 @@ export * from '../engine/report/level';
 export * from '../engine/report/build';
 export * from '../engine/report/series';
 export * from '../engine/protocol/parts';
+export * from '../engine/protocol/content';
 export type { Credentials, RunOptions } from '../engine/runner/options';
 export { DEFAULT_TIMEOUT_MS } from '../engine/runner/options';

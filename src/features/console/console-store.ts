@@ -21,7 +21,7 @@ import type { ConsoleRecord } from '../../lib/console-db';
 import type { Credentials, RunEvent, TaskState } from '../../lib/engine';
 import type { RunStoreHandle } from '../../lib/run-store';
 import { EMPTY_DRAFT, type ComposeDraft, type SendRequest } from './compose';
-import { answerContent, foldStreamArtifacts, frameContent, type ArtifactView, type PartView } from './parts';
+import { callContent, frameTaskContent, type ArtifactView, type PartView, type TaskContent } from '../../lib/engine';
 
 export type CallOp = 'send' | 'stream' | 'get' | 'cancel' | 'subscribe' | 'list' | 'push-set' | 'push-get' | 'push-list' | 'push-delete' | 'raw';
 
@@ -455,29 +455,13 @@ export class ConsoleController {
     return this.state.calls.find((c) => c.id === id);
   }
 
-  /** A streamed frame's task, folded in as it arrives (state, context, artifacts so far). */
+  /** A streamed frame's task, folded in as it arrives (state, context, artifacts so far: the engine's reading). */
   private liveTask(callId: string, f: SessionFrame, at: number) {
-    const taskId = f.taskId;
-    if (!taskId) return;
     this.store.setState((st) => {
-      const call = st.calls.find((c) => c.id === callId);
-      const prev = st.tasks[taskId];
-      const artifacts = call ? foldStreamArtifacts(call.frames) : [];
-      const cut = f.kind === 'artifact' && !frameContent(f.data).chunk;
-      const task: ConsoleTask = {
-        id: taskId,
-        artifacts: [],
-        statusParts: [],
-        ...prev,
-        ...(f.contextId && { contextId: f.contextId }),
-        ...(f.state && { state: f.state, rawState: f.rawState ?? f.state }),
-        ...(artifacts.length && { artifacts }),
-        ...(cut && { artifactsCut: true }),
-        ...((f.kind === 'status' || f.kind === 'task') && { statusParts: statusPartsOfFrame(f.data) }),
-        lastCallId: callId,
-        updatedAt: at + f.ms,
-      };
-      return { tasks: { ...st.tasks, [taskId]: task }, taskOrder: [taskId, ...st.taskOrder.filter((x) => x !== taskId)] };
+      const c = frameTaskContent(st.calls.find((x) => x.id === callId)?.frames ?? [], f);
+      if (!c) return {};
+      const task: ConsoleTask = { artifacts: [], statusParts: [], ...st.tasks[c.id], ...c, lastCallId: callId, updatedAt: at + f.ms };
+      return { tasks: { ...st.tasks, [c.id]: task }, taskOrder: [c.id, ...st.taskOrder.filter((x) => x !== c.id)] };
     });
   }
 
@@ -485,54 +469,21 @@ export class ConsoleController {
     this.store.setState((st) => ({ calls: st.calls.map((c) => (c.id === id ? { ...c, ...patch } : c)) }));
   }
 
-  /** Folds what a result says about tasks (state, artifacts, status message) and messages into the state. */
+  /** Folds what a result says about tasks (state, artifacts, status message) and messages into the state (the engine reads it). */
   private absorb(callId: string, r: StoredResult, at: number) {
     const st = this.state;
     const tasks = { ...st.tasks };
     let order = st.taskOrder;
-    let lastMessage = st.lastMessage;
-    const touch = (id: string, patch: Partial<ConsoleTask>) => {
-      const prev = tasks[id];
-      tasks[id] = { id, artifacts: [], statusParts: [], ...prev, ...patch, lastCallId: callId, updatedAt: at };
-      order = [id, ...order.filter((x) => x !== id)];
+    const touch = (c: TaskContent) => {
+      const prev = tasks[c.id];
+      tasks[c.id] = { artifacts: [], statusParts: [], ...prev, ...c, contextId: c.contextId ?? prev?.contextId, lastCallId: callId, updatedAt: at };
+      order = [c.id, ...order.filter((x) => x !== c.id)];
     };
-    const lastBody = [...r.exchanges].reverse().find((x) => x.response?.body !== undefined)?.response?.body;
-    // A page of tasks, as the engine read it (ids, contexts and states in the generation's spelling).
-    for (const t of r.tasks ?? []) {
-      if (!t.id) continue;
-      touch(t.id, { contextId: t.contextId ?? tasks[t.id]?.contextId, ...(t.state && { state: t.state }), ...(t.rawState && { rawState: t.rawState }) });
-    }
-    if (r.frames.length && r.task?.id) {
-      const streamed = foldStreamArtifacts(r.frames);
-      const lastMsgFrame = [...r.frames].reverse().find((f) => f.kind === 'status' || f.kind === 'task');
-      const statusParts = lastMsgFrame ? statusPartsOfFrame(lastMsgFrame.data) : [];
-      const cut = r.frames.some((f) => f.kind === 'artifact' && !frameContent(f.data).chunk);
-      touch(r.task.id, {
-        contextId: r.task.contextId ?? tasks[r.task.id]?.contextId,
-        state: r.task.state,
-        rawState: r.task.rawState,
-        statusText: r.task.statusText,
-        artifacts: streamed.length ? streamed : (tasks[r.task.id]?.artifacts ?? []),
-        statusParts,
-        artifactsCut: cut,
-      });
-    } else if (r.task?.id) {
-      const content = answerContent(lastBody);
-      touch(r.task.id, {
-        contextId: r.task.contextId,
-        state: r.task.state,
-        rawState: r.task.rawState,
-        statusText: r.task.statusText,
-        ...(content && { artifacts: content.artifacts, statusParts: content.messageParts, artifactsCut: false }),
-      });
-    }
-    if (r.message) {
-      const fromFrames = r.frames.length ? [...r.frames].reverse().find((f) => f.kind === 'message') : undefined;
-      const parts = fromFrames ? (frameContent(fromFrames.data).messageParts ?? []) : (answerContent(lastBody)?.messageParts ?? []);
-      lastMessage = { callId, parts, text: r.message.text };
-      if (r.message.taskId && tasks[r.message.taskId]) touch(r.message.taskId, {});
-    }
-    this.store.setState({ tasks, taskOrder: order, lastMessage });
+    const content = callContent(r);
+    for (const t of content.tasks) touch(t);
+    const m = content.message;
+    if (m?.taskId && tasks[m.taskId]) touch({ id: m.taskId });
+    this.store.setState({ tasks, taskOrder: order, lastMessage: m ? { callId, parts: m.parts, text: m.text } : st.lastMessage });
   }
 
   private timeline(events: readonly RunEvent[]) {
@@ -569,11 +520,6 @@ export class ConsoleController {
       this.store.setState({ error: `Saving the session to this browser's history failed: ${message(e)}` });
     }
   }
-}
-
-function statusPartsOfFrame(data: string): PartView[] {
-  const c = answerContent(data);
-  return c?.messageParts ?? [];
 }
 
 const shortUrl = (u: string) => {
