@@ -297,11 +297,43 @@ function judgeAnswer(sends: Observed[], outcomes: SendOutcome[]): TwoAgentResult
   return { ...base, status: 'pass', message: `B answered ${settled.length} task request(s) (${list(what)}).`, exchanges: settled.map((o) => o.id) };
 }
 
-const overlaps = (a: Observed, b: Observed) => {
-  const aEnd = a.end ? a.end.at : Infinity;
-  const bEnd = b.end ? b.end.at : Infinity;
-  return a.start.at < bEnd && b.start.at < aEnd;
-};
+const endOf = (o: Observed) => (o.end ? o.end.at : Infinity);
+const overlaps = (a: Observed, b: Observed) => a.start.at < endOf(b) && b.start.at < endOf(a);
+
+/** The sends that were open at the same time as at least one other (a sweep over start times: n log n). */
+function openTogether(xs: readonly Observed[]): Observed[] {
+  const sorted = [...xs].sort((a, b) => a.start.at - b.start.at);
+  const out: Observed[] = [];
+  let maxEnd = -Infinity;
+  for (let i = 0; i < sorted.length; i++) {
+    const x = sorted[i]!;
+    const next = sorted[i + 1];
+    // An earlier send still open when x started, or the next send started before x ended.
+    if (maxEnd > x.start.at || (next && next.start.at < endOf(x))) out.push(x);
+    maxEnd = Math.max(maxEnd, endOf(x));
+  }
+  return out;
+}
+
+/** Pairs of sends sharing a key and open at the same time (groups are small; each is capped). */
+function sharing(xs: readonly Observed[], key: (o: Observed) => string | undefined): [Observed, Observed, string][] {
+  const groups = new Map<string, Observed[]>();
+  for (const o of xs) {
+    const k = key(o);
+    if (k === undefined) continue;
+    const g = groups.get(k);
+    if (g) g.push(o);
+    else groups.set(k, [o]);
+  }
+  const out: [Observed, Observed, string][] = [];
+  for (const [k, g] of groups) {
+    if (g.length < 2) continue;
+    const capped = g.slice(0, 50);
+    for (let i = 0; i < capped.length; i++)
+      for (let j = i + 1; j < capped.length; j++) if (overlaps(capped[i]!, capped[j]!)) out.push([capped[i]!, capped[j]!, k]);
+  }
+  return out;
+}
 
 function judgeConcurrent(sends: Observed[], outcomes: Map<string, SendOutcome>): TwoAgentResult {
   const s = PROCEDURE.twoAgentConcurrent;
@@ -313,64 +345,39 @@ function judgeConcurrent(sends: Observed[], outcomes: Map<string, SendOutcome>):
     recommendation:
       'Keep per-task state keyed by task id, create a new task (and context) for every new request, and never let one request read or write another one’s task.',
   };
-  // New tasks only (a request naming a task continues it, on purpose): pairs that were open at the same time.
-  const fresh = sends.filter((o) => !requestIds(o.start.body).taskId);
-  const pairs: [Observed, Observed][] = [];
-  for (let i = 0; i < fresh.length; i++) for (let j = i + 1; j < fresh.length; j++) if (overlaps(fresh[i]!, fresh[j]!)) pairs.push([fresh[i]!, fresh[j]!]);
-  if (!pairs.length) {
+  const ids = new Map(sends.map((o) => [o.start.id, requestIds(o.start.body)] as const));
+  const req = (o: Observed) => ids.get(o.start.id) ?? {};
+  const out = (o: Observed) => outcomes.get(o.start.id);
+  // New tasks only (a request naming a task continues it, on purpose), open at the same time as another one.
+  const together = openTogether(sends.filter((o) => !req(o).taskId));
+  if (!together.length) {
     return { ...base, side: 'agent', status: 'not-observed', message: 'A has not had two new tasks open with B at the same time yet.', exchanges: [] };
   }
-  const involved = [...new Set(pairs.flatMap(([a, b]) => [a.start.id, b.start.id]))];
   const problems: { side: TapSide; text: string; ids: string[] }[] = [];
-  const done = pairs.filter(([a, b]) => outcomes.get(a.start.id)?.answered && outcomes.get(b.start.id)?.answered);
-  for (const [a, b] of pairs) {
-    const ra = requestIds(a.start.body);
-    const rb = requestIds(b.start.body);
-    if (ra.messageId && ra.messageId === rb.messageId)
-      problems.push({
-        side: 'client',
-        text: `A sent ${a.start.id} and ${b.start.id} at once with the same messageId ${ra.messageId}`,
-        ids: [a.start.id, b.start.id],
-      });
-    if (ra.clientTaskId && ra.clientTaskId === rb.clientTaskId)
-      problems.push({
-        side: 'client',
-        text: `A started ${a.start.id} and ${b.start.id} at once with the same task id ${ra.clientTaskId}`,
-        ids: [a.start.id, b.start.id],
-      });
-    const oa = outcomes.get(a.start.id);
-    const ob = outcomes.get(b.start.id);
-    if (!oa?.answered || !ob?.answered) continue;
-    const sharedTask = oa.taskIds.find((t) => ob.taskIds.includes(t));
-    if (sharedTask && !(ra.clientTaskId && ra.clientTaskId === rb.clientTaskId))
-      problems.push({
-        side: 'agent',
-        text: `B answered ${a.start.id} and ${b.start.id}, two new tasks sent at once, with the same task ${sharedTask}`,
-        ids: [a.start.id, b.start.id],
-      });
-    // Without a context named by A, each new task gets its own context; a context A named must be kept.
-    if (!ra.contextId && !rb.contextId) {
-      const sharedContext = oa.contextIds.find((c) => ob.contextIds.includes(c));
-      if (sharedContext)
-        problems.push({
-          side: 'agent',
-          text: `B put ${a.start.id} and ${b.start.id}, sent at once without a context, in the same context ${sharedContext}`,
-          ids: [a.start.id, b.start.id],
-        });
-    }
-    for (const [r, o, x] of [
-      [ra, oa, a],
-      [rb, ob, b],
-    ] as const) {
-      if (r.contextId && o.contextIds.some((c) => c !== r.contextId))
-        problems.push({
-          side: 'agent',
-          text: `B answered ${x.start.id} (context ${r.contextId}) in context ${o.contextIds.find((c) => c !== r.contextId)}`,
-          ids: [x.start.id],
-        });
-      if (o.taskIds.length > 1)
-        problems.push({ side: 'agent', text: `B's answer to ${x.start.id} names ${o.taskIds.length} tasks (${list(o.taskIds)})`, ids: [x.start.id] });
-    }
+  const pair = (side: TapSide, [a, b]: [Observed, Observed, string], text: string) => problems.push({ side, text, ids: [a.start.id, b.start.id] });
+  for (const p of sharing(together, (o) => req(o).messageId))
+    pair('client', p, `A sent ${p[0].start.id} and ${p[1].start.id} at once with the same messageId ${p[2]}`);
+  for (const p of sharing(together, (o) => req(o).clientTaskId))
+    pair('client', p, `A started ${p[0].start.id} and ${p[1].start.id} at once with the same task id ${p[2]}`);
+  const answered = together.filter((o) => out(o)?.answered);
+  const sameClientTask = (a: Observed, b: Observed) => !!req(a).clientTaskId && req(a).clientTaskId === req(b).clientTaskId;
+  // One key per answer: an answer naming several tasks is its own problem below.
+  for (const p of sharing(answered, (o) => out(o)?.taskIds[0]))
+    if (!sameClientTask(p[0], p[1]))
+      pair('agent', p, `B answered ${p[0].start.id} and ${p[1].start.id}, two new tasks sent at once, with the same task ${p[2]}`);
+  // Without a context named by A, each new task gets its own context; a context A named must be kept.
+  for (const p of sharing(
+    answered.filter((o) => !req(o).contextId),
+    (o) => out(o)?.contextIds[0],
+  ))
+    pair('agent', p, `B put ${p[0].start.id} and ${p[1].start.id}, sent at once without a context, in the same context ${p[2]}`);
+  for (const x of answered) {
+    const r = req(x);
+    const o = out(x)!;
+    const other = r.contextId ? o.contextIds.find((c) => c !== r.contextId) : undefined;
+    if (other) problems.push({ side: 'agent', text: `B answered ${x.start.id} (context ${r.contextId}) in context ${other}`, ids: [x.start.id] });
+    if (o.taskIds.length > 1)
+      problems.push({ side: 'agent', text: `B's answer to ${x.start.id} names ${o.taskIds.length} tasks (${list(o.taskIds)})`, ids: [x.start.id] });
   }
   const unique = [...new Map(problems.map((p) => [p.text, p])).values()];
   if (unique.length) {
@@ -386,6 +393,8 @@ function judgeConcurrent(sends: Observed[], outcomes: Map<string, SendOutcome>):
       exchanges: [...new Set(unique.flatMap((p) => p.ids))],
     };
   }
+  const involved = together.map((o) => o.start.id);
+  const done = openTogether(answered);
   if (!done.length) {
     return {
       ...base,
@@ -395,13 +404,13 @@ function judgeConcurrent(sends: Observed[], outcomes: Map<string, SendOutcome>):
       exchanges: involved,
     };
   }
-  const answeredIds = [...new Set(done.flatMap(([a, b]) => [a.start.id, b.start.id]))];
-  const tasks = answeredIds.map((id) => outcomes.get(id)?.taskIds[0] ?? outcomes.get(id)?.info.kind ?? '?');
+  const answeredIds = done.map((o) => o.start.id);
+  const tasks = done.map((o) => `${o.start.id} -> ${out(o)?.taskIds[0] ?? out(o)?.info.kind ?? '?'}`);
   return {
     ...base,
     side: 'agent',
     status: 'pass',
-    message: `${answeredIds.length} tasks sent at once (${list(answeredIds)}) were answered separately: ${list(tasks.map((t, i) => `${answeredIds[i]} -> ${t}`))}, no task or context shared.`,
+    message: `${answeredIds.length} tasks sent at once (${list(answeredIds)}) were answered separately: ${list(tasks)}, no task or context shared.`,
     exchanges: answeredIds,
   };
 }

@@ -1,4 +1,4 @@
-import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { judgeTwoAgents, type TwoAgentResult } from '../../engine/tap/two-agent';
 import type { TapFinding, TapReport, TapSide, TapSideSummary } from '../../engine/tap/types';
 import type { ExportFile } from '../../exporters/common';
@@ -17,7 +17,8 @@ export function SideBadge({ side }: { side: TapSide }) {
 
 /** The folded view of the events on screen (recomputed when they change). */
 export function useTapView(): TapView {
-  const events = useTapState((s) => s.events);
+  // Deferred: under heavy traffic, typing and clicking stay responsive while the view catches up.
+  const events = useDeferredValue(useTapState((s) => s.events));
   return useMemo(() => foldTap(events), [events]);
 }
 
@@ -176,6 +177,14 @@ export function TapFindings({ view }: { view: TapView }) {
 
 const TONE: Record<string, string> = { pass: 'pass', fail: 'fail', running: 'running', error: 'error' };
 
+/** A turn re-renders (and re-reads its bodies) only when its exchange got something new. */
+const sameTurn = (a: { x: TapExchangeView }, b: { x: TapExchangeView }) =>
+  a.x.start.seq === b.x.start.seq &&
+  a.x.end?.seq === b.x.end?.seq &&
+  a.x.frames.length === b.x.frames.length &&
+  a.x.findings.length === b.x.findings.length &&
+  a.x.faults.length === b.x.faults.length;
+
 const Turn = memo(function Turn({ x }: { x: TapExchangeView }) {
   const timeline = useRunStoreHandle();
   const t = turnOf(x);
@@ -214,7 +223,7 @@ const Turn = memo(function Turn({ x }: { x: TapExchangeView }) {
       </article>
     </li>
   );
-});
+}, sameTurn);
 
 /** The conversation, one turn per exchange, newest at the bottom (region "Conversation", a live log). */
 export function TapConversation({ view }: { view: TapView }) {
@@ -277,7 +286,7 @@ export function TwoAgentChecks({ results }: { results: TwoAgentResult[] }) {
 
 /** The two-agent results over the events on screen (memoized). */
 export function useTwoAgents(on: boolean): TwoAgentResult[] | null {
-  const events = useTapState((s) => s.events);
+  const events = useDeferredValue(useTapState((s) => s.events));
   return useMemo(() => (on ? judgeTwoAgents(events) : null), [on, events]);
 }
 
