@@ -107,6 +107,34 @@ describe('operations.ts against the a2a.proto annotations', () => {
   });
 });
 
+/** Operations whose JSON-RPC name a generation's schema lacks: the name a client of that generation would try (operations.ts). */
+const NOT_IN_SCHEMA: Record<string, Operation[]> = {
+  legacy: ['pushList', 'pushDelete', 'list', 'extendedCard'],
+  // v0.2.6 serves the extended card by a plain GET (§7.10); tasks/list is in no v0.x schema (the v0.3 text names it).
+  'v0.2': ['list', 'extendedCard'],
+  'v0.3': ['list'],
+};
+
+describe('operations.ts against the a2a.json JSON-RPC methods', () => {
+  for (const [g, version] of [
+    ['legacy', 'v0.1.0'],
+    ['v0.2', 'v0.2.6'],
+    ['v0.3', 'v0.3.0'],
+  ] as [Generation, string][]) {
+    it(`${g}: every method the ${version} schema defines is an operation's, and only the known guesses are not`, () => {
+      type Defs = Record<string, { properties?: { method?: { const?: unknown } } }>;
+      const doc = JSON.parse(read(version, 'a2a.json')) as { definitions?: Defs; $defs?: Defs };
+      const methods = Object.values(doc.definitions ?? doc.$defs ?? {}).flatMap((d) =>
+        typeof d.properties?.method?.const === 'string' ? [d.properties.method.const] : [],
+      );
+      expect(methods.length).toBeGreaterThan(5);
+      const ours = OPS.map((op) => OPERATIONS[op].rpc[g]);
+      expect(methods.filter((m) => !ours.includes(m))).toEqual([]);
+      expect(OPS.filter((op) => !methods.includes(OPERATIONS[op].rpc[g]))).toEqual(NOT_IN_SCHEMA[g]);
+    });
+  }
+});
+
 const SCHEMAS: [Generation, string][] = [
   ['legacy', 'v0.1.0'],
   ['v0.2', 'v0.2.6'],
