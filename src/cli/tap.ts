@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createTap, type Tap, type TapEvent, type TapFaults, type TapReport } from '../engine/tap';
 import { exportTapReport, TAP_EXPORT_FORMATS } from '../exporters/tap';
-import { serveTap } from '../server/tap-node';
-import type { CliIo } from './main';
+import { nodeFetch, serveTap } from '../server/tap-node';
+import type { CliIo } from './io';
 
 export const TAP_USAGE = `Usage:
   a2a-interop tap <agent-url> [options] [-- <command> [args...]]
@@ -127,7 +127,7 @@ export async function tapCommand(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const host = values.host ?? '127.0.0.1';
-  const tap: Tap = createTap({ agentUrl: positionals[0]!, fetch: (r) => fetch(r), faults });
+  const tap: Tap = createTap({ agentUrl: positionals[0]!, fetch: nodeFetch, faults });
   let base = '';
   const server: Server = createServer((req, res) => void serveTap(tap, req, res, base));
   try {

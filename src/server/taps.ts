@@ -16,7 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createTap, type Tap, type TapEvent, type TapFaults } from '../engine/tap';
 import { checkTargetAllowed, classifyOrigin, defaultAddressPolicy, isAllowedLocalHost, matchesHostList, portOf, type ProxyMode } from '../proxy/policy';
 import type { RateLimiter } from '../proxy/rate-limit';
-import { serveTap } from './tap-node';
+import { nodeFetch, serveTap } from './tap-node';
 
 export interface TapHubOptions {
   mode: ProxyMode;
@@ -104,7 +104,7 @@ export function createTapHub(o: TapHubOptions): TapHub {
   const taps = new Map<string, Entry>();
   const maxTaps = o.maxTaps ?? 16;
   const idleMs = o.idleMs ?? 30 * 60_000;
-  const upstream = o.fetch ?? (o.mode === 'hosted' ? hostedFetch() : (r: Request) => fetch(r));
+  const upstream = o.fetch ?? (o.mode === 'hosted' ? hostedFetch(nodeFetch) : nodeFetch);
   const enabled = o.mode === 'local' || o.allowedHosts.length > 0;
   const sweep = setInterval(
     () => {

@@ -20,6 +20,8 @@ export interface SseSeen {
 export interface WatchOptions {
   sse: boolean;
   now: () => number;
+  /** Aborting it cuts the relay (the tap closes). */
+  signal?: AbortSignal;
   /** Bytes of a plain body kept for judging and recording (the relay itself is never cut). */
   keepBytes: number;
   /** Bytes one SSE event may take before parsing stops (the relay goes on). */
@@ -132,9 +134,13 @@ export function watchBody(body: ReadableStream<Uint8Array>, o: WatchOptions): Re
     }
     return loose.decode(bytes, { stream });
   };
+  const onAbort = () => void reader.cancel().catch(() => undefined);
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  if (o.signal?.aborted) onAbort();
   const end = (how: BodyEnd, error?: string) => {
     if (ended) return;
     ended = true;
+    o.signal?.removeEventListener('abort', onAbort);
     if (!o.sse) {
       const all = new Uint8Array(keptBytes);
       let at = 0;

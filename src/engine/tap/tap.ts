@@ -30,7 +30,8 @@ export function createTap(o: TapOptions): Tap {
   const host = tapHost(o.fetch, now);
   const redactor = new Redactor();
   const secrets = { count: 0 };
-  const inflight = new Set<AbortController>();
+  /** Aborted by close(): cuts the answers still being relayed. */
+  const closing = new AbortController();
   let faults: TapFaults = { ...o.faults };
   let failOnceArmed = faults.failOnce !== undefined;
   let conversation = new Conversation();
@@ -108,16 +109,8 @@ export function createTap(o: TapOptions): Tap {
     });
   }
 
-  /** Sends the request on; the caller removes `ac` from `inflight` once the answer ended. */
-  async function upstream(
-    id: string,
-    req: Request,
-    url: string,
-    body: Uint8Array | undefined,
-    startedAt: number,
-    ac: AbortController,
-  ): Promise<Response | undefined> {
-    inflight.add(ac);
+  /** Sends the request on (aborted when the client goes away). */
+  async function upstream(id: string, req: Request, url: string, body: Uint8Array | undefined, startedAt: number): Promise<Response | undefined> {
     try {
       return await o.fetch(
         new Request(url, {
@@ -125,11 +118,10 @@ export function createTap(o: TapOptions): Tap {
           headers: forwardHeaders(req.headers),
           ...(body && req.method !== 'GET' && req.method !== 'HEAD' && { body: body as Uint8Array<ArrayBuffer> }),
           redirect: 'manual',
-          signal: ac.signal,
+          signal: req.signal,
         }),
       );
     } catch (e) {
-      inflight.delete(ac);
       endFailed(id, startedAt, 'unreachable', `the agent could not be reached: ${e instanceof Error ? e.message : String(e)}`);
       return undefined;
     }
@@ -144,12 +136,10 @@ export function createTap(o: TapOptions): Tap {
       emit({ kind: 'fault', id, at: now(), fault: 'slow-card', detail: `the card was held ${faults.slowCardMs} ms` });
       await sleep(faults.slowCardMs);
     }
-    const ac = new AbortController();
-    const res = await upstream(id, req, url, undefined, startedAt, ac);
+    const res = await upstream(id, req, url, undefined, startedAt);
     if (!res) return text(502, 'the tap could not reach the agent');
     const headersAt = now();
     const raw = await readBounded(res.body, 1024 * 1024).catch(() => undefined);
-    inflight.delete(ac);
     const bodyText = raw ? new TextDecoder().decode(raw) : '';
     let out = bodyText;
     let parsed: unknown;
@@ -234,9 +224,7 @@ export function createTap(o: TapOptions): Tap {
       return text(503, 'service unavailable (injected by the tap)', { 'retry-after': '1' });
     }
 
-    const ac = new AbortController();
-    req.signal.addEventListener('abort', () => ac.abort(), { once: true });
-    const res = await upstream(id, req, upstreamUrl, bytes, startedAt, ac);
+    const res = await upstream(id, req, upstreamUrl, bytes, startedAt);
     if (!res) return text(502, 'the tap could not reach the agent');
     const headersAt = now();
     const headers = relayHeaders(res.headers);
@@ -270,7 +258,6 @@ export function createTap(o: TapOptions): Tap {
     let lastTask: string | undefined;
     const onEnd = (how: BodyEnd, seen: BodySeen) => {
       const endedAt = now();
-      inflight.delete(ac);
       // Closing the tap cuts what is in flight: that end is ours, not judged.
       if (ctx && j && !closed) {
         if (streamJudge) for (const f of streamJudge.end(how, seen, endedAt)) finding('agent', f, id);
@@ -311,6 +298,7 @@ export function createTap(o: TapOptions): Tap {
     const body = watchBody(res.body, {
       sse,
       now,
+      signal: closing.signal,
       keepBytes: Math.max(limits.maxBodyBytes, limits.maxRequestBytes),
       maxEventBytes: limits.maxRequestBytes,
       ...(sse && faults.dropStreamAfter !== undefined && { dropAfter: faults.dropStreamAfter }),
@@ -391,8 +379,7 @@ export function createTap(o: TapOptions): Tap {
     },
     close() {
       closed = true;
-      for (const ac of inflight) ac.abort();
-      inflight.clear();
+      closing.abort();
       record.clearSubscribers();
     },
   };
