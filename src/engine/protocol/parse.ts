@@ -105,7 +105,7 @@ function withoutRecordSeparators(data: string): string | undefined {
   return t.slice(i);
 }
 
-export function parseStreamEvent(s: Speaker, m: SseMessage, rpcId: string | undefined): StreamItem {
+export function parseStreamEvent(s: Speaker, m: SseMessage, rpcId: string | number | undefined): StreamItem {
   const base = { seq: m.seq, at: m.at, event: m.event, data: truncate(m.data, 4000) };
   let parsed = safeJsonParse(m.data);
   const problems: string[] = [];
@@ -304,7 +304,7 @@ export function rpcError(g: Generation, e: { code: unknown; message: unknown; da
 }
 
 /** Parses a JSON-RPC answer of `op`. */
-export function parseRpc(s: Speaker, http: HttpResult, rpcId: string, op: Operation): CallOutcome {
+export function parseRpc(s: Speaker, http: HttpResult, rpcId: string | number, op: Operation): CallOutcome {
   // A body cut by a reset or a stall is a transport failure, not a "not JSON" answer.
   if (!http.responded || http.error) return { kind: 'transport', http, envelopeProblems: [] };
   const parsed = http.json();
