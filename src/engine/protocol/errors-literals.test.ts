@@ -18,7 +18,7 @@ const ENGINE = resolve(__dirname, '..');
 const EXEMPT = new Set(['protocol/errors.ts']);
 const EXEMPT_DIRS = ['spec/data/'];
 
-export interface Literal {
+interface Literal {
   line: number;
   /** In code (a number the program compares or sends), inside a string or template text, or a string that is an ErrorInfo reason. */
   in: 'code' | 'text' | 'reason';
@@ -29,7 +29,7 @@ const CODE_AT = /^-32\d{3}(?!\d)/;
 const REASONS = new Set<string>(Object.values(ERROR_REASON));
 
 /** The JSON-RPC error code literals (-32000 to -32999) of a TypeScript source, comments left out. */
-export function errorCodeLiterals(src: string): Literal[] {
+function errorCodeLiterals(src: string): Literal[] {
   const out: Literal[] = [];
   const lines = src.split('\n');
   const add = (line: number, where: Literal['in']) => out.push({ line, in: where, text: lines[line - 1]!.trim() });
