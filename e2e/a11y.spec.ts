@@ -127,7 +127,8 @@ const VISITS: Visit[] = [
       await page.goto('/');
       await expect(page.getByRole('heading', { name: 'Try a demo agent' })).toBeVisible();
       await scan('run form, idle');
-      await page.getByLabel('Agent URL', { exact: true }).fill('localhost:3000');
+      // (a URL without a scheme is completed, not refused: a scheme other than http(s) is the malformed case)
+      await page.getByLabel('Agent URL', { exact: true }).fill('ftp://localhost:3000');
       await page.getByRole('button', { name: 'Run conformance' }).click();
       await scan('run form, malformed URL');
 
@@ -171,6 +172,25 @@ const VISITS: Visit[] = [
       const turn = page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Turn c1' });
       await expect(turn.locator('.turn-sep')).toContainText('input-required');
       await scan('console: a conversation with an input-required task');
+    },
+  },
+  {
+    name: 'tap page',
+    async run(page, scan) {
+      await page.goto('/tap');
+      await scan('tap, idle');
+      await page.getByLabel('Slow card (ms)').fill('soon');
+      await page.getByRole('button', { name: 'Start tap' }).click();
+      await expect(page.getByLabel('Slow card (ms)')).toHaveAttribute('aria-invalid', 'true');
+      await scan('tap, a fault field error');
+      await page.getByLabel('Slow card (ms)').fill('');
+      await page.getByRole('button', { name: 'Orchestrator -> demo agent' }).click();
+      await expect(page.getByRole('list', { name: 'What the orchestrator answered' })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Two-agent checks (A -> B)' }).getByText('Pass').first()).toBeVisible();
+      await scan('tap: the two-agent demo, conversation, findings, timeline');
+      await page.getByRole('button', { name: 'Stop tap' }).click();
+      await expect(page.getByRole('heading', { name: 'The tap was here' })).toBeVisible();
+      await scan('tap, stopped');
     },
   },
   {
