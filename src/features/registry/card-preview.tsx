@@ -56,7 +56,7 @@ export function CardPreview({
       {v?.failures.length ? (
         // Focusable so a keyboard can scroll it sideways on a narrow screen.
         <div className="table-scroll-x" tabIndex={0} role="group" aria-label="Card check failures (scrolls sideways on narrow screens)">
-          <table aria-label="Card check failures">
+          <table className="cards-on-phone" aria-label="Card check failures">
             <thead>
               <tr>
                 <th scope="col">Check</th>
@@ -73,12 +73,12 @@ export function CardPreview({
                     {f.test}
                     <div className="check-id">{f.id}</div>
                   </th>
-                  <td>{f.level}</td>
-                  <td>
+                  <td data-label="Level">{f.level}</td>
+                  <td data-label="Status">
                     <StatusChip status={f.status} />
                   </td>
-                  <td>{f.message}</td>
-                  <td>{f.recommendation ?? '–'}</td>
+                  <td data-label="Why">{f.message}</td>
+                  <td data-label="How to fix">{f.recommendation ?? '–'}</td>
                 </tr>
               ))}
             </tbody>
