@@ -18,6 +18,7 @@ import type { ConformanceLevel, Credentials, Report, RunEvent } from '../engine'
 import { TOOL } from '../engine/report/build';
 import type { ExportFormat } from '../exporters';
 import { lazyGrpc } from '../grpc/lazy';
+import type { CliIo } from './io';
 import { OAUTH_OPTIONS, OAUTH_USAGE, oauthFrom, type OAuthFlags } from './oauth';
 import type * as RunDeps from './run-deps';
 import { gate, isFailOn, type FailOn } from './gate';
@@ -97,16 +98,8 @@ Credentials are never written to the report.`;
 
 const LEVELS: ConformanceLevel[] = ['full', 'partial', 'minimal', 'non-conformant'];
 
-export interface CliIo {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  env: Record<string, string | undefined>;
-  writeFile: (path: string, body: string) => void;
-  /** Reads a file (`--baseline`); default: the file system. */
-  readFile?: (path: string) => string;
-  fetch?: typeof fetch;
-  isTTY?: boolean;
-}
+// In a module of its own: tap.ts (loaded from here) names it too, and an import back into main.ts would be a cycle.
+export type { CliIo } from './io';
 
 class UsageError extends Error {}
 
