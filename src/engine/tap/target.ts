@@ -1,11 +1,14 @@
 /**
- * What the tap relays to: the agent's card (found once with the engine's discovery), its generation, and the
- * interfaces requests arrive for, each with the generation and binding a request to it is judged against.
+ * What the tap relays to: the agent's card (found once through the engine's front door, src/engine/target, as a run
+ * and a console session find it), its generation, and the interfaces requests arrive for, each with the generation
+ * and binding a request to it is judged against.
  */
-import { discoverCard } from '../api';
 import { canonicalBinding } from '../card/detect';
+import { createHttpContext } from '../http/client';
 import type { Binding, Generation } from '../model/check';
 import { timerSleep, type Host } from '../ports';
+import { Redactor } from '../redact';
+import { inspectTarget } from '../target';
 import type { TapTargetInfo } from './types';
 
 export interface TapInterface {
@@ -47,7 +50,8 @@ export function tapHost(fetch: (req: Request) => Promise<Response>, now: () => n
 
 /** Discovers the agent (never rejects): undefined when no card could be read. */
 export async function resolveTarget(host: Host, agentUrl: string): Promise<TapTarget | undefined> {
-  const found = await discoverCard(host, agentUrl, { timeoutMs: 10_000, limits: { maxBodyBytes: 1024 * 1024 } });
+  const http = createHttpContext(host, { redactor: new Redactor(), limits: { requestTimeoutMs: 10_000, maxBodyBytes: 1024 * 1024 }, idPrefix: 'tap-' });
+  const found = await inspectTarget(http, 'agent', agentUrl, { kind: 'none' }, { warmupRetries: 0, timeoutMs: 10_000 });
   if (found.raw === undefined || !found.discovery.cardUrl) return undefined;
   const g = found.detection.generation;
   const interfaces: TapInterface[] = [];
