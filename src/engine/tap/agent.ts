@@ -208,3 +208,20 @@ export class StreamJudge {
     return [...frameFindingsAll, ...whole];
   }
 }
+
+/** One finding per card check the served card fails (or only advises on), as `judgeCard` judges a card in hand. */
+export async function cardFindings(card: unknown, cardUrl: string): Promise<Finding[]> {
+  const { judgeCard } = await import('../api');
+  const j = await judgeCard(card, { cardUrl });
+  return j.results
+    .filter((r) => r.status === 'fail' || r.status === 'advisory')
+    .map((r) => ({
+      level: r.status === 'advisory' || r.level === 'MAY' ? ('advisory' as const) : r.level,
+      checkId: r.id,
+      rule: 'shape' as const,
+      message: r.message,
+      ...(r.specRef && { specRef: r.specRef }),
+      ...(r.requirement?.sentences[0] && { quote: r.requirement.sentences[0].quote }),
+      ...(r.recommendation && { recommendation: r.recommendation }),
+    }));
+}

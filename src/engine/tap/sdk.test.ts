@@ -72,6 +72,7 @@ describe.each([
       const events: unknown[] = [];
       for await (const e of client.sendMessageStream(v1Message('write a haiku'))) events.push(e);
       expect(events.length).toBeGreaterThan(1);
+      await t.tap.settled();
       const r = t.tap.report();
       expect(r.exchanges.length).toBeGreaterThanOrEqual(3);
       expect(r.exchanges.every((x) => x.response?.status === 200)).toBe(true);
@@ -103,6 +104,7 @@ describe.each([
       const events: unknown[] = [];
       for await (const e of client.sendMessageStream(message())) events.push(e);
       expect(events.length).toBeGreaterThan(1);
+      await t.tap.settled();
       const r = t.tap.report();
       expect(r.target?.generation).toBe('v0.3');
       expect(r.exchanges.some((x) => x.response?.stream && x.frames.length === events.length)).toBe(true);

@@ -10,7 +10,7 @@ import type { Finding } from '../judges';
 import { timerSleep } from '../ports';
 import { Redactor } from '../redact';
 import { truncate } from '../util/json';
-import { StreamJudge, judgePlainAnswer, type AnswerContext, type TaskShown } from './agent';
+import { StreamJudge, cardFindings, judgePlainAnswer, type AnswerContext, type TaskShown } from './agent';
 import { watchBody, type BodyEnd, type BodySeen } from './body';
 import { Conversation } from './conversation';
 import { DEFAULT_TAP_LIMITS, TapRecord, type NewTapEvent } from './record';
@@ -38,6 +38,9 @@ export function createTap(o: TapOptions): Tap {
   let target: TapTarget | undefined;
   let resolving: Promise<TapTarget | undefined> | undefined;
   let exchangeSeq = 0;
+  let lastCardJudged: string | undefined;
+  /** Judgements still running in the background (the card's). */
+  const background = new Set<Promise<void>>();
   let closed = false;
 
   const emit = (e: NewTapEvent) => record.emit(e);
@@ -149,6 +152,17 @@ export function createTap(o: TapOptions): Tap {
       parsed = undefined;
     }
     if (res.ok && parsed !== undefined) {
+      // The agent's card, judged once per version of it with the run's card checks (in the background: the client
+      // gets the card at once).
+      if (bodyText !== lastCardJudged) {
+        lastCardJudged = bodyText;
+        const judging = cardFindings(parsed, url).then(
+          (fs) => fs.forEach((f) => finding('agent', f, id)),
+          () => undefined,
+        );
+        background.add(judging);
+        void judging.finally(() => background.delete(judging));
+      }
       const r = rewriteCard(parsed, routes, base);
       out = JSON.stringify(r.card);
       if (t && (r.notes.length || r.notRelayed.length) && !t.info.notes) {
@@ -373,6 +387,9 @@ export function createTap(o: TapOptions): Tap {
     events: { subscribe: (cb) => record.subscribe(cb), list: (after) => record.list(after) },
     report: () => record.report(o.agentUrl, faults, now(), pending()),
     faults: () => ({ ...faults }),
+    async settled() {
+      while (background.size) await Promise.all([...background]);
+    },
     setFaults(f: TapFaults) {
       faults = { ...f };
       failOnceArmed = faults.failOnce !== undefined;

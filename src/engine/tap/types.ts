@@ -227,6 +227,8 @@ export interface Tap {
   report(): TapReport;
   faults(): TapFaults;
   setFaults(faults: TapFaults): void;
+  /** Resolves when the judgements running in the background (the card's) have landed. */
+  settled(): Promise<void>;
   /** Ends open streams and drops subscribers. */
   close(): void;
 }
