@@ -27,7 +27,7 @@ export interface ResolveOptions extends InspectOptions {
 }
 
 /** Builds the dialect of an inspected agent when its binding can be spoken (an endpoint declared; gRPC when the host speaks it). */
-export function dialectFor(t: InspectedTarget, uuid: () => string): Dialect | undefined {
+function dialectFor(t: InspectedTarget, uuid: () => string): Dialect | undefined {
   const { detection } = t;
   if (!isRecord(t.raw) || !detection.endpointUrl || !detection.binding || detection.untestable) return undefined;
   return new Dialect({
@@ -61,7 +61,7 @@ export async function resolveTarget(http: HttpContext, url: string, opts: Resolv
  * our tool's failure when the proxy refused the token endpoint), with the token endpoint's answer as the reason.
  * Undefined when the card declares no OAuth scheme we can use.
  */
-export async function startOAuth(http: HttpContext, target: InspectedTarget, creds: OAuthCredentials): Promise<OAuthClient | undefined> {
+async function startOAuth(http: HttpContext, target: InspectedTarget, creds: OAuthCredentials): Promise<OAuthClient | undefined> {
   const plan = oauthPlan(target.card);
   if (!plan) return undefined;
   const client = new OAuthClient(http, plan, creds);
