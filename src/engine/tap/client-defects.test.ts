@@ -156,4 +156,31 @@ describe('client defects through the tap', () => {
       await t.close();
     }
   });
+
+  it('input-required: answering in the same task is clean; a new task in that context instead is client.input-required; never answering shows in the report', async () => {
+    const t = await tapFor('/demo/v03');
+    try {
+      const ep = await endpoint(t.url, '0.3');
+      const ask = async () => (await rpc(ep, 'message/send', v03Msg('book a table'))).result as { id: string; contextId: string; status: { state: string } };
+      const first = await ask();
+      expect(first.status.state).toBe('input-required');
+      // Answered in the same task: nothing for the client.
+      await rpc(ep, 'message/send', v03Msg('Friday', { taskId: first.id, contextId: first.contextId }));
+      expect(ids(t.tap.report())).toEqual([]);
+      // Asked again, then a new task is started in that context instead of answering.
+      const second = await ask();
+      expect(second.status.state).toBe('input-required');
+      await rpc(ep, 'message/send', v03Msg('something else', { contextId: second.contextId }));
+      const r = t.tap.report();
+      expect(ids(r)).toContain('client.input-required');
+      const started = byClient(r).find((f) => f.checkId === 'client.input-required' && f.exchangeId === r.exchanges.at(-1)!.id)!;
+      expect(started.message).toContain(second.id);
+      // And it was never answered: the report says so (so far).
+      expect(
+        byClient(r).some((f) => f.checkId === 'client.input-required' && /has not answered it \(so far\)/.test(f.message) && f.message.includes(second.id)),
+      ).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
 });
