@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../engine/model/report';
 import { runConformance } from '../engine/runner/run';
+import { openSession } from '../engine/session';
 import { createBrowserHost } from '../hosts/browser';
 import { serverOptionsFromEnv, startServer, type RunningServer } from '../server/main';
 import { createGrpcBridge, HOSTED_GRPC_MESSAGE } from './bridge';
@@ -14,7 +15,15 @@ let server: RunningServer;
 let report: Report;
 beforeAll(async () => {
   server = await startServer({ port: 0, quiet: true, demoGrpc: true, stepMs: 10, slowTaskMs: 300 });
-  const host = createBrowserHost({
+  const host = dashboardHost();
+  const only = ['lifecycle.send', 'lifecycle.get', 'streaming.framing', 'errors.grpc-status'];
+  report = await runConformance(host, { agentUrl: `${server.url}/demo/v1`, only, prefer: { binding: 'GRPC' }, timeoutMs: 5000 }, () => undefined);
+}, 30_000);
+afterAll(() => server.close());
+
+/** The browser host as the dashboard page builds it: the card through the proxy, gRPC through the bridge. */
+const dashboardHost = () =>
+  createBrowserHost({
     mode: 'proxy',
     proxyUrl: `${server.url}/proxy`,
     grpcBridgeUrl: `${server.url}/grpc-bridge`,
@@ -25,10 +34,6 @@ beforeAll(async () => {
       return fetch(input, { ...init, headers });
     },
   });
-  const only = ['lifecycle.send', 'lifecycle.get', 'streaming.framing', 'errors.grpc-status'];
-  report = await runConformance(host, { agentUrl: `${server.url}/demo/v1`, only, prefer: { binding: 'GRPC' }, timeoutMs: 5000 }, () => undefined);
-}, 30_000);
-afterAll(() => server.close());
 
 describe('the dashboard speaks gRPC through the local server', () => {
   it('tests the v1.0 demo agent over gRPC via the bridge', () => {
@@ -38,6 +43,20 @@ describe('the dashboard speaks gRPC through the local server', () => {
       .map((r) => [r.id, r.status, r.message] as const);
     expect(results.filter(([, s]) => s !== 'pass')).toEqual([]);
     expect(results.map(([id]) => id).sort()).toEqual(['errors.grpc-status', 'lifecycle.get', 'lifecycle.send', 'streaming.framing']);
+  });
+
+  it("the console's session speaks gRPC through the same bridge: a message sent and streamed, judged without findings", async () => {
+    const open = await openSession(dashboardHost(), { agentUrl: `${server.url}/demo/v1`, prefer: { binding: 'GRPC' }, warmupRetries: 0 });
+    if (!open.ok) throw new Error(open.unavailable.message);
+    expect(open.target.binding).toBe('GRPC');
+    const sent = await open.session.send({ text: 'hello' });
+    expect(sent.ok, sent.summary).toBe(true);
+    expect(sent.method).toBe('SendMessage');
+    expect(sent.findings).toEqual([]);
+    const streamed = await open.session.stream({ text: 'hello' });
+    expect(streamed.ok, streamed.summary).toBe(true);
+    expect(streamed.frames.length).toBeGreaterThan(0);
+    expect(streamed.findings.filter((f) => f.level !== 'advisory')).toEqual([]);
   });
 
   it('the card lists the gRPC interface only when asked (DEMO_GRPC=1)', async () => {
