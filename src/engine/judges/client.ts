@@ -146,7 +146,9 @@ export function restOperation(g: Generation, method: string, path: string, tenan
   if (g !== 'v1.0' && path.startsWith('/v1/')) candidates.unshift(path.slice(3));
   if (g === 'v1.0') {
     if (tenant && path.startsWith(`/${encodeURIComponent(tenant)}/`)) candidates.unshift(path.slice(encodeURIComponent(tenant).length + 1));
-    else {
+    else if (!path.startsWith('/v1/')) {
+      // A tenant the card does not declare (the v1.0 proto binds every route under /{tenant} too); `/v1/` is the
+      // v0.3 spelling, not a tenant.
       const m = /^\/[^/]+(\/.*)$/.exec(path);
       if (m?.[1]) candidates.push(m[1]);
     }
