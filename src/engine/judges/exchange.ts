@@ -16,7 +16,7 @@ import { defined, finding, type Finding, type FindingOpts } from './finding';
 export type ExchangeOperation = 'send' | 'stream' | 'get' | 'cancel' | 'subscribe' | 'list' | 'push-set' | 'push-get' | 'push-list' | 'push-delete' | 'raw';
 
 /** RFC 8259 §9: a parser MAY limit nesting; a deep answer is legal JSON that some clients refuse (lifecycle.shape). */
-export const envelopeLevel = (p: string): 'MUST' | 'advisory' => (/^the answer nests JSON \d+ levels deep/.test(p) ? 'advisory' : 'MUST');
+const envelopeLevel = (p: string): 'MUST' | 'advisory' => (/^the answer nests JSON \d+ levels deep/.test(p) ? 'advisory' : 'MUST');
 
 /** The check that judges whether an operation's answer is what it returns. */
 const OP_CHECK: Record<ExchangeOperation, string> = {
@@ -75,7 +75,7 @@ export function wrongTask(
 }
 
 /** Whether a state is one a task may be in right after creation, per generation (docs/spec-review/lifecycle.md X6); `unknown` is an advisory. */
-export function initialStateNote(t: Pick<TaskView, 'state' | 'rawState'>, g: Generation): string | undefined {
+function initialStateNote(t: Pick<TaskView, 'state' | 'rawState'>, g: Generation): string | undefined {
   if (t.state !== 'unknown') return undefined;
   return g === 'v1.0'
     ? `the initial state ${t.rawState} is the proto's zero value ("unknown or indeterminate"): it says nothing about the task`

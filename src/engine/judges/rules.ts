@@ -21,7 +21,7 @@ export interface RuleVerdict {
 }
 
 /** How to give tasks more time, named in every failure of the per-task timeout (the procedure's, not ours). */
-export const TASK_TIMEOUT_KNOB =
+const TASK_TIMEOUT_KNOB =
   'the per-task timeout (CLI --task-timeout SECONDS, default 60 as the conformance procedure says; the dashboard\'s "Per-task timeout"; MCP timeout_seconds)';
 
 /** One observed state of a task, with where it was seen ("get", "stream event 4", "cancel answer"). */

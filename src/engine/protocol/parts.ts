@@ -169,7 +169,7 @@ export function answerContent(bodyText: string | undefined): AnswerContent | und
 }
 
 /** One artifact chunk of a stream event, with its append and lastChunk flags (on the event, or legacy: on the artifact). */
-export interface ArtifactChunk {
+interface ArtifactChunk {
   artifact: ArtifactView;
   append: boolean;
   lastChunk: boolean;

@@ -8,6 +8,7 @@ export { Session, SessionInputError, DEFAULT_CALL_TIMEOUT_MS } from './session';
 export { CLOSE_GRACE_MS } from './stream';
 export { exchangesOf } from './summary';
 export { TaskMemory } from './memory';
-export { finding, outcomeFindings, judgeStream, frameFindings, isFinalItem, endsTest as endsWait, type StreamFacts, type StreamJudgement } from '../judges';
+export { outcomeFindings, judgeStream, frameFindings, isFinalItem, endsTest as endsWait } from '../judges';
+export type { StreamFacts, StreamJudgement } from '../judges/stream';
 export type * from './types';
 export { inferOperation, fillCredentials, fillQueryCredentials, type RawRequest, type RawOperation } from './raw';

@@ -5,7 +5,7 @@
  */
 import { parseJson, type PartView } from '../../lib/engine';
 
-export { answerContent, foldStreamArtifacts, frameContent, parseJson, partOf, type ArtifactView, type PartView } from '../../lib/engine';
+export { answerContent, foldStreamArtifacts, frameContent, parseJson, type ArtifactView, type PartView } from '../../lib/engine';
 
 // ------------------------------------------------------------------ media types
 
