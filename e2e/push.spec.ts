@@ -6,8 +6,8 @@ test('push deliveries from the v0.3 demo agent appear on the timeline as deliver
   const agents = (await (await page.request.get('/api/demo-agents')).json()) as { id: string; label: string }[];
   const v03 = agents.find((a) => a.id === 'v03');
   expect(v03, 'the v0.3 demo agent').toBeTruthy();
-  await page.getByRole('button', { name: `Use demo agent ${v03?.label ?? ''}` }).click();
-  await page.getByRole('button', { name: 'Run conformance' }).click();
+  // A demo button fills the form and runs (issue 25 item 6).
+  await page.getByRole('button', { name: `Run demo agent ${v03?.label ?? ''}` }).click();
   await expect(page.getByText(/^Run:/)).toContainText('Completed', { timeout: 120_000 });
   const timeline = page.getByRole('region', { name: 'Timeline' });
   await timeline.getByLabel('Check').selectOption('lifecycle.push-delivery');

@@ -289,6 +289,25 @@ for (const viewport of [
       await axeClean(page, 'history');
     });
 
+    test('console: "the card declares N interfaces" counts what it lists (a v0.3 card repeats its main url)', async ({ page }) => {
+      await page.goto('/console');
+      await page.getByLabel('Agent URL').fill(base(await demo(page, 'v03')));
+      await page.getByRole('button', { name: 'Connect', exact: true }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Connected to' })).toBeVisible();
+      const note = page.getByText(/^The card declares \d+ interfaces: /);
+      await expect(note).toBeVisible();
+      const text = (await note.textContent())!;
+      const m = /^The card declares (\d+) interfaces: (.*)\. Choose one above/.exec(text);
+      expect(m, text).not.toBeNull();
+      // Each kind once, with how many URLs share it: the count said is the sum of what is listed.
+      const listed = m![2]!.split(', ').reduce((n, k) => n + Number(/\((\d+) URLs\)$/.exec(k)?.[1] ?? 1), 0);
+      expect(Number(m![1])).toBe(listed);
+      expect(listed).toBe(2);
+      await note.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/issue25-console-interfaces-${viewport.name}.png` });
+      await axeClean(page, 'console connected, interfaces listed');
+    });
+
     test('"Send request again" from a failed check: the newest turn is in the viewport', async ({ page }) => {
       await page.goto('/');
       await startRun(page, base(await demo(page, 'flawed')));

@@ -99,8 +99,8 @@ svg .ttfb{fill:var(--ttfb)}svg .total{fill:var(--total)}svg .first{fill:var(--fi
 footer{color:var(--muted);font-size:.85rem}
 .muted{color:var(--muted)}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
-@media (max-width:600px){header,main,footer{padding:12px}.level-badge{font-size:1.6rem;letter-spacing:0}table{font-size:.85rem}th,td{padding:4px}
-table.failed,table.results,table.failed tbody,table.results tbody,table.failed tr,table.results tr,table.failed td,table.results td{display:block;width:auto}
+@media (max-width:600px){header,main,footer{padding:12px}.level-badge{font-size:1.6rem;letter-spacing:0}table{font-size:.85rem}th,td{padding:4px}}
+@media screen and (max-width:600px){table.failed,table.results,table.failed tbody,table.results tbody,table.failed tr,table.results tr,table.failed td,table.results td{display:block;width:auto}
 table.failed thead,table.results thead,table.summary thead{display:block;position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
 table.summary,table.summary tbody,table.summary tr{display:block}table.summary td{display:inline-block;border:0;margin-right:12px}
 table.failed tr,table.results tr{border:1px solid var(--line);border-radius:8px;margin:8px 0;padding:6px 10px}
