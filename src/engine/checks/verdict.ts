@@ -1,6 +1,7 @@
 import type { HttpResult } from '../http/client';
 import type { CheckStatus, Evidence, SkipKind } from '../model/check';
 import type { TransportError } from '../model/events';
+import { transportFailureMessage } from '../judges/exchange';
 import type { RuleId } from '../spec';
 import { stringifyBounded, truncate } from '../util/json';
 import type { Credentials } from '../model/credentials';
@@ -102,7 +103,8 @@ export function transportVerdict(r: HttpResult, what: string): Verdict {
   return {
     status: 'fail',
     critical: e.code === 'reset' || e.code === 'upstream_reset',
-    message: `${e.source !== 'timeout' ? 'Transport failure' : r.responded ? 'Incomplete answer' : 'No answer'} while ${what}: ${e.message}`,
+    // The console's judge words an agent's transport failure the same way (src/engine/judges/exchange.ts).
+    message: transportFailureMessage(r, what),
     evidence,
   };
 }

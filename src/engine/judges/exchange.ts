@@ -113,6 +113,18 @@ export function blockingUnsettled(g: Generation, t: Pick<TaskView, 'id' | 'state
   );
 }
 
+/**
+ * A transport failure in words (the run's transportVerdict and the session alike): `what` the call was doing. Only a
+ * failure that is the agent's (blame agent) is judged; silence within our budget and our own failures are not.
+ */
+export function transportFailureMessage(r: Pick<HttpResult, 'error' | 'responded'>, what: string): string {
+  const e = r.error;
+  return `${e?.source !== 'timeout' ? 'Transport failure' : r.responded ? 'Incomplete answer' : 'No answer'} while ${what}: ${e?.message ?? 'the request failed'}`;
+}
+
+/** An answer that is not what the operation returns (not a Task, not a page, …): `what` names the call. */
+export const invalidAnswerMessage = (what: string, reason: string) => `${what}: ${reason}`;
+
 /** UTF-8 without a byte order mark: v1.0 §14.1.1 with RFC 8259 §8.1 (MUST); v0.x only through JSON-RPC 2.0 (advisory). */
 export function encodingFindings(g: Generation, h: HttpResult): Finding[] {
   const v1 = g === 'v1.0';
@@ -155,22 +167,15 @@ export function outcomeFindings(g: Generation, op: ExchangeOperation, o: CallOut
     const e = o.http.error;
     // A dropped connection, a redirect loop or oversized headers are the agent's; silence within our budget is not
     // judged (a slow agent is not a broken one) and a refused connection is nobody's known fault.
-    if (e && e.blame === 'agent' && e.source !== 'timeout') push(finding(g, OP_CHECK[op], 'transport', e.message, { ...x, level: 'MUST' }));
+    if (e && e.blame === 'agent' && e.source !== 'timeout')
+      push(finding(g, OP_CHECK[op], 'transport', transportFailureMessage(o.http, expect.label ?? `calling ${op}`), { ...x, level: 'MUST' }));
     return out;
   }
   out.push(...encodingFindings(g, o.http));
   out.push(...envelopeFindings(g, o.envelopeProblems, o.http.exchangeId));
   switch (o.kind) {
     case 'invalid':
-      push(
-        finding(
-          g,
-          OP_CHECK[op],
-          'answer',
-          `${o.http.status >= 500 ? `The agent failed with HTTP ${o.http.status}: ` : 'The answer is not what the operation returns: '}${o.reason}`,
-          { ...x, level: 'MUST' },
-        ),
-      );
+      push(finding(g, OP_CHECK[op], 'answer', invalidAnswerMessage(expect.label ?? `The answer to ${op}`, o.reason), { ...x, level: 'MUST' }));
       break;
     case 'error':
       out.push(...defined(o.error.problems.map((p) => finding(g, 'errors.shape', 'error-shape', p, { ...x, level: 'MUST' }))));
