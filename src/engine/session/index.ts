@@ -1,6 +1,7 @@
 /**
  * Single exchanges with an agent, judged with the suite's own rules: what the dashboard's console and the MCP
- * server use. open.ts opens a session (discovery), session.ts performs the operations, stream.ts reads streams,
+ * server use. open.ts opens a session through the engine's front door (src/engine/target, as a run resolves its
+ * target: any binding the host speaks, gRPC included), session.ts performs the operations, stream.ts reads streams,
  * summary.ts shapes what is returned. Every finding comes from the judges (src/engine/judges) the run's checks use.
  */
 export { openSession, type SessionOpen } from './open';
