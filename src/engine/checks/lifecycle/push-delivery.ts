@@ -82,7 +82,7 @@ function deliveryRun(ctx: CheckContextWith<'dialect'>): Promise<DeliveryRun> {
       }
       collect(ctx, s, reads);
       // Delivery latency: how long after we read the task settled its delivery came (0 when it came first).
-      const last = reads.find((r) => isSettled(r.state, g));
+      const last = reads.findLast((r) => isSettled(r.state, g));
       const lag = last && settledReadAt !== undefined ? Math.max(0, last.d.at - settledReadAt) : 0;
       if (finalState === undefined) {
         const b = await readBack(ctx, s.taskId, s.lane);
