@@ -15,7 +15,7 @@ const view = (
   requiredExtensions: o.requiredExtensions ?? [],
 });
 
-const rpc = (r: Partial<ClientRequest> & { body?: unknown }): ClientRequest => ({
+const rpc = (r: Omit<Partial<ClientRequest>, 'body'> & { body?: unknown }): ClientRequest => ({
   generation: 'v0.3',
   binding: 'JSONRPC',
   method: 'POST',
