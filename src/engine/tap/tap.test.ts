@@ -56,6 +56,10 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     return;
   }
   res.setHeader('content-type', 'application/json');
+  if (body.method === 'agent/getAuthenticatedExtendedCard') {
+    res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: card(agentUrl) }));
+    return;
+  }
   res.end(
     JSON.stringify({
       jsonrpc: '2.0',
@@ -132,6 +136,24 @@ describe('the card', () => {
       const target = t.tap.report().target!;
       expect(target.generation).toBe('v0.3');
       expect(target.notRelayed.map((n) => n.binding)).toContain('GRPC');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('the extended card (JSON-RPC) is rewritten too, so the client stays on the tap', async () => {
+    const t = await tapFor();
+    try {
+      await (await fetch(`${t.base}.well-known/agent-card.json`)).text();
+      const res = await fetch(`${t.base}rpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'agent/getAuthenticatedExtendedCard' }),
+      });
+      const got = (await res.json()) as { id: number; result: ReturnType<typeof card> };
+      expect(got.id).toBe(7);
+      expect(got.result.url).toBe(`${t.base}rpc`);
+      expect(got.result.additionalInterfaces.map((i) => i.url)).toEqual([`${t.base}rpc`]);
     } finally {
       await t.close();
     }

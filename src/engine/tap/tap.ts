@@ -309,6 +309,31 @@ export function createTap(o: TapOptions): Tap {
       onEnd('closed', { bytes: 0, text: '', truncated: false, bom: false, invalidUtf8: false, events: 0, ignoredLines: [], ignoredLineCount: 0 });
       return new Response(null, { status: res.status, statusText: res.statusText, headers });
     }
+    if (j?.operation === 'extendedCard' && !sse && res.ok) {
+      // The extended card names the interfaces too: rewritten like the public card, or the client would leave the tap.
+      const raw = await readBounded(res.body, 1024 * 1024).catch(() => undefined);
+      const original = raw ? new TextDecoder().decode(raw) : '';
+      let out = original;
+      try {
+        const v = JSON.parse(original) as Record<string, unknown>;
+        out = JSON.stringify(
+          read.binding === 'JSONRPC' && 'result' in v ? { ...v, result: rewriteCard(v.result, routes, base).card } : rewriteCard(v, routes, base).card,
+        );
+      } catch {
+        /* not JSON: relayed as it is, judged as it is */
+      }
+      onEnd('closed', {
+        bytes: raw?.length ?? 0,
+        text: original,
+        truncated: false,
+        bom: false,
+        invalidUtf8: false,
+        events: 0,
+        ignoredLines: [],
+        ignoredLineCount: 0,
+      });
+      return new Response(out, { status: res.status, statusText: res.statusText, headers });
+    }
     const body = watchBody(res.body, {
       sse,
       now,
