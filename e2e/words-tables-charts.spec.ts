@@ -79,7 +79,8 @@ for (const viewport of [
       expect(line).not.toMatch(/required failure/);
       const m = /^(\d+) lowers? the level: (?:(\d+) MUST)?(?:, )?(?:(\d+) SHOULD)?(?:; (\d+) critical)? · /.exec(line);
       expect(m, line).not.toBeNull();
-      const [total, must, should, critical] = [m![1], m![2], m![3], m![4]].map((x) => Number(x ?? 0));
+      const n = (i: number) => Number(m![i] ?? 0);
+      const [total, must, should, critical] = [n(1), n(2), n(3), n(4)];
       // The counts are the run's: the failed tests listed, and the Results filtered by status and level.
       const failedRows = await page.getByRole('table', { name: 'Failed tests' }).locator('tr.failure-row').count();
       expect(total).toBe(failedRows);
