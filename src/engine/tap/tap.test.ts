@@ -229,6 +229,19 @@ describe('faults', () => {
     }
   });
 
+  it('a client that resubscribes after the drop is not told to', async () => {
+    const t = await tapFor({ dropStreamAfter: 1 });
+    try {
+      await timedEvents(`${t.base}rpc`, streamBody());
+      t.tap.setFaults({});
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tasks/resubscribe', params: { id: 't1' } });
+      await (await fetch(`${t.base}rpc`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body })).text();
+      expect(t.tap.report().findings.filter((f) => f.side === 'client')).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('503 once, then relays again', async () => {
     const t = await tapFor({ failOnce: 503 });
     try {
