@@ -137,4 +137,31 @@ describe('hosted mode', () => {
       await h.close();
     }
   });
+
+  it('with ALLOWED_HOSTS: answers that Host only, and never relays to a loopback or private agent', async () => {
+    const h = await startServer({ port: 0, quiet: true, proxy: false, proxyMode: 'hosted', demoAgents: false, inbox: false, allowedHosts: ['a2a.example'] });
+    try {
+      const { port } = new URL(h.url);
+      const send = (host: string, body: string) =>
+        new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const r = request(
+            { host: '127.0.0.1', port, path: '/api/taps', method: 'POST', headers: { host, origin: `http://${host}`, 'content-type': 'application/json' } },
+            (res) => {
+              let text = '';
+              res.on('data', (c: Buffer) => (text += c.toString()));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+            },
+          );
+          r.on('error', reject);
+          r.end(body);
+        });
+      expect((await send('127.0.0.1', '{"agentUrl":"https://example.com"}')).status).toBe(403);
+      const loop = await send('a2a.example', '{"agentUrl":"http://127.0.0.1:4173/demo/v03"}');
+      expect(loop.status).toBe(403);
+      expect(loop.text).toMatch(/public unicast|loopback/);
+      expect((await send('a2a.example', '{"agentUrl":"http://10.0.0.8/a2a"}')).status).toBe(403);
+    } finally {
+      await h.close();
+    }
+  });
 });
