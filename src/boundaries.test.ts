@@ -83,8 +83,9 @@ function uiImportViolations(file: string, specs: readonly string[]): string[] {
 
 /**
  * The layers inside src/engine, lowest first (docs/architecture.md, "Layers inside the engine"): a file may import
- * its own layer and those below it, never one above. Each entry names directories of src/engine (or its root files
- * without extension); a file in no layer is a violation too, so a new directory is placed before it is used.
+ * its own directory and the layers below it, never one above, nor a peer in its own layer (the doors session and
+ * runner do not lean on each other). Each entry names directories of src/engine (or its root files without
+ * extension); a file in no layer is a violation too, so a new directory is placed before it is used.
  */
 export const ENGINE_LAYERS: readonly (readonly string[])[] = [
   ['util'],
@@ -93,16 +94,27 @@ export const ENGINE_LAYERS: readonly (readonly string[])[] = [
   ['ports', 'redact'],
   ['http'],
   ['protocol'],
-  ['card', 'auth'],
+  ['card'],
+  ['auth'],
   ['target'],
   ['judges'],
   ['checks'],
-  ['state', 'report'],
+  ['state'],
+  ['report'],
   ['session', 'runner'],
   // The narrow entry points (discoverCard, judgeCard) over the front door and the card phase.
   ['api'],
   // The tap judges a served card as judgeCard does and exchanges as the session does; index is the public surface.
   ['tap', 'index'],
+];
+
+/**
+ * Imports of a lower layer that are still wrong: what a door judges with is src/engine/judges (the pure rules the
+ * checks use too), never a check's internals.
+ */
+export const ENGINE_FORBIDDEN: readonly { from: string; to: string; why: string }[] = [
+  { from: 'session', to: 'checks', why: 'a session judges with src/engine/judges, never with a check or its fixtures' },
+  { from: 'tap', to: 'checks', why: 'the tap judges with src/engine/judges (and a card with api.ts judgeCard), never with a check' },
 ];
 
 /**
@@ -135,9 +147,11 @@ export function engineLayerViolations(file: string, specs: readonly string[], al
     if (target.startsWith('..')) continue; // outside the engine: the rules above judge it
     const to = unitOf(target);
     const theirs = layerIndex(to);
-    if (theirs <= mine && theirs >= 0) continue;
+    const forbidden = ENGINE_FORBIDDEN.find((f) => f.from === from && f.to === to);
+    if (to === from || (theirs >= 0 && theirs < mine && !forbidden)) continue;
     if (allow.some((a) => a.file === file && a.imports === to)) continue;
-    out.push(`${file} imports ${spec}: ${from} may not import ${to} (${theirs < 0 ? `src/engine/${to} is in no layer` : 'a higher layer'})`);
+    const why = theirs < 0 ? `src/engine/${to} is in no layer` : forbidden ? forbidden.why : theirs === mine ? 'a peer in its layer' : 'a higher layer';
+    out.push(`${file} imports ${spec}: ${from} may not import ${to} (${why})`);
   }
   return out;
 }
@@ -271,7 +285,15 @@ describe('layers inside the engine and import cycles', () => {
     expect(engineLayerViolations('checks/fixtures/tasks.ts', ['../../runner/run', '../../target', '../../judges/stream-end', '../../util/json'])).toEqual([
       'checks/fixtures/tasks.ts imports ../../runner/run: checks may not import runner (a higher layer)',
     ]);
-    expect(engineLayerViolations('runner/run.ts', ['../checks', '../report/build', '../target'])).toEqual([]);
+    expect(engineLayerViolations('runner/run.ts', ['../checks', '../report/build', '../target', './check-result'])).toEqual([]);
+    // Doors do not lean on each other, and a session judges with the judges, not a check's internals.
+    expect(engineLayerViolations('session/open.ts', ['../runner/options', '../checks/fixtures/stream', '../judges', '../target'])).toEqual([
+      'session/open.ts imports ../runner/options: session may not import runner (a peer in its layer)',
+      'session/open.ts imports ../checks/fixtures/stream: session may not import checks (a session judges with src/engine/judges, never with a check or its fixtures)',
+    ]);
+    expect(engineLayerViolations('auth/client.ts', ['../runner/options'])).toEqual([
+      'auth/client.ts imports ../runner/options: auth may not import runner (a higher layer)',
+    ]);
     expect(engineLayerViolations('api.ts', ['./runner/run', './checks/define'])).toEqual([]);
     expect(engineLayerViolations('newdir/x.ts', ['../model/check'])).toEqual([
       'newdir/x.ts: src/engine/newdir is in no layer (add it to ENGINE_LAYERS and docs/architecture.md)',
