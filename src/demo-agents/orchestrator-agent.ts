@@ -13,6 +13,13 @@ import express from 'express';
 import { randomUUID } from 'node:crypto';
 import type { AgentCard, Message, Part, Task, TaskState } from 'a2a-sdk-v03';
 import { ClientFactory } from 'a2a-sdk-v03/client';
+import { Role as Role1, TaskState as TaskState1, type Message as Message1, type Part as Part1, type Task as Task1 } from '@a2a-js/sdk';
+import {
+  ClientFactory as ClientFactory1,
+  DefaultAgentCardResolver as CardResolver1,
+  JsonRpcTransportFactory as JsonRpc1,
+  RestTransportFactory as Rest1,
+} from '@a2a-js/sdk/client';
 import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from 'a2a-sdk-v03/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from 'a2a-sdk-v03/server/express';
 import { mountExpress, type DemoAgentOptions, type MountedDemoAgent, trimSlash } from './mount';
@@ -20,6 +27,15 @@ import { isLoopbackWebhook } from './push';
 
 /** Where `npm start` mounts it (listed at /api/demo-orchestrator, not among the conformance demo agents). */
 export const ORCHESTRATOR_PATH = '/demo/orchestrator';
+/** The same agent A, calling B with @a2a-js/sdk 1.3.0's client (v1.0 first, as that client chooses). */
+export const ORCHESTRATOR_V1_PATH = '/demo/orchestrator-v1';
+
+/** Which official SDK client agent A calls B with. */
+export type OrchestratorClient = '0.3' | '1.x';
+export const ORCHESTRATOR_CLIENTS: Record<OrchestratorClient, string> = {
+  '0.3': '@a2a-js/sdk 0.3.14 client',
+  '1.x': '@a2a-js/sdk 1.3.0 client',
+};
 
 /** How long B gets to answer one forwarded message. */
 export const ORCHESTRATOR_PEER_TIMEOUT_MS = 30_000;
@@ -32,6 +48,8 @@ export interface OrchestratorOptions extends DemoAgentOptions {
   examplePeerUrl?: string;
   /** B's answer time limit (default 30 s). */
   peerTimeoutMs?: number;
+  /** The SDK client A calls B with (default 0.3). */
+  client?: OrchestratorClient;
 }
 
 /** `ask <url>: <text>` (or `ask <url> <text>`): the agent to forward to and what to say. */
@@ -44,13 +62,12 @@ export function parseAsk(text: string): { url: string; text: string } | undefine
 /** Forwarding is limited to loopback http(s) URLs: the demo reaches only agents on this machine. */
 export const forwardable = (url: string): boolean => isLoopbackWebhook(url);
 
-export function buildOrchestratorCard(publicUrl: string, examplePeerUrl?: string): AgentCard {
+export function buildOrchestratorCard(publicUrl: string, examplePeerUrl?: string, client: OrchestratorClient = '0.3'): AgentCard {
   const base = trimSlash(publicUrl);
   const peer = examplePeerUrl ?? 'http://127.0.0.1:4173/demo/v03';
   return {
-    name: 'Demo orchestrator (v0.3 SDK client)',
-    description:
-      "Agent A of the two-agent demo: forwards your message to another A2A agent with @a2a-js/sdk 0.3.14's client and returns its answer. Say 'ask <agent URL>: <message>' (loopback agents only).",
+    name: `Demo orchestrator (${ORCHESTRATOR_CLIENTS[client]})`,
+    description: `Agent A of the two-agent demo: forwards your message to another A2A agent with the ${ORCHESTRATOR_CLIENTS[client]} and returns its answer. Say 'ask <agent URL>: <message>' (loopback agents only).`,
     protocolVersion: '0.3.0',
     url: `${base}/jsonrpc`,
     preferredTransport: 'JSONRPC',
@@ -93,14 +110,106 @@ export function answerOf(result: Message | Task): { text: string; state?: TaskSt
 
 const userText = (m: Message) => partsText(m.parts);
 
+/** What B said to one forwarded message, whichever SDK client asked. */
+export interface PeerAnswer {
+  peerName: string;
+  text: string;
+  state?: string;
+  taskId?: string;
+  contextId?: string;
+}
+
+/** Sends B (at `base`, no trailing slash) one message with an SDK client and reads its answer. */
+type Forward = (base: string, text: string, peerContext: string | undefined, signal: AbortSignal) => Promise<PeerAnswer>;
+
+// Both SDKs resolve their relative card path (`.well-known/agent-card.json`) against the URL given: without a
+// trailing slash it would look one folder up (`/demo/.well-known/…` for `/demo/v03`), hence `${base}/`.
+function forwardWith03(): Forward {
+  const factory = new ClientFactory();
+  return async (base, text, peerContext, signal) => {
+    const client = await factory.createFromUrl(`${base}/`);
+    const card = await client.getAgentCard({ signal });
+    const result = await client.sendMessage(
+      {
+        message: {
+          kind: 'message',
+          messageId: randomUUID(),
+          role: 'user',
+          parts: [{ kind: 'text', text }],
+          ...(peerContext ? { contextId: peerContext } : {}),
+        },
+        configuration: { blocking: true, acceptedOutputModes: ['text/plain'] },
+      },
+      { signal },
+    );
+    return { peerName: card.name, ...answerOf(result) };
+  };
+}
+
+const parts1Text = (parts: readonly Part1[] | undefined) =>
+  (parts ?? [])
+    .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+    .join('')
+    .trim();
+
+/** B's answer as the 1.x client gives it (proto-shaped: enum states, `$case` parts). */
+export function answerOf1(result: Message1 | Task1): Omit<PeerAnswer, 'peerName'> {
+  if ('messageId' in result) return { text: parts1Text(result.parts), ...(result.contextId ? { contextId: result.contextId } : {}) };
+  const artifacts = result.artifacts.map((a) => parts1Text(a.parts)).filter(Boolean);
+  const text = artifacts.join('\n') || parts1Text(result.status?.message?.parts);
+  const raw = result.status ? TaskState1[result.status.state] : undefined;
+  const state =
+    typeof raw === 'string'
+      ? raw
+          .replace(/^TASK_STATE_/, '')
+          .toLowerCase()
+          .replace(/_/g, '-')
+      : undefined;
+  return { text, taskId: result.id, contextId: result.contextId, ...(state ? { state } : {}) };
+}
+
+/** The 1.x client with its v0.3 compatibility on (as a migrating orchestrator runs it): it talks to v1.0 and v0.3 agents. */
+function forwardWith1(): Forward {
+  const legacyCompat = { enabled: true };
+  const factory = new ClientFactory1({
+    transports: [new JsonRpc1({ legacyCompat }), new Rest1({ legacyCompat })],
+    cardResolver: new CardResolver1({ legacyCompat }),
+  });
+  return async (base, text, peerContext, signal) => {
+    const client = await factory.createFromUrl(`${base}/`);
+    const card = await client.getAgentCard({ signal });
+    const result = await client.sendMessage(
+      {
+        tenant: '',
+        message: {
+          messageId: randomUUID(),
+          contextId: peerContext ?? '',
+          taskId: '',
+          role: Role1.ROLE_USER,
+          parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+          metadata: undefined,
+          extensions: [],
+          referenceTaskIds: [],
+        },
+        configuration: { acceptedOutputModes: ['text/plain'], taskPushNotificationConfig: undefined, returnImmediately: false },
+        metadata: undefined,
+      },
+      { signal },
+    );
+    return { peerName: card.name, ...answerOf1(result) };
+  };
+}
+
 class OrchestratorExecutor implements AgentExecutor {
   private readonly running = new Map<string, AbortController>();
   private readonly contexts = new Map<string, string>();
   /** Our context -> B's context (per peer), so a conversation with A continues one conversation with B. */
   private readonly peerContexts = new Map<string, string>();
-  private readonly factory = new ClientFactory();
+  private readonly forward: Forward;
 
-  constructor(private readonly opts: OrchestratorOptions) {}
+  constructor(private readonly opts: OrchestratorOptions) {
+    this.forward = opts.client === '1.x' ? forwardWith1() : forwardWith03();
+  }
 
   private finish(bus: ExecutionEventBus, taskId: string, contextId: string, state: TaskState, text: string): void {
     bus.publish({
@@ -155,26 +264,8 @@ class OrchestratorExecutor implements AgentExecutor {
     const timer = setTimeout(() => abort.abort(new Error('timeout')), this.opts.peerTimeoutMs ?? ORCHESTRATOR_PEER_TIMEOUT_MS);
     try {
       const base = trimSlash(ask.url);
-      // The SDK resolves its relative card path (`.well-known/agent-card.json`) against the URL given: without a
-      // trailing slash it would look one folder up (`/demo/.well-known/…` for `/demo/v03`).
-      const client = await this.factory.createFromUrl(`${base}/`);
-      const card = await client.getAgentCard({ signal: abort.signal });
       const key = `${base} ${contextId}`;
-      const peerContext = this.peerContexts.get(key);
-      const result = await client.sendMessage(
-        {
-          message: {
-            kind: 'message',
-            messageId: randomUUID(),
-            role: 'user',
-            parts: [{ kind: 'text', text: ask.text }],
-            ...(peerContext ? { contextId: peerContext } : {}),
-          },
-          configuration: { blocking: true, acceptedOutputModes: ['text/plain'] },
-        },
-        { signal: abort.signal },
-      );
-      const answer = answerOf(result);
+      const answer = await this.forward(base, ask.text, this.peerContexts.get(key), abort.signal);
       if (answer.contextId) this.peerContexts.set(key, answer.contextId);
       const said = (answer.text || '(no text)').slice(0, MAX_ANSWER_CHARS);
       bus.publish({
@@ -190,7 +281,7 @@ class OrchestratorExecutor implements AgentExecutor {
         lastChunk: true,
       });
       const state = answer.state ? ` (its task: ${answer.state})` : '';
-      this.finish(bus, taskId, contextId, 'completed', `${card.name.slice(0, 120)} answered${state}: ${said}`);
+      this.finish(bus, taskId, contextId, 'completed', `${answer.peerName.slice(0, 120)} answered${state}: ${said}`);
     } catch (e) {
       if (this.running.get(taskId) !== abort) return;
       const why = abort.signal.aborted
@@ -217,7 +308,7 @@ class OrchestratorExecutor implements AgentExecutor {
 
 export function createOrchestratorDemoAgent(opts: OrchestratorOptions): MountedDemoAgent {
   const basePath = trimSlash(opts.basePath);
-  const card = buildOrchestratorCard(opts.publicUrl, opts.examplePeerUrl ?? opts.peerUrl);
+  const card = buildOrchestratorCard(opts.publicUrl, opts.examplePeerUrl ?? opts.peerUrl, opts.client);
   const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new OrchestratorExecutor(opts));
   const router = express.Router();
   router.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: requestHandler }));

@@ -4,7 +4,7 @@ import type { Message, Task } from 'a2a-sdk-v03';
 import { ClientFactory } from 'a2a-sdk-v03/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../server/main';
-import { answerOf, buildOrchestratorCard, forwardable, parseAsk } from './orchestrator-agent';
+import { answerOf, answerOf1, buildOrchestratorCard, forwardable, parseAsk } from './orchestrator-agent';
 
 let server: RunningServer;
 
@@ -16,8 +16,9 @@ afterAll(async () => {
 });
 
 /** Talks to the orchestrator (agent A) as any client would: the official SDK's client, from its card. */
-async function ask(text: string): Promise<Task> {
-  const client = await new ClientFactory().createFromUrl(`${server.orchestrator!.baseUrl}/`);
+async function ask(text: string, a: '0.3' | '1.x' = '0.3'): Promise<Task> {
+  const base = server.orchestrator!.clients.find((c) => c.id === a)!.baseUrl;
+  const client = await new ClientFactory().createFromUrl(`${base}/`);
   const r = await client.sendMessage({
     message: { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text }] },
     configuration: { blocking: true },
@@ -49,6 +50,20 @@ describe('demo orchestrator (agent A of the two-agent demo)', () => {
     expect(artifactText(t)).toBe('You said: hello there');
     expect(statusText(t)).toBe('Demo agent (v0.3 SDK) answered (its task: completed): You said: hello there');
     expect(t.artifacts?.[0]?.metadata).toMatchObject({ peerUrl: v03, peerState: 'completed' });
+  });
+
+  it("with @a2a-js/sdk 1.3.0's client (at /demo/orchestrator-v1): B's reply from the v1.0 and the v0.3 demo agents", async () => {
+    expect(server.orchestrator!.clients.map((c) => [c.id, c.baseUrl])).toEqual([
+      ['0.3', `${server.url}/demo/orchestrator`],
+      ['1.x', `${server.url}/demo/orchestrator-v1`],
+    ]);
+    for (const b of ['v1', 'v03']) {
+      const url = server.agents.find((a) => a.id === b)!.baseUrl;
+      const t = await ask(`ask ${url}: hello from v1`, '1.x');
+      expect(t.status.state, statusText(t)).toBe('completed');
+      expect(artifactText(t)).toBe('You said: hello from v1');
+      expect(t.artifacts?.[0]?.metadata).toMatchObject({ peerUrl: url, peerState: 'completed' });
+    }
   });
 
   it('two questions at once get two separate answers (each its own task on B)', async () => {
@@ -102,6 +117,34 @@ describe('orchestrator helpers', () => {
     };
     expect(answerOf(t)).toEqual({ text: 'Which day?', state: 'input-required', taskId: 't', contextId: 'c' });
   });
+  it("reads B's answer as the 1.x client gives it (enum states, $case parts)", () => {
+    const part = (value: string) => ({ content: { $case: 'text' as const, value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
+    const task = {
+      id: 't',
+      contextId: 'c',
+      status: {
+        state: 6,
+        message: {
+          messageId: 'm',
+          contextId: 'c',
+          taskId: 't',
+          role: 2,
+          parts: [part('Which day?')],
+          metadata: undefined,
+          extensions: [],
+          referenceTaskIds: [],
+        },
+        timestamp: undefined,
+      },
+      artifacts: [],
+      history: [],
+      metadata: undefined,
+    };
+    expect(answerOf1(task as unknown as Parameters<typeof answerOf1>[0])).toEqual({ text: 'Which day?', taskId: 't', contextId: 'c', state: 'input-required' });
+    const message = { messageId: 'm', contextId: 'c', taskId: '', role: 2, parts: [part('hi')], metadata: undefined, extensions: [], referenceTaskIds: [] };
+    expect(answerOf1(message as unknown as Parameters<typeof answerOf1>[0])).toEqual({ text: 'hi', contextId: 'c' });
+  });
+
   it('card: an SDK-shaped v0.3 card whose example names the peer', () => {
     const c = buildOrchestratorCard('http://127.0.0.1:1/demo/orchestrator/', 'http://127.0.0.1:1/demo/v1/');
     expect(c.url).toBe('http://127.0.0.1:1/demo/orchestrator/jsonrpc');

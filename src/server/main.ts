@@ -19,7 +19,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEMO_AGENTS, type DemoAgentInfo, type MountedDemoAgent } from '../demo-agents';
 import { startV1GrpcDemoAgent } from '../demo-agents/v1-agent';
-import { createOrchestratorDemoAgent, ORCHESTRATOR_PATH } from '../demo-agents/orchestrator-agent';
+import { createOrchestratorDemoAgent, ORCHESTRATOR_CLIENTS, ORCHESTRATOR_PATH, ORCHESTRATOR_V1_PATH } from '../demo-agents/orchestrator-agent';
 import { createInboxHandler } from '../inbox/handler';
 import { createTapHub, type TapHub } from './taps';
 import { createNodeInboxMount, type NodeInboxMount } from '../inbox/node';
@@ -105,6 +105,8 @@ export interface DemoOrchestratorListing {
   cardUrl: string;
   /** Demo agents to put behind a tap as agent B (the SDK and wire-level ones; the OAuth one needs a token A has not). */
   peers: { id: string; label: string; baseUrl: string }[];
+  /** Agent A with each official SDK client (the first is `url` / `baseUrl` above). */
+  clients: { id: '0.3' | '1.x'; label: string; baseUrl: string; url: string }[];
 }
 
 export interface RunningServer {
@@ -261,9 +263,19 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     // Agent A of the Tap page's two-agent demo: forwards a message to the agent it is given (loopback only).
     const baseUrl = `${origin}${ORCHESTRATOR_PATH}`;
     const peers = listing.filter((a) => a.id !== 'oauth').map((a) => ({ id: a.id, label: a.label, baseUrl: a.baseUrl }));
-    const agent = createOrchestratorDemoAgent({ basePath: ORCHESTRATOR_PATH, publicUrl: baseUrl, examplePeerUrl: peers.find((p) => p.id === 'v03')?.baseUrl });
-    mounted.push(agent);
-    orchestrator = { baseUrl, url: agent.url, cardUrl: agent.cardUrl, peers };
+    const examplePeerUrl = peers.find((p) => p.id === 'v03')?.baseUrl;
+    const clients = (
+      [
+        ['0.3', ORCHESTRATOR_PATH],
+        ['1.x', ORCHESTRATOR_V1_PATH],
+      ] as const
+    ).map(([client, path]) => {
+      const agent = createOrchestratorDemoAgent({ basePath: path, publicUrl: `${origin}${path}`, examplePeerUrl, client });
+      mounted.push(agent);
+      return { id: client, label: ORCHESTRATOR_CLIENTS[client], baseUrl: `${origin}${path}`, url: agent.url, cardUrl: agent.cardUrl };
+    });
+    const first = clients[0]!;
+    orchestrator = { baseUrl, url: first.url, cardUrl: first.cardUrl, peers, clients: clients.map(({ cardUrl: _card, ...c }) => c) };
   }
 
   if (opts.proxy !== false) {

@@ -37,8 +37,8 @@ async function tapFor(agentId: string): Promise<{ tap: Tap; url: string; close()
 }
 
 /** Asks the orchestrator (A) as any client would, with the SDK's client. */
-async function askA(text: string): Promise<Task> {
-  const client = await new ClientFactory().createFromUrl(`${agents.orchestrator!.baseUrl}/`);
+async function askA(text: string, a: '0.3' | '1.x' = '0.3'): Promise<Task> {
+  const client = await new ClientFactory().createFromUrl(`${agents.orchestrator!.clients.find((c) => c.id === a)!.baseUrl}/`);
   const r = await client.sendMessage({
     message: { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text }] },
     configuration: { blocking: true },
@@ -49,11 +49,16 @@ async function askA(text: string): Promise<Task> {
 const statuses = (t: Tap) => Object.fromEntries(judgeTwoAgents(t.events.list()).map((r) => [r.id, r.status]));
 
 describe('two-agent checks on a live A -> B conversation through a tap', () => {
-  for (const b of ['v03', 'v1']) {
-    it(`A (orchestrator) -> B (${b} demo): two tasks at once, all four checks pass`, async () => {
+  for (const [a, b] of [
+    ['0.3', 'v03'],
+    ['0.3', 'v1'],
+    ['1.x', 'v1'],
+    ['1.x', 'v03'],
+  ] as const) {
+    it(`A (orchestrator, ${a} SDK client) -> B (${b} demo): two tasks at once, all four checks pass`, async () => {
       const t = await tapFor(b);
       try {
-        const [one, two] = await Promise.all([askA(`ask ${t.url}: Prepare the slow report`), askA(`ask ${t.url}: Write a haiku about interoperability`)]);
+        const [one, two] = await Promise.all([askA(`ask ${t.url}: Prepare the slow report`, a), askA(`ask ${t.url}: Write a haiku about interoperability`, a)]);
         expect([one.status.state, two.status.state]).toEqual(['completed', 'completed']);
         const results = judgeTwoAgents(t.tap.events.list());
         expect(Object.fromEntries(results.map((r) => [r.id, r.status])), JSON.stringify(results, null, 1)).toEqual({

@@ -18,6 +18,8 @@ export interface OrchestratorInfo {
   url: string;
   baseUrl: string;
   peers: { id: string; label: string; baseUrl: string }[];
+  /** Agent A with each official SDK client (JSON-RPC endpoint `url`); the first is the default. */
+  clients: { id: string; label: string; url: string }[];
 }
 
 /** What the orchestrator answered one question with: its task's state and words. */
@@ -109,7 +111,13 @@ export const browserTapApi: TapApi = {
         ? [{ id: p.id, label: p.label, baseUrl: p.baseUrl }]
         : [],
     );
-    return { url: body.url, baseUrl: body.baseUrl, peers };
+    const listed = Array.isArray(body.clients)
+      ? body.clients.flatMap((c) =>
+          isRecord(c) && typeof c.id === 'string' && typeof c.label === 'string' && typeof c.url === 'string' ? [{ id: c.id, label: c.label, url: c.url }] : [],
+        )
+      : [];
+    const clients = listed.length ? listed : [{ id: 'default', label: 'the official SDK client', url: body.url }];
+    return { url: body.url, baseUrl: body.baseUrl, peers, clients };
   },
   async ask(orchestratorUrl, text, signal) {
     const id = crypto.randomUUID();

@@ -55,11 +55,20 @@ class FakeApi implements TapApi {
     return {
       url: 'http://127.0.0.1:4173/demo/orchestrator/jsonrpc',
       baseUrl: 'http://127.0.0.1:4173/demo/orchestrator',
-      peers: [{ id: 'v03', label: 'v0.3 demo', baseUrl: 'http://127.0.0.1:4173/demo/v03' }],
+      peers: [
+        { id: 'v03', label: 'v0.3 demo', baseUrl: 'http://127.0.0.1:4173/demo/v03' },
+        { id: 'v1', label: 'v1.0 demo', baseUrl: 'http://127.0.0.1:4173/demo/v1' },
+      ],
+      clients: [
+        { id: '0.3', label: '@a2a-js/sdk 0.3.14 client', url: 'http://127.0.0.1:4173/demo/orchestrator/jsonrpc' },
+        { id: '1.x', label: '@a2a-js/sdk 1.3.0 client', url: 'http://127.0.0.1:4173/demo/orchestrator-v1/jsonrpc' },
+      ],
     };
   }
-  async ask(_url: string, text: string) {
+  askedAt: string[] = [];
+  async ask(url: string, text: string) {
     this.asked.push(text);
+    this.askedAt.push(url);
     return { state: 'completed', text: `B said: ${text.slice(-10)}` };
   }
 }
@@ -205,9 +214,13 @@ describe('Tap page', () => {
 
   it('the two-agent demo: a tap in front of B, the orchestrator asked twice at once through the tap, the two-agent checks shown', async () => {
     const { api } = setup();
-    fireEvent.click(await screen.findByRole('button', { name: 'Orchestrator -> demo agent' }));
+    const run = await screen.findByRole('button', { name: 'Orchestrator -> demo agent' });
+    fireEvent.change(screen.getByLabelText('Agent B'), { target: { value: 'v1' } });
+    fireEvent.change(screen.getByLabelText("Agent A's client"), { target: { value: '1.x' } });
+    fireEvent.click(run);
     await screen.findByRole('list', { name: 'What the orchestrator answered' });
-    expect(api.calls[0]).toBe('start http://127.0.0.1:4173/demo/v03');
+    expect(api.calls[0]).toBe('start http://127.0.0.1:4173/demo/v1');
+    expect(api.askedAt).toEqual(['http://127.0.0.1:4173/demo/orchestrator-v1/jsonrpc', 'http://127.0.0.1:4173/demo/orchestrator-v1/jsonrpc']);
     expect(api.asked).toEqual(DEMO_QUESTIONS.map((q) => `ask ${TAP_URL}: ${q}`));
     const checks = screen.getByRole('heading', { name: 'Two-agent checks (A -> B)' }).closest('section')!;
     for (const title of ["A discovers B's card", 'A sends B a task', 'B answers', 'Concurrent tasks do not interfere'])

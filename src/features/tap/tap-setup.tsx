@@ -204,17 +204,19 @@ export function TapDemo({ orchestrator }: { orchestrator: () => Promise<Orchestr
   const phase = useTapState((s) => s.phase);
   const q = useQuery({ queryKey: ['demo-orchestrator'], queryFn: orchestrator, staleTime: Infinity, retry: false });
   const [peerId, setPeerId] = useState('v03');
+  const [clientId, setClientId] = useState<string | null>(null);
   if (q.isPending) return null;
   const info = q.data;
   if (!info?.peers.length) return null;
   const peer = info.peers.find((p) => p.id === peerId) ?? info.peers[0]!;
+  const client = info.clients.find((c) => c.id === clientId) ?? info.clients[0]!;
   const busy = demo.status === 'running' || phase === 'starting' || phase === 'stopping';
   return (
     <section className="tap-demo" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Two-agent demo</h2>
       <p className="help">
-        Puts a tap in front of a demo agent (B) and asks the demo orchestrator (A, built on the official SDK&apos;s client) two things at once, each to be
-        forwarded to the tap: the conversation below is A talking to B.
+        Puts a tap in front of a demo agent (B) and asks the demo orchestrator (A, which calls B with the official SDK&apos;s client) two things at once, each
+        to be forwarded to the tap: the conversation below is A talking to B.
       </p>
       <div className="tap-actions">
         <span className="field-inline">
@@ -227,7 +229,17 @@ export function TapDemo({ orchestrator }: { orchestrator: () => Promise<Orchestr
             ))}
           </select>
         </span>
-        <button type="button" onClick={() => void ctl.runDemo(peer, info.url)} disabled={busy}>
+        <span className="field-inline">
+          <label htmlFor={`${id}-client`}>Agent A&apos;s client</label>
+          <select id={`${id}-client`} value={client.id} onChange={(e) => setClientId(e.target.value)}>
+            {info.clients.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </span>
+        <button type="button" onClick={() => void ctl.runDemo(peer, client.url)} disabled={busy}>
           Orchestrator -&gt; demo agent
         </button>
       </div>
