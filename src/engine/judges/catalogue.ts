@@ -22,6 +22,8 @@ export const JUDGES = {
   clientIdNotEchoed: { checks: ['lifecycle.send'] },
   createdTaskFindings: { checks: ['lifecycle.send'] },
   wrongTask: { checks: ['lifecycle.get', 'lifecycle.cancel'] },
+  notFoundAfterSeen: { checks: ['lifecycle.get'] },
+  getWithoutState: { checks: ['lifecycle.get'] },
   blockingUnsettled: { checks: ['lifecycle.blocking'] },
   judgeListPage: { checks: ['lifecycle.list'] },
   listPageFindings: { checks: ['lifecycle.list'] },

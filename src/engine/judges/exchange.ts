@@ -10,6 +10,7 @@ import type { Generation } from '../model/check';
 import type { CallOutcome } from '../protocol/dialect';
 import type { ShapeFinding, TaskView } from '../protocol/shapes';
 import { isInterrupted, isTerminal } from '../protocol/states';
+import type { TaskState } from '../model/events';
 import { defined, finding, type Finding, type FindingOpts } from './finding';
 
 /** The operations a console session performs, one exchange (or one stream) each. */
@@ -91,6 +92,41 @@ export function createdTaskFindings(g: Generation, t: Pick<TaskView, 'id' | 'sta
   if (!t.state) return defined([finding(g, 'lifecycle.send', 'state', `The initial state ${JSON.stringify(t.rawState)} is not a task state.`, { exchangeId })]);
   const note = initialStateNote(t, g);
   return note ? defined([finding(g, 'lifecycle.send', 'state', note, { exchangeId, level: 'advisory' })]) : [];
+}
+
+/**
+ * A get answered TaskNotFound for a task the client had seen (lifecycle.get): one it last saw unfinished must still
+ * be there (a failure); a finished one may have been purged, as the error table allows ("already completed and
+ * purged"; an advisory). `label` names the call, `before` the state last seen of the task.
+ */
+export function notFoundAfterSeen(
+  g: Generation,
+  label: string,
+  taskId: string,
+  before: { state?: TaskState; rawState?: string },
+  o: { retried?: boolean; exchangeId?: string } = {},
+): Finding | undefined {
+  if (isTerminal(before.state, g))
+    return finding(
+      g,
+      'lifecycle.get',
+      'answer',
+      `${label} answered TaskNotFound for a task that had already finished (${before.rawState}): the error table allows "already completed and purged", and no release sets a retention time`,
+      { exchangeId: o.exchangeId, level: 'advisory' },
+    );
+  return finding(
+    g,
+    'lifecycle.get',
+    'answer',
+    `${label} answered TaskNotFound for task ${taskId}, which it had just reported ${before.rawState ?? 'created'}${o.retried ? ' (asked again after 300 ms)' : ''}`,
+    { exchangeId: o.exchangeId },
+  );
+}
+
+/** A get answered with a Task whose state is not a task state of the generation (lifecycle.get). */
+export function getWithoutState(g: Generation, label: string, t: Pick<TaskView, 'state' | 'rawState'>, exchangeId?: string): Finding | undefined {
+  if (t.state) return undefined;
+  return finding(g, 'lifecycle.get', 'state', `${label} returned no task state (${JSON.stringify(t.rawState)})`, { exchangeId });
 }
 
 /** Why an unfinished answer to a v1.0 blocking send is an advisory (spec data note of lifecycle.blocking). */
@@ -187,7 +223,9 @@ export function outcomeFindings(g: Generation, op: ExchangeOperation, o: CallOut
     case 'task': {
       const t = o.task;
       out.push(...viewFindings(g, t, x));
-      if (op === 'get' || op === 'cancel') push(wrongTask(g, OP_CHECK[op], expect.label ?? op, expect.taskId, t.id, o.http.exchangeId));
+      const other = op === 'get' || op === 'cancel' ? wrongTask(g, OP_CHECK[op], expect.label ?? op, expect.taskId, t.id, o.http.exchangeId) : undefined;
+      if (other) push(other);
+      else if (op === 'get') push(getWithoutState(g, expect.label ?? op, t, o.http.exchangeId));
       const chosen = op === 'send' ? clientIdNotEchoed(g, t.id, expect.clientTaskId, o.http.exchangeId) : undefined;
       if (chosen) push(chosen);
       else if (op === 'send' && !expect.clientTaskId && expect.taskId && t.id !== undefined && t.id !== expect.taskId) {

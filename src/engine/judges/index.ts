@@ -9,7 +9,7 @@
  */
 export type { Finding } from './finding';
 export { terminalChangeFinding } from './rules';
-export { outcomeFindings, viewFindings, type OutcomeExpectation } from './exchange';
+export { notFoundAfterSeen, outcomeFindings, viewFindings, type OutcomeExpectation } from './exchange';
 export { listPageFindings } from './list';
 export { BUDGET_ENDS, CLOSE_GRACE_MS, endsTest, isFinalItem } from './stream-end';
 export { frameFindings, judgeStream, notAStreamFinding, streamRefusalFinding } from './stream';

@@ -26,6 +26,7 @@ afterAll(async () => {
 /** The checks whose rules a single exchange shows, judged by both doors through the same judges. */
 const PARITY_CHECKS = [
   'lifecycle.send',
+  'lifecycle.get',
   'lifecycle.shape',
   'lifecycle.blocking',
   'lifecycle.list',
@@ -77,6 +78,7 @@ const DEFECTS: [DefectName, readonly Target[]][] = [
   ['sse-error-event', TARGETS],
   ['list-oldest-first', V1],
   ['list-ignores-context', V1],
+  ['get-not-found-running', TARGETS.filter((t) => !t.startsWith('legacy'))],
 ];
 
 const RANK = { MUST: 3, SHOULD: 2, advisory: 1 } as const;
@@ -123,7 +125,13 @@ async function viaSession(url: string, t: Target): Promise<Record<string, Level>
   results.push(await s.send({ text: 'Write a haiku about interoperability', ...opts }));
   // As a run's first sends: not blocking (legacy sends always block), so the state a task is created in shows.
   if (g !== 'legacy') results.push(await s.send({ text: 'Write a haiku about interoperability', blocking: false, ...opts }));
-  if (g !== 'legacy') results.push(await s.send({ text: 'Prepare the slow report', ...opts }));
+  if (g !== 'legacy') {
+    results.push(await s.send({ text: 'Prepare the slow report', ...opts }));
+    // As a run's gets: a task read back while it still runs.
+    const running = await s.send({ text: 'Prepare the slow report', blocking: false, ...opts });
+    results.push(running);
+    if (running.task?.id) results.push(await s.get({ taskId: running.task.id, ...opts }));
+  }
   const streamed = await s.stream({ text: 'Write a haiku about interoperability', ...opts });
   results.push(streamed);
   const taskId = results[0]?.task?.id;

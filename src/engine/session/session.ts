@@ -21,7 +21,8 @@ import { taskView, type TaskView } from '../protocol/shapes';
 import { acceptedOutputModes } from '../target';
 import { boundedClone, isRecord, truncate } from '../util/json';
 import { fillCredentials, fillQueryCredentials, inferOperation, rawStream, type RawRequest } from './raw';
-import { listPageFindings, outcomeFindings, terminalChangeFinding, viewFindings, type OutcomeExpectation } from '../judges';
+import { listPageFindings, notFoundAfterSeen, outcomeFindings, terminalChangeFinding, viewFindings, type OutcomeExpectation } from '../judges';
+import { isA2AError } from '../protocol/errors';
 import { readStream, type CallScope, type StreamHost } from './stream';
 import { countText, errorText, exchangesOf, messageSummary, redactDeep, redactError, taskSummary } from './summary';
 import { extensionHeaderName } from '../protocol/extensions';
@@ -111,8 +112,16 @@ export class Session {
   /** Gets a task (historyLength as given). */
   async get(o: CallOptions & { taskId: string; historyLength?: number }): Promise<SessionResult> {
     const s = this.scope(o);
+    // What this session saw of the task before the get: a TaskNotFound for it is then judged as lifecycle.get does.
+    const seen = this.memory.last?.(o.taskId);
     const res = await this.dialect.get(s.ctx, { id: o.taskId, historyLength: o.historyLength, lane: s.lane, timeoutMs: s.timeoutMs });
-    return this.finish(s, 'get', this.describe('get', o.taskId), res, outcomeFindings(this.generation, 'get', res, { taskId: o.taskId }));
+    const method = this.describe('get', o.taskId);
+    const findings = outcomeFindings(this.generation, 'get', res, { taskId: o.taskId });
+    if (seen && isA2AError(res, 'TaskNotFound', this.generation)) {
+      const gone = notFoundAfterSeen(this.generation, method, o.taskId, seen, { exchangeId: res.http.exchangeId });
+      if (gone) findings.push(gone);
+    }
+    return this.finish(s, 'get', method, res, findings);
   }
 
   /** Cancels a task. */

@@ -190,4 +190,6 @@ export interface SendOptions extends CallOptions {
 
 export interface TaskMemoryLike {
   observe(taskId: string, state: TaskState, rawState: string, source: string): { from: { rawState: string; source: string } } | undefined;
+  /** The last state recorded for a task (a terminal one stays), if any. */
+  last?(taskId: string): { state: TaskState; rawState: string; source: string } | undefined;
 }

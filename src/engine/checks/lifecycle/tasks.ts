@@ -4,9 +4,18 @@
  */
 import type { Evidence } from '../../model/check';
 import { isA2AError } from '../../protocol/errors';
-import { isTerminal } from '../../protocol/states';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip } from '../define';
-import { clientIdNotEchoed, createdTaskFindings, encodingFindings, envelopeFindings, legacySendMessage, viewFindings, wrongTask } from '../../judges/exchange';
+import {
+  clientIdNotEchoed,
+  createdTaskFindings,
+  encodingFindings,
+  envelopeFindings,
+  getWithoutState,
+  legacySendMessage,
+  notFoundAfterSeen,
+  viewFindings,
+  wrongTask,
+} from '../../judges/exchange';
 import { taskTimedOut, terminalChangeFinding, terminalChanged, terminalChanges, type StateSeen } from '../../judges/rules';
 import { cancelFixture } from '../fixtures/cancel';
 import { brokenCallVerdict, declaredInputRefused } from '../fixtures/outcomes';
@@ -140,22 +149,20 @@ export const lifecycleGet = defineCheck({
           if (other) {
             hard.push(other.message);
             evidence.push(exchangeEvidence(g.http));
-          } else if (!g.task.state) {
-            hard.push(`${what} returned no task state (${JSON.stringify(g.task.rawState)})`);
-            evidence.push(exchangeEvidence(g.http));
+          } else {
+            const stateless = getWithoutState(ctx.generation, what, g.task, g.http.exchangeId);
+            if (stateless) {
+              hard.push(stateless.message);
+              evidence.push(exchangeEvidence(g.http));
+            }
           }
           before = g.task;
           continue;
         }
         if (isA2AError(g, 'TaskNotFound')) {
-          const retried = r.notFoundRetries?.length ? ' (asked again after 300 ms)' : '';
-          if (isTerminal(before.state, ctx.generation)) {
-            weak.push(
-              `${what} answered TaskNotFound for a task that had already finished (${before.rawState}): the error table allows "already completed and purged", and no release sets a retention time`,
-            );
-          } else {
-            hard.push(`${what} answered TaskNotFound for task ${sent}, which it had just reported ${before.rawState ?? 'created'}${retried}`);
-          }
+          // The console's judge of the same answer (src/engine/judges/exchange.ts): purged when finished, else a failure.
+          const gone = notFoundAfterSeen(ctx.generation, what, sent, before, { retried: !!r.notFoundRetries?.length, exchangeId: g.http.exchangeId });
+          if (gone) (gone.level === 'advisory' ? weak : hard).push(gone.message);
           evidence.push(exchangeEvidence(g.http));
           continue;
         }
