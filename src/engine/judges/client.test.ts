@@ -143,6 +143,10 @@ describe('client judges', () => {
     );
     expect(judgeTaskNotFound('v1.0', j, { rpcCode: -32001, httpStatus: 200 })).toMatchObject({ checkId: 'client.task-reference', level: 'MUST' });
     expect(judgeTaskNotFound('v1.0', j, { rpcCode: -32602, httpStatus: 200 })).toBeUndefined();
+    // HTTP+JSON: the ErrorInfo reason, or a 404 without one (protocol/errors.ts); a 404 naming another A2A error is not it.
+    expect(judgeTaskNotFound('v1.0', j, { httpStatus: 404 })).toMatchObject({ checkId: 'client.task-reference' });
+    expect(judgeTaskNotFound('v1.0', j, { httpStatus: 400, reason: 'TASK_NOT_FOUND' })).toMatchObject({ checkId: 'client.task-reference' });
+    expect(judgeTaskNotFound('v1.0', j, { httpStatus: 404, reason: 'UNSUPPORTED_OPERATION' })).toBeUndefined();
   });
 
   it('HTTP+JSON routes per generation, with /v1 and tenants', () => {

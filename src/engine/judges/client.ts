@@ -6,7 +6,7 @@
  */
 import type { Binding, Generation } from '../model/check';
 import type { TaskState } from '../model/events';
-import { ERROR_REASON, JSONRPC_CODE } from '../protocol/errors';
+import { isA2AError } from '../protocol/errors';
 import { extensionHeaderName, splitExtensions } from '../protocol/extensions';
 import { OPERATIONS, restRoute, type Operation } from '../protocol/operations';
 import { isTerminal } from '../protocol/states';
@@ -366,8 +366,7 @@ export function judgeTaskNotFound(
   answer: { rpcCode?: number; httpStatus: number; reason?: string },
 ): ClientFinding | undefined {
   if ((j.operation !== 'send' && j.operation !== 'stream') || !j.taskId) return undefined;
-  const notFound =
-    answer.rpcCode === JSONRPC_CODE.TaskNotFound || answer.reason === ERROR_REASON.TaskNotFound || (answer.rpcCode === undefined && answer.httpStatus === 404);
-  if (!notFound) return undefined;
+  // The JSON-RPC code; else the ErrorInfo reason; else an HTTP 404 (protocol/errors.ts).
+  if (!isA2AError({ kind: 'error', error: { code: answer.rpcCode, httpStatus: answer.httpStatus, reason: answer.reason } }, 'TaskNotFound')) return undefined;
   return clientFinding(g, 'client.task-reference', `The message names task ${j.taskId}, which the agent says does not exist (task not found).`);
 }
