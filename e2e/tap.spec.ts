@@ -41,9 +41,10 @@ const tapUrlOf = async (page: Page) => {
   return (await code.textContent())!;
 };
 
+// The demo runs with agent A on each SDK client (and B on the matching demo agent), one per viewport.
 for (const viewport of [
-  { name: 'laptop', width: 1400, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
+  { name: 'laptop', width: 1400, height: 900, client: '1.x', peer: 'v1', peerName: 'Demo agent (v1.0 SDK)' },
+  { name: 'phone', width: 390, height: 844, client: '0.3', peer: 'v03', peerName: 'Demo agent (v0.3 SDK)' },
 ]) {
   test.describe(`Tap page, ${viewport.name} ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
@@ -52,7 +53,8 @@ for (const viewport of [
       await page.goto('/tap');
       await expect(page.getByRole('heading', { level: 1, name: 'Tap' })).toBeVisible();
       await expect(page.getByRole('link', { name: 'Tap' })).toHaveAttribute('aria-current', 'page');
-      await page.getByLabel('Agent B').selectOption('v03');
+      await page.getByLabel('Agent B').selectOption(viewport.peer);
+      await page.getByLabel("Agent A's client").selectOption(viewport.client);
       await page.getByRole('button', { name: 'Orchestrator -> demo agent' }).click();
       const tapUrl = await tapUrlOf(page);
       await expect(page.getByRole('button', { name: 'Copy the tap URL' })).toBeEnabled();
@@ -60,14 +62,15 @@ for (const viewport of [
       // A's traffic to B, as a conversation: B's card (read by the SDK's client), then the two questions.
       const log = page.getByRole('log', { name: 'Conversation' });
       await expect(log.getByRole('article').filter({ hasText: 'GET the agent card' }).first()).toBeVisible();
-      const sends = log.getByRole('article').filter({ hasText: 'POST message/send' });
+      // v0.3: message/send; v1.0: SendMessage.
+      const sends = log.getByRole('article').filter({ hasText: /POST (message\/send|SendMessage)/ });
       await expect(sends).toHaveCount(2);
       await expect(sends.filter({ hasText: 'Prepare the slow report' })).toContainText('task completed');
       await expect(sends.filter({ hasText: 'Write a haiku about interoperability' })).toContainText('task completed');
       // What the orchestrator made of it: B's answers, through the tap.
       const replies = page.getByRole('list', { name: 'What the orchestrator answered' });
       await expect(replies.getByRole('listitem')).toHaveCount(2);
-      await expect(replies).toContainText('Demo agent (v0.3 SDK) answered');
+      await expect(replies).toContainText(`${viewport.peerName} answered`);
 
       // The seed's two-agent checks, judged from what the tap saw.
       const checks = page.getByRole('region', { name: 'Two-agent checks (A -> B)' });
@@ -80,7 +83,7 @@ for (const viewport of [
 
       // The run view's timeline and wire inspector show the same exchanges.
       const timeline = page.getByRole('region', { name: 'Timeline' });
-      await expect(timeline.getByRole('button', { name: /Lane message\/send/ })).toBeVisible();
+      await expect(timeline.getByRole('button', { name: /Lane (message\/send|SendMessage)/ })).toBeVisible();
       await sends
         .first()
         .getByRole('button', { name: /^Inspect exchange / })
