@@ -1,6 +1,6 @@
 /**
  * The defect matrix and its mirror, the permitted-behaviour matrix, run against the project's test agent on every
- * generation and binding (legacy, v0.2, v0.3, v1.0; JSON-RPC and HTTP+JSON):
+ * generation and binding (legacy, v0.2, v0.3, v1.0; JSON-RPC and HTTP+JSON; gRPC in v1.0):
  * - the clean agent's complete result set, per target and setup, is pinned (snapshot files) and its level is full;
  * - each defect makes exactly its checks fail (an `error` never counts as a detection), with the expected level;
  *   checks that only MAY-level text backs come out as advisories, and so do weaker findings of stronger checks
@@ -13,6 +13,8 @@
  * Findings of the suite that look wrong are marked `// CHECK BUG:` and listed in `checkBugs`: the test asserts the
  * bug is still there (so the marker is dropped once the check is fixed) and keeps them out of the coverage claims.
  * Most of this file is two lists of independent entries (DEFECTS and PERMITTED, one per behaviour of the test agent).
+ * While working on one target, `MATRIX_TARGETS='v1.0 GRPC' npx vitest run src/engine/checks/matrix.test.ts` runs only
+ * its cases (comma-separated targets; the coverage claims then hold for those targets only).
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -46,12 +48,32 @@ function updatingSnapshots(): boolean {
 type Outcome = ConformanceLevel | 'not-assessed';
 type PerTarget<T> = Partial<Record<Target, T>>;
 
+/** The targets this run covers: all, or those of MATRIX_TARGETS (see above). */
+const RUN_TARGETS: readonly Target[] = process.env.MATRIX_TARGETS
+  ? TARGETS.filter((t) =>
+      process.env
+        .MATRIX_TARGETS!.split(',')
+        .map((x) => x.trim())
+        .includes(t),
+    )
+  : TARGETS;
+const runs = (c: { target: Target }) => RUN_TARGETS.includes(c.target);
 const ALL = TARGETS;
 const LEGACY: readonly Target[] = ['legacy JSONRPC'];
 const V02: readonly Target[] = ['v0.2 JSONRPC'];
 const JSONRPC = TARGETS.filter((t) => t.endsWith('JSONRPC'));
 const REST = TARGETS.filter((t) => t.endsWith('HTTP+JSON'));
+/** The bindings over HTTP (JSON-RPC and HTTP+JSON): every target but gRPC. */
+const HTTP = TARGETS.filter((t) => !t.endsWith('GRPC'));
+const GRPC: readonly Target[] = ['v1.0 GRPC'];
 const V1 = TARGETS.filter((t) => t.startsWith('v1.0'));
+const V1_HTTP = V1.filter((t) => HTTP.includes(t));
+/**
+ * Targets of `ts` over HTTP: for defects and variants that do not exist on gRPC (SSE framing, JSON bodies, HTTP
+ * headers, proto3 fields that cannot be absent) or whose only checks are HTTP probes (`http-binding` and the other
+ * BindingNeeds in preconditions.ts: not applicable to gRPC).
+ */
+const http = (ts: readonly Target[]) => ts.filter((t) => HTTP.includes(t));
 const V03 = TARGETS.filter((t) => t.startsWith('v0.3'));
 const V03_UP = TARGETS.filter((t) => t.startsWith('v0.3') || t.startsWith('v1.0'));
 const V02_UP = TARGETS.filter((t) => !t.startsWith('legacy'));
@@ -119,6 +141,11 @@ const EXEMPT: { check: string; on: readonly Target[]; why: string }[] = [
     why: 'Legacy and v0.2 cards pass at either well-known name (agent.json, or the newer agent-card.json), and discovery finds no card anywhere else.',
   },
   {
+    check: 'streaming.disconnect',
+    on: GRPC,
+    why: 'crash-after-disconnect (and cancel-reverts, which acts on a running task too) need our disconnect or cancel to reach the agent while its task runs: through the gRPC front (one more hop) it arrives after the 300 ms task ended when the matrix loads the machine. Run alone, both are detected over gRPC; a slower pace for the gRPC target is still to be found (a 1.5 s slow task left lifecycle.blocking unverified).',
+  },
+  {
     check: 'interop.peer.concurrent',
     on: LEGACY,
     why: "Legacy clients choose the task ids (tasks/send id): two tasks of one agent share an id only when the agent disregards the client's id, which lifecycle.send already fails; no defect isolates it.",
@@ -162,10 +189,17 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'card-bad-signature': { setup: 'signed', on: V03_UP, fails: ['card.signatures'], level: 'partial' },
   // v0.3 names no canonical form to sign: a signature that does not verify is advice there (spec data note).
   'card-signature-tampered': { setup: 'signed', on: V03_UP, fails: ['card.signatures.verified'], level: 'full', levelOn: each(V1, 'partial') },
-  'extended-card-anonymous': { setup: 'extended', on: [...V02, ...V03_UP], fails: ['card.extended', 'security.extended-card.anonymous'], level: 'partial' },
+  // Not on gRPC: both checks fetch the extended card with HTTP requests.
+  'extended-card-anonymous': {
+    setup: 'extended',
+    on: http([...V02, ...V03_UP]),
+    fails: ['card.extended', 'security.extended-card.anonymous'],
+    level: 'partial',
+  },
   // ------------------------------------------------------------------ tasks
   'send-returns-message': {
-    // A message-only agent is permitted from v0.2, but it must still refuse a taskId it does not know.
+    // A message-only agent is permitted from v0.2, but it must still refuse a taskId it does not know (an HTTP probe).
+    on: HTTP,
     fails: ['errors.unknown-task-message'],
     failsOn: { 'legacy JSONRPC': ['lifecycle.send', 'streaming.framing', 'streaming.terminal'] },
     level: 'partial',
@@ -181,7 +215,9 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
     failsOn: { 'legacy JSONRPC': ['lifecycle.send', 'lifecycle.shape'] },
     level: 'non-conformant',
   },
+  // gRPC: the proto's enum cannot carry a state it does not define (the name arrives as TASK_STATE_UNSPECIFIED).
   'bad-initial-state': {
+    on: HTTP,
     fails: ['lifecycle.send', 'lifecycle.shape', 'streaming.framing'],
     // Legacy sends block, so the first answer is already final; its gets meet the "pending" of the slow task.
     failsOn: { 'legacy JSONRPC': ['lifecycle.get', 'lifecycle.shape', 'streaming.framing'] },
@@ -212,7 +248,8 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'cancel-ignored': { fails: ['lifecycle.cancel.effective'], level: 'full' },
   // A cancel answered "canceled" after which the task completes breaks "a terminal state is final" (one rule, MUST by the
   // procedure in every generation): both checks that watch the canceled task fail at that strength.
-  'cancel-reverts': { fails: ['lifecycle.transitions', 'lifecycle.cancel.effective'], level: 'minimal' },
+  // Not on gRPC under the matrix's load: see EXEMPT (streaming.disconnect).
+  'cancel-reverts': { on: HTTP, fails: ['lifecycle.transitions', 'lifecycle.cancel.effective'], level: 'minimal' },
   'cancel-internal-error': { fails: ['lifecycle.cancel'], level: 'minimal' },
   // "Not found" for a task that get returns is a wrong answer (seen on an independent server: -32000 TASK_NOT_FOUND),
   // never "it finished before the cancel landed".
@@ -223,19 +260,25 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
     level: 'partial',
   },
   // v1.0 calls cancel idempotent: returning the canceled task again is fine there.
-  'cancel-completed-succeeds': { fails: ['errors.cancel-terminal', 'errors.cancel-twice'], failsOn: each(V1, ['errors.cancel-terminal']), level: 'partial' },
-  'cancel-canceled-wrong-code': { fails: ['errors.cancel-twice'], level: 'partial', levelOn: each(V1, 'full') },
+  // gRPC: errors.grpc-status cancels a finished task too.
+  'cancel-completed-succeeds': {
+    fails: ['errors.cancel-terminal', 'errors.cancel-twice'],
+    failsOn: { ...each(V1, ['errors.cancel-terminal']), 'v1.0 GRPC': ['errors.grpc-status'] },
+    level: 'partial',
+  },
+  'cancel-canceled-wrong-code': { on: HTTP, fails: ['errors.cancel-twice'], level: 'partial', levelOn: each(V1, 'full') },
   'no-history': { fails: ['lifecycle.history'], level: 'full', levelOn: { 'legacy JSONRPC': 'partial', ...each(V1, 'partial') } },
   'history-ignores-length': { fails: ['lifecycle.history-length'], level: 'full', levelOn: { 'legacy JSONRPC': 'partial', ...each(V1, 'minimal') } },
   // ProtoJSON reads an empty repeated field as unset: only the "SHOULD be omitted" wording is missed (advisory).
-  'history-zero-empty': { on: V1, fails: [], advises: ['lifecycle.history-length'], level: 'full' },
+  'history-zero-empty': { on: V1_HTTP, fails: [], advises: ['lifecycle.history-length'], level: 'full' },
   'input-answer-dropped': { fails: ['lifecycle.multi-turn'], level: 'full' },
   'context-replaced': { on: V02_UP, fails: ['lifecycle.context'], level: 'full', levelOn: each(V1, 'minimal') },
   // MAY before v1.0 (a detection); v1.0 contradicts itself on waiting (§3.2.2 vs §3.1.1): an advisory there.
   'blocking-returns-working': { on: V02_UP, fails: ['lifecycle.blocking'], failsOn: each(V1, []), advisesOn: each(V1, ['lifecycle.blocking']), level: 'full' },
   // The all-artifacts MUST of v1.0 §3.2.2 is not contradicted: a failure there (MAY-level advice before v1.0).
   'blocking-answer-no-artifacts': { on: V02_UP, fails: ['lifecycle.blocking'], level: 'full', levelOn: each(V1, 'minimal') },
-  'list-no-next-page-token': { on: V1, fails: ['lifecycle.list'], level: 'minimal' },
+  // gRPC: a proto3 string is never absent (an unset nextPageToken reads as "", the last page).
+  'list-no-next-page-token': { on: V1_HTTP, fails: ['lifecycle.list'], level: 'minimal' },
   'list-includes-artifacts': { on: V1, fails: ['lifecycle.list'], level: 'minimal' },
   'list-ignores-context': { on: V1, fails: ['lifecycle.list'], level: 'minimal' },
   'list-oldest-first': { on: V1, fails: ['lifecycle.list'], level: 'minimal' },
@@ -263,7 +306,9 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
     level: 'minimal',
   },
   // Before v1.0 the timestamp format comes from an optional schema format: an advisory.
+  // gRPC: google.protobuf.Timestamp carries no text to get wrong.
   'bad-timestamps': {
+    on: HTTP,
     fails: [],
     failsOn: each(V1, ['lifecycle.shape', 'streaming.framing']),
     advises: ['lifecycle.shape', 'streaming.framing'],
@@ -274,11 +319,12 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'relay-input-refused': { setup: 'peer', fails: ['interop.peer.relay'], level: 'full' },
   // ------------------------------------------------------------------ streaming
   'sse-wrong-content-type': {
+    on: HTTP,
     fails: ['streaming.content-type', 'streaming.resubscribe', 'errors.subscribe-terminal'],
     failsOn: each(V1, ['streaming.content-type', 'streaming.resubscribe']),
     level: 'partial',
   },
-  'sse-error-body': { fails: ['streaming.content-type'], level: 'partial' },
+  'sse-error-body': { on: HTTP, fails: ['streaming.content-type'], level: 'partial' },
   // "The stream ends at its final event" is one rule: SHOULD before v1.0 (the procedure's, Streaming S2), MUST in v1.0.
   'sse-never-ends': {
     fails: ['streaming.closes', 'streaming.resubscribe', 'errors.subscribe-terminal'],
@@ -304,6 +350,7 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'sse-first-not-task': { on: V1, fails: ['streaming.first-event', 'streaming.resubscribe'], level: 'partial' },
   'sse-bare-payload': { on: JSONRPC, fails: ['streaming.framing'], level: 'partial' },
   'sse-multiline-no-prefix': {
+    on: HTTP,
     fails: ['streaming.framing', 'streaming.terminal', 'errors.subscribe-terminal'],
     failsOn: each(V1, ['streaming.framing', 'streaming.terminal', 'streaming.resubscribe']),
     level: 'partial',
@@ -311,7 +358,7 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   // v0.1.0 §7.2.2/§7.2.3: every event's id MUST match the TaskSendParams.id (not merely agree with each other).
   'legacy-stream-own-id': { on: LEGACY, fails: ['streaming.consistency'], level: 'partial' },
   // Not SSE (data is not JSON): judged once by streaming.framing; the stream is still read to its end.
-  'sse-record-separator': { fails: ['streaming.framing'], level: 'partial' },
+  'sse-record-separator': { on: HTTP, fails: ['streaming.framing'], level: 'partial' },
   'artifact-append-without-start': { fails: ['streaming.artifacts'], level: 'full' },
   'sse-no-resubscribe': {
     fails: ['streaming.resubscribe'],
@@ -320,9 +367,11 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
     levelOn: each(V1, 'partial'),
   },
   'subscribe-terminal-replays': { on: V1, fails: ['errors.subscribe-terminal'], level: 'partial' },
-  'crash-after-disconnect': { fails: ['streaming.disconnect'], level: 'partial' },
+  // Not on gRPC under the matrix's load: see EXEMPT (streaming.disconnect).
+  'crash-after-disconnect': { on: HTTP, fails: ['streaming.disconnect'], level: 'partial' },
   'streaming-undeclared-served': {
     setup: 'no-streaming',
+    on: HTTP,
     // Before v1.0 nothing forbids serving an undeclared stream: the finding is advice (legacy: MAY-level check).
     fails: ['errors.streaming-unsupported'],
     failsOn: each(V0X, []),
@@ -330,37 +379,41 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
     level: 'full',
     levelOn: each(V1, 'partial'),
   },
-  'streaming-undeclared-wrong-code': { setup: 'no-streaming', on: V02_UP, fails: ['errors.streaming-unsupported'], level: 'partial' },
+  'streaming-undeclared-wrong-code': { setup: 'no-streaming', on: http(V02_UP), fails: ['errors.streaming-unsupported'], level: 'partial' },
   // ------------------------------------------------------------------ errors
   'unknown-method-wrong-code': { on: JSONRPC, fails: ['errors.unknown-method'], level: 'partial' },
   'unknown-route-spa-fallback': { on: REST, fails: ['errors.unknown-method'], level: 'partial' },
-  'invalid-json-500': { fails: ['errors.invalid-json'], level: 'partial' },
+  'invalid-json-500': { on: HTTP, fails: ['errors.invalid-json'], level: 'partial' },
   'invalid-request-wrong-code': { on: JSONRPC, fails: ['errors.invalid-request'], level: 'partial' },
-  'invalid-params-wrong-code': { fails: ['errors.invalid-params'], level: 'partial' },
+  'invalid-params-wrong-code': { on: HTTP, fails: ['errors.invalid-params'], level: 'partial' },
   // Seen on an independent server: tasks/get {} answered -32001 "Task not found: undefined".
   'id-missing-not-found': { on: JSONRPC, fails: ['errors.invalid-params'], level: 'partial' },
   'task-not-found-wrong-code': {
     fails: ['errors.task-not-found', 'errors.unknown-task-message'],
-    failsOn: { 'legacy JSONRPC': ['errors.task-not-found'] },
+    failsOn: { 'legacy JSONRPC': ['errors.task-not-found'], 'v1.0 GRPC': ['errors.grpc-status'] },
     level: 'partial',
   },
   'task-not-found-500': {
     // The notification probe is a get of an unknown task too: it crashes as well (JSON-RPC only).
     fails: ['errors.task-not-found', 'errors.unknown-task-message', 'errors.notification'],
-    failsOn: { 'legacy JSONRPC': ['errors.task-not-found', 'errors.notification'], ...each(REST, ['errors.task-not-found', 'errors.unknown-task-message']) },
+    failsOn: {
+      'legacy JSONRPC': ['errors.task-not-found', 'errors.notification'],
+      ...each(REST, ['errors.task-not-found', 'errors.unknown-task-message']),
+      'v1.0 GRPC': ['errors.grpc-status'],
+    },
     level: 'partial',
   },
-  'unknown-task-created': { on: V02_UP, fails: ['errors.unknown-task-message'], level: 'partial' },
-  'context-mismatch-accepted': { on: V1, fails: ['errors.context-mismatch'], level: 'partial' },
+  'unknown-task-created': { on: http(V02_UP), fails: ['errors.unknown-task-message'], level: 'partial' },
+  'context-mismatch-accepted': { on: V1_HTTP, fails: ['errors.context-mismatch'], level: 'partial' },
   'message-to-terminal-accepted': {
     on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'],
     fails: ['errors.message-to-terminal'],
     level: 'full',
     levelOn: each(V1, 'partial'),
   },
-  'message-to-terminal-appends': { fails: ['errors.message-to-terminal'], level: 'full', levelOn: each(V1, 'partial') },
-  'push-wrong-code': { fails: ['errors.push-not-supported'], level: 'partial' },
-  'version-lenient': { on: V1, fails: ['errors.version-unsupported', 'errors.version-missing'], level: 'partial' },
+  'message-to-terminal-appends': { on: HTTP, fails: ['errors.message-to-terminal'], level: 'full', levelOn: each(V1, 'partial') },
+  'push-wrong-code': { on: HTTP, fails: ['errors.push-not-supported'], level: 'partial' },
+  'version-lenient': { on: V1_HTTP, fails: ['errors.version-unsupported', 'errors.version-missing'], level: 'partial' },
   'notification-answered': { on: JSONRPC, fails: ['errors.notification'], level: 'full' },
   // Only a refusal with id null passes (the A2A schemas require an id): any other id answers the notification.
   'notification-refused-with-id': { on: JSONRPC, fails: ['errors.notification'], level: 'full' },
@@ -368,14 +421,18 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'error-data-untyped': { on: V1_JSONRPC, fails: ['errors.shape', 'errors.details'], level: 'partial' },
   'rest-error-not-status': { on: V1_REST, fails: ['errors.shape'], level: 'partial' },
   'rest-error-html': { on: REST, fails: ['errors.shape'], level: 'partial' },
+  // gRPC errors without the §5.4 status and the §10.6 ErrorInfo (the test agent's gRPC front answers INTERNAL, no details).
+  // errors.subscribe-terminal reads the refusal's ErrorInfo reason too.
+  'grpc-bare-errors': { on: GRPC, fails: ['errors.grpc-status', 'errors.subscribe-terminal'], level: 'partial' },
   // ------------------------------------------------------------------ auth, interop
-  'auth-not-enforced': { setup: 'auth', fails: ['auth.required'], level: 'partial' },
-  'auth-no-www-authenticate': { setup: 'auth', fails: ['auth.challenge'], level: 'partial' },
-  'auth-inconsistent': { setup: 'auth', fails: ['auth.accepted'], level: 'partial' },
-  'no-cors': { fails: CORS, level: 'full' },
+  'auth-not-enforced': { setup: 'auth', on: HTTP, fails: ['auth.required'], level: 'partial' },
+  'auth-no-www-authenticate': { setup: 'auth', on: HTTP, fails: ['auth.challenge'], level: 'partial' },
+  // gRPC: the GetTask of errors.grpc-status meets the refusal (UNAUTHENTICATED, not NOT_FOUND).
+  'auth-inconsistent': { setup: 'auth', fails: ['auth.accepted'], failsOn: { 'v1.0 GRPC': ['errors.grpc-status'] }, level: 'partial' },
+  'no-cors': { fails: CORS, failsOn: { 'v1.0 GRPC': ['interop.cors.card'] }, level: 'full' },
   // Extensions (v1.0 only: no earlier release says how a required or unknown extension is answered).
-  'extension-required-not-enforced': { setup: 'extensions', on: V1, fails: ['errors.extension-required'], level: 'partial' },
-  'extension-unknown-refused': { setup: 'extensions', on: V1, fails: ['interop.extensions'], level: 'partial' },
+  'extension-required-not-enforced': { setup: 'extensions', on: V1_HTTP, fails: ['errors.extension-required'], level: 'partial' },
+  'extension-unknown-refused': { setup: 'extensions', on: V1_HTTP, fails: ['interop.extensions'], level: 'partial' },
   'interface-broken': { setup: 'interfaces', on: V03_UP, fails: ['interop.bindings'], level: 'partial' },
   // ------------------------------------------------------------------ security review (informational: MAY, never the level)
   'card-internal-url': { fails: ['security.card.urls'], level: 'full' },
@@ -383,15 +440,18 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'card-llm-instructions': { fails: ['security.card.llm-instructions'], level: 'full' },
   'card-secret': { fails: ['security.card.secrets'], level: 'full' },
   'cors-credentials': { fails: ['security.cors.credentials'], level: 'full' },
-  'redirect-off-host': { fails: ['security.redirects'], level: 'full' },
+  // gRPC: no HTTP endpoint to redirect (redirect-off-host); the card is still fetched over HTTP.
+  'redirect-off-host': { on: HTTP, fails: ['security.redirects'], level: 'full' },
+  'card-redirect-other-host': { on: GRPC, fails: ['security.redirects'], level: 'full' },
 };
 
 const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectation[]> = {
   // ------------------------------------------------------------------ card
   'grpc-interface': [
-    { on: V02_UP, passes: ['card.urls.endpoint', 'card.protocol.coherence'] },
+    // Not on gRPC: there the declared gRPC interface is called (interop.bindings), and nothing answers at its port.
+    { on: http(V02_UP), passes: ['card.urls.endpoint', 'card.protocol.coherence'] },
     // interop.bindings calls the other HTTP interfaces and leaves gRPC alone.
-    { setup: 'interfaces', on: V03_UP, passes: ['interop.bindings', 'card.urls.endpoint'] },
+    { setup: 'interfaces', on: http(V03_UP), passes: ['interop.bindings', 'card.urls.endpoint'] },
   ],
   'card-protected': { setup: 'auth', passes: ['card.discovery', 'card.json', 'lifecycle.send'], advises: ['card.public', 'interop.cors.card'] },
   'card-protected-spa': {
@@ -415,6 +475,7 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'card-dual-v03-v1': {
     on: V1,
     passes: ['card.required-fields', 'card.urls.endpoint', 'errors.version-missing'],
+    passesOn: { 'v1.0 GRPC': ['card.required-fields', 'card.urls.endpoint'] },
     advises: ['card.protocol.coherence', 'card.strict-lint'],
   },
   'card-shared-url-transports': { on: V0X, passes: ['card.urls.endpoint'], advises: ['card.protocol.coherence'] },
@@ -425,29 +486,38 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'card-revalidate': { on: V1, passes: ['card.caching', 'card.vary'] },
   'card-signed-per-request': { setup: 'signed', on: V03_UP, passes: ['card.vary', 'card.signatures', 'card.signatures.verified'] },
   'card-alg-unprotected': { setup: 'signed', on: V03, passes: ['card.signatures', 'card.signatures.verified'] },
-  'extension-activated-not-listed': { setup: 'extensions', on: V1, passes: ['errors.extension-required', 'interop.extensions'] },
+  'extension-activated-not-listed': { setup: 'extensions', on: V1_HTTP, passes: ['errors.extension-required', 'interop.extensions'] },
   // Unverifiable signatures (no key for the kid, jku 404) are skipped with the reason, never the agent's failure.
   'card-signature-unknown-kid': { setup: 'signed', on: V03_UP, passes: ['card.signatures'] },
   'card-signature-jku-404': { setup: 'signed', on: V03_UP, passes: ['card.signatures'] },
-  'card-oauth-flows': { setup: 'auth', on: V02_UP, passes: ['card.security.schemes', 'card.security.references', 'card.urls.oauth', 'auth.accepted'] },
+  'card-oauth-flows': {
+    setup: 'auth',
+    on: V02_UP,
+    passes: ['card.security.schemes', 'card.security.references', 'card.urls.oauth', 'auth.accepted'],
+    passesOn: { 'v1.0 GRPC': ['card.security.schemes', 'card.security.references', 'card.urls.oauth'] },
+  },
   'auth-optional': {
     setup: 'auth',
     on: PRE_V1,
     passes: ['card.security.schemes', 'card.security.references', 'card.strict-lint', 'auth.accepted'],
     passesOn: { 'legacy JSONRPC': ['card.security.schemes', 'card.strict-lint', 'auth.accepted'] },
   },
-  'extended-not-configured': { setup: 'extended', on: V03_UP, passes: ['card.extended', 'security.extended-card.anonymous'] },
+  'extended-not-configured': { setup: 'extended', on: http(V03_UP), passes: ['card.extended', 'security.extended-card.anonymous'] },
   'extended-v02-rpc': { setup: 'extended', on: V02, passes: ['card.extended', 'security.extended-card.anonymous'] },
   // ------------------------------------------------------------------ tasks
   'image-only-skill': { passes: ['lifecycle.send', 'lifecycle.get'] },
   'video-only-skill': { on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'], passes: ['lifecycle.send', 'lifecycle.terminal'] },
   'content-type-validation-error': { on: [...V03_REST, ...V1], passes: ['lifecycle.send'] },
   'task-rejected-initial': { on: V02_UP, passes: ['lifecycle.send', 'lifecycle.get', 'lifecycle.terminal', 'lifecycle.transitions'] },
-  'strict-task-ids': { passes: ['errors.task-not-found', 'errors.unknown-task-message'], passesOn: { 'legacy JSONRPC': ['errors.task-not-found'] } },
+  'strict-task-ids': {
+    passes: ['errors.task-not-found', 'errors.unknown-task-message'],
+    passesOn: { 'legacy JSONRPC': ['errors.task-not-found'], 'v1.0 GRPC': ['errors.grpc-status'] },
+  },
   // Legacy is left out: legacy clients choose the task ids.
   'prefixed-task-ids': {
     on: V02_UP,
     passes: ['errors.task-not-found', 'errors.unknown-task-message', 'lifecycle.task-id-stable', 'lifecycle.context', 'streaming.consistency'],
+    passesOn: { 'v1.0 GRPC': ['errors.grpc-status', 'lifecycle.task-id-stable', 'lifecycle.context', 'streaming.consistency'] },
   },
   'sequential-task-ids': { setup: 'peer', who: 'both', passes: ['interop.peer.concurrent', 'interop.peer.relay', 'lifecycle.task-id-stable'] },
   'skip-working': {
@@ -457,14 +527,21 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'back-to-submitted': { on: ['v0.2 JSONRPC', 'v1.0 HTTP+JSON'], passes: ['lifecycle.transitions'] },
   'asks-again': { on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'], passes: ['lifecycle.multi-turn'] },
   'answer-message-reply': { on: V02_UP, passes: ['lifecycle.multi-turn'] },
-  'cancel-async': { passes: ['lifecycle.cancel', 'lifecycle.cancel.effective', 'errors.cancel-twice'] },
+  'cancel-async': {
+    passes: ['lifecycle.cancel', 'lifecycle.cancel.effective', 'errors.cancel-twice'],
+    passesOn: { 'v1.0 GRPC': ['lifecycle.cancel', 'lifecycle.cancel.effective'] },
+  },
   'history-fewer': { passes: ['lifecycle.history', 'lifecycle.history-length'] },
   'timestamps-offset': { on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'], passes: ['lifecycle.shape'] },
   'timestamps-zoneless': { on: V0X, passes: ['lifecycle.shape', 'streaming.framing'] },
   'timestamps-lowercase': { on: LEGACY, passes: ['lifecycle.shape', 'streaming.framing'] },
   // v1.0 does not require Task.contextId: the context is read from the task's messages.
   'v1-no-task-context': { on: V1, passes: ['lifecycle.shape', 'streaming.framing', 'lifecycle.context'] },
-  'extra-fields': { passes: ['lifecycle.shape', 'streaming.framing'] },
+  'extra-fields': [
+    { passes: ['lifecycle.shape', 'streaming.framing'] },
+    // Metadata on the gRPC answers only: the two bindings still answer alike.
+    { setup: 'interfaces', on: GRPC, passes: ['interop.bindings'] },
+  ],
   'rate-limit-once': { on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'], passes: ['lifecycle.send', 'lifecycle.get', 'lifecycle.cancel'] },
   'list-small-pages': { on: V1, passes: ['lifecycle.list'] },
   'context-rejected': { on: V1, passes: ['lifecycle.context'] },
@@ -493,19 +570,19 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
     passesOn: each(V1, ['streaming.framing', 'streaming.first-event', 'streaming.resubscribe']),
   },
   'sse-unknown-fields': { on: ['v0.2 JSONRPC', 'v1.0 HTTP+JSON'], passes: ['streaming.framing', 'streaming.after-final'] },
-  gzip: { passes: ['card.json', 'lifecycle.get', 'streaming.content-type', 'streaming.framing'] },
+  gzip: { passes: ['card.json', 'lifecycle.get', 'streaming.content-type', 'streaming.framing'], passesOn: { 'v1.0 GRPC': ['card.json', 'lifecycle.get'] } },
   'stream-open-at-auth-required': { on: V1, passes: ['streaming.terminal', 'lifecycle.terminal'] },
   'stream-task-snapshot': { on: V1, passes: ['streaming.after-final', 'streaming.terminal'] },
   'stream-ends-with-task': { on: V0X, passes: ['streaming.terminal', 'streaming.closes'] },
   'stream-first-terminal-status': { on: PRE_V1, passes: ['streaming.first-event', 'streaming.terminal', 'streaming.closes'] },
   'artifact-in-task': { on: V02_UP, passes: ['streaming.artifacts', 'streaming.first-event'] },
   'disconnect-cancels': { passes: ['streaming.disconnect'] },
-  'cors-minimal': { passes: [...CORS, 'security.cors.credentials'] },
+  'cors-minimal': { passes: [...CORS, 'security.cors.credentials'], passesOn: { 'v1.0 GRPC': ['interop.cors.card', 'security.cors.credentials'] } },
   'rest-url-v1': [
     { on: V03_REST, passes: ['card.urls.endpoint', 'lifecycle.send'] },
     { setup: 'interfaces', on: ['v0.3 JSONRPC'], passes: ['interop.bindings'] },
   ],
-  'endpoint-path': { passes: ['card.urls.endpoint', 'lifecycle.send', 'errors.unknown-method'] },
+  'endpoint-path': { on: HTTP, passes: ['card.urls.endpoint', 'lifecycle.send', 'errors.unknown-method'] },
   // ------------------------------------------------------------------ errors and auth
   'jsonrpc-error-http-status': [
     {
@@ -569,8 +646,8 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   ],
   'notification-invalid-request': { on: JSONRPC, passes: ['errors.notification'] },
   'notification-202': { on: JSONRPC, passes: ['errors.notification'] },
-  'duplicate-cancel-not-found': { on: V1, passes: ['errors.cancel-twice'] },
-  'duplicate-cancel-idempotent': { on: V1, passes: ['errors.cancel-twice'] },
+  'duplicate-cancel-not-found': { on: V1_HTTP, passes: ['errors.cancel-twice'] },
+  'duplicate-cancel-idempotent': { on: V1_HTTP, passes: ['errors.cancel-twice'] },
   'rest-json-content-type': { on: V1_REST, passes: ['lifecycle.send', 'errors.shape', 'errors.message-to-terminal'] },
   'rest-409-not-cancelable': { on: REST, passes: ['errors.cancel-terminal', 'errors.cancel-twice'] },
   'rest-501-unsupported': { on: V03_REST, passes: ['errors.push-not-supported', 'errors.message-to-terminal'] },
@@ -578,8 +655,8 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'rest-status-no-status-field': { on: V1_REST, passes: ['errors.shape', 'errors.invalid-json', 'errors.invalid-params'] },
   'unknown-route-400': { on: REST, passes: ['errors.unknown-method', 'errors.shape'] },
   'validation-422': { on: V03_REST, passes: ['errors.invalid-json', 'errors.invalid-params'] },
-  'push-url-validation': { passes: ['errors.push-not-supported'] },
-  'version-compat-03': { on: V1, passes: ['errors.version-missing', 'interop.bindings'] },
+  'push-url-validation': { on: HTTP, passes: ['errors.push-not-supported'] },
+  'version-compat-03': { on: V1_HTTP, passes: ['errors.version-missing', 'interop.bindings'] },
   'version-problem-json': { on: V1_REST, passes: ['errors.version-unsupported', 'errors.version-missing'] },
   'subscribe-terminal-error': { on: PRE_V1, passes: ['errors.subscribe-terminal'] },
   'sse-error-first-event': [
@@ -588,13 +665,13 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
       // The refusal of a subscription to a finished task may come as the first SSE event: judged like a JSON refusal.
       passes: ['errors.subscribe-terminal'],
     },
-    { setup: 'no-streaming', on: V1, passes: ['errors.streaming-unsupported'] },
+    { setup: 'no-streaming', on: V1_HTTP, passes: ['errors.streaming-unsupported'] },
   ],
   'no-streaming-method-not-found': { setup: 'no-streaming', on: PRE_V1, passes: ['errors.streaming-unsupported'] },
-  'context-mismatch-not-found': { on: V1, passes: ['errors.context-mismatch'] },
+  'context-mismatch-not-found': { on: V1_HTTP, passes: ['errors.context-mismatch'] },
   'auth-jsonrpc-error': { setup: 'auth', on: V1_JSONRPC, passes: ['auth.required', 'auth.accepted'] },
   'auth-403': { setup: 'auth', on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 HTTP+JSON'], passes: ['auth.required', 'auth.accepted'] },
-  'auth-multi-challenge': { setup: 'auth', passes: ['auth.challenge', 'auth.required'] },
+  'auth-multi-challenge': { setup: 'auth', on: HTTP, passes: ['auth.challenge', 'auth.required'] },
   'card-rtl-text': { passes: ['security.card.urls', 'security.card.hidden-text', 'security.card.llm-instructions', 'security.card.secrets'] },
   'redirect-same-host': { passes: ['security.redirects'] },
 };
@@ -610,30 +687,32 @@ const describeResult = (x: CheckResult | undefined) => (x ? `${x.status}${x.skip
 /** A detection: a failure, or an advisory where the generation backs the check with MAY only. */
 const detects = (x: CheckResult) => x.status === (x.level === 'MAY' ? 'advisory' : 'fail');
 
-const cleanCases: CaseSpec[] = TARGETS.flatMap((target) => SETUPS.filter((s) => setupApplies(s, target)).map((setup) => ({ target, setup })));
+const cleanCases: CaseSpec[] = RUN_TARGETS.flatMap((target) => SETUPS.filter((s) => setupApplies(s, target)).map((setup) => ({ target, setup })));
 
 interface DefectCase {
   defect: DefectName;
   e: DefectExpectation;
   c: CaseSpec;
 }
-const defectCases: DefectCase[] = (Object.entries(DEFECTS) as [DefectName, DefectExpectation | DefectExpectation[]][]).flatMap(([defect, es]) =>
-  list(es).flatMap((e) =>
-    (e.on ?? ALL).map((target): DefectCase => ({
-      defect,
-      e,
-      c: { target, setup: e.peer ? 'peer' : (e.setup ?? 'plain'), ...(e.peer ? { peerDefects: [defect] } : { defects: [defect] }) },
-    })),
-  ),
-);
+const defectCases: DefectCase[] = (Object.entries(DEFECTS) as [DefectName, DefectExpectation | DefectExpectation[]][])
+  .flatMap(([defect, es]) =>
+    list(es).flatMap((e) =>
+      (e.on ?? ALL).map((target): DefectCase => ({
+        defect,
+        e,
+        c: { target, setup: e.peer ? 'peer' : (e.setup ?? 'plain'), ...(e.peer ? { peerDefects: [defect] } : { defects: [defect] }) },
+      })),
+    ),
+  )
+  .filter((x) => runs(x.c));
 
 interface PermittedCase {
   permitted: PermittedName;
   e: PermittedExpectation;
   c: CaseSpec;
 }
-const permittedCases: PermittedCase[] = (Object.entries(PERMITTED) as [PermittedName, PermittedExpectation | PermittedExpectation[]][]).flatMap(
-  ([permitted, es]) =>
+const permittedCases: PermittedCase[] = (Object.entries(PERMITTED) as [PermittedName, PermittedExpectation | PermittedExpectation[]][])
+  .flatMap(([permitted, es]) =>
     list(es).flatMap((e) =>
       (e.on ?? ALL).map((target): PermittedCase => {
         const who = e.who ?? 'agent';
@@ -649,7 +728,8 @@ const permittedCases: PermittedCase[] = (Object.entries(PERMITTED) as [Permitted
         };
       }),
     ),
-);
+  )
+  .filter((x) => runs(x.c));
 
 const label = (c: CaseSpec) => `${c.target}${c.setup === 'plain' ? '' : ` (${c.setup}${c.peerDefects || c.peerPermitted ? ', on the peer' : ''})`}`;
 
@@ -661,7 +741,8 @@ beforeAll(async () => {
   await pool(all, 16, async (c) => {
     reports.set(caseKey(c), await runCase(c));
   });
-}, 600_000);
+  // About 8 minutes on a quiet 2-core machine (seven targets); a machine shared with other jobs needs far longer.
+}, 1_800_000);
 
 const reportOf = (c: CaseSpec) => {
   const r = reports.get(caseKey(c));
@@ -688,7 +769,7 @@ describe('the clean agent', () => {
     if (!updatingSnapshots()) expect(existsSync(resolve(__dirname, pinned)), `${pinned} is missing: create it with vitest -u and read it`).toBe(true);
     await expect(`${JSON.stringify(results, null, 1)}\n`).toMatchFileSnapshot(pinned);
   });
-  it('never leaks the credentials it was given', () => {
+  it.runIf(RUN_TARGETS.includes('v1.0 JSONRPC'))('never leaks the credentials it was given', () => {
     const r = reportOf({ target: 'v1.0 JSONRPC', setup: 'auth' });
     expect(JSON.stringify(r)).not.toContain(MATRIX_SECRET);
     expect(byId(r).get('auth.accepted')?.status).toBe('pass');
@@ -763,15 +844,14 @@ describe('coverage: every check can fail and can pass a permitted variant, where
       for (const x of reportResults(reportOf(c))) if (!(x.status === 'skip' && x.skipKind === 'not-applicable')) pairs.add(`${x.id} @ ${c.target}`);
     return pairs;
   };
-  const exempt = new Set(EXEMPT.flatMap((x) => x.on.map((t) => `${x.check} @ ${t}`)));
+  const exempt = new Set(EXEMPT.flatMap((x) => x.on.filter((t) => RUN_TARGETS.includes(t)).map((t) => `${x.check} @ ${t}`)));
 
-  it('every check applies somewhere', () => {
+  it.runIf(RUN_TARGETS.length === TARGETS.length)('every check applies somewhere', () => {
     const seen = new Set([...applicable()].map((p) => p.split(' @ ')[0]));
-    // gRPC-only checks: the matrix's targets are HTTP bindings; they are proven both ways in interop/bindings.test.ts.
     // OAuth token-endpoint checks: the test agent has no token endpoint; they are proven passing against a real
     // issuer (oauth2-mock-server) in src/engine/auth/oauth.test.ts and failing on each named defect of a token or
     // discovery answer in src/engine/checks/auth-oauth.test.ts.
-    const elsewhere = ['errors.grpc-status', 'auth.oauth-token', 'auth.oauth-discovery'];
+    const elsewhere = ['auth.oauth-token', 'auth.oauth-discovery'];
     expect(CHECK_CATALOG.map((c) => c.id).filter((id) => !seen.has(id) && !elsewhere.includes(id))).toEqual([]);
   });
 

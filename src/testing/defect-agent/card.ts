@@ -45,6 +45,11 @@ export interface AgentFeatures {
   oauth?: boolean;
   /** v0.3, v1.0: declare an optional and a required extension and apply the header rules (extensions.ts). */
   extensions?: boolean;
+  /**
+   * v1.0: the interface the card declares is gRPC at this `host:port` (startDefectAgent with binding GRPC: a gRPC front
+   * over this agent's JSON-RPC endpoint, grpc.ts), in place of the JSON-RPC one, which stays served but undeclared.
+   */
+  grpcEndpoint?: string;
 }
 
 /** Skills added by permitted variants (they match on their example's keyword, like the others). */
@@ -178,7 +183,11 @@ export function buildCard(c: CardInput): Json {
   const host = new URL(c.url);
   const grpcTarget = `${host.hostname}:9311`;
   if (gen === 'v1.0') {
-    const si: Json[] = [{ url, protocolBinding: c.binding, protocolVersion: '1.0' }];
+    // The gRPC binding (features.grpcEndpoint): a relative URL stays a relative URL (card-relative-url).
+    const grpcMain = features.grpcEndpoint && (has('card-relative-url') ? url : features.grpcEndpoint);
+    const si: Json[] = [
+      grpcMain ? { url: grpcMain, protocolBinding: 'GRPC', protocolVersion: '1.0' } : { url, protocolBinding: c.binding, protocolVersion: '1.0' },
+    ];
     card.supportedInterfaces = si;
     if (permits('grpc-interface')) si.push({ url: grpcTarget, protocolBinding: 'GRPC', protocolVersion: '1.0' });
     if (permits('version-compat-03')) si.push({ url, protocolBinding: c.binding, protocolVersion: '0.3' });

@@ -5,6 +5,9 @@ import type { Binding, Generation } from './dialect';
 import { Driver, type WireJson, pollUntil } from './wire-client';
 import { HAIKU_LINES } from './skills';
 import { pushDeliveries } from './push-probe';
+import { createGrpcTransport } from '../../grpc/transport';
+
+const grpcTransport = createGrpcTransport();
 
 const STEP = 10;
 const SLOW = 400;
@@ -404,6 +407,7 @@ interface Agents {
   nostream: RunningDefectAgent;
   extended: RunningDefectAgent;
   interfaces: RunningDefectAgent;
+  grpc: RunningDefectAgent;
 }
 type AgentKey = keyof Agents;
 
@@ -904,6 +908,19 @@ const PROBES: Record<DefectName, Probe> = {
     },
   },
   'rest-error-html': { agent: 'v1rest', shows: async (d) => ((await d.get('missing')).wire.headers.get('content-type') ?? '').startsWith('text/html') },
+  'grpc-bare-errors': {
+    agent: 'grpc',
+    shows: async (_d, a) => {
+      const r = await grpcTransport.unary({
+        url: a.url,
+        method: '/lf.a2a.v1.A2AService/GetTask',
+        message: { id: 'missing' },
+        metadata: { 'a2a-version': '1.0' },
+        timeoutMs: 5000,
+      });
+      return r.status === 'INTERNAL' && r.details.length === 0;
+    },
+  },
   // ------------------------------------------------------------------ auth, interop
   'auth-not-enforced': { agent: 'auth', shows: async (d) => (await d.send('hello')).wire.status === 200 },
   'auth-no-www-authenticate': {
@@ -958,6 +975,15 @@ const PROBES: Record<DefectName, Probe> = {
       return r.headers.get('access-control-allow-credentials') === 'true' && r.headers.get('access-control-allow-origin') === 'http://x.test';
     },
   },
+  'card-redirect-other-host': {
+    agent: 'v1',
+    shows: async (_d, a) => {
+      const r = await fetch(a.cardUrl, { redirect: 'manual' });
+      await r.text();
+      const to = r.headers.get('location');
+      return r.status === 302 && !!to && new URL(to).host !== new URL(a.cardUrl).host && (await fetch(to)).ok;
+    },
+  },
   'redirect-off-host': {
     agent: 'v1',
     shows: async (_d, a) => {
@@ -985,6 +1011,7 @@ describe('defects: each switch changes the wire as described, and the clean agen
     agents.push = await startDefectAgent({ generation: 'v1.0', features: { push: true }, ...common });
     agents.nostream = await startDefectAgent({ generation: 'v1.0', features: { streaming: false }, ...common });
     agents.extended = await startDefectAgent({ generation: 'v1.0', auth, features: { extendedCard: true }, ...common });
+    agents.grpc = await startDefectAgent({ generation: 'v1.0', binding: 'GRPC', ...common });
     agents.interfaces = await startDefectAgent({
       generation: 'v1.0',
       features: { extraInterfaces: [{ url: 'http://127.0.0.1:9/rest', binding: 'HTTP+JSON' }] },
@@ -1004,8 +1031,10 @@ describe('defects: each switch changes the wire as described, and the clean agen
     driver('nostream', 'v1.0', 'JSONRPC');
     driver('extended', 'v1.0', 'JSONRPC', BEARER);
     driver('interfaces', 'v1.0', 'JSONRPC');
+    driver('grpc', 'v1.0', 'JSONRPC');
   });
   afterAll(async () => {
+    grpcTransport.close();
     await Promise.all(Object.values(agents).map((a) => a.close()));
   });
 

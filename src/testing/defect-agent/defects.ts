@@ -109,6 +109,7 @@ export const DEFECTS = {
   'error-data-untyped': 'v1.0 JSON-RPC: error.data items have no "@type".',
   'rest-error-not-status': 'REST error bodies are {error: string, code} instead of google.rpc.Status.',
   'rest-error-html': 'HTTP+JSON errors are HTML pages instead of JSON bodies.',
+  'grpc-bare-errors': 'gRPC errors are INTERNAL statuses without a google.rpc.ErrorInfo (binding GRPC).',
   // ---------------------------------------------------------------- auth, interop
   'auth-not-enforced': 'Credentials are declared but not checked.',
   'auth-no-www-authenticate': '401 answers carry no WWW-Authenticate header.',
@@ -125,6 +126,7 @@ export const DEFECTS = {
   'card-secret': 'The card description carries an AWS access key id (the documented example key).',
   'cors-credentials': 'CORS answers echo the Origin with Access-Control-Allow-Credentials: true (any site may make credentialed calls).',
   'redirect-off-host': 'A GET of the endpoint redirects (302) to another host.',
+  'card-redirect-other-host': 'The card URL redirects (302) to the same card at another host name (localhost for 127.0.0.1).',
 } as const satisfies Record<string, string>;
 
 export type DefectName = keyof typeof DEFECTS;

@@ -18,11 +18,13 @@ export interface GrpcFront {
   close(): Promise<void>;
 }
 
+export type GrpcFrontVariant = 'faithful' | 'differs' | 'bare-errors';
+
 export interface GrpcFrontOptions {
-  /** The v1.0 JSON-RPC endpoint the calls are forwarded to. */
-  jsonRpcUrl: string;
-  /** `differs`: SendMessage answers a Message; `bare-errors`: errors as INTERNAL without ErrorInfo. */
-  variant?: 'faithful' | 'differs' | 'bare-errors';
+  /** The v1.0 JSON-RPC endpoint the calls are forwarded to (a function: read at each call, for an agent started after the front). */
+  jsonRpcUrl: string | (() => string);
+  /** `differs`: SendMessage answers a Message; `bare-errors`: errors as INTERNAL without ErrorInfo. A function is read at each call. */
+  variant?: GrpcFrontVariant | (() => GrpcFrontVariant);
 }
 
 /** JSON-RPC error code -> gRPC status (v1.0.1 §5.4) and ErrorInfo reason. */
@@ -56,6 +58,30 @@ function statusError(e: { code?: unknown; message?: unknown }, bare = false): Pa
   return { code, details, metadata };
 }
 
+type RpcError = { code?: unknown; message?: unknown };
+type Status = Partial<grpc.StatusObject> & { code: grpc.status };
+const REFUSED: Partial<Record<number, grpc.status>> = {
+  401: grpc.status.UNAUTHENTICATED,
+  403: grpc.status.PERMISSION_DENIED,
+  429: grpc.status.RESOURCE_EXHAUSTED,
+};
+
+/**
+ * The JSON-RPC endpoint's answer: its JSON-RPC body, or the gRPC status of an answer without one (v1.0.1 §3.3.2:
+ * 401 UNAUTHENTICATED, 403 PERMISSION_DENIED; a rate limit RESOURCE_EXHAUSTED; a body that is not JSON, such as an
+ * HTML error page, is the server failing: INTERNAL).
+ */
+async function answerOf(r: Response): Promise<{ body: { result?: unknown; error?: RpcError } } | { status: Status }> {
+  const refused = REFUSED[r.status];
+  const text = await r.text();
+  if (refused !== undefined) return { status: { code: refused, details: `HTTP ${r.status}` } };
+  try {
+    return { body: JSON.parse(text) as { result?: unknown; error?: RpcError } };
+  } catch {
+    return { status: { code: grpc.status.INTERNAL, details: `HTTP ${r.status}: the answer is not JSON` } };
+  }
+}
+
 const headersOf = (md: grpc.Metadata): Record<string, string> => {
   const h: Record<string, string> = { 'Content-Type': 'application/json' };
   for (const [k, v] of Object.entries(md.getMap())) if (typeof v === 'string' && !k.startsWith('grpc-') && k !== 'user-agent') h[k] = v;
@@ -66,11 +92,13 @@ const headersOf = (md: grpc.Metadata): Record<string, string> => {
 export async function startGrpcFront(opts: GrpcFrontOptions): Promise<GrpcFront> {
   const server = new grpc.Server();
   const calls: string[] = [];
-  const bare = opts.variant === 'bare-errors';
+  const variant = () => (typeof opts.variant === 'function' ? opts.variant() : (opts.variant ?? 'faithful'));
+  const target = () => (typeof opts.jsonRpcUrl === 'function' ? opts.jsonRpcUrl() : opts.jsonRpcUrl);
   let seq = 0;
-  const rpc = (method: string, params: unknown, md: grpc.Metadata, stream: boolean) =>
-    fetch(opts.jsonRpcUrl, {
+  const rpc = (method: string, params: unknown, md: grpc.Metadata, stream: boolean, signal?: AbortSignal) =>
+    fetch(target(), {
       method: 'POST',
+      signal,
       headers: { ...headersOf(md), Accept: stream ? 'text/event-stream' : 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: ++seq, method, params }),
     });
@@ -97,30 +125,42 @@ export async function startGrpcFront(opts: GrpcFrontOptions): Promise<GrpcFront>
         }
       : (call: grpc.ServerUnaryCall<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) => {
           calls.push(name);
-          if (name === 'SendMessage' && opts.variant === 'differs') {
+          const bare = variant() === 'bare-errors';
+          if (name === 'SendMessage' && variant() === 'differs') {
             cb(null, { message: { messageId: `grpc-${seq++}`, role: 'ROLE_AGENT', parts: [{ text: 'Over gRPC I only chat: no task.' }] } });
             return;
           }
           rpc(name, call.request, call.metadata, false)
-            .then((r) => r.json() as Promise<{ result?: unknown; error?: { code?: unknown; message?: unknown } }>)
-            .then((body) => (body.error ? cb(statusError(body.error, bare), null) : cb(null, body.result ?? {})))
+            .then(answerOf)
+            .then((a) => ('status' in a ? cb(a.status, null) : a.body.error ? cb(statusError(a.body.error, bare), null) : cb(null, a.body.result ?? {})))
             .catch((e: unknown) => cb({ code: grpc.status.UNAVAILABLE, details: String(e) }, null));
         };
   }
 
   async function relayStream(name: string, call: grpc.ServerWritableStream<unknown, unknown>) {
+    const bare = variant() === 'bare-errors';
+    // The client went away: so does the front's SSE request (the agent sees the disconnect, as over HTTP).
+    const ac = new AbortController();
+    call.on('cancelled', () => ac.abort());
     try {
-      const r = await rpc(name, call.request, call.metadata, true);
-      if (!/event-stream/.test(r.headers.get('content-type') ?? '')) {
-        const body = (await r.json()) as { error?: { code?: unknown; message?: unknown } };
-        call.emit('error', statusError(body.error ?? {}, bare));
+      const r = await rpc(name, call.request, call.metadata, true, ac.signal);
+      if (!/event-stream/.test(r.headers.get('content-type') ?? '') || r.status >= 400) {
+        const a = await answerOf(r);
+        call.emit('error', 'status' in a ? a.status : statusError(a.body.error ?? {}, bare));
         return;
       }
       let failed = false;
       const parser = createParser({
         onEvent: (ev) => {
           if (failed) return;
-          const msg = JSON.parse(ev.data) as { result?: unknown; error?: { code?: unknown; message?: unknown } };
+          let msg: { result?: unknown; error?: RpcError };
+          try {
+            msg = JSON.parse(ev.data) as { result?: unknown; error?: RpcError };
+          } catch {
+            failed = true;
+            call.emit('error', { code: grpc.status.INTERNAL, details: 'a stream event of the agent is not JSON' });
+            return;
+          }
           if (msg.error) {
             failed = true;
             call.emit('error', statusError(msg.error, bare));
@@ -137,7 +177,7 @@ export async function startGrpcFront(opts: GrpcFrontOptions): Promise<GrpcFront>
       await reader?.cancel().catch(() => undefined);
       if (!failed) call.end();
     } catch (e) {
-      call.emit('error', { code: grpc.status.UNAVAILABLE, details: String(e) });
+      if (!call.cancelled) call.emit('error', { code: grpc.status.UNAVAILABLE, details: String(e) });
     }
   }
 
@@ -148,6 +188,17 @@ export async function startGrpcFront(opts: GrpcFrontOptions): Promise<GrpcFront>
   return {
     url: `127.0.0.1:${port}`,
     calls,
-    close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+    // Calls still open (a stream the client never read to its end) would hold a graceful shutdown: forced after 1 s.
+    close: () =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, 1000);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      }),
   };
 }

@@ -94,6 +94,13 @@ export function createDefectAgentHandler(opts: DefectAgentMountOptions): DefectA
         preflight(req, res, sub);
         return true;
       }
+      // card-redirect-other-host: the card moved to another host name of this very agent (still discoverable).
+      if ((sub === cardPathNew || sub === cardPathOld) && has('card-redirect-other-host') && /^127\.0\.0\.1:/.test(req.headers.host ?? '')) {
+        res
+          .writeHead(302, { Location: `http://${(req.headers.host ?? '').replace('127.0.0.1', 'localhost')}${basePath}${sub}`, 'Content-Type': 'text/plain' })
+          .end('Moved');
+        return true;
+      }
       if (sub === cardPathNew || sub === cardPathOld) return serveCard(req, res, sub);
       if (card.serveJwks(req, res, sub)) return true;
       const notFound = () => res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));

@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DefectName } from './defects';
 import type { PermittedName } from './permitted';
-import { createDefectAgentHandler, type DefectAgentOptions, type RecordedRequest } from './handler';
+import { createDefectAgentHandler, type Binding, type DefectAgentOptions, type RecordedRequest } from './handler';
 
 export { DEFECTS, DEFECT_NAMES, isDefectName, type DefectName } from './defects';
 export { PERMITTED, PERMITTED_NAMES, isPermittedName, type PermittedName } from './permitted';
@@ -27,14 +27,21 @@ export {
 } from './handler';
 export { SKILLS, behaviourFor, behaviourDelays, DEFAULT_SLOW_TASK_MS, DEFAULT_STEP_MS, type Behaviour } from './skills';
 
-export interface StartDefectAgentOptions extends DefectAgentOptions {
+/** The bindings the test agent speaks: JSON-RPC and HTTP+JSON natively, gRPC (v1.0) through a front (grpc.ts). */
+export type AgentBinding = Binding | 'GRPC';
+
+export interface StartDefectAgentOptions extends Omit<DefectAgentOptions, 'binding'> {
+  /** GRPC (v1.0 only): a gRPC server on its own port in front of the agent's JSON-RPC endpoint, declared by the card. */
+  binding?: AgentBinding;
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
   port?: number;
 }
 
 export interface RunningDefectAgent {
-  /** The agent endpoint: JSON-RPC URL, or REST base URL. */
+  /** The agent endpoint: JSON-RPC URL, REST base URL, or gRPC `host:port`. */
   url: string;
+  /** The gRPC front (binding GRPC): the methods it was called with. */
+  grpc?: { readonly calls: readonly string[] };
   /** Absolute URL of the public card. */
   cardUrl: string;
   setDefects(d: DefectName[]): void;
@@ -45,6 +52,47 @@ export interface RunningDefectAgent {
 }
 
 export async function startDefectAgent(opts: StartDefectAgentOptions): Promise<RunningDefectAgent> {
+  if (opts.binding === 'GRPC') return startGrpcAgent(opts);
+  return startHttpAgent({ ...opts, binding: opts.binding });
+}
+
+/**
+ * The gRPC binding: the front is bound first (the card names its port), then the agent; the front forwards every call
+ * to the agent's JSON-RPC endpoint and applies the defect grpc-bare-errors as the agent's defects say at each call.
+ */
+async function startGrpcAgent(opts: StartDefectAgentOptions): Promise<RunningDefectAgent> {
+  if (opts.generation !== 'v1.0') throw new Error('the gRPC binding exists from v1.0');
+  const { startGrpcFront } = await import('./grpc');
+  let agent: RunningDefectAgent | undefined;
+  let defects: readonly DefectName[] = opts.defects ?? [];
+  const front = await startGrpcFront({
+    jsonRpcUrl: () => agent?.url ?? 'http://127.0.0.1:9/',
+    variant: () => (defects.includes('grpc-bare-errors') ? 'bare-errors' : 'faithful'),
+  });
+  try {
+    agent = await startHttpAgent({ ...opts, binding: 'JSONRPC', features: { ...opts.features, grpcEndpoint: front.url } });
+  } catch (e) {
+    await front.close();
+    throw e;
+  }
+  const http = agent;
+  return {
+    ...http,
+    url: front.url,
+    grpc: front,
+    setDefects: (d) => {
+      http.setDefects(d);
+      defects = [...d];
+    },
+    // The agent first: its streams end, and with them the calls the front relays them on.
+    close: async () => {
+      await http.close();
+      await front.close();
+    },
+  };
+}
+
+async function startHttpAgent(opts: StartDefectAgentOptions & { binding?: Binding }): Promise<RunningDefectAgent> {
   const agent = createDefectAgentHandler({ ...opts, basePath: '' });
   const server: Server = createServer((req, res) => {
     if (!agent.handle(req, res)) res.writeHead(404).end();

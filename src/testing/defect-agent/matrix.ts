@@ -1,18 +1,20 @@
 /**
- * The harness of the defect and permitted-behaviour matrices (src/engine/checks/matrix.test.ts): the six
+ * The harness of the defect and permitted-behaviour matrices (src/engine/checks/matrix.test.ts): the seven
  * generation x binding targets, the agent setups a check needs to apply (auth, push, streaming off, extended card,
  * a peer, a second interface), and one suite run against a freshly started test agent.
  */
+import { createGrpcTransport } from '../../grpc/transport';
 import { createNodeHost } from '../../hosts/node';
 import type { Report } from '../../engine/model/report';
 import { runConformance } from '../../engine/runner/run';
 import type { DefectName } from './defects';
 import type { Binding, Generation } from './dialect';
-import { startDefectAgent, type RunningDefectAgent, type StartDefectAgentOptions } from './index';
+import { startDefectAgent, type AgentBinding, type RunningDefectAgent, type StartDefectAgentOptions } from './index';
 import type { PermittedName } from './permitted';
 
-export type Target = `${Generation} ${Binding}`;
-export const TARGETS: readonly Target[] = ['legacy JSONRPC', 'v0.2 JSONRPC', 'v0.3 JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC', 'v1.0 HTTP+JSON'];
+/** A generation spoken over a binding; gRPC exists from v1.0 (the test agent's gRPC front, grpc.ts). */
+export type Target = `${Generation} ${Binding}` | 'v1.0 GRPC';
+export const TARGETS: readonly Target[] = ['legacy JSONRPC', 'v0.2 JSONRPC', 'v0.3 JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC', 'v1.0 HTTP+JSON', 'v1.0 GRPC'];
 export const JSONRPC_TARGETS = TARGETS.filter((t) => t.endsWith('JSONRPC'));
 export const REST_TARGETS = TARGETS.filter((t) => t.endsWith('HTTP+JSON'));
 export const V1_TARGETS = TARGETS.filter((t) => t.startsWith('v1.0'));
@@ -49,8 +51,12 @@ export interface CaseSpec {
   peerPermitted?: PermittedName[];
 }
 
-/** The file (under src/engine/checks/__matrix__/) that pins the clean agent's results for a target and setup. */
-export const pinnedMatrixFile = (c: Pick<CaseSpec, 'target' | 'setup'>) => `clean ${c.target} ${c.setup}.json`;
+/**
+ * The file (under src/engine/checks/__matrix__/) that pins the clean agent's results for a target and setup, named
+ * without spaces or `+` (shell- and URL-safe): `clean-v1.0-http-json-plain.json`.
+ */
+export const pinnedMatrixFile = (c: Pick<CaseSpec, 'target' | 'setup'>) =>
+  `clean-${c.target.toLowerCase().replace(/\+/g, '-').replace(/ /g, '-')}-${c.setup}.json`;
 
 /** Every clean case of the matrix: each target with each setup that exists for it. */
 export const CLEAN_CASES: readonly Pick<CaseSpec, 'target' | 'setup'>[] = TARGETS.flatMap((target) =>
@@ -76,8 +82,9 @@ const PACE = { slowTaskMs: 800, stepMs: 10 } as const;
 
 /** Starts the agent(s) of a case, runs the whole suite against them, closes them; never throws on agent misbehaviour. */
 export async function runCase(c: CaseSpec, timeoutMs = 8000): Promise<Report> {
-  const [generation, binding] = c.target.split(' ') as [Generation, Binding];
+  const [generation, binding] = c.target.split(' ') as [Generation, AgentBinding];
   const started: RunningDefectAgent[] = [];
+  const grpc = binding === 'GRPC' ? createGrpcTransport() : undefined;
   try {
     const auth = c.setup === 'auth' || c.setup === 'extended' ? { auth: { scheme: 'bearer' as const, secret: MATRIX_SECRET } } : {};
     const features: StartDefectAgentOptions['features'] = {
@@ -103,11 +110,19 @@ export async function runCase(c: CaseSpec, timeoutMs = 8000): Promise<Report> {
       peerUrl = baseUrl(peer);
     }
     return await runConformance(
-      createNodeHost(),
-      { agentUrl: baseUrl(agent), peerUrl, timeoutMs, ...(auth.auth ? { credentials: { kind: 'bearer', token: MATRIX_SECRET } } : {}) },
+      createNodeHost(grpc ? { grpc } : {}),
+      {
+        agentUrl: baseUrl(agent),
+        peerUrl,
+        timeoutMs,
+        // The run would test an HTTP interface first when the card also declares one (setup interfaces): ask for gRPC.
+        ...(grpc ? { prefer: { binding: 'GRPC' as const } } : {}),
+        ...(auth.auth ? { credentials: { kind: 'bearer' as const, token: MATRIX_SECRET } } : {}),
+      },
       () => {},
     );
   } finally {
+    grpc?.close();
     await Promise.all(started.map((a) => a.close()));
   }
 }
