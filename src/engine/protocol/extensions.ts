@@ -21,7 +21,7 @@ export const splitExtensions = (v: string | null | undefined): string[] =>
     .filter(Boolean);
 
 /** What the header rules read of a card (card/normalize.ts NormalizedCard: the protocol layer sits below the card's). */
-export interface DeclaredExtensions {
+interface DeclaredExtensions {
   readonly capabilities: { readonly extensions: readonly { readonly uri: string; readonly required: boolean }[] };
 }
 

@@ -14,7 +14,7 @@ import type { PermittedName } from './permitted';
 type Json = Record<string, unknown>;
 
 /** What the extension rules read of the agent (state.ts AgentState; not imported: card.ts -> here -> state.ts -> card.ts was a cycle). */
-export interface ExtensionGateState {
+interface ExtensionGateState {
   readonly gen: Generation;
   readonly features: { readonly extensions?: boolean };
   has(d: DefectName): boolean;
