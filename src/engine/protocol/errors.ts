@@ -3,9 +3,9 @@ import type { Binding, Generation } from '../model/check';
 /**
  * The one table of protocol errors: each A2A error (and the JSON-RPC 2.0 standard errors A2A adopts) by name, and per
  * generation how it travels: its JSON-RPC code, its HTTP+JSON status, its gRPC status and its google.rpc.ErrorInfo
- * reason, where that generation defines them. Checks and sessions recognise an error answer with `isA2AError` and
- * name it with `a2aErrorName`; they never spell a code, a status or a reason themselves
- * (src/engine/protocol/errors-literals.test.ts holds checks, judges and session to it).
+ * reason, where that generation defines them. Checks, judges, the console session and the tap recognise an error
+ * answer with `isA2AError` and name it with `a2aErrorName`; nothing else in the engine spells a code or a reason
+ * (src/engine/protocol/errors-literals.test.ts holds all of src/engine to it, the quoted specification aside).
  *
  * Sources (schema and proto before prose, spec/a2a/REFERENCE.md §10), held by errors.test.ts:
  * - legacy: v0.1.0 a2a.json (the codes); the §8.2 document table also lists -32005 ContentTypeNotSupported (kept, with

@@ -25,7 +25,7 @@ import {
   type RestExpect,
 } from '../fixtures/probes';
 import { completedRun, noFinishedTask, ownFinishedRun, primarySkill, skillInput, skillRuns } from '../fixtures/tasks';
-import { isRefusal, isSuccess, probeTaskNotFound } from './shared';
+import { isRefusal, isSuccess } from './shared';
 
 const UNSUPPORTED = JSONRPC_CODE.UnsupportedOperation;
 
@@ -177,7 +177,7 @@ export const errorsPushNotSupported = defineCheck({
     // The right code in a malformed error object (JSON-RPC 2.0 §5.1): say that, not "neither call gave it".
     const rightCode = vs.find((v, i) => v.status === 'fail' && !ctx.dialect.isRest && probeIs(ctx, [set, list][i]!, 'PushNotificationNotSupported'));
     if (rightCode) return { ...rightCode, evidence };
-    if (!real && (probeTaskNotFound(ctx, set) || probeTaskNotFound(ctx, list))) {
+    if (!real && (probeIs(ctx, set, 'TaskNotFound') || probeIs(ctx, list, 'TaskNotFound'))) {
       return skip(
         `No task of this run could be named, and the agent answered TaskNotFound for the invented id ${taskId.id}: it checks the task before the capability (the order is unspecified), so PushNotificationNotSupported could not be observed.`,
         'precondition',

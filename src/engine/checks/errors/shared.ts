@@ -69,9 +69,6 @@ export function probesFor(ctx: CheckContextWith<'dialect'>): (keyof typeof PROBE
   );
 }
 
-/** TaskNotFound on the probe's binding (protocol/errors.ts): the JSON-RPC code; HTTP+JSON the reason, or a 404 without one. */
-export const probeTaskNotFound = (ctx: CheckContextWith<'dialect'>, p: Probe): boolean => probeIs(ctx, p, 'TaskNotFound');
-
 /** A read-back that finds no task: TaskNotFound on any binding, or any error at HTTP 404. */
 export const outcomeNotFound = (o: CallOutcome | undefined) => o?.kind === 'error' && (isA2AError(o, 'TaskNotFound') || o.http.status === 404);
 

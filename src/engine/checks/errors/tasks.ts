@@ -19,13 +19,14 @@ import {
   isClientError,
   malformedIdVerdict,
   only,
+  probeIs,
   sendProbe,
   type Probe,
   type RestExpect,
 } from '../fixtures/probes';
 import { noFinishedTask, ownFinishedRun, primarySkill, runningCandidates, runTask, skillInput, skillRuns, startRunningTask } from '../fixtures/tasks';
 import { terminalChanged } from '../../judges/rules';
-import { answeredState, isRefusal, isSuccess, outcomeNotFound, PROBES, probeTaskNotFound, readBack, readBackEvidence, V1_UNSUPPORTED } from './shared';
+import { answeredState, isRefusal, isSuccess, outcomeNotFound, PROBES, readBack, readBackEvidence, V1_UNSUPPORTED } from './shared';
 
 /** HTTP+JSON statuses for TaskNotCancelable: 400 (v1.0.1) or 409 (v1.0.0, a2a-python 0.3); v0.x: another 4xx is an advisory. */
 function cancelStatuses(ctx: CheckContextWith<'dialect'>): RestExpect {
@@ -165,7 +166,7 @@ export const errorsCancelTwice = defineCheck({
           `${what}: the agent returned the canceled task again; v1.0.1 §3.3.1 makes cancel idempotent ("multiple cancellation requests have the same effect").`,
           evidence,
         );
-      if (probeTaskNotFound(ctx, p)) return pass(`${what}: TaskNotFound, which v1.0.1 §3.3.1 permits for a canceled and purged task.`, evidence);
+      if (probeIs(ctx, p, 'TaskNotFound')) return pass(`${what}: TaskNotFound, which v1.0.1 §3.3.1 permits for a canceled and purged task.`, evidence);
       return {
         ...v,
         evidence,
@@ -173,7 +174,7 @@ export const errorsCancelTwice = defineCheck({
           'v1.0.1 §3.3.1 calls cancel idempotent (a duplicate may return the task, or TaskNotFound once purged) while §3.1.5 lists TaskNotCancelable for a canceled task: nothing else is named, but the release contradicts itself here.',
       };
     }
-    if (probeTaskNotFound(ctx, p) && outcomeNotFound(after))
+    if (probeIs(ctx, p, 'TaskNotFound') && outcomeNotFound(after))
       return pass(`${what}: TaskNotFound, and a get finds no such task either (it was purged).`, evidence);
     if (got) {
       return fail(
@@ -229,7 +230,7 @@ export const errorsMessageToTerminal = defineCheck({
                 'a2a-python\'s DefaultRequestHandler answers InvalidParams ("Task … is in terminal state"); v1.0.1 §3.1.1 names UnsupportedOperationError.',
             },
           });
-      if (v.status === 'fail' && probeTaskNotFound(ctx, p)) {
+      if (v.status === 'fail' && probeIs(ctx, p, 'TaskNotFound')) {
         after = await readBack(ctx, id);
         if (outcomeNotFound(after))
           return skip(

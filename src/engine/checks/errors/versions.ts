@@ -4,8 +4,7 @@
  */
 import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials } from '../define';
 import { unknownTaskId } from '../fixtures/probe-ids';
-import { answered, crashVerdict, expectRest, expectRpcCode, only, sendProbe } from '../fixtures/probes';
-import { probeTaskNotFound } from './shared';
+import { answered, crashVerdict, expectRest, expectRpcCode, only, probeIs, sendProbe } from '../fixtures/probes';
 import { describeOperation, fillPath, methodName, restRoute } from '../../protocol/operations';
 import { ERROR_REASON, JSONRPC_CODE } from '../../protocol/errors';
 
@@ -28,7 +27,7 @@ export const errorsVersionUnsupported = defineCheck({
     });
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
-    const processed = probeTaskNotFound(ctx, p) ? ' The request was processed (TaskNotFound for our probe id): the header was ignored.' : '';
+    const processed = probeIs(ctx, p, 'TaskNotFound') ? ' The request was processed (TaskNotFound for our probe id): the header was ignored.' : '';
     const v = ctx.dialect.isRest
       ? expectRest(ctx, p, 'A2A-Version: 99.0', { pass: only(400), expected: 'HTTP 400 VERSION_NOT_SUPPORTED', reason: ERROR_REASON.VersionNotSupported })
       : expectRpcCode(ctx, p, 'A2A-Version: 99.0', { codes: [JSONRPC_CODE.VersionNotSupported], names: 'VersionNotSupported' });
