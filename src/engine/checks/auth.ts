@@ -22,9 +22,7 @@ const AUTH = {
 function authProbe(ctx: CheckContextWith<'dialect'>, anonymous: boolean): Promise<Probe> {
   return sendProbe(ctx, anonymous ? 'auth-anonymous' : 'auth-credentials', async () => {
     const taskId = await unknownTaskId(ctx);
-    return ctx.dialect.isRest
-      ? { kind: 'rest', ...ctx.dialect.route('get', { id: taskId.id }), anonymous, lane: 'auth', taskId }
-      : { kind: 'rpc', method: ctx.dialect.method('get'), params: { id: taskId.id }, anonymous, lane: 'auth', taskId };
+    return { ...ctx.dialect.request('get', { id: taskId.id }, { id: taskId.id }), anonymous, lane: 'auth', taskId };
   });
 }
 

@@ -13,6 +13,9 @@ export type { CallOpts, DialectConfig, ListArgs, SendArgs } from './call-options
 
 type Ids = { id?: string; configId?: string };
 
+/** An operation as a raw request (Dialect.request). */
+export type OperationRequest = { kind: 'rest'; method: string; path: string; body?: string } | { kind: 'rpc'; method: string; params: unknown };
+
 /**
  * Speaks one generation over one binding: builds requests from the table of operations (operations.ts), negotiates
  * the v0.3 HTTP+JSON payload style, and parses answers (parse.ts). Never throws.
@@ -72,6 +75,17 @@ export class Dialect {
   route(op: Operation, ids: Ids = {}): RestRoute {
     const r = restRoute(this.generation, op);
     return { method: r.method, path: fillPath(r.path, ids) };
+  }
+
+  /**
+   * An operation as a hand-made request (the error and auth probes send it raw, to read the answer as it is): on
+   * HTTP+JSON its route with `ids` filled in and `params` as the JSON body (none for GET and DELETE, whose ids are in
+   * the path); on JSON-RPC its method and `params`.
+   */
+  request(op: Operation, params: Record<string, unknown>, ids: Ids = {}): OperationRequest {
+    if (!this.isRest) return { kind: 'rpc', method: this.method(op), params };
+    const r = this.route(op, ids);
+    return r.method === 'POST' ? { kind: 'rest', ...r, body: JSON.stringify(params) } : { kind: 'rest', ...r };
   }
 
   /** The full URL of an operation (tenant and `/v1` prefix included), without credential query parameters. */

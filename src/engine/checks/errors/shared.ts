@@ -55,9 +55,7 @@ export const PROBES = {
   'task-not-found': (ctx: CheckContextWith<'dialect'>) =>
     sendProbe(ctx, 'task-not-found', async () => {
       const taskId = await unknownTaskId(ctx);
-      return ctx.dialect.isRest
-        ? { kind: 'rest', ...ctx.dialect.route('get', { id: taskId.id }), taskId }
-        : { kind: 'rpc', method: ctx.dialect.method('get'), params: { id: taskId.id }, taskId };
+      return { ...ctx.dialect.request('get', { id: taskId.id }, { id: taskId.id }), taskId };
     }),
 } as const;
 

@@ -208,11 +208,7 @@ export const errorsMessageToTerminal = defineCheck({
     const marker = `One more thing, please (a2a-interop ${ctx.uuid().slice(0, 8)}).`;
     const params = ctx.dialect.sendParams({ text: marker, taskId: id, contextId: t.contextId });
     const what = `A message to ${t.rawState} task ${id}`;
-    const p = await sendProbe(ctx, 'message-to-terminal', () =>
-      ctx.dialect.isRest
-        ? { kind: 'rest', ...ctx.dialect.route('send'), body: JSON.stringify(params) }
-        : { kind: 'rpc', method: ctx.dialect.method('send'), params },
-    );
+    const p = await sendProbe(ctx, 'message-to-terminal', () => ctx.dialect.request('send', params));
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
     const crash = crashVerdict(ctx, p, what);
@@ -290,11 +286,7 @@ export const errorsUnknownTaskMessage = defineCheck({
     const taskId = await unknownTaskId(ctx);
     const input = skillInput(ctx, primarySkill(ctx));
     const params = ctx.dialect.sendParams({ text: input.text, parts: input.parts, taskId: taskId.id });
-    const p = await sendProbe(ctx, 'unknown-task-message', () =>
-      ctx.dialect.isRest
-        ? { kind: 'rest', ...ctx.dialect.route('send'), body: JSON.stringify(params), taskId }
-        : { kind: 'rpc', method: ctx.dialect.method('send'), params, taskId },
-    );
+    const p = await sendProbe(ctx, 'unknown-task-message', () => ({ ...ctx.dialect.request('send', params), taskId }));
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
     const what = `A message with taskId ${taskId.id} (no such task)`;
@@ -377,11 +369,7 @@ export const errorsContextMismatch = defineCheck({
       const marker = `a2a-interop context-mismatch probe ${otherContext.slice(0, 8)}`;
       const params = ctx.dialect.sendParams({ text: marker, taskId: id, contextId: otherContext });
       const what = `A message to ${target.label} (contextId ${t.contextId ?? '?'}) with contextId ${otherContext}`;
-      const p = await sendProbe(ctx, `context-mismatch-${attempt}`, () =>
-        ctx.dialect.isRest
-          ? { kind: 'rest', ...ctx.dialect.route('send'), body: JSON.stringify(params) }
-          : { kind: 'rpc', method: ctx.dialect.method('send'), params },
-      );
+      const p = await sendProbe(ctx, `context-mismatch-${attempt}`, () => ctx.dialect.request('send', params));
       const skipped = refusedForCredentials(ctx, p.http);
       if (skipped) return skipped;
       const crash = crashVerdict(ctx, p, what);

@@ -21,9 +21,7 @@ export const errorsVersionUnsupported = defineCheck({
     const h = { 'A2A-Version': '99.0' };
     const p = await sendProbe(ctx, 'version-unsupported', async () => {
       const taskId = await unknownTaskId(ctx);
-      return ctx.dialect.isRest
-        ? { kind: 'rest', ...ctx.dialect.route('get', { id: taskId.id }), headers: h, taskId }
-        : { kind: 'rpc', method: ctx.dialect.method('get'), params: { id: taskId.id }, headers: h, taskId };
+      return { ...ctx.dialect.request('get', { id: taskId.id }, { id: taskId.id }), headers: h, taskId };
     });
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
@@ -91,11 +89,7 @@ export const errorsVersionMissing = defineCheck({
       }
       return fail(`${what}: expected the 0.3 answer (HTTP 404 for our unknown task), got ${answered(p)}.`, evidence);
     }
-    const p = await sendProbe(ctx, 'version-missing', () =>
-      ctx.dialect.isRest
-        ? { kind: 'rest', ...ctx.dialect.route('get', { id: taskId.id }), omit, taskId }
-        : { kind: 'rpc', method: ctx.dialect.method('get'), params: { id: taskId.id }, omit, taskId },
-    );
+    const p = await sendProbe(ctx, 'version-missing', () => ({ ...ctx.dialect.request('get', { id: taskId.id }, { id: taskId.id }), omit, taskId }));
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
     const what = `A ${ctx.dialect.describe('get')} without A2A-Version (the card declares only 1.0 at this URL)`;

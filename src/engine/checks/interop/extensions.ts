@@ -25,11 +25,7 @@ function sendWith(ctx: CheckContextWith<'dialect'>, name: string, header: { valu
   const params = d.sendParams({ text: input.text, parts: input.parts, returnImmediately: true });
   const headers = header.value !== undefined ? { [h]: header.value } : undefined;
   const omit = header.omit ? [h] : undefined;
-  return sendProbe(ctx, name, () =>
-    d.isRest
-      ? { kind: 'rest', ...d.route('send'), body: JSON.stringify(params), headers, omit, lane: ctx.checkId }
-      : { kind: 'rpc', method: d.method('send'), params, headers, omit, lane: ctx.checkId },
-  );
+  return sendProbe(ctx, name, () => ({ ...d.request('send', params), headers, omit, lane: ctx.checkId }));
 }
 
 const declaredUris = (ctx: CheckContextWith<'dialect'>) => [...new Set(ctx.card.capabilities.extensions.map((e) => e.uri).filter(Boolean))];
