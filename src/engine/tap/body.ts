@@ -217,3 +217,18 @@ export function watchBody(body: ReadableStream<Uint8Array>, o: WatchOptions): Re
     { highWaterMark: 0 },
   );
 }
+
+/** What a plain body read whole shows (the small-body path: its bytes are all here already). */
+export function plainSeen(all: Uint8Array, keepBytes: number): BodySeen {
+  const bom = all.length >= 3 && all[0] === 0xef && all[1] === 0xbb && all[2] === 0xbf;
+  const kept = all.subarray(bom ? 3 : 0, Math.min(all.length, keepBytes));
+  let invalidUtf8 = false;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(kept);
+  } catch {
+    invalidUtf8 = true;
+    text = new TextDecoder('utf-8').decode(kept);
+  }
+  return { bytes: all.length, text, truncated: all.length > keepBytes, bom, invalidUtf8, events: 0, ignoredLines: [], ignoredLineCount: 0 };
+}

@@ -11,13 +11,16 @@ import { timerSleep } from '../ports';
 import { Redactor } from '../redact';
 import { truncate } from '../util/json';
 import { StreamJudge, cardFindings, judgePlainAnswer, type AnswerContext, type TaskShown } from './agent';
-import { watchBody, type BodyEnd, type BodySeen } from './body';
+import { plainSeen, watchBody, type BodyEnd, type BodySeen } from './body';
 import { Conversation } from './conversation';
 import { DEFAULT_TAP_LIMITS, TapRecord, type NewTapEvent } from './record';
 import { forwardHeaders, learnSecrets, pickInterface, readBounded, readRequest, relayHeaders, TooLarge } from './request';
 import { isCardPath, RouteTable, rewriteCard } from './routes';
 import { interfacesFor, resolveTarget, tapHost, type TapTarget } from './target';
 import type { Tap, TapFaults, TapFinding, TapLimits, TapOptions, TapSide } from './types';
+
+/** Plain answers up to this size with a declared length are read whole before they are relayed (no stream set up). */
+const SMALL_BODY_BYTES = 64 * 1024;
 
 const text = (status: number, body: string, extra: Record<string, string> = {}) =>
   new Response(JSON.stringify({ error: body }), { status, headers: { 'content-type': 'application/json', 'x-tap-error': 'true', ...extra } });
@@ -333,6 +336,19 @@ export function createTap(o: TapOptions): Tap {
         ignoredLineCount: 0,
       });
       return new Response(out, { status: res.status, statusText: res.statusText, headers });
+    }
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (!sse && Number.isInteger(declared) && declared >= 0 && declared <= SMALL_BODY_BYTES) {
+      // A small plain answer of declared length is read at once (it is in the first packets): no stream to set up.
+      let bytes: Uint8Array<ArrayBuffer>;
+      try {
+        bytes = new Uint8Array(await res.arrayBuffer());
+      } catch (e) {
+        onEnd('error', { ...plainSeen(new Uint8Array(0), 0), error: e instanceof Error ? e.message : String(e) });
+        return Response.error();
+      }
+      onEnd('closed', plainSeen(bytes, Math.max(limits.maxBodyBytes, limits.maxRequestBytes)));
+      return new Response(bytes, { status: res.status, statusText: res.statusText, headers });
     }
     const body = watchBody(res.body, {
       sse,
