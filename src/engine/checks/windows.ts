@@ -29,11 +29,11 @@ export interface WindowSpec {
 }
 
 /** Push: the window after the terminal delivery, in multiples of the slowest delivery latency or round trip seen. */
-export const PUSH_STRAGGLER = { factor: 4, floorMs: 150, ceilingMs: 600 } as const;
+export const PUSH_STRAGGLER = { factor: 4, floorMs: 600, ceilingMs: 2000 } as const;
 /** Cancel: the margin added to the canceled task's own duration, in multiples of the slowest round trip seen. */
-export const CANCEL_MARGIN = { factor: 3, floorMs: 100, ceilingMs: 250 } as const;
+export const CANCEL_MARGIN = { factor: 3, floorMs: 250, ceilingMs: 1000 } as const;
 /** Cancel: bounds of the whole stay window, from the cancel. */
-export const CANCEL_STAY = { floorMs: 150, ceilingMs: 3000 } as const;
+export const CANCEL_STAY = { floorMs: 300, ceilingMs: 3000 } as const;
 
 /** The close grace of a stream after its final event (judges/stream-end.ts CLOSE_GRACE_MS). */
 export const STREAM_CLOSE_MS = CLOSE_GRACE_MS;
@@ -44,7 +44,7 @@ export const WINDOWS: readonly WindowSpec[] = [
   {
     name: 'cancel.stay',
     watches: 'a task read back canceled stays canceled (a worker never told of the cancel publishes when its work would have ended)',
-    sizing: `until the canceled task has run as long as its skill's test task took (the longest test task when that one did not finish), plus ${CANCEL_MARGIN.factor} × the slowest round trip seen (${CANCEL_MARGIN.floorMs}-${CANCEL_MARGIN.ceilingMs} ms); read back with backoff, closed at the first change`,
+    sizing: `until the canceled task has run as long as the longest test task of the agent took, plus ${CANCEL_MARGIN.factor} × the slowest round trip seen (${CANCEL_MARGIN.floorMs}-${CANCEL_MARGIN.ceilingMs} ms); read back with backoff, closed at the first change`,
     floorMs: CANCEL_STAY.floorMs,
     ceilingMs: CANCEL_STAY.ceilingMs,
     checks: ['lifecycle.cancel', 'lifecycle.cancel.effective', 'lifecycle.transitions', 'errors.cancel-twice'],
@@ -53,7 +53,7 @@ export const WINDOWS: readonly WindowSpec[] = [
   {
     name: 'push.stragglers',
     watches: 'nothing is delivered after the terminal state (a stale or duplicate delivery)',
-    sizing: `after the terminal delivery: ${PUSH_STRAGGLER.factor} × the slowest delivery latency or round trip of the push session, closed at the first delivery after the terminal one`,
+    sizing: `after the terminal delivery: ${PUSH_STRAGGLER.factor} × the slowest of the push session's delivery latency, gaps between deliveries and round trips, closed at the first delivery after the terminal one`,
     floorMs: PUSH_STRAGGLER.floorMs,
     ceilingMs: PUSH_STRAGGLER.ceilingMs,
     checks: ['lifecycle.push-order'],
