@@ -97,7 +97,10 @@ function strongest(xs: readonly { checkId: string; level: Level }[]): Record<str
 
 async function agentFor(t: Target, defect?: DefectName): Promise<string> {
   const [generation, binding] = t.split(' ') as [Generation, AgentBinding];
-  const a = await startDefectAgent({ generation, binding, defects: defect ? [defect] : [], stepMs: 5, slowTaskMs: 300 });
+  // A get of a running task needs the slow task still running when the get arrives: 300 ms was too short once under
+  // CI-like load (the session's get came after the task had finished, so no TaskNotFound was provoked); 3 s for that defect.
+  const slowTaskMs = defect === 'get-not-found-running' ? 3000 : 300;
+  const a = await startDefectAgent({ generation, binding, defects: defect ? [defect] : [], stepMs: 5, slowTaskMs });
   agents.push(a);
   return a.cardUrl.replace(/\/\.well-known\/.*$/, '');
 }
