@@ -6,13 +6,14 @@ import { createRunStore, RunStoreProvider } from '../../lib/run-store';
 const timelineStore = createRunStore();
 const controller = new TapController({ api: browserTapApi, timeline: timelineStore });
 const orchestrator = () => browserTapApi.orchestrator();
+const openTaps = () => browserTapApi.list();
 
 /** The Tap page (loaded lazily, app.tsx): the run views' timeline and wire inspector show the tap's exchanges. */
 export function TapRoute() {
   return (
     <TapProvider controller={controller}>
       <RunStoreProvider value={timelineStore}>
-        <TapPage timeline={<Timeline />} inspector={<WireInspector />} orchestrator={orchestrator} />
+        <TapPage timeline={<Timeline />} inspector={<WireInspector />} orchestrator={orchestrator} openTaps={openTaps} />
       </RunStoreProvider>
     </TapProvider>
   );

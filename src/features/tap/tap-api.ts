@@ -30,8 +30,16 @@ export interface OrchestratorReply {
 
 export type EventsStatus = 'connecting' | 'live' | 'reconnecting' | 'ended';
 
+/** A tap open on the server (GET /api/taps), e.g. one started before a reload or from another tab. */
+export interface OpenTap extends TapHandle {
+  agentUrl: string;
+  createdAt?: number;
+}
+
 export interface TapApi {
   start(agentUrl: string, faults: TapFaults): Promise<TapHandle>;
+  /** The taps open on the server. */
+  list(): Promise<OpenTap[]>;
   setFaults(id: string, faults: TapFaults): Promise<void>;
   stop(id: string): Promise<void>;
   report(id: string): Promise<TapReport>;
@@ -68,6 +76,17 @@ export const browserTapApi: TapApi = {
     if (!isRecord(body) || typeof body.id !== 'string' || typeof body.url !== 'string')
       throw new Error('Starting the tap: the server answered without an id and URL.');
     return { id: body.id, url: body.url };
+  },
+  async list() {
+    const res = await fetch('/api/taps', { headers: { Accept: 'application/json' } });
+    if (!res.ok || !/json/i.test(res.headers.get('content-type') ?? '')) return [];
+    const body = (await res.json()) as unknown;
+    if (!Array.isArray(body)) return [];
+    return body.flatMap((t) =>
+      isRecord(t) && typeof t.id === 'string' && typeof t.url === 'string' && typeof t.agentUrl === 'string'
+        ? [{ id: t.id, url: t.url, agentUrl: t.agentUrl, ...(typeof t.createdAt === 'number' ? { createdAt: t.createdAt } : {}) }]
+        : [],
+    );
   },
   async setFaults(id, faults) {
     const res = await fetch(`/api/taps/${encodeURIComponent(id)}`, { method: 'PATCH', headers: json, body: JSON.stringify({ faults }) });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TapEvent, TapFaults, TapReport } from '../../engine/tap/types';
 import { createRunStore } from '../../lib/run-store';
 import { withRun } from '../../lib/testing';
-import type { EventsStatus, OrchestratorInfo, TapApi } from './tap-api';
+import type { EventsStatus, OpenTap, OrchestratorInfo, TapApi } from './tap-api';
 import { TapProvider } from './tap-context';
 import { TapPage } from './tap-page';
 import { DEMO_QUESTIONS, TapController } from './tap-store';
@@ -25,6 +25,10 @@ class FakeApi implements TapApi {
     this.calls.push(`start ${agentUrl}`);
     this.faults.push(faults);
     return { id: 't1', url: TAP_URL };
+  }
+  open: OpenTap[] = [];
+  async list() {
+    return this.open;
   }
   async setFaults(id: string, faults: TapFaults) {
     this.calls.push(`faults ${id}`);
@@ -73,8 +77,9 @@ class FakeApi implements TapApi {
   }
 }
 
-function setup() {
+function setup(open: OpenTap[] = []) {
   const api = new FakeApi();
+  api.open = open;
   const now = (cb: () => void) => {
     cb();
     return () => undefined;
@@ -83,7 +88,7 @@ function setup() {
   const ui = withRun(
     [],
     <TapProvider controller={controller}>
-      <TapPage timeline={<p>timeline here</p>} inspector={null} orchestrator={() => api.orchestrator()} />
+      <TapPage timeline={<p>timeline here</p>} inspector={null} orchestrator={() => api.orchestrator()} openTaps={() => api.list()} />
     </TapProvider>,
   );
   render(ui.element);
@@ -199,6 +204,19 @@ describe('Tap page', () => {
     expect(api.calls.at(-1)).toBe('stop t1');
     // The conversation stays.
     expect(screen.getByRole('article', { name: 'Exchange x1' })).toBeTruthy();
+  });
+
+  it('a tap open on the server before a reload: listed, and followed with its events replayed', async () => {
+    const { api } = setup([{ id: 'old1', url: 'http://127.0.0.1:4173/tap/old1/', agentUrl: 'http://127.0.0.1:4173/demo/<b>v1</b>' }]);
+    const region = await screen.findByRole('region', { name: 'Open taps' });
+    expect(within(region).getByText('http://127.0.0.1:4173/demo/<b>v1</b>')).toBeTruthy();
+    fireEvent.click(within(region).getByRole('button', { name: 'Follow tap old1 (http://127.0.0.1:4173/demo/<b>v1</b>)' }));
+    await screen.findByText('http://127.0.0.1:4173/tap/old1/');
+    expect((screen.getByLabelText('Agent URL') as HTMLInputElement).value).toBe('http://127.0.0.1:4173/demo/<b>v1</b>');
+    api.push(start('x1', 'card', undefined));
+    api.push(end('x1', 200, { name: 'Old agent' }));
+    expect(await screen.findByRole('article', { name: 'Exchange x1' })).toBeTruthy();
+    expect(api.calls).toEqual([]);
   });
 
   it('refuses a fault that is not a whole number, at its field', async () => {

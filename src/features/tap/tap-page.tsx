@@ -1,9 +1,9 @@
 import './tap.css';
 import type { ReactNode } from 'react';
 import { Notice } from '../../components/notice';
-import type { OrchestratorInfo } from './tap-api';
+import type { OpenTap, OrchestratorInfo } from './tap-api';
 import { useTap, useTapState } from './tap-context';
-import { TapDemo, TapSetup } from './tap-setup';
+import { OpenTaps, TapDemo, TapSetup } from './tap-setup';
 import { TapAddress, TapConversation, TapExports, TapFindings, TapVerdicts, TwoAgentChecks, useTapView, useTwoAgents } from './tap-views';
 
 export interface TapPageProps {
@@ -12,13 +12,15 @@ export interface TapPageProps {
   inspector: ReactNode;
   /** Agent A of the two-agent demo, when the server has one. */
   orchestrator: () => Promise<OrchestratorInfo | null>;
+  /** The taps open on the server (to follow one started before a reload). */
+  openTaps?: () => Promise<OpenTap[]>;
 }
 
 /**
  * The conversation tap (issue 26): put a2a-interop between any A2A client and any agent, watch them talk live, and see
  * both sides judged: each finding says who broke it (client or agent), with the sentence behind it.
  */
-export function TapPage({ timeline, inspector, orchestrator }: TapPageProps) {
+export function TapPage({ timeline, inspector, orchestrator, openTaps }: TapPageProps) {
   const ctl = useTap();
   const error = useTapState((s) => s.error);
   const twoAgentsOn = useTapState((s) => s.twoAgents);
@@ -44,6 +46,7 @@ export function TapPage({ timeline, inspector, orchestrator }: TapPageProps) {
         <div className="tap-left">
           <TapSetup />
           <TapDemo orchestrator={orchestrator} />
+          {openTaps ? <OpenTaps list={openTaps} /> : null}
         </div>
         <div className="tap-right">
           <TapAddress />

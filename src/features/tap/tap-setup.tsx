@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { TapFaults } from '../../engine/tap/types';
 import { useTap, useTapState } from './tap-context';
-import type { OrchestratorInfo } from './tap-api';
+import type { OpenTap, OrchestratorInfo } from './tap-api';
 
 /** The fault toggles as typed (strings, so a field can be empty while it is edited). */
 interface FaultDraft {
@@ -259,6 +259,33 @@ export function TapDemo({ orchestrator }: { orchestrator: () => Promise<Orchestr
           ))}
         </ul>
       ) : null}
+    </section>
+  );
+}
+
+/** Taps open on the server that this page does not follow (started before a reload, or in another tab). */
+export function OpenTaps({ list }: { list: () => Promise<OpenTap[]> }) {
+  const ctl = useTap();
+  const id = useId();
+  const current = useTapState((s) => (s.phase === 'open' ? s.tap?.id : undefined));
+  const phase = useTapState((s) => s.phase);
+  const q = useQuery({ queryKey: ['open-taps', phase], queryFn: list, staleTime: 5_000, retry: false });
+  const others = (q.data ?? []).filter((t) => t.id !== current);
+  if (!others.length) return null;
+  return (
+    <section className="tap-open" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Open taps</h2>
+      <p className="help">Taps still open on this server (started before a reload, or in another tab). Follow one to see its conversation.</p>
+      <ul>
+        {others.slice(0, 16).map((t) => (
+          <li key={t.id}>
+            <code className="untrusted-text">{t.agentUrl}</code>{' '}
+            <button type="button" onClick={() => void ctl.attach(t)} aria-label={`Follow tap ${t.id} (${t.agentUrl})`}>
+              Follow
+            </button>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

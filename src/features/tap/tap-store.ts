@@ -7,7 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { TapEvent, TapExchangeStart, TapFaults, TapReport } from '../../engine/tap/types';
 import { animationFrameScheduler, createFrameBatcher, type Scheduler } from '../../lib/frame-batcher';
 import type { RunStoreHandle } from '../../lib/run-store';
-import type { EventsStatus, OrchestratorReply, TapApi, TapHandle } from './tap-api';
+import type { EventsStatus, OpenTap, OrchestratorReply, TapApi, TapHandle } from './tap-api';
 import { tapRunFinished, tapRunStarted, toRunEvents } from './tap-model';
 
 /** Events kept in the page (the tap keeps its own bounded record; this is the view's budget). */
@@ -124,15 +124,30 @@ export class TapController {
       this.store.setState({ phase: 'idle', error: `The tap could not start: ${message(e)}` });
       return null;
     }
+    this.follow(tap, url);
+    return tap;
+  }
+
+  /** Follows a tap already open on the server (started before a reload, or elsewhere): its events are replayed. */
+  async attach(tap: OpenTap): Promise<void> {
+    if (this.state.tap?.id === tap.id && this.state.phase === 'open') return;
+    if (this.state.tap && this.state.phase === 'open') await this.stop();
+    this.batcher.cancel();
+    this.starts = new Map();
+    this.seen = new Set();
+    this.store.setState({ agentUrl: tap.agentUrl, error: null, events: [], droppedEvents: 0, finalReport: null });
+    this.follow({ id: tap.id, url: tap.url }, tap.agentUrl);
+  }
+
+  private follow(tap: TapHandle, agentUrl: string): void {
     this.deps.timeline.reset();
-    this.deps.timeline.enqueue(tapRunStarted(tap.id, url, this.now()));
+    this.deps.timeline.enqueue(tapRunStarted(tap.id, agentUrl, this.now()));
     this.store.setState({ phase: 'open', tap });
     this.unsubscribe = this.deps.api.subscribe(
       tap.id,
       (e) => this.batcher.push(e),
       (connection) => this.store.setState({ connection }),
     );
-    return tap;
   }
 
   /** Stops the tap: its report is kept for the exports, the conversation stays on screen. */
