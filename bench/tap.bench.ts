@@ -165,9 +165,21 @@ export async function run(): Promise<BenchSection> {
     // Interleaved batches so drift (GC, other load on the machine) hits both paths alike.
     const direct: number[] = [];
     const tapped: number[] = [];
+    // CPU time of this process (agent, tap and client all run here) per batch: the tap's own CPU per call is the
+    // difference, a figure the machine's other load hardly moves (wall-clock latencies on a busy machine do).
+    let cpuDirect = 0;
+    let cpuTapped = 0;
+    const cpu = () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
     for (let b = 0; b < CALLS / 100; b++) {
+      let c0 = cpu();
       direct.push(...(await latencies(agent, upPort, '/a2a', 100)));
+      cpuDirect += cpu() - c0;
+      c0 = cpu();
       tapped.push(...(await latencies(agent, tapPort, '/a2a', 100)));
+      cpuTapped += cpu() - c0;
     }
     const d = sortNum(direct);
     const t = sortNum(tapped);
@@ -190,6 +202,14 @@ export async function run(): Promise<BenchSection> {
       { metric: 'JSON-RPC call p50, direct', value: quantile(d, 0.5), unit: 'ms', note: `${CALLS} sequential message/send calls, keep-alive` },
       { metric: 'JSON-RPC call p50, through the tap', value: quantile(t, 0.5), unit: 'ms', note: 'relayed, recorded, both sides judged' },
       { metric: 'added latency p50', value: quantile(t, 0.5) - quantile(d, 0.5), unit: 'ms', note: 'target < 1 ms' },
+      { metric: 'CPU per call, direct', value: cpuDirect / CALLS, unit: 'ms', note: 'client + agent, this process' },
+      { metric: 'CPU per call, through the tap', value: cpuTapped / CALLS, unit: 'ms', note: 'client + tap + agent' },
+      {
+        metric: "tap's own CPU per call",
+        value: (cpuTapped - cpuDirect) / CALLS,
+        unit: 'ms',
+        note: 'relay, record, judge both sides (CPU time: less sensitive than wall time to the machine’s other load; includes work done after the answer is sent)',
+      },
       { metric: 'JSON-RPC call p99, direct', value: quantile(d, 0.99), unit: 'ms' },
       { metric: 'JSON-RPC call p99, through the tap', value: quantile(t, 0.99), unit: 'ms' },
       { metric: 'added latency p99', value: quantile(t, 0.99) - quantile(d, 0.99), unit: 'ms' },
