@@ -2,7 +2,8 @@
  * The proxy over real sockets: a Node proxy server and tiny upstream servers, all on 127.0.0.1:0.
  * Hosted-mode tests that need a reachable "public" agent allow exactly one upstream port through the
  * address policy; every other loopback/private address stays blocked, and a separate "internal" server
- * proves blocked requests never connect.
+ * proves blocked requests never connect. A list of independent test cases, grouped by concern (local mode, guards,
+ * header leaks, framing, limits, slow agents, redirects, hosted mode).
  */
 import http from 'node:http';
 import net from 'node:net';

@@ -1,3 +1,7 @@
+/**
+ * The server `npm start` / `npm run serve` runs, over real sockets: a list of independent test cases, one block per
+ * concern (static files and the proxy, each demo agent's behaviour pinned, the self-hosting settings).
+ */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';

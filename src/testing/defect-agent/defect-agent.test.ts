@@ -1,3 +1,8 @@
+/**
+ * The test agent's own tests: a list of independent test cases, one block per setup (each clean generation and
+ * binding, each auth scheme, hostile input) and one probe per defect, each showing the switch changes the wire as
+ * described and the clean agent does not show it.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXT_REQUIRED } from './extensions';
 import { DEFECT_NAMES, type DefectName, startDefectAgent, type RunningDefectAgent } from './index';

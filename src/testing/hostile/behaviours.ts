@@ -3,6 +3,7 @@
  * purpose. Each behaviour misbehaves on one side and keeps the rest correct (a spec-correct defect agent
  * answers behind it), so the run shows exactly what the misbehaviour does to the verdict.
  * Agent-supplied text here is hostile on purpose (HTML, script, `javascript:` URLs): it must stay text.
+ * HOSTILE_BEHAVIOURS is a list of independent entries, one per behaviour (the helpers above it serve them all).
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
