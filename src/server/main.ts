@@ -19,7 +19,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEMO_AGENTS, type DemoAgentInfo, type MountedDemoAgent } from '../demo-agents';
 import { startV1GrpcDemoAgent } from '../demo-agents/v1-agent';
-import { createOrchestratorDemoAgent, ORCHESTRATOR_CLIENTS, ORCHESTRATOR_PATH, ORCHESTRATOR_V1_PATH } from '../demo-agents/orchestrator-agent';
+import { mountDemoOrchestrator, serveDemoOrchestrator, type DemoOrchestratorListing } from './demo-orchestrator';
 import { createInboxHandler } from '../inbox/handler';
 import { createTapHub, type TapHub } from './taps';
 import { createNodeInboxMount, type NodeInboxMount } from '../inbox/node';
@@ -98,16 +98,7 @@ export interface DemoAgentListing extends Omit<DemoAgentInfo, 'create'> {
   url: string;
 }
 
-/** The two-agent demo's agent A (issue 26), as /api/demo-orchestrator lists it: where it is, and the agents it may ask. */
-export interface DemoOrchestratorListing {
-  baseUrl: string;
-  url: string;
-  cardUrl: string;
-  /** Demo agents to put behind a tap as agent B (the SDK and wire-level ones; the OAuth one needs a token A has not). */
-  peers: { id: string; label: string; baseUrl: string }[];
-  /** Agent A with each official SDK client (the first is `url` / `baseUrl` above). */
-  clients: { id: '0.3' | '1.x'; label: string; baseUrl: string; url: string }[];
-}
+export type { DemoOrchestratorListing } from './demo-orchestrator';
 
 export interface RunningServer {
   url: string;
@@ -194,20 +185,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       res.end(req.method === 'HEAD' ? undefined : body);
       return;
     }
-    if (url.pathname === '/api/demo-orchestrator') {
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        res.writeHead(405, { Allow: 'GET, HEAD' }).end();
-        return;
-      }
-      if (!orchestrator) {
-        res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'no demo agents are served here' }));
-        return;
-      }
-      const body = JSON.stringify(orchestrator);
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', 'Content-Length': Buffer.byteLength(body) });
-      res.end(req.method === 'HEAD' ? undefined : body);
-      return;
-    }
+    if (url.pathname === '/api/demo-orchestrator') return serveDemoOrchestrator(req, res, orchestrator);
     if (taps && (await taps(req, res))) return;
     for (const agent of mounted) if (agent.handle(req, res)) return;
     if (url.pathname === '/demo' || url.pathname.startsWith('/demo/')) {
@@ -259,24 +237,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     mounted.push(agent);
     listing.push({ ...rest, baseUrl, cardUrl: agent.cardUrl, url: agent.url });
   }
-  if (withDemos) {
-    // Agent A of the Tap page's two-agent demo: forwards a message to the agent it is given (loopback only).
-    const baseUrl = `${origin}${ORCHESTRATOR_PATH}`;
-    const peers = listing.filter((a) => a.id !== 'oauth').map((a) => ({ id: a.id, label: a.label, baseUrl: a.baseUrl }));
-    const examplePeerUrl = peers.find((p) => p.id === 'v03')?.baseUrl;
-    const clients = (
-      [
-        ['0.3', ORCHESTRATOR_PATH],
-        ['1.x', ORCHESTRATOR_V1_PATH],
-      ] as const
-    ).map(([client, path]) => {
-      const agent = createOrchestratorDemoAgent({ basePath: path, publicUrl: `${origin}${path}`, examplePeerUrl, client });
-      mounted.push(agent);
-      return { id: client, label: ORCHESTRATOR_CLIENTS[client], baseUrl: `${origin}${path}`, url: agent.url, cardUrl: agent.cardUrl };
-    });
-    const first = clients[0]!;
-    orchestrator = { baseUrl, url: first.url, cardUrl: first.cardUrl, peers, clients: clients.map(({ cardUrl: _card, ...c }) => c) };
-  }
+  // Agent A of the Tap page's two-agent demo: forwards a message to the agent it is given (loopback only).
+  if (withDemos) orchestrator = mountDemoOrchestrator(origin, listing, mounted);
 
   if (opts.proxy !== false) {
     const pl = opts.proxyLimits ?? {};
