@@ -13,7 +13,8 @@ import { TOOL } from '../engine/report/build';
 import { lazyGrpc } from '../grpc/lazy';
 import { createNodeHost } from '../hosts/node';
 import { resolve } from 'node:path';
-import { DEFAULT_SECRET_ENV, defaultReportDir, registerTools, type ToolDeps } from './tools';
+import { DEFAULT_SECRET_ENV, defaultReportDir, type ToolDeps } from './agent-tools';
+import { registerTools } from './tools';
 
 const INSTRUCTIONS = `Tools to check Agent2Agent (A2A) agents against the protocol (legacy, v0.2/v0.3, v1.0; JSON-RPC, HTTP+JSON and v1.0 gRPC).
 Start with discover_a2a_agent (card, generation, binding, card findings). run_a2a_conformance runs the whole suite (or only some checks: list_checks names them, explain_check quotes one) and gives a conformance level with every failure, its spec sentence and a fix (a bounded summary; the full report is a file whose path it names). send_a2a_message, get_a2a_task and cancel_a2a_task talk to the agent one exchange at a time and judge each answer (and each SSE event of a stream) with the suite's rules. Credentials go in "headers" and are masked in everything returned.`;
