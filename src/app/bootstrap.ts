@@ -37,7 +37,7 @@ export function createAppDeps(): AppDeps {
  * After a reload mid-run: closes the cut-off run as interrupted and shows it in the Run view with
  * its partial results. Failures (IndexedDB unavailable) only cost the restore.
  */
-export async function restoreInterrupted(deps: AppDeps): Promise<void> {
+async function restoreInterrupted(deps: AppDeps): Promise<void> {
   try {
     const closed = await deps.archive.closeAbandoned(Date.now(), undefined, isRunAlive);
     const latest = closed.sort((a, b) => b.startedAt - a.startedAt)[0];

@@ -86,7 +86,7 @@ export function registryTarget(agent: Record<string, unknown>): string | undefin
 }
 
 /** The environment variables a header template names. */
-export const envRefs = (template: string): string[] => [...template.matchAll(ENV_REF)].map((m) => m[1]!);
+const envRefs = (template: string): string[] => [...template.matchAll(ENV_REF)].map((m) => m[1]!);
 
 /** Parses an agent list (text or JSON). Never throws; `problems` says what is wrong. */
 export function parseFleetFile(text: string): ParsedFleet {

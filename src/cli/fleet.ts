@@ -67,14 +67,14 @@ export interface RunManyOptions {
 
 /** After the deadline's abort, how long a run may take to wind down before it is given up. */
 export const GRACE_MS = 5_000;
-export const SUMMARY_FILE = 'summary.json';
+const SUMMARY_FILE = 'summary.json';
 
 // gRPC as `a2a-interop run` speaks it (one lazily loaded transport for every agent of the fleet).
 const fleetGrpc = lazyGrpc();
 const defaultRunAgent = (options: RunOptions, onEvent: (e: RunEvent) => void) => runConformance(createNodeHost({ grpc: fleetGrpc }), options, onEvent);
 
 /** `<slug>-<8 hex of the key>`: readable, unique per agent, the same in every shard and every night. */
-export const agentFileBase = (a: FleetAgent) => `${agentSlug(a.name, a.url)}-${createHash('sha256').update(a.key).digest('hex').slice(0, 8)}`;
+const agentFileBase = (a: FleetAgent) => `${agentSlug(a.name, a.url)}-${createHash('sha256').update(a.key).digest('hex').slice(0, 8)}`;
 
 function writeFile(path: string, body: string): void {
   mkdirSync(dirname(path), { recursive: true });

@@ -5,7 +5,7 @@
  */
 import type { OAuthCredentials } from '../engine';
 
-export const DEFAULT_SECRET_ENV = 'A2A_OAUTH_CLIENT_SECRET';
+const DEFAULT_SECRET_ENV = 'A2A_OAUTH_CLIENT_SECRET';
 
 export interface OAuthFlags {
   'oauth-client-id'?: string;

@@ -7,7 +7,7 @@ import type { Report } from '../engine/model/report';
 import { EXPORT_FORMATS, exportReport, isExportFormat, type ExportFormat, type ExportOptions } from '../exporters';
 
 /** File-name endings per format: `a2a-report.junit.xml` rather than an ambiguous `.xml`. */
-export const OUTPUT_EXT: Record<ExportFormat, string> = { json: 'json', markdown: 'md', junit: 'junit.xml', html: 'html', sarif: 'sarif' };
+const OUTPUT_EXT: Record<ExportFormat, string> = { json: 'json', markdown: 'md', junit: 'junit.xml', html: 'html', sarif: 'sarif' };
 
 /** `--format` values (repeatable, comma-separated) as a list without duplicates; a string says what is wrong. */
 export function parseFormats(values: readonly string[] | undefined, fallback: ExportFormat): ExportFormat[] | string {

@@ -10,15 +10,10 @@ import { createV1DemoAgent } from './v1-agent';
 import { createOAuthDemoAgent, DEMO_OAUTH_CLIENT } from './oauth-agent';
 import { createSignedDemoAgent } from './signed-agent';
 
-export type { DemoAgentOptions, MountedDemoAgent } from './mount';
-export { createV1DemoAgent } from './v1-agent';
-export { createV03DemoAgent } from './v03-agent';
-export { createOAuthDemoAgent, DEMO_OAUTH_CLIENT } from './oauth-agent';
-export { createSignedDemoAgent } from './signed-agent';
-export { createFlawedDemoAgent, createLegacyDemoAgent, FLAWED_DEFECTS } from './defect-based';
+export type { MountedDemoAgent } from './mount';
 
-export type DemoAgentId = 'v1' | 'v03' | 'legacy' | 'flawed' | 'oauth' | 'signed';
-export type ConformanceLevelGuess = 'full' | 'partial' | 'minimal' | 'non-conformant';
+type DemoAgentId = 'v1' | 'v03' | 'legacy' | 'flawed' | 'oauth' | 'signed';
+type ConformanceLevelGuess = 'full' | 'partial' | 'minimal' | 'non-conformant';
 
 export interface DemoAgentInfo {
   id: DemoAgentId;

@@ -24,7 +24,7 @@ export interface MountedDemoAgent {
 
 export const trimSlash = (s: string) => s.replace(/\/+$/, '');
 
-export function underBase(basePath: string, rawUrl: string | undefined): boolean {
+function underBase(basePath: string, rawUrl: string | undefined): boolean {
   const path = (rawUrl ?? '/').split('?')[0] ?? '/';
   return path === basePath || path.startsWith(`${basePath}/`);
 }

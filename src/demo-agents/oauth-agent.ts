@@ -16,7 +16,7 @@ import { buildV03Card, createV03DemoAgent } from './v03-agent';
 
 /** The demo client (README: "OAuth demo agent"). Not a secret: it only unlocks this local demo. */
 export const DEMO_OAUTH_CLIENT = { clientId: 'a2a-interop-demo', clientSecret: 'demo-secret-change-me' } as const;
-export const DEMO_OAUTH_SCOPE = 'a2a:invoke';
+const DEMO_OAUTH_SCOPE = 'a2a:invoke';
 
 export interface OAuthDemoOptions extends DemoAgentOptions {
   /** Token lifetime in seconds (default 3600; tests use 1-2 s to see a refresh). */
@@ -25,7 +25,7 @@ export interface OAuthDemoOptions extends DemoAgentOptions {
   oidc?: boolean;
 }
 
-export function buildOAuthCard(publicUrl: string, oidc = false): AgentCard {
+function buildOAuthCard(publicUrl: string, oidc = false): AgentCard {
   const base = trimSlash(publicUrl);
   const card = buildV03Card(publicUrl);
   return {

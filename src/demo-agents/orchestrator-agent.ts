@@ -38,7 +38,7 @@ export const ORCHESTRATOR_CLIENTS: Record<OrchestratorClient, string> = {
 };
 
 /** How long B gets to answer one forwarded message. */
-export const ORCHESTRATOR_PEER_TIMEOUT_MS = 30_000;
+const ORCHESTRATOR_PEER_TIMEOUT_MS = 30_000;
 const MAX_ANSWER_CHARS = 4000;
 
 export interface OrchestratorOptions extends DemoAgentOptions {

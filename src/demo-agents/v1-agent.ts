@@ -45,7 +45,7 @@ function userText(m: Message): string {
   return m.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join(' ');
 }
 
-export function buildV1Card(publicUrl: string, grpcUrl?: string): AgentCard {
+function buildV1Card(publicUrl: string, grpcUrl?: string): AgentCard {
   const base = trimSlash(publicUrl);
   const iface = (path: string, protocolBinding: string, protocolVersion: string) => ({
     url: `${base}${path}`,

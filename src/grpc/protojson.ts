@@ -7,7 +7,7 @@
 import protobuf from 'protobufjs';
 import descriptor from './a2a-descriptor.json';
 
-export const root: protobuf.Root = protobuf.Root.fromJSON(descriptor as protobuf.INamespace);
+const root: protobuf.Root = protobuf.Root.fromJSON(descriptor as protobuf.INamespace);
 export const A2A_SERVICE = root.lookupService('lf.a2a.v1.A2AService');
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -101,7 +101,7 @@ function requiredDefault(f: protobuf.Field): Json | undefined {
 }
 
 /** A decoded message as ProtoJSON: default-valued fields left out, well-known types in their JSON forms. */
-export function messageJson(t: protobuf.Type, m: Record<string, unknown>): Json {
+function messageJson(t: protobuf.Type, m: Record<string, unknown>): Json {
   switch (t.fullName) {
     case '.google.protobuf.Timestamp':
       return timestampJson(m);
@@ -169,7 +169,7 @@ function scalarObject(f: protobuf.Field, v: unknown): unknown {
 }
 
 /** ProtoJSON to the plain object protobufjs' fromObject takes (the well-known types turned back into messages). */
-export function messageObject(t: protobuf.Type, v: unknown): unknown {
+function messageObject(t: protobuf.Type, v: unknown): unknown {
   switch (t.fullName) {
     case '.google.protobuf.Timestamp':
       return timestampObject(v);

@@ -21,7 +21,7 @@ import { createRemoteInbox } from '../inbox/client';
 import { problemResponse } from '../proxy/errors';
 import { FORWARD_REQUEST_HEADERS } from '../proxy/policy';
 
-export { explainTarget, type ProxyKind } from '../proxy/explain';
+export { explainTarget } from '../proxy/explain';
 
 export interface BrowserHostOptions {
   mode: 'proxy' | 'direct';
@@ -54,7 +54,7 @@ export function inboxBaseFor(proxyUrl: string): string | undefined {
   return base.replace(/\/+$/, '').replace(/\/proxy$/, '');
 }
 
-export const DEFAULT_PROXY_URL = '/proxy';
+const DEFAULT_PROXY_URL = '/proxy';
 
 /** `${proxyUrl}?url=<encoded target>` (keeps an existing query on the proxy URL). */
 export function proxiedUrl(proxyUrl: string, target: string): string {
@@ -117,7 +117,7 @@ const proxyBase = (proxyUrl: string) => (proxyUrl.split('?')[0] ?? '').replace(/
  * Browser readiness through the proxy: a page cannot send a CORS preflight by hand (Origin is a forbidden
  * header), so the proxy's diagnostic endpoint sends it and reports the target's Access-Control-* headers.
  */
-export async function proxyPreflight(doFetch: typeof fetch, proxyUrl: string, req: PreflightRequest): Promise<PreflightResult> {
+async function proxyPreflight(doFetch: typeof fetch, proxyUrl: string, req: PreflightRequest): Promise<PreflightResult> {
   const base = proxyBase(proxyUrl);
   const path = base.endsWith('/proxy') ? `${base.slice(0, -'/proxy'.length)}${PROXY_PREFLIGHT_PATH}` : `${base}/preflight`;
   const q = new URLSearchParams({ url: req.url, method: req.method, headers: req.headers.join(',') });

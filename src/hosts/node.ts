@@ -29,7 +29,7 @@ export function createNodeHost(
 }
 
 /** CORS preflight from Node: fetch may set Origin and the Access-Control-Request-* headers. */
-export async function nodePreflight(f: typeof fetch, req: PreflightRequest): Promise<PreflightResult> {
+async function nodePreflight(f: typeof fetch, req: PreflightRequest): Promise<PreflightResult> {
   try {
     const res = await f(req.url, {
       method: 'OPTIONS',

@@ -217,7 +217,7 @@ function waitForChange(store: InboxStore, token: string, ms: number, signal: Abo
  * Reads at most `max` bytes of the body within `timeoutMs`, keeping the first `keep` (default all it reads); a longer
  * body is cut (`truncated`) and cancelled. `size` counts what was read.
  */
-export async function readCapped(req: Request, max: number, timeoutMs: number, keep = max): Promise<{ bytes: Uint8Array; size: number; truncated: boolean }> {
+async function readCapped(req: Request, max: number, timeoutMs: number, keep = max): Promise<{ bytes: Uint8Array; size: number; truncated: boolean }> {
   if (!req.body) return { bytes: new Uint8Array(), size: 0, truncated: false };
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];

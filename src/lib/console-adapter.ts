@@ -6,17 +6,7 @@ import type { Credentials, RunEvent } from './engine';
 import { createHost, type HostSettings } from './engine-adapter';
 import type { CallOptions, RawRequest, SendOptions, SessionOptions, SessionResult, SessionTarget, SessionUnavailable } from '../engine/session';
 
-export type {
-  RawRequest,
-  SessionExchange,
-  SessionFinding,
-  SessionFrame,
-  SessionOperation,
-  SessionResult,
-  SessionTarget,
-  SessionUnavailable,
-  TaskSummary,
-} from '../engine/session';
+export type { RawRequest, SessionFinding, SessionFrame, SessionResult, SessionTarget, SessionUnavailable } from '../engine/session';
 
 /** Every call the console makes watches the engine's events live (`onEvent`) and its stream frames (`onFrame`). */
 export type ConsoleCallOptions = CallOptions;
@@ -51,7 +41,7 @@ export interface ConsoleOpenInput {
 }
 
 /** Bodies read per exchange: larger than a run's preview, so artifacts (images) arrive whole. */
-export const CONSOLE_PREVIEW_BYTES = 2 * 1024 * 1024;
+const CONSOLE_PREVIEW_BYTES = 2 * 1024 * 1024;
 
 /** Opens a session on the agent through this browser's host (proxy or direct). Never rejects for the agent's faults. */
 export async function openConsoleSession(settings: HostSettings, input: ConsoleOpenInput): Promise<ConsoleOpen> {

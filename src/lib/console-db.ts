@@ -40,7 +40,7 @@ interface ConsoleSchema extends DBSchema {
   sessions: { key: string; value: ConsoleRecord & { callCount: number }; indexes: { updatedAt: number } };
 }
 
-export const CONSOLE_DB_NAME = 'a2a-interop-console';
+const CONSOLE_DB_NAME = 'a2a-interop-console';
 /** Sessions kept; the oldest are dropped when a new one is saved. */
 export const MAX_SESSIONS = 100;
 

@@ -37,7 +37,7 @@ interface ArchiveSchema extends DBSchema {
   events: { key: number; value: { runId: string; events: RunEvent[] }; indexes: { runId: string } };
 }
 
-export const DB_NAME = 'a2a-interop';
+const DB_NAME = 'a2a-interop';
 
 /** The summary row of a run, from its folded state. */
 export function metaOf(state: RunState, origin: RunMeta['origin'], eventCount: number): RunMeta {

@@ -13,7 +13,7 @@ export interface HostSettings {
   allowInsecureCredentials?: boolean;
 }
 
-export const DEFAULT_PROXY_URL = '/proxy';
+const DEFAULT_PROXY_URL = '/proxy';
 
 export function proxyEndpoint(proxyUrl: string | undefined): string {
   const p = (proxyUrl ?? '').trim();
@@ -93,7 +93,6 @@ export class CardError extends Error {
 }
 
 export type { ExportFormat };
-export type ExportFile = ExportResult['file'];
 
 /** Exports a report; never loses data (falls back to JSON with a reason). Exporters load on first use. */
 export async function exportReport(report: unknown, format: ExportFormat): Promise<ExportResult> {

@@ -3,7 +3,7 @@ import type { Generation } from '../engine/model/check';
 import { methodName, OPERATIONS, restRoute, type Operation } from '../engine/protocol/operations';
 
 /** The JSON-RPC method named by a request body, if any (bounded: never scans huge bodies). */
-export function rpcMethod(body: string | undefined): string | undefined {
+function rpcMethod(body: string | undefined): string | undefined {
   if (!body || body.length > 100_000) return undefined;
   return /"method"\s*:\s*"([^"]{1,80})"/.exec(body)?.[1];
 }

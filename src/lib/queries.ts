@@ -21,7 +21,7 @@ export const DemoAgent = z.object({
 export type DemoAgent = z.infer<typeof DemoAgent>;
 
 /** Lenient: the list is optional (a static deployment has no demo agents); extra fields are ignored. */
-export async function fetchDemoAgents(signal?: AbortSignal): Promise<DemoAgent[]> {
+async function fetchDemoAgents(signal?: AbortSignal): Promise<DemoAgent[]> {
   const res = await fetch('/api/demo-agents', { signal, headers: { accept: 'application/json' } });
   if (!res.ok) throw new Error(`GET /api/demo-agents answered HTTP ${res.status}`);
   if (!/json/i.test(res.headers.get('content-type') ?? '')) throw new Error('No demo agents are served here (start the dashboard with npm start).');
@@ -34,11 +34,11 @@ export async function fetchDemoAgents(signal?: AbortSignal): Promise<DemoAgent[]
   });
 }
 
-export const demoAgentsQuery = () => queryOptions({ queryKey: ['demo-agents'], queryFn: ({ signal }) => fetchDemoAgents(signal), staleTime: Infinity });
+const demoAgentsQuery = () => queryOptions({ queryKey: ['demo-agents'], queryFn: ({ signal }) => fetchDemoAgents(signal), staleTime: Infinity });
 
 export const useDemoAgents = () => useQuery(demoAgentsQuery());
 
-export const proxyHealthQuery = (proxyUrl: string, enabled: boolean) =>
+const proxyHealthQuery = (proxyUrl: string, enabled: boolean) =>
   queryOptions({
     queryKey: ['proxy-health', proxyUrl],
     queryFn: ({ signal }) => checkProxyHealth(proxyUrl, signal),
@@ -48,7 +48,7 @@ export const proxyHealthQuery = (proxyUrl: string, enabled: boolean) =>
 
 export const useProxyHealth = (proxyUrl: string, enabled: boolean) => useQuery(proxyHealthQuery(proxyUrl, enabled));
 
-export const cardPreviewQuery = (url: string | null, settings: HostSettings) =>
+const cardPreviewQuery = (url: string | null, settings: HostSettings) =>
   queryOptions({
     queryKey: ['card-preview', url, settings.mode, settings.proxyUrl ?? ''],
     queryFn: ({ signal }) => previewCard(createHost(settings), url!, signal),

@@ -26,7 +26,7 @@ export const MAX_LOG_NOTES = 20;
 export const MAX_NOTE_CHARS = 500;
 
 /** An entry with its notes bounded (MAX_LOG_NOTES, MAX_NOTE_CHARS; the count of the rest is kept). */
-export function boundedEntry(entry: RegistryLogEntry): RegistryLogEntry {
+function boundedEntry(entry: RegistryLogEntry): RegistryLogEntry {
   if (!entry.notes) return { ...entry };
   const cut = (n: string) => (n.length > MAX_NOTE_CHARS ? `${n.slice(0, MAX_NOTE_CHARS - 1)}…` : n);
   const notes = entry.notes.slice(0, MAX_LOG_NOTES).map(cut);
@@ -49,7 +49,7 @@ interface RegistrySchema extends DBSchema {
 }
 
 /** Its own database: the run archive's (`a2a-interop`) schema and version stay untouched. */
-export const REGISTRY_DB_NAME = 'a2a-interop-registry';
+const REGISTRY_DB_NAME = 'a2a-interop-registry';
 /** The mapper log keeps this many entries; older ones are dropped as new ones arrive. */
 export const MAX_LOG_ENTRIES = 1000;
 

@@ -146,7 +146,7 @@ const frameView = (f: SessionFrame) => ({
   findings: f.findings.map(findingView),
 });
 
-export function targetView(t: SessionTarget) {
+function targetView(t: SessionTarget) {
   return {
     name: t.agentName,
     card_url: t.cardUrl,

@@ -39,7 +39,7 @@ export type NodeProxy = ((req: IncomingMessage, res: ServerResponse) => Promise<
 };
 
 /** True when `rawUrl` (a request target as Node gives it) is under /proxy. */
-export function isProxyRequestUrl(rawUrl: string | undefined): boolean {
+function isProxyRequestUrl(rawUrl: string | undefined): boolean {
   if (!rawUrl) return false;
   try {
     const p = new URL(rawUrl, 'http://proxy.invalid').pathname;

@@ -153,7 +153,7 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /** Never forwarded upstream, even when declared: cookies, client identity, forwarding, hop-by-hop, framing. */
-export function isDeniedRequestHeader(name: string): boolean {
+function isDeniedRequestHeader(name: string): boolean {
   const n = name.toLowerCase();
   return (
     HOP_BY_HOP.has(n) ||

@@ -299,7 +299,7 @@ function switchToPost(http: HttpResult): boolean {
 }
 
 /** What the token endpoint answered instead of a token, in words (the error code and description, bounded). */
-export function describeError(http: HttpResult): string {
+function describeError(http: HttpResult): string {
   if (!http.responded) return `could not be reached (${http.error?.message ?? 'no answer'})`;
   const body = http.json();
   const v = body.ok && isRecord(body.value) ? body.value : undefined;

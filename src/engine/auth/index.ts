@@ -3,8 +3,8 @@
  * as `Authorization: Bearer` on every credentialed call (kept fresh through the HTTP context's auth hook). The
  * front door (src/engine/target/resolve.ts startOAuth) wires it into a target.
  */
-export { OAuthClient, describeError, type AuthMethod, type OAuthFailure, type OAuthStep } from './client';
-export { declaresOAuth, oauthPlan, type OAuthPlan } from './plan';
+export { OAuthClient, type OAuthStep } from './client';
+export { declaresOAuth, oauthPlan } from './plan';
 
 /** Starts with this so the level's not-assessed message can quote the reason as it is (report/level.ts). */
 export const OAUTH_FAILURE_PREFIX = 'OAuth:';

@@ -4,7 +4,7 @@ import { finish } from '../http/exchange';
 import type { DiscoveryAttempt } from '../model/events';
 import { isRecord } from '../util/json';
 
-export const WELL_KNOWN = ['agent-card.json', 'agent.json'] as const;
+const WELL_KNOWN = ['agent-card.json', 'agent.json'] as const;
 
 export interface DiscoveryResult {
   inputUrl: string;

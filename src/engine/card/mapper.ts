@@ -21,7 +21,7 @@ export const RegistryEndpoint = z.object({
 });
 export type RegistryEndpoint = z.infer<typeof RegistryEndpoint>;
 
-export const RegistrySkill = z.object({
+const RegistrySkill = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
   description: z.string().default(''),

@@ -5,6 +5,6 @@
  * and sse.ts (Server-Sent Events streams). Import from here.
  */
 export { DEFAULT_LIMITS, Semaphore, type Limits } from './limits';
-export { createHttpContext, originOf, type HttpContext, type HttpContextOptions } from './context';
-export { exchange, MAX_RETRY_AFTER_MS, retryAfterMs, type HttpRequest, type HttpResult } from './exchange';
-export { lineEndNormalizer, stream, type SseIgnoredLine, type SseMessage, type StreamEndReason, type StreamOutcome, type StreamRequest } from './sse';
+export { createHttpContext, type HttpContext, type HttpContextOptions } from './context';
+export { exchange, retryAfterMs, type HttpResult } from './exchange';
+export { lineEndNormalizer, stream, type SseIgnoredLine, type SseMessage, type StreamOutcome } from './sse';

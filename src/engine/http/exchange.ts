@@ -164,7 +164,7 @@ export function emitResponse(ctx: HttpContext, r: PartialResult, stream = false)
 }
 
 /** Longest Retry-After we honour with a retry; longer ones are reported as they are. */
-export const MAX_RETRY_AFTER_MS = 5_000;
+const MAX_RETRY_AFTER_MS = 5_000;
 
 /** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now; undefined if unusable. */
 export function retryAfterMs(v: string | null, now: number): number | undefined {

@@ -30,7 +30,7 @@ export const CLIENT_CHECK_IDS = [
 export type ClientCheckId = (typeof CLIENT_CHECK_IDS)[number];
 
 /** What to change in the client, per rule. */
-export const CLIENT_RECOMMENDATIONS: Record<ClientCheckId, string> = {
+const CLIENT_RECOMMENDATIONS: Record<ClientCheckId, string> = {
   'client.envelope': 'Send a JSON-RPC 2.0 request object: {"jsonrpc": "2.0", "id": …, "method": …, "params": {…}} with Content-Type: application/json.',
   'client.method': "Use the method names (or HTTP+JSON routes) of the generation the agent's card declares for the interface you call.",
   'client.params': "Send the operation's required parameters, spelled as the generation spells them (e.g. message.role, message.parts).",

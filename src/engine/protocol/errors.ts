@@ -159,9 +159,6 @@ export const ERROR_REASON = Object.fromEntries(
  */
 export const isA2ASpecificCode = (code: number): boolean => code <= -32001 && code >= -32099;
 
-/** The mapping of `name` in generation `g`, or undefined when that generation does not define the error. */
-export const errorMapping = (name: A2AErrorName, g: Generation): ErrorMapping | undefined => A2A_ERRORS[name][g];
-
 /** v1.0.1 §5.4: the gRPC status each ErrorInfo reason must travel with. */
 export const GRPC_STATUS_OF_REASON: Readonly<Record<string, string>> = Object.fromEntries(
   A2A_ERROR_NAMES.flatMap((n) => {

@@ -18,13 +18,13 @@ import { OPERATIONS, type Operation } from './operations';
 import { parseRest, parseStreamEvent, type CallOutcome, type ProtocolError, type Speaker, type StreamItem, type StreamRun } from './parse';
 
 /** The service of the v1.0.1 a2a.proto (`package lf.a2a.v1; service A2AService`). */
-export const GRPC_SERVICE = 'lf.a2a.v1.A2AService';
+const GRPC_SERVICE = 'lf.a2a.v1.A2AService';
 
 /** Full method name of an operation, e.g. `/lf.a2a.v1.A2AService/GetTask` (v1.0.1 §5.3: same names as JSON-RPC). */
-export const grpcMethod = (op: Operation): string => `/${GRPC_SERVICE}/${OPERATIONS[op].rpc['v1.0']}`;
+const grpcMethod = (op: Operation): string => `/${GRPC_SERVICE}/${OPERATIONS[op].rpc['v1.0']}`;
 
 /** gRPC status code names by number (grpc.io status codes). */
-export const GRPC_STATUS = [
+const GRPC_STATUS = [
   'OK',
   'CANCELLED',
   'UNKNOWN',
@@ -92,7 +92,7 @@ const NO_TRANSPORT: GrpcResult = emptyGrpcResult({
  * The http(s) URL a gRPC interface URL amounts to for the https-or-loopback rule of credentials (http/insecure.ts):
  * `grpc://` is plaintext, `grpcs://` TLS, and a bare `host:port` is TLS except on loopback (src/grpc/transport.ts).
  */
-export function grpcAsHttpUrl(u: string): string {
+function grpcAsHttpUrl(u: string): string {
   const m = /^([a-z][a-z0-9+.-]*):\/\//i.exec(u);
   if (!m) return `https://${u.replace(/\/.*$/, '')}`;
   const scheme = m[1]!.toLowerCase();
@@ -240,7 +240,7 @@ const SPEAKER: Speaker = { generation: 'v1.0', binding: 'GRPC', shapeBinding: 'G
 const STREAM_SPEAKER: Speaker = { generation: 'v1.0', binding: 'HTTP+JSON', shapeBinding: 'GRPC' };
 
 /** Reads a unary answer as the CallOutcome of `op` (the message as a v1.0 result, or the status as an error). */
-export function grpcOutcome(res: GrpcResult, http: HttpResult, op: Operation): CallOutcome {
+function grpcOutcome(res: GrpcResult, http: HttpResult, op: Operation): CallOutcome {
   if (res.error?.kind === 'decode')
     return { kind: 'invalid', reason: `the answer does not decode as the proto's message: ${res.error.message}`, http, envelopeProblems: [] };
   if (res.code === undefined) return { kind: 'transport', http, envelopeProblems: [] };

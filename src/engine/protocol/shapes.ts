@@ -104,11 +104,7 @@ export function timestampProblem(g: Generation, ts: unknown, path: string): stri
   return g === 'legacy' && typeof ts === 'string' ? `${path} "${ts}" is not an ISO 8601 date-time` : f.problem;
 }
 
-export function partProblems(g: Generation, b: Binding | undefined, p: unknown, path: string): string[] {
-  return texts(partFindings(g, b, p, path));
-}
-
-export function partFindings(g: Generation, b: Binding | undefined, p: unknown, path: string): ShapeFinding[] {
+function partFindings(g: Generation, b: Binding | undefined, p: unknown, path: string): ShapeFinding[] {
   if (!isRecord(p)) return [must(`${path} should be an object, got ${typeName(p)}`)];
   const out: ShapeFinding[] = [];
   if (g === 'v1.0') {
@@ -267,10 +263,6 @@ export function taskView(g: Generation, b: Binding | undefined, t: unknown, path
     problems,
     findings,
   };
-}
-
-export function artifactProblems(g: Generation, b: Binding | undefined, a: unknown, path: string): string[] {
-  return texts(artifactFindings(g, b, a, path));
 }
 
 export function artifactFindings(g: Generation, b: Binding | undefined, a: unknown, path: string): ShapeFinding[] {

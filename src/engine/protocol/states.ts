@@ -49,22 +49,10 @@ export function normalizeState(raw: unknown): TaskState | undefined {
 /** Whether `raw` is spelled exactly as the generation's schema/proto says. */
 export const isWireState = (g: Generation, raw: unknown) => typeof raw === 'string' && WIRE_STATES[g].includes(raw);
 
-export const TERMINAL: ReadonlySet<TaskState> = new Set(['completed', 'canceled', 'failed', 'rejected']);
-export const INTERRUPTED: ReadonlySet<TaskState> = new Set(['input-required', 'auth-required']);
+const TERMINAL: ReadonlySet<TaskState> = new Set(['completed', 'canceled', 'failed', 'rejected']);
+const INTERRUPTED: ReadonlySet<TaskState> = new Set(['input-required', 'auth-required']);
 export const isTerminal = (s: TaskState | undefined, g?: Generation) => s !== undefined && (TERMINAL.has(s) || (g === 'legacy' && s === 'unknown'));
 export const isInterrupted = (s: TaskState | undefined) => s !== undefined && INTERRUPTED.has(s);
-
-/** States a task may be in right after creation (submitted/working, or already finished/paused for fast agents). */
-export const LEGAL_INITIAL: ReadonlySet<TaskState> = new Set([
-  'submitted',
-  'working',
-  'input-required',
-  'auth-required',
-  'completed',
-  'failed',
-  'canceled',
-  'rejected',
-]);
 
 /**
  * Is `from -> to` a legal transition? Terminal states are final; nothing goes back to `submitted`.

@@ -36,7 +36,7 @@ export function compareWithBaseline(baseline: Report, current: Report): ReportCo
 }
 
 /** One side of a comparison, from a report. */
-export const comparedRun = (r: Report): ComparedRun => ({
+const comparedRun = (r: Report): ComparedRun => ({
   level: r.conformanceLevel,
   ...(r.notAssessed ? { notAssessed: r.notAssessed.reason } : {}),
   provisional: r.provisional,

@@ -55,7 +55,7 @@ export interface Comparison {
 const LEVEL_RANK: Record<ConformanceLevel, number> = { 'non-conformant': 0, minimal: 1, partial: 2, full: 3 };
 
 /** Display order of the kinds: what a reader (or a gate) must see first. */
-export const CHANGE_KINDS: readonly ChangeKind[] = ['regressed', 'new-failure', 'fixed', 'not-applicable', 'tool-error', 'advisory', 'now-judged', 'removed'];
+const CHANGE_KINDS: readonly ChangeKind[] = ['regressed', 'new-failure', 'fixed', 'not-applicable', 'tool-error', 'advisory', 'now-judged', 'removed'];
 
 export const CHANGE_LABELS: Record<ChangeKind, string> = {
   fixed: 'fixed',

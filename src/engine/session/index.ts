@@ -4,12 +4,10 @@
  * target: any binding the host speaks, gRPC included), session.ts performs the operations, stream.ts reads streams,
  * summary.ts shapes what is returned. Every finding comes from the judges (src/engine/judges) the run's checks use.
  */
-export { openSession, type SessionOpen } from './open';
-export { Session, SessionInputError, DEFAULT_CALL_TIMEOUT_MS } from './session';
+export { openSession } from './open';
+export { Session, SessionInputError } from './session';
 export { CLOSE_GRACE_MS } from './stream';
-export { exchangesOf } from './summary';
 export { TaskMemory } from './memory';
 export { outcomeFindings, judgeStream, frameFindings, isFinalItem, endsTest as endsWait } from '../judges';
-export type { StreamFacts, StreamJudgement } from '../judges/stream';
 export type * from './types';
-export { inferOperation, fillCredentials, fillQueryCredentials, type RawRequest, type RawOperation } from './raw';
+export type { RawRequest } from './raw';

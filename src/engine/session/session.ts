@@ -29,7 +29,7 @@ import { extensionHeaderName } from '../protocol/extensions';
 import type { CallOptions, SendOptions, SessionFinding, SessionOperation, SessionResult, SessionTarget, TaskMemoryLike } from './types';
 
 /** Default budget of one call (a stream: until it ends), ms. */
-export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 
 /** A caller's mistake (a skill the card does not declare, an operation the generation lacks): not the agent's. */
 export class SessionInputError extends Error {

@@ -108,7 +108,7 @@ export function redactError(e: ProtocolError, r: Redactor): ProtocolError {
   return { ...e, message: r.text(truncate(e.message, 2_000)), problems: e.problems.map((p) => r.text(p)) };
 }
 
-export function artifactSummary(a: unknown, r: Redactor): TaskSummary['artifacts'][number] {
+function artifactSummary(a: unknown, r: Redactor): TaskSummary['artifacts'][number] {
   if (!isRecord(a)) return { text: '', parts: 0 };
   const parts = Array.isArray(a.parts) ? a.parts : Array.isArray(a.content) ? a.content : [];
   let text = '';

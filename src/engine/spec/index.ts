@@ -1,4 +1,3 @@
-import type { Category } from '../model/check';
 import { SPEC as card } from './data/card';
 import { SPEC as errors } from './data/errors';
 import { SPEC as interop } from './data/interop';
@@ -45,12 +44,3 @@ export const RULE_SPECS = {
 } as const satisfies Record<string, CheckSpec>;
 export type RuleId = keyof typeof RULE_SPECS;
 
-/** Which data file holds a category's checks (for messages). */
-export const SPEC_FILES: Record<Category, string> = {
-  'agent-card': 'src/engine/spec/data/card.ts',
-  lifecycle: 'src/engine/spec/data/lifecycle.ts',
-  streaming: 'src/engine/spec/data/streaming.ts',
-  'error-handling': 'src/engine/spec/data/errors.ts',
-  interop: 'src/engine/spec/data/interop.ts',
-  security: 'src/engine/spec/data/security.ts',
-};

@@ -5,4 +5,4 @@
 export { acceptedOutputModes, inspectTarget, readDiscovery, type InspectedTarget } from './inspect';
 export { registerSecrets } from './credentials';
 export { resolveTarget, type ResolvedTarget } from './resolve';
-export { targetProblem, type TargetProblem } from './problem';
+export { targetProblem } from './problem';

@@ -111,4 +111,4 @@ export function exchangeJson(x: Exchange, events: readonly SseRecord[]): string 
   );
 }
 
-export { operationOf, rpcMethod } from '../../lib/operation';
+export { operationOf } from '../../lib/operation';

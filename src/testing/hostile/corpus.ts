@@ -16,7 +16,7 @@ import type { HostileKit } from './server';
 
 /** Small budgets, so the corpus is fast and the bounds below are meaningful. */
 // Generous enough that a loaded CI machine does not turn slowness into a verdict; tight enough to keep the corpus short.
-export const BUDGET = { timeoutMs: 5000, requestTimeoutMs: 3500, streamIdleTimeoutMs: 1500 } as const;
+const BUDGET = { timeoutMs: 5000, requestTimeoutMs: 3500, streamIdleTimeoutMs: 1500 } as const;
 
 /**
  * Wall-time bounds of one run, doubled for a loaded 2-core machine. Discovery: at most two passes (one
@@ -24,10 +24,10 @@ export const BUDGET = { timeoutMs: 5000, requestTimeoutMs: 3500, streamIdleTimeo
  * A run whose card gives an endpoint adds the suite: its longest chain of dependent calls is about six task
  * budgets plus the 3 s close grace of the stream checks.
  */
-export const DISCOVERY_BOUND_MS = 2 * (2 * 2 * BUDGET.requestTimeoutMs + 500);
-export const WALL_BOUND_MS = DISCOVERY_BOUND_MS + 2 * (6 * BUDGET.timeoutMs + 3000);
+const DISCOVERY_BOUND_MS = 2 * (2 * 2 * BUDGET.requestTimeoutMs + 500);
+const WALL_BOUND_MS = DISCOVERY_BOUND_MS + 2 * (6 * BUDGET.timeoutMs + 3000);
 /** Even the 50 MB card and the event flood must leave a small, serializable event log. */
-export const MAX_LOG_BYTES = 20 * 1024 * 1024;
+const MAX_LOG_BYTES = 20 * 1024 * 1024;
 
 export const SECRET = 'hostile-corpus-bearer-7c1e9a';
 
@@ -204,10 +204,10 @@ export interface CorpusRun {
   sideRequests: HostileKit['sideRequests'];
 }
 
-export const resultsOf = (r: CorpusRun): Map<string, CheckResult> => new Map(r.report ? reportResults(r.report).map((x) => [x.id, x]) : []);
+const resultsOf = (r: CorpusRun): Map<string, CheckResult> => new Map(r.report ? reportResults(r.report).map((x) => [x.id, x]) : []);
 
 /** Runs one behaviour: starts its agent, runs the suite with the small budgets, closes the agent. */
-export async function runOne(name: HostileName, host: Host, extra: Partial<RunOptions> = {}): Promise<CorpusRun> {
+async function runOne(name: HostileName, host: Host, extra: Partial<RunOptions> = {}): Promise<CorpusRun> {
   const agent = await startHostileAgent(name);
   const events: RunEvent[] = [];
   const started = performance.now();
@@ -270,7 +270,7 @@ export const describeRun = (r: CorpusRun) =>
     : `crashed: ${r.crash}`;
 
 /** Invariants of every run: it resolved, in time, with a valid report and a small serializable log. */
-export function invariantProblems(r: CorpusRun): string[] {
+function invariantProblems(r: CorpusRun): string[] {
   const p: string[] = [];
   if (r.crash) p.push(`crashed: ${r.crash}`);
   if (!r.report) return p;

@@ -9,8 +9,8 @@
 import { HOSTILE_BEHAVIOURS, type HostileName } from './behaviours';
 import { startHostile, type RunningHostileAgent } from './server';
 
-export { HOSTILE_BEHAVIOURS, HOSTILE_CARD_TEXT, HOSTILE_NAMES, type HostileName } from './behaviours';
-export { startHostile, type HostileBehaviour, type HostileKit, type RunningHostileAgent } from './server';
+export { HOSTILE_CARD_TEXT, type HostileName } from './behaviours';
+export { startHostile, type RunningHostileAgent } from './server';
 
 export function startHostileAgent(name: HostileName): Promise<RunningHostileAgent> {
   return startHostile(name, HOSTILE_BEHAVIOURS[name]);

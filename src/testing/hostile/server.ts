@@ -81,13 +81,13 @@ export interface RunningHostileAgent {
 
 const MAX_REQUEST_BYTES = 1024 * 1024;
 const CARD_PATHS = new Set(['/.well-known/agent-card.json', '/.well-known/agent.json']);
-export const STREAM_METHODS = new Set(['SendStreamingMessage', 'SubscribeToTask', 'message/stream', 'tasks/resubscribe', 'tasks/sendSubscribe']);
+const STREAM_METHODS = new Set(['SendStreamingMessage', 'SubscribeToTask', 'message/stream', 'tasks/resubscribe', 'tasks/sendSubscribe']);
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'date']);
 
 export const isCardPath = (path: string) => CARD_PATHS.has(path.split('?')[0] ?? '');
 export const isStreamRequest = (r: HostileRequest) => r.rpc?.method !== undefined && STREAM_METHODS.has(r.rpc.method);
 
-export function listen(server: net.Server, host = '127.0.0.1'): Promise<number> {
+function listen(server: net.Server, host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, host, () => resolve((server.address() as AddressInfo).port));
