@@ -12,17 +12,32 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CHECK_CATALOG, unknownCheckIds } from '../engine/checks';
+import { CHECK_CATALOG } from '../engine/checks';
 import { catalog, catalogMarkdown, explainCheck, levelsLine, suggest } from './explain';
 import type { ConformanceLevel, Credentials, Report, RunEvent } from '../engine';
 import { TOOL } from '../engine/report/build';
 import type { ExportFormat } from '../exporters';
 import { lazyGrpc } from '../grpc/lazy';
 import type { CliIo } from './io';
-import { OAUTH_OPTIONS, OAUTH_USAGE, oauthFrom, type OAuthFlags } from './oauth';
+import { OAUTH_OPTIONS } from './oauth';
 import type * as RunDeps from './run-deps';
-import { gate, isFailOn, type FailOn } from './gate';
-import { fetchWithExtraHeaders, parseHeader, splitCliHeaders } from './headers';
+import { gate, type FailOn } from './gate';
+import { fetchWithExtraHeaders } from './headers';
+import {
+  checkOnly,
+  cleanCategoryOk,
+  credentialsFrom,
+  failOnOf,
+  headersFrom,
+  minLevelOf,
+  readJwks,
+  secondsOf,
+  taskTimeoutOf,
+  UsageError,
+  webhookOf,
+  type ParsedValues,
+} from './flags';
+import { USAGE } from './usage';
 
 // The runner, the exporters and the rest of what `run`, `run-many` and `merge` need, loaded on demand
 // (loadRunDeps) so `checks`, `explain` and `--help` start fast.
@@ -33,101 +48,8 @@ async function loadRunDeps(): Promise<void> {
     await import('./run-deps'));
 }
 
-export const USAGE = `a2a-interop ${TOOL.version}: A2A conformance testing from the command line
-
-Usage:
-  a2a-interop run <agent-url> [options]
-  a2a-interop checks [--format text|json|markdown]
-  a2a-interop explain <check-id>
-  a2a-interop run-many <file> [options]
-  a2a-interop merge <dir>... [--out-dir DIR]
-  a2a-interop mcp [--report-dir DIR]    MCP server on stdio, for AI assistants (see README); full reports go to DIR
-  a2a-interop tap <agent-url> [--port N] [--record DIR] [--fail-on client|agent|any] [-- <command>]
-                                        a recording, judging relay between your A2A client and the agent (tap --help)
-  a2a-interop --help | --version
-
-<agent-url> is the agent's base URL, a base URL with a path, or the card URL itself.
-
-Options for run:
-  --format json|markdown|junit|html|sarif   report format (default json); several, comma-separated, with --out-dir
-  --out FILE                          write the report to FILE (default: stdout)
-  --out-dir DIR                       write a2a-report.<ext> per format to DIR (e.g. a2a-report.sarif, a2a-report.junit.xml)
-  --badge FILE                        also write a badge SVG of the level ("A2A | full", "A2A | not assessed: unreachable")
-  --baseline FILE                     compare with a previous JSON report: the report gains a comparison section,
-                                      and any regression, new failure or lower level exits 1
-  --header "Name: value"              send this header on every request to the agent (repeatable; at most one
-                                      credential header, e.g. Authorization or X-API-Key)
-  --bearer TOKEN                      send Authorization: Bearer TOKEN (or set A2A_INTEROP_BEARER)
-  --api-key KEY                       API key, sent where the card's apiKey scheme says (or A2A_INTEROP_API_KEY)
-${OAUTH_USAGE}
-  --peer URL                          a second agent for two-agent interop checks
-  --jwks FILE                         public keys (a JWKS file) trusted to verify the card's signatures
-  --webhook-url URL                   public address that forwards to our push webhook inbox (for an agent that
-                                      cannot reach this machine's 127.0.0.1); addresses are URL/inbox/<token>
-  --webhook-port N                    port of the inbox (default: ephemeral; fix it for --webhook-url forwarding)
-  --task-timeout SECONDS              per-task timeout (default 60, as the conformance procedure says): a task or
-                                      stream that reaches no terminal state within it fails (alias: --timeout)
-  --binding jsonrpc|http+json|grpc    test this binding when the card declares several (gRPC: v1.0 interfaces)
-  --protocol-version 1.0|0.3          test the card's interfaces of this version (e.g. a v1.0 card's 0.3 compat ones)
-  --skill ID                          exercise only this skill (repeatable; default: every skill in the card)
-  --only CHECK-ID                     run only this check (repeatable): results, but no agent level
-  --min-level full|partial|minimal    level needed for exit code 0 (default minimal)
-  --fail-on level|regression|never    what exits 1: level (default): below --min-level, not assessed, or with
-                                      --baseline a regression; regression: only a regression against --baseline;
-                                      never: reports only (exit 2 still means a usage error or our failure)
-  --sarif-category NAME               code-scanning category of the SARIF (automationDetails.id; default: from the
-                                      agent URL, a2a-interop/<host>/<path>)
-  --quiet                             no progress on stderr
-
-Options for run-many (<file>: URLs one per line with # comments, or a JSON list / registry export whose
-headers reference environment variables, e.g. {"url": "...", "headers": {"Authorization": "Bearer \${TOKEN}"}}):
-  --out-dir DIR                       where reports and the summary go (default a2a-fleet)
-  --format LIST                       formats per agent besides json (comma-separated)
-  --concurrency N                     agents at once (default 4)
-  --shard I/N                         run only shard I of N (deterministic split; combine with merge)
-  --baseline-dir DIR                  a previous run-many output: trend per agent, and exit 1 on a regression
-  --deadline SECONDS                  overall time per agent before it is stopped (default 600)
-  --task-timeout, --only, --min-level, --fail-on, --quiet   as for run (the per-task timeout also caps request and stream waits)
-
-Options for merge: --out-dir DIR (default a2a-fleet), --quiet.
-
-Exit codes: 0 level meets --min-level (run-many: every agent, no regression), 1 it does not (or a regression
-against --baseline / --baseline-dir, or no level: --only, not assessed), 2 usage error or a failure of this tool,
-130 interrupted by SIGINT (Ctrl-C), 143 by SIGTERM: the partial reports are written, marked incomplete, with no level.
-Credentials are never written to the report.`;
-
-const LEVELS: ConformanceLevel[] = ['full', 'partial', 'minimal', 'non-conformant'];
-
 // In a module of its own: tap.ts (loaded from here) names it too, and an import back into main.ts would be a cycle.
 export type { CliIo } from './io';
-
-class UsageError extends Error {}
-
-/** --header values: the credential among them and the extra headers (src/cli/headers.ts), or a usage error. */
-function headersFrom(header: readonly string[] | undefined): Exclude<ReturnType<typeof splitCliHeaders>, string> {
-  const parsed = (header ?? []).map((h) => {
-    const p = parseHeader(h);
-    if (typeof p === 'string') throw new UsageError(p);
-    return p;
-  });
-  const split = splitCliHeaders(parsed);
-  if (typeof split === 'string') throw new UsageError(split);
-  return split;
-}
-
-function credentialsFrom(v: { header?: string[]; bearer?: string; 'api-key'?: string } & OAuthFlags, env: CliIo['env']): Credentials {
-  const bearer = v.bearer ?? env.A2A_INTEROP_BEARER;
-  const apiKey = v['api-key'] ?? env.A2A_INTEROP_API_KEY;
-  const headers = headersFrom(v.header);
-  const oauth = oauthFrom(v, env);
-  if (typeof oauth === 'string') throw new UsageError(oauth);
-  const kinds = [bearer && 'bearer', apiKey && 'api-key', headers.credentials.kind !== 'none' && 'header', oauth && 'oauth2'].filter(Boolean);
-  if (kinds.length > 1) throw new UsageError(`Give one kind of credentials (got ${kinds.join(', ')})`);
-  if (oauth) return oauth;
-  if (bearer) return { kind: 'bearer', token: bearer };
-  if (apiKey) return { kind: 'api-key', value: apiKey };
-  return headers.credentials;
-}
 
 const SYMBOL: Record<string, string> = { pass: 'PASS', fail: 'FAIL', advisory: 'ADVI', skip: 'SKIP', error: 'ERR ' };
 
@@ -425,68 +347,7 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
   return verdict.code;
 }
 
-/** --fail-on: level (default), regression (needs --baseline) or never. */
-function failOnOf(s: string | undefined, haveBaseline: boolean, baseline = '--baseline FILE (a previous JSON report to compare with)'): FailOn {
-  const f = s ?? 'level';
-  if (!isFailOn(f)) throw new UsageError('--fail-on must be level, regression or never');
-  if (f === 'regression' && !haveBaseline) throw new UsageError(`--fail-on regression needs ${baseline}`);
-  return f;
-}
-
-const cleanCategoryOk = (s: string) => s.trim().replace(/\/+$/, '').length > 0;
-
-/** --task-timeout (the procedure's per-task timeout; --timeout is its older name): seconds. */
-function taskTimeoutOf(v: { timeout?: string; 'task-timeout'?: string }): number {
-  if (v.timeout !== undefined && v['task-timeout'] !== undefined) throw new UsageError('Give --task-timeout or --timeout (its older name), not both');
-  return v['task-timeout'] !== undefined ? secondsOf(v['task-timeout'], 60, '--task-timeout') : secondsOf(v.timeout, 60, '--timeout');
-}
-
-/** --only ids must name checks: an unknown id is a usage error with suggestions, never a run of nothing. */
-function checkOnly(only: readonly string[] | undefined): void {
-  const unknown = unknownCheckIds(only ?? []);
-  if (!unknown.length) return;
-  throw new UsageError(
-    unknown
-      .map((u) => `--only: no check "${u.id}".${u.suggestions.length ? ` Did you mean: ${u.suggestions.join(', ')}?` : ''}`)
-      .concat('List them with a2a-interop checks.')
-      .join('\n'),
-  );
-}
-
-function minLevelOf(s: string | undefined): ConformanceLevel {
-  const minLevel = (s ?? 'minimal') as ConformanceLevel;
-  if (!LEVELS.includes(minLevel) || minLevel === 'non-conformant') throw new UsageError('--min-level must be full, partial or minimal');
-  return minLevel;
-}
-
-function secondsOf(s: string | undefined, fallback: number, flag: string, max = 3600): number {
-  const n = s === undefined ? fallback : Number(s);
-  if (!Number.isFinite(n) || n <= 0 || n > max) throw new UsageError(`${flag} must be a number of seconds between 0 and ${max}`);
-  return n;
-}
-
 /** The `--baseline` report: read, migrated and validated, or a usage error saying what is wrong. */
-/** The --jwks file, parsed: a JSON Web Key Set (`{ "keys": [...] }`) of public keys. */
-function readJwks(path: string, io: CliIo): unknown {
-  let text: string;
-  try {
-    text = (io.readFile ?? ((p: string) => readFileSync(p, 'utf8')))(path);
-  } catch (e) {
-    throw new UsageError(`--jwks: cannot read ${path} (${e instanceof Error ? e.message : String(e)})`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new UsageError(`--jwks: ${path} is not JSON`);
-  }
-  const keys = typeof value === 'object' && value !== null && 'keys' in value ? value.keys : undefined;
-  if (!Array.isArray(keys) || keys.length === 0) throw new UsageError(`--jwks: ${path} is not a JWKS (a JSON object with a non-empty "keys" list)`);
-  if (keys.some((k) => typeof k === 'object' && k !== null && 'd' in k))
-    throw new UsageError(`--jwks: ${path} holds a private key ("d"); give the public keys only`);
-  return value;
-}
-
 function readBaseline(path: string, io: CliIo): { path: string; report: Report } {
   let text: string;
   try {
@@ -498,21 +359,6 @@ function readBaseline(path: string, io: CliIo): { path: string; report: Report }
   if (!loaded.ok) throw new UsageError(`--baseline: ${path} is not a report this tool reads: ${loaded.error}`);
   return { path, report: loaded.report };
 }
-
-type ParsedValues = Parameters<typeof credentialsFrom>[0] & {
-  format?: string[];
-  'out-dir'?: string;
-  'baseline-dir'?: string;
-  concurrency?: string;
-  shard?: string;
-  deadline?: string;
-  timeout?: string;
-  'task-timeout'?: string;
-  only?: string[];
-  'min-level'?: string;
-  'fail-on'?: string;
-  quiet?: boolean;
-};
 
 /** `run-many` and `merge` (loaded on demand: the other commands start faster without them). */
 async function fleetCommand(command: 'run-many' | 'merge', args: string[], v: ParsedValues, io: CliIo): Promise<number> {
@@ -581,26 +427,4 @@ if (isEntry) {
       process.exitCode = 2;
     },
   );
-}
-
-/** --webhook-url (an absolute http(s) URL) and --webhook-port (1-65535). */
-function webhookOf(url: string | undefined, port: string | undefined): { publicUrl?: string; port?: number } {
-  const out: { publicUrl?: string; port?: number } = {};
-  if (url !== undefined) {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      throw new UsageError(`--webhook-url is not a URL: ${JSON.stringify(url)}`);
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError('--webhook-url must be an http(s) URL');
-    if (u.search || u.hash || u.username || u.password) throw new UsageError('--webhook-url takes no query, fragment or credentials');
-    out.publicUrl = u.toString();
-  }
-  if (port !== undefined) {
-    const n = Number(port);
-    if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError('--webhook-port must be a port number from 1 to 65535');
-    out.port = n;
-  }
-  return out;
 }
