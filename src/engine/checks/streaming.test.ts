@@ -522,13 +522,13 @@ describe('streaming.resubscribe', () => {
   });
 
   it('v1.0: still running when our budget ends: a tool-limit skip', async () => {
-    // The task never finishes (resubscribe starts its own task at once; no skill run is needed first).
+    let gets = 0;
     const { byId } = await run(
       'v1.0',
       {
         stream: { chunks: () => [] },
         subscribe: { chunks: (id) => sse(id, ev.task('v1.0', 'working')), keepOpen: true },
-        getState: () => 'working',
+        getState: () => (++gets <= 1 ? 'completed' : 'working'),
       },
       only,
     );

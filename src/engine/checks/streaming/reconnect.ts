@@ -11,7 +11,7 @@ import type { CheckContext } from '../context';
 import { defineCheck, exchangeEvidence, fail, pass, skip, toolLimit, transportVerdict, type Verdict } from '../define';
 import { BUDGET_ENDS, CLOSE_GRACE_MS } from '../fixtures/stream';
 import { firstEventFinding, streamIdFindings } from '../../judges/stream';
-import { emitState, primarySkill, runningCandidates, runningSkill, skillInput, startRunningTask } from '../fixtures/tasks';
+import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, startRunningTask } from '../fixtures/tasks';
 import { brokeOff, budgetKnob, errorText, itemEvidence, streamEnd } from './shared';
 import { reportWindow, roundTrip, sized, STREAM_PAUSE } from '../windows';
 
@@ -113,10 +113,11 @@ export const streamingResubscribe = defineCheck({
     const lane = ctx.lane('resubscribe');
     let from = 0;
     let lastSkip: Verdict = skip('No task could be started to resubscribe to.', 'precondition');
-    // Started at once (not after every skill run: the slowest skill would then be on the run's critical path twice);
-    // a quick task may finish before the subscription lands: then try the next skill (at most 4). A task that pauses
-    // tests less than one that finishes: its verdict is kept while the next skill is tried.
-    const candidates = runningCandidates(ctx);
+    // Tasks that finish first, quickest first (known once the skill runs ended: started at once, on a loaded machine
+    // every candidate finished before its subscription landed and the clean agent's check was skipped); a quick task
+    // may finish before the subscription lands: then try the next skill (at most 4). A task that pauses tests less
+    // than one that finishes: its verdict is kept while the next skill is tried.
+    const candidates = await finishingCandidates(ctx);
     let pausedVerdict: Verdict | undefined;
     for (;;) {
       const started = await startRunningTask(ctx, 'resubscribe', from, lane, candidates);
