@@ -2,8 +2,8 @@
  * Security probes of issue 22, replayed on loopback only: each of them got through before the fix (a stranger filling
  * the inbox, a request body pinned for a stream's life, a secret or credential header reaching another origin or a
  * plain-HTTP host, a reserved IPv6 spelling passing the hosted guard, the Vite origin trusted by `npm start`, no CSP,
- * server packages outside `npm audit --omit=dev`). The floods themselves are in flood.test.ts. A list of independent
- * test cases: one block per probe, each replaying its attack on its own.
+ * server packages outside `npm audit --omit=dev`). The floods themselves are in flood.test.ts.
+ * A list of independent test cases: one block per probe, each replaying its attack on its own.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';

@@ -1,7 +1,7 @@
 /**
  * Each permitted behaviour of the test agent changes the wire as its description says, and the plain agent does not
- * show it (the matrix, src/engine/checks/matrix.test.ts, proves the suite accepts each one). A list of independent
- * test cases: one probe per permitted behaviour (PROBES), each run on its own.
+ * show it (the matrix, src/engine/checks/matrix.test.ts, proves the suite accepts each one).
+ * A list of independent test cases: one probe per permitted behaviour (PROBES), each run on its own.
  */
 import { EXT_REQUIRED } from './extensions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
