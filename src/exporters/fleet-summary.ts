@@ -86,7 +86,7 @@ const STATUS_FIELD: Record<CheckResult['status'], keyof CategoryCell> = {
 };
 
 /** Counts per category of a report. */
-export function categoryCells(report: Report): Record<Category, CategoryCell> {
+function categoryCells(report: Report): Record<Category, CategoryCell> {
   const out = Object.fromEntries(CATEGORIES.map((c) => [c, emptyCell()])) as Record<Category, CategoryCell>;
   for (const c of CATEGORIES) {
     for (const r of report.categories[CATEGORY_KEYS[c]]) {

@@ -10,7 +10,7 @@ import { TOOL } from '../engine/report/build';
 import { cleanText } from './common';
 import type { ExportFile } from './common';
 
-export const HAR_MIME = 'application/json';
+const HAR_MIME = 'application/json';
 
 interface HarNameValue {
   name: string;

@@ -11,7 +11,7 @@ import { mdText } from './markdown';
 import { scrubForExport } from './sanitize';
 
 export const SARIF_MIME = 'application/sarif+json';
-export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
 /** Longest message text of a result; the JSON report keeps the full text. */
 const MESSAGE_MAX = 4000;
@@ -49,7 +49,7 @@ const DEFAULT_SECURITY_SEVERITY = '5.0';
  * checks judge observed exchanges against quoted sentences (high); the security detectors that match text patterns
  * (instructions for models, secret-looking values) are heuristics (medium); CORS and redirects are measured (very-high).
  */
-export function rulePrecision(id: string, category: string): 'very-high' | 'high' | 'medium' | 'low' {
+function rulePrecision(id: string, category: string): 'very-high' | 'high' | 'medium' | 'low' {
   if (category !== 'security') return 'high';
   if (id === 'security.card.llm-instructions' || id === 'security.card.secrets') return 'medium';
   if (id === 'security.cors.credentials' || id === 'security.redirects') return 'very-high';

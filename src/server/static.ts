@@ -34,7 +34,7 @@ const TYPES: Record<string, string> = {
  * also from data:/blob: (artifacts, downloads). `connect-src` stays
  * open to http(s): the dashboard's "direct" mode and a proxy on another origin call agents the user names.
  */
-export const DASHBOARD_CSP = [
+const DASHBOARD_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -52,7 +52,7 @@ export const DASHBOARD_CSP = [
 /** Vite's content-hashed output names, e.g. assets/index-BxK2a9_Q.js. */
 const HASHED = /[-.][A-Za-z0-9_-]{8,}\.[a-z0-9]+$/;
 
-export function contentTypeFor(path: string): string {
+function contentTypeFor(path: string): string {
   return TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
 }
 

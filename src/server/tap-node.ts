@@ -30,13 +30,13 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined
 }
 
 /** The bytes of a request body the tap reads at most (its default budget). */
-export const MAX_TAP_REQUEST_BYTES = DEFAULT_TAP_LIMITS.maxRequestBytes;
+const MAX_TAP_REQUEST_BYTES = DEFAULT_TAP_LIMITS.maxRequestBytes;
 
 /**
  * The request as a Web Request (`origin` is where the client reached us, e.g. `http://127.0.0.1:4173`). Its body is
  * read first (the tap reads every request body whole anyway, to judge it): undefined when it is over `maxBytes`.
  */
-export async function toWebRequest(req: IncomingMessage, origin: string, signal: AbortSignal, maxBytes = MAX_TAP_REQUEST_BYTES): Promise<Request | undefined> {
+async function toWebRequest(req: IncomingMessage, origin: string, signal: AbortSignal, maxBytes = MAX_TAP_REQUEST_BYTES): Promise<Request | undefined> {
   const method = req.method ?? 'GET';
   const headers = new Headers();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
@@ -107,7 +107,7 @@ export function nodeFetch(req: Request): Promise<Response> {
 }
 
 /** Writes a Web Response to Node, streaming its body; destroys the socket for an error response or a broken body. */
-export async function writeWebResponse(res: ServerResponse, response: Response, onClose: (cancel: () => void) => void): Promise<void> {
+async function writeWebResponse(res: ServerResponse, response: Response, onClose: (cancel: () => void) => void): Promise<void> {
   if (response.type === 'error') {
     res.socket?.destroy();
     res.destroy();

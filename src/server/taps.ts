@@ -86,7 +86,7 @@ export function parseFaults(v: unknown): TapFaults | string {
 }
 
 /** Global fetch that reaches public unicast addresses only (every resolved address checked), for hosted mode. */
-export function hostedFetch(base: (req: Request) => Promise<Response> = (r) => fetch(r)): (req: Request) => Promise<Response> {
+function hostedFetch(base: (req: Request) => Promise<Response> = (r) => fetch(r)): (req: Request) => Promise<Response> {
   const policy = defaultAddressPolicy('hosted');
   return async (req) => {
     const url = new URL(req.url);

@@ -98,7 +98,7 @@ function judgeSteps(steps: readonly OAuthStep[], judge: (h: HttpResult) => strin
   );
 }
 
-export const authOAuthToken = defineCheck({
+const authOAuthToken = defineCheck({
   id: 'auth.oauth-token',
   title: 'The OAuth token endpoint answers as RFC 6749 §5 specifies',
   category: 'error-handling',
@@ -116,7 +116,7 @@ export const authOAuthToken = defineCheck({
   },
 });
 
-export const authOAuthDiscovery = defineCheck({
+const authOAuthDiscovery = defineCheck({
   id: 'auth.oauth-discovery',
   title: 'The OpenID Connect discovery document names a token endpoint for client credentials',
   category: 'error-handling',

@@ -61,7 +61,7 @@ async function uncontrolled(ctx: CheckContextWith<'dialect'>, anon: Probe): Prom
   return undefined;
 }
 
-export const authRequired = defineCheck({
+const authRequired = defineCheck({
   id: 'auth.required',
   title: 'Requests without credentials are rejected when the card requires authentication',
   category: 'error-handling',
@@ -126,7 +126,7 @@ export const authRequired = defineCheck({
   },
 });
 
-export const authChallenge = defineCheck({
+const authChallenge = defineCheck({
   id: 'auth.challenge',
   title: 'A 401 carries WWW-Authenticate',
   category: 'error-handling',
@@ -157,7 +157,7 @@ export const authChallenge = defineCheck({
   },
 });
 
-export const authAccepted = defineCheck({
+const authAccepted = defineCheck({
   id: 'auth.accepted',
   title: "The same request with the user's credentials is accepted",
   category: 'error-handling',

@@ -17,10 +17,10 @@ export type Met<R extends Precondition> = { readonly ctx: CheckContextWith<R> } 
 type Step = { readonly ctx: CheckContext } | { readonly verdict: Verdict };
 
 /** The context has a testable binding. */
-export const hasDialect = (ctx: CheckContext): ctx is CheckContextWith<'dialect'> => ctx.dialect !== undefined;
+const hasDialect = (ctx: CheckContext): ctx is CheckContextWith<'dialect'> => ctx.dialect !== undefined;
 
 /** A testable binding: without a dialect the agent cannot be called. */
-export function needDialect(ctx: CheckContext): Verdict | undefined {
+function needDialect(ctx: CheckContext): Verdict | undefined {
   if (ctx.dialect) return undefined;
   if (ctx.detection.untestable) return skip(ctx.detection.untestable, 'precondition');
   return skip('No usable agent card, so the agent cannot be called.', 'precondition');

@@ -36,7 +36,7 @@ export const CANCEL_MARGIN = { factor: 3, floorMs: 250, ceilingMs: 1000 } as con
 export const CANCEL_STAY = { floorMs: 300, ceilingMs: 3000 } as const;
 
 /** The close grace of a stream after its final event (judges/stream-end.ts CLOSE_GRACE_MS). */
-export const STREAM_CLOSE_MS = CLOSE_GRACE_MS;
+const STREAM_CLOSE_MS = CLOSE_GRACE_MS;
 /** Resubscribe: after the stream reports a pause (input-required), in multiples of the round trip of the send. */
 export const STREAM_PAUSE = { factor: 4, floorMs: 250, ceilingMs: 3000 } as const;
 

@@ -3,6 +3,5 @@
  * Web-standard; the CLI (`a2a-interop tap`) and the local server (`/api/taps`, `/tap/<id>/…`) mount it.
  */
 export { createTap } from './tap';
-export { DEFAULT_TAP_LIMITS, sideSummary } from './record';
-export { agentBaseOf, isCardPath, RouteTable, rewriteCard } from './routes';
+export { DEFAULT_TAP_LIMITS } from './record';
 export type * from './types';

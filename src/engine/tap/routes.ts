@@ -9,7 +9,7 @@ import { isRecord } from '../util/json';
 const CARD_PATH = /\/\.well-known\/(agent-card|agent)\.json$/;
 
 /** The agent URL without its card path, query, fragment or trailing slash: what tap paths are relative to. */
-export function agentBaseOf(agentUrl: string): string {
+function agentBaseOf(agentUrl: string): string {
   const u = new URL(agentUrl);
   u.hash = '';
   u.search = '';

@@ -28,7 +28,7 @@ export interface TapTarget {
 }
 
 /** A generation from an interface's protocolVersion, else the card's. */
-export function generationOf(protocolVersion: string | undefined, card: Generation): Generation {
+function generationOf(protocolVersion: string | undefined, card: Generation): Generation {
   if (!protocolVersion) return card;
   if (/^1\./.test(protocolVersion)) return 'v1.0';
   if (/^0\.3/.test(protocolVersion)) return 'v0.3';

@@ -150,7 +150,7 @@ export interface SendOutcome {
 const serious = (f: TapFinding) => f.side === 'client' && (f.level === 'MUST' || f.level === 'SHOULD');
 
 /** How a send was answered; a request that broke a client rule may be refused (an error answer is then no fault of B). */
-export function sendOutcome(o: Observed): SendOutcome {
+function sendOutcome(o: Observed): SendOutcome {
   const out = rawOutcome(o);
   const broken = [...new Set(o.findings.filter(serious).map((f) => f.checkId))];
   return !out.answered && !out.excused && broken.length ? { ...out, excused: `A's request breaking ${broken.join(', ')}` } : out;

@@ -155,7 +155,6 @@ export interface TapTargetEvent extends TapEventBase {
 }
 
 export type TapEvent = TapExchangeStart | TapExchangeEnd | TapSseFrame | TapFindingEvent | TapFaultEvent | TapTargetEvent;
-export type TapEventKind = TapEvent['kind'];
 
 /** One side's verdict: `fail` = a MUST or SHOULD broken; `advisory` = only advisories; `pass`; `not-observed` = no traffic judged. */
 export interface TapSideSummary {

@@ -11,7 +11,7 @@ export interface DeclaredExtension {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** capabilities.extensions of a card as received (bounded: a hostile card may list thousands). */
-export function declaredExtensions(card: unknown): DeclaredExtension[] {
+function declaredExtensions(card: unknown): DeclaredExtension[] {
   const caps = isRecord(card) ? card.capabilities : undefined;
   const list = isRecord(caps) && Array.isArray(caps.extensions) ? caps.extensions : [];
   return list
@@ -26,7 +26,7 @@ export function declaredExtensions(card: unknown): DeclaredExtension[] {
 }
 
 /** One line per signature from card.signatures.verified (its evidence is labelled `signatures[i] <status>`). */
-export function signatureLines(card: unknown, results: readonly CheckResult[]): { status: string; text: string }[] {
+function signatureLines(card: unknown, results: readonly CheckResult[]): { status: string; text: string }[] {
   const sigs = isRecord(card) && Array.isArray(card.signatures) ? card.signatures : [];
   if (!sigs.length) return [];
   const r = results.find((x) => x.id === 'card.signatures.verified');

@@ -17,7 +17,7 @@ interface TreeNode {
 }
 
 /** The value as a bounded tree: at most `budget` nodes, breadth kept in order. Pure. */
-export function treeOf(value: unknown, budget = TREE_BUDGET): TreeNode {
+function treeOf(value: unknown, budget = TREE_BUDGET): TreeNode {
   let left = budget;
   const walk = (name: string | null, v: unknown): TreeNode => {
     left--;
@@ -37,7 +37,7 @@ export function treeOf(value: unknown, budget = TREE_BUDGET): TreeNode {
 }
 
 /** A JSON value as a tree of native disclosure widgets (keyboard and screen reader friendly); strings as text. */
-export function JsonTree({ value, label }: { value: unknown; label: string }) {
+function JsonTree({ value, label }: { value: unknown; label: string }) {
   const tree = useMemo(() => treeOf(value), [value]);
   return (
     <div className="json-tree" role="group" aria-label={label}>

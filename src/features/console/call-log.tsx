@@ -21,7 +21,7 @@ const STREAM_END: Record<string, string> = {
 const LEVEL_TEXT: Record<SessionFinding['level'], string> = { MUST: 'MUST', SHOULD: 'SHOULD', advisory: 'advisory' };
 
 /** One finding: its strength, the check that judges the same rule in a run, the message and where the rule is written. */
-export function FindingItem({ f }: { f: SessionFinding }) {
+function FindingItem({ f }: { f: SessionFinding }) {
   return (
     <li className={`finding finding-${f.level === 'advisory' ? 'advisory' : 'required'}`}>
       <span className={`chip chip-${f.level === 'advisory' ? 'advisory' : 'fail'}`}>{LEVEL_TEXT[f.level]}</span>{' '}

@@ -195,7 +195,7 @@ export function buildSend(d: ComposeDraft, ctx: ComposeContext = {}): { ok: true
 }
 
 /** What a message without text says, in words (for the call log and exports). */
-export function describeParts(parts: readonly OutPart[]): string {
+function describeParts(parts: readonly OutPart[]): string {
   return parts
     .map((p) =>
       p.kind === 'text'

@@ -10,8 +10,6 @@ import { checkAgentUrl } from '../../lib/url';
 import { useConsole, useConsoleState } from './console-context';
 import { declaredInterfaces } from './interfaces';
 
-export type InterfaceChoice = { binding?: Binding; protocolVersion?: string };
-
 /** Choices of interface before the card is known; once it is, the interfaces the card declares (see ConnectPanel). */
 const BINDINGS: { value: string; label: string }[] = [
   { value: '', label: "The card's preferred binding" },

@@ -1,4 +1,3 @@
-export { ConsolePage, type ConsolePageProps } from './console-page';
+export { ConsolePage } from './console-page';
 export { ConsoleProvider } from './console-context';
-export { ConsoleController, type ConsoleDeps } from './console-store';
-export { SessionsList } from './sessions-list';
+export { ConsoleController } from './console-store';

@@ -13,7 +13,7 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/gif'
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 /** The base media type, lower case, without parameters. */
-export const baseType = (m: string | undefined) => (m ?? '').split(';')[0]!.trim().toLowerCase();
+const baseType = (m: string | undefined) => (m ?? '').split(';')[0]!.trim().toLowerCase();
 
 export type Rendering = 'text' | 'json' | 'image' | 'download' | 'link';
 
@@ -30,7 +30,7 @@ export function renderingOf(p: PartView): Rendering {
   return 'download';
 }
 
-export function isBase64(s: string): boolean {
+function isBase64(s: string): boolean {
   const t = s.replace(/\s+/g, '');
   return t.length > 0 && t.length % 4 !== 1 && BASE64.test(t);
 }

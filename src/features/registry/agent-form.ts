@@ -35,7 +35,7 @@ export interface AgentDraft {
   local: string;
 }
 
-export const MAX_LOCAL_CHARS = 1_000_000;
+const MAX_LOCAL_CHARS = 1_000_000;
 
 export const emptyEndpoint = (): EndpointDraft => ({ protocol: 'a2a', url: '', priority: '0' });
 export const emptySkill = (): SkillDraft => ({ id: '', name: '', description: '', tags: '' });

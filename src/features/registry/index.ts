@@ -1,1 +1,1 @@
-export { RegistryPage, type RegistryDeps } from './registry-page';
+export { RegistryPage } from './registry-page';

@@ -58,7 +58,7 @@ interface ImportRequest {
 }
 type ImportOutcome = { asked: PendingImport } | { stored: StoredAgent; generation: string; warnings: string[]; replaced: boolean; overwrite: boolean };
 
-export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
 /** True when the exported card would fail our own card checks (advisories never block). */
 const wouldFail = (v: CardVerdicts) => v.generation !== 'v1.0' || v.failures.some((f) => f.status === 'fail');

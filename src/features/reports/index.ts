@@ -1,3 +1,2 @@
 export { OpenReport } from './open-report';
 export { ExportButtons } from './export-buttons';
-export { eventsFromReport } from './report-events';

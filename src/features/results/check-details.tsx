@@ -107,7 +107,7 @@ function OpenInConsoleButton({ exchangeId, checkId }: { exchangeId: string; chec
   );
 }
 
-export const SKIP_TEXT: Record<NonNullable<CheckResult['skipKind']>, string> = {
+const SKIP_TEXT: Record<NonNullable<CheckResult['skipKind']>, string> = {
   precondition: 'The situation to test could not be set up, so this requirement stays unverified.',
   'not-applicable': 'Not applicable to this agent (feature not declared, or another protocol generation).',
   'tool-limit': 'Our time or size budget ended before the agent finished: not judged, never counted against the agent.',
@@ -117,7 +117,7 @@ export const SKIP_TEXT: Record<NonNullable<CheckResult['skipKind']>, string> = {
 };
 
 /** The sentences the check enforces in the generation spoken, quoted, with the section they come from. */
-export function RequirementQuotes({ result }: { result: CheckResult }) {
+function RequirementQuotes({ result }: { result: CheckResult }) {
   const req = result.requirement;
   if (!req) return <>{result.specRef ?? '–'}</>;
   return (

@@ -33,7 +33,7 @@ const hostOf = (url: string | undefined): string => {
 const looksLikeWebPage = (t: TargetInfo | undefined) => !!t?.rawText && /^\s*(<!doctype html|<html|<head|<body|<!--)/i.test(t.rawText);
 
 /** The headline: what happened, in the user's words, and what to do about it. */
-export function notAssessedHeadline(outcome: NotAssessed, agentUrl: string | undefined, target: TargetInfo | undefined): string {
+function notAssessedHeadline(outcome: NotAssessed, agentUrl: string | undefined, target: TargetInfo | undefined): string {
   const host = hostOf(agentUrl);
   switch (outcome.reason) {
     case 'unreachable':

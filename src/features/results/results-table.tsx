@@ -8,8 +8,6 @@ import { CheckDetails, flashClass, RerunButton, useRerunOutcome } from './check-
 import { setCategoryFilter, useCategoryFilter } from './category-filter';
 import { CATEGORY_LABEL, groupChecks, matches, NO_FILTER, type ResultFilter } from './filter';
 
-export { RequirementQuotes } from './check-details';
-
 const STATUS_OPTIONS = [
   { value: 'all', label: 'All statuses' },
   { value: 'pass', label: 'Pass' },

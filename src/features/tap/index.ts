@@ -1,4 +1,4 @@
-export { TapPage, type TapPageProps } from './tap-page';
+export { TapPage } from './tap-page';
 export { TapProvider } from './tap-context';
-export { TapController, type TapDeps } from './tap-store';
-export { browserTapApi, type TapApi } from './tap-api';
+export { TapController } from './tap-store';
+export { browserTapApi } from './tap-api';

@@ -22,7 +22,7 @@ const draftOf = (f: TapFaults): FaultDraft => ({
 const LIMITS = { delayMs: 60_000, dropStreamAfter: 10_000, slowCardMs: 60_000 } as const;
 
 /** The faults a draft asks for, or the first field that is not a whole number in range. */
-export function faultsOf(d: FaultDraft): { faults: TapFaults } | { field: keyof typeof LIMITS; error: string } {
+function faultsOf(d: FaultDraft): { faults: TapFaults } | { field: keyof typeof LIMITS; error: string } {
   const faults: TapFaults = {};
   for (const key of ['delayMs', 'dropStreamAfter', 'slowCardMs'] as const) {
     const raw = d[key].trim();

@@ -11,7 +11,7 @@ import type { EventsStatus, OpenTap, OrchestratorReply, TapApi, TapHandle } from
 import { tapRunFinished, tapRunStarted, toRunEvents } from './tap-model';
 
 /** Events kept in the page (the tap keeps its own bounded record; this is the view's budget). */
-export const MAX_VIEW_EVENTS = 5_000;
+const MAX_VIEW_EVENTS = 5_000;
 
 /** What the demo asks agent A twice at once: a slow task beside a quick one, so the two are open together on B. */
 export const DEMO_QUESTIONS = ['Prepare the slow report', 'Write a haiku about interoperability'] as const;

@@ -11,7 +11,7 @@ import { foldTap, turnOf, type TapExchangeView, type TapView } from './tap-model
 const SIDE_LABEL: Record<TapSide, string> = { client: 'client', agent: 'agent' };
 
 /** Who broke it, as text (never colour alone). */
-export function SideBadge({ side }: { side: TapSide }) {
+function SideBadge({ side }: { side: TapSide }) {
   return <span className={`side-badge side-${side}`}>{SIDE_LABEL[side]}</span>;
 }
 

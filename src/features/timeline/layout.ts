@@ -20,7 +20,7 @@ export interface TimelineFilter {
   status: 'all' | 'ok' | 'bad' | 'tool' | 'pending';
 }
 
-export const ALL_KINDS: ReadonlySet<ItemKind> = new Set(['exchange', 'sse', 'state']);
+const ALL_KINDS: ReadonlySet<ItemKind> = new Set(['exchange', 'sse', 'state']);
 export const NO_TIMELINE_FILTER: TimelineFilter = { check: 'all', kinds: ALL_KINDS, status: 'all' };
 
 const isFiltering = (f: TimelineFilter) => f.check !== 'all' || f.kinds.size < 3 || f.status !== 'all';

@@ -96,7 +96,7 @@ export const EXTRA_SKILLS = {
 export const BROKEN_PATH = 'broken-interface';
 
 /** OAuth URLs of the test agent's (fictitious) authorization server: absolute https URLs. */
-export const OAUTH = {
+const OAUTH = {
   token: 'https://auth.a2a-interop.test/oauth2/token',
   authorize: 'https://auth.a2a-interop.test/oauth2/authorize',
   refresh: 'https://auth.a2a-interop.test/oauth2/refresh',

@@ -132,7 +132,3 @@ export const DEFECTS = {
 export type DefectName = keyof typeof DEFECTS;
 
 export const DEFECT_NAMES = Object.keys(DEFECTS) as DefectName[];
-
-export function isDefectName(s: string): s is DefectName {
-  return Object.prototype.hasOwnProperty.call(DEFECTS, s);
-}

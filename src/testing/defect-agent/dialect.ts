@@ -28,9 +28,9 @@ export interface RenderFlags {
   idOverride?: string;
 }
 
-export const NO_FLAGS: RenderFlags = { noTaskId: false, pendingState: false, badTimestamps: false };
+const NO_FLAGS: RenderFlags = { noTaskId: false, pendingState: false, badTimestamps: false };
 
-export function renderState(gen: Generation, s: State, f: RenderFlags): string {
+function renderState(gen: Generation, s: State, f: RenderFlags): string {
   const state = f.pendingState && (s === 'submitted' || s === 'working') ? 'pending' : s;
   return gen === 'v1.0' ? `TASK_STATE_${state.toUpperCase().replace(/-/g, '_')}` : state;
 }
@@ -43,7 +43,7 @@ export function parseV1State(s: string): State | undefined {
   return ['submitted', 'working', 'input-required', 'auth-required', 'completed', 'canceled', 'failed', 'rejected'].includes(st) ? st : undefined;
 }
 
-export function renderPart(gen: Generation, p: IPart): Json {
+function renderPart(gen: Generation, p: IPart): Json {
   if (gen === 'v1.0') {
     if (p.data !== undefined) return { data: p.data };
     if (p.file) return p.file.uri ? { url: p.file.uri } : { raw: p.file.bytes ?? '' };
@@ -81,7 +81,7 @@ export function renderMessage(gen: Generation, m: IMessage, f: RenderFlags = NO_
   };
 }
 
-export function renderStatus(gen: Generation, s: IStatus, f: RenderFlags): Json {
+function renderStatus(gen: Generation, s: IStatus, f: RenderFlags): Json {
   const plain = s.timestamp.replace(/\.\d+Z$/, gen === 'v1.0' ? 'Z' : '+00:00');
   const timestamp = f.badTimestamps
     ? new Date(s.timestamp).toString()
@@ -99,7 +99,7 @@ export function renderStatus(gen: Generation, s: IStatus, f: RenderFlags): Json 
   };
 }
 
-export function renderArtifact(gen: Generation, a: IArtifact, text = a.text, f: RenderFlags = NO_FLAGS): Json {
+function renderArtifact(gen: Generation, a: IArtifact, text = a.text, f: RenderFlags = NO_FLAGS): Json {
   const parts = [renderPart(gen, { text })];
   const extra = f.extraFields ? { metadata: EXTRA_META } : {};
   if (gen === 'legacy') return { name: a.name, parts, index: 0, ...extra };
@@ -119,7 +119,7 @@ export interface HistoryPolicy {
 }
 
 /** History per generation: v1.0 §3.2.4 (unset = all, 0 = omit, N = last N); older: N > 0 = last N, else all. */
-export function selectHistory(gen: Generation, history: IMessage[], p: HistoryPolicy): IMessage[] | undefined {
+function selectHistory(gen: Generation, history: IMessage[], p: HistoryPolicy): IMessage[] | undefined {
   if (p.noHistory) return undefined;
   if (p.ignoreLength || p.historyLength === undefined) return history;
   if (p.historyLength <= 0) return gen === 'legacy' ? history : p.zeroEmpty && gen === 'v1.0' ? [] : undefined;

@@ -25,7 +25,7 @@ export const EXT_OPTIONAL = 'https://a2a-interop.test/ext/citations/v1';
 export const EXT_REQUIRED = 'https://a2a-interop.test/ext/consent/v1';
 
 /** The header that carries extension URIs in this generation (none before v0.3 here). */
-export const extensionHeader = (gen: string): string | undefined => (gen === 'v1.0' ? 'A2A-Extensions' : gen === 'v0.3' ? 'X-A2A-Extensions' : undefined);
+const extensionHeader = (gen: string): string | undefined => (gen === 'v1.0' ? 'A2A-Extensions' : gen === 'v0.3' ? 'X-A2A-Extensions' : undefined);
 
 /** capabilities.extensions of the card (features.extensions). */
 export function declaredExtensions(): Json[] {
@@ -36,7 +36,7 @@ export function declaredExtensions(): Json[] {
 }
 
 /** The URIs a request names in the generation's header (comma-separated, repeated headers joined). */
-export function requestedExtensions(req: IncomingMessage, gen: string): string[] {
+function requestedExtensions(req: IncomingMessage, gen: string): string[] {
   const name = extensionHeader(gen);
   const raw = name ? req.headers[name.toLowerCase()] : undefined;
   const text = Array.isArray(raw) ? raw.join(',') : (raw ?? '');

@@ -23,7 +23,6 @@ import { createRest } from './rest';
 import { createStreaming } from './streaming';
 import { CARD_PATH_NEW, CARD_PATH_OLD, createAgentState, MAX_RECORDED, versionHeader, type DefectAgentMountOptions, type RecordedRequest } from './state';
 
-export type { AgentFeatures, AuthConfig } from './card';
 export type { Binding, Generation } from './dialect';
 export type { DefectAgentMountOptions, DefectAgentOptions, RecordedRequest } from './state';
 

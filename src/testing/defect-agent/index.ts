@@ -13,19 +13,10 @@ import type { DefectName } from './defects';
 import type { PermittedName } from './permitted';
 import { createDefectAgentHandler, type Binding, type DefectAgentOptions, type RecordedRequest } from './handler';
 
-export { DEFECTS, DEFECT_NAMES, isDefectName, type DefectName } from './defects';
-export { PERMITTED, PERMITTED_NAMES, isPermittedName, type PermittedName } from './permitted';
-export {
-  createDefectAgentHandler,
-  type AuthConfig,
-  type Binding,
-  type DefectAgentHandler,
-  type DefectAgentMountOptions,
-  type DefectAgentOptions,
-  type Generation,
-  type RecordedRequest,
-} from './handler';
-export { SKILLS, behaviourFor, behaviourDelays, DEFAULT_SLOW_TASK_MS, DEFAULT_STEP_MS, type Behaviour } from './skills';
+export { DEFECTS, DEFECT_NAMES, type DefectName } from './defects';
+export { PERMITTED_NAMES, type PermittedName } from './permitted';
+export { createDefectAgentHandler, type Binding, type Generation, type RecordedRequest } from './handler';
+export { behaviourFor, behaviourDelays, DEFAULT_SLOW_TASK_MS, DEFAULT_STEP_MS, type Behaviour } from './skills';
 
 /** The bindings the test agent speaks: JSON-RPC and HTTP+JSON natively, gRPC (v1.0) through a front (grpc.ts). */
 export type AgentBinding = Binding | 'GRPC';

@@ -15,11 +15,6 @@ import type { PermittedName } from './permitted';
 /** A generation spoken over a binding; gRPC exists from v1.0 (the test agent's gRPC front, grpc.ts). */
 export type Target = `${Generation} ${Binding}` | 'v1.0 GRPC';
 export const TARGETS: readonly Target[] = ['legacy JSONRPC', 'v0.2 JSONRPC', 'v0.3 JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC', 'v1.0 HTTP+JSON', 'v1.0 GRPC'];
-export const JSONRPC_TARGETS = TARGETS.filter((t) => t.endsWith('JSONRPC'));
-export const REST_TARGETS = TARGETS.filter((t) => t.endsWith('HTTP+JSON'));
-export const V1_TARGETS = TARGETS.filter((t) => t.startsWith('v1.0'));
-export const V03_UP = TARGETS.filter((t) => t.startsWith('v1.0') || t.startsWith('v0.3'));
-export const KIND_TARGETS = TARGETS.filter((t) => t.startsWith('v0.'));
 
 /**
  * What the agent declares and implements beyond the plain agent:

@@ -115,7 +115,3 @@ export const PERMITTED = {
 export type PermittedName = keyof typeof PERMITTED;
 
 export const PERMITTED_NAMES = Object.keys(PERMITTED) as PermittedName[];
-
-export function isPermittedName(s: string): s is PermittedName {
-  return Object.prototype.hasOwnProperty.call(PERMITTED, s);
-}

@@ -7,8 +7,8 @@ import type { InboxDelivery } from '../../engine/model/inbox';
 import { createNodeInbox } from '../../inbox/node';
 import type { Driver, WireJson } from './wire-client';
 
-export const PROBE_TOKEN = 'tok-push-probe';
-export const PROBE_CREDENTIALS = 'cred-push-probe';
+const PROBE_TOKEN = 'tok-push-probe';
+const PROBE_CREDENTIALS = 'cred-push-probe';
 
 export async function pushDeliveries(d: Driver, slowTaskMs: number, opts: { deleteFirst?: boolean } = {}): Promise<(InboxDelivery & { json: WireJson })[]> {
   const inbox = createNodeInbox();

@@ -11,8 +11,6 @@ import type { PushConfigs } from './push';
 import type { Streaming } from './streaming';
 import { AuthError, CrashError, isObj, type AgentState, type Json, type RecordedRequest } from './state';
 
-export type Rest = ReturnType<typeof createRest>;
-
 export interface RestDeps {
   ops: Operations;
   push: PushConfigs;

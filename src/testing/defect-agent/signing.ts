@@ -8,7 +8,7 @@ import canonicalize from 'canonicalize';
 
 /** Where the agent serves its public keys (under its base path). */
 export const JWKS_PATH = '/.well-known/jwks.json';
-export const SIGNING_KID = 'test-key-1';
+const SIGNING_KID = 'test-key-1';
 
 type Json = Record<string, unknown>;
 

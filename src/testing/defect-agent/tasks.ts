@@ -80,10 +80,6 @@ export function textOf(m: IMessage): string {
   return m.parts.map((p) => p.text ?? '').join(' ');
 }
 
-export function isoNow(): string {
-  return new Date().toISOString();
-}
-
 export class TaskEngine {
   readonly tasks = new Map<string, ITask>();
   private readonly listeners = new Map<string, Set<(e: TaskEvent) => void>>();

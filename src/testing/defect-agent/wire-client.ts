@@ -34,7 +34,7 @@ export interface WireResult {
 }
 
 /** Reads an SSE response until the server closes it or `timeoutMs` passes. */
-export async function readSse(res: Response, timeoutMs = 3000, ac?: AbortController): Promise<SseResult> {
+async function readSse(res: Response, timeoutMs = 3000, ac?: AbortController): Promise<SseResult> {
   const t0 = Date.now();
   const events: WireJson[] = [];
   const comments: string[] = [];

@@ -16,7 +16,7 @@ function fixupEvidence(fx: Fixup[]): Evidence[] {
  */
 export const fixupsFor = (c: CheckContext, id: string) => c.card.fixups.filter((f) => f.checkId === id && fixupApplies(f, c.generation));
 
-export const list = (items: string[], max = 5) => `${items.slice(0, max).join('; ')}${items.length > max ? ` (+${items.length - max} more)` : ''}`;
+const list = (items: string[], max = 5) => `${items.slice(0, max).join('; ')}${items.length > max ? ` (+${items.length - max} more)` : ''}`;
 
 /**
  * The verdict of a check whose findings differ in strength. `problems` (and the normalization repairs `fx`)

@@ -87,7 +87,7 @@ export function canonicalPayloads(card: Record<string, unknown>): { label: strin
 }
 
 /** A JWKS as parsed JSON (only `keys` objects are kept), or why it is not one. */
-export function asJwks(v: unknown): JSONWebKeySet | string {
+function asJwks(v: unknown): JSONWebKeySet | string {
   if (!isRecord(v) || !Array.isArray(v.keys)) return 'not a JWKS (no "keys" list)';
   const keys = v.keys.filter(isRecord).slice(0, 50);
   if (!keys.length) return 'the JWKS has no keys';
@@ -249,7 +249,7 @@ const describe = (o: SignatureOutcome) =>
   `signatures[${o.index}]${o.kid ? ` (kid "${o.kid}"${o.alg ? `, ${o.alg}` : ''})` : o.alg ? ` (${o.alg})` : ''}: ${o.status}: ${o.detail}${o.payload ? `; payload: ${o.payload}` : ''}`;
 
 /** The verdict of the whole card from its signatures' outcomes. */
-export function signatureVerdict(outcomes: SignatureOutcome[], total: number, evidence: Evidence[]): Verdict {
+function signatureVerdict(outcomes: SignatureOutcome[], total: number, evidence: Evidence[]): Verdict {
   const lines = outcomes.map((o) => ev(`signatures[${o.index}] ${o.status}`, describe(o)));
   const all = [...lines, ...evidence];
   const more = total > outcomes.length ? ` (${total - outcomes.length} more not judged)` : '';

@@ -4,7 +4,7 @@ import { isRecord } from '../../util/json';
 import { defineCheck, ev, fail, pass, skip } from '../define';
 import { ALL, judge } from './common';
 
-export const isAbsHttp = (u: unknown) => {
+const isAbsHttp = (u: unknown) => {
   if (typeof u !== 'string') return false;
   try {
     const x = new URL(u);

@@ -17,7 +17,7 @@ export const ERRORS = {
   'v1.0': 'v1.0.1 §5.4 Error Code Mappings, §9.5 / §11.6 Error Handling',
 };
 
-export const BROKEN_JSON = '{"jsonrpc": "2.0", "id": "a2a-interop-parse", "method": ';
+const BROKEN_JSON = '{"jsonrpc": "2.0", "id": "a2a-interop-parse", "method": ';
 export const PARSE_PROBE_ID = 'a2a-interop-parse';
 
 /** The deliberately wrong requests judged by errors.shape too, memoized per run. */

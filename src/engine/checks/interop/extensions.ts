@@ -15,7 +15,7 @@ import { primarySkill, skillInput } from '../fixtures/tasks';
 import { isSuccess } from '../errors/shared';
 
 /** A URI no agent supports (the .invalid TLD is reserved): named to see it ignored. */
-export const UNKNOWN_EXTENSION = 'https://a2a-interop.invalid/extensions/unknown/v1';
+const UNKNOWN_EXTENSION = 'https://a2a-interop.invalid/extensions/unknown/v1';
 
 /** Sends one message (returning at once where the generation allows) with the extension header set or left out. */
 function sendWith(ctx: CheckContextWith<'dialect'>, name: string, header: { value?: string; omit?: boolean }): Promise<Probe> {

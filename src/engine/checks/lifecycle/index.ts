@@ -8,8 +8,6 @@ import { lifecyclePushConfig } from './push-config';
 import { lifecyclePushAfterDelete, lifecyclePushAuth, lifecyclePushDelivery, lifecyclePushOrder } from './push-delivery';
 import { lifecycleGet, lifecycleSend, lifecycleShape, lifecycleTaskIdStable, lifecycleTerminal, lifecycleTransitions } from './tasks';
 
-export { PUSH_WEBHOOK_URL } from './push-config';
-
 export const lifecycleChecks: CheckDef[] = [
   lifecycleSend,
   lifecycleGet,

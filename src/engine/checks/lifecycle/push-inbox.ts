@@ -23,7 +23,7 @@ export const DELIVERY_WAIT_MS = 10_000;
 export const isSettled = (s: TaskState | undefined, g: Generation): boolean => isTerminal(s, g) || isInterrupted(s);
 
 /** Deliveries judged (and put on the timeline) per task at most. */
-export const MAX_JUDGED = 50;
+const MAX_JUDGED = 50;
 
 /** Between reads of the task while waiting for it to finish. */
 const POLL_MS = 150;
@@ -96,7 +96,7 @@ export function readDelivery(g: Generation, d: InboxDelivery, taskId: string): O
 }
 
 /** Puts a delivery on the timeline (an exchange on the `push inbox` lane: the agent's POST and our answer). */
-export function emitDelivery(ctx: CheckContextWith<'dialect'>, lease: InboxLease, d: InboxDelivery, lane: string): string {
+function emitDelivery(ctx: CheckContextWith<'dialect'>, lease: InboxLease, d: InboxDelivery, lane: string): string {
   const http = ctx.http;
   const id = http.newId('x');
   http.emit({
@@ -132,7 +132,7 @@ export const deliveryEvidence = (r: ReadDelivery, label = `delivery #${r.d.seq}`
   );
 
 /** Why no inbox can help, per host: a Verdict to return. */
-export function noInboxVerdict(): Verdict {
+function noInboxVerdict(): Verdict {
   return skip(
     'This host has no webhook inbox, so push deliveries cannot be received. The CLI hosts one on 127.0.0.1 (or --webhook-url for an agent elsewhere); the dashboard uses the one of its local server (npm start).',
     'tool-limit',

@@ -47,7 +47,7 @@ const KIND_WORDS: Record<AddressKind, string> = {
   public: 'a public address',
 };
 
-export const securityCardUrls = defineSecurityCheck({
+const securityCardUrls = defineSecurityCheck({
   id: 'security.card.urls',
   title: 'The public card points clients at public HTTPS addresses only (no loopback, private or link-local hosts)',
   phase: 'card',
@@ -84,7 +84,7 @@ export const securityCardUrls = defineSecurityCheck({
   },
 });
 
-export const securityCardHiddenText = defineSecurityCheck({
+const securityCardHiddenText = defineSecurityCheck({
   id: 'security.card.hidden-text',
   title: 'Card text carries no hidden characters (zero-width, bidirectional overrides, tag characters)',
   phase: 'card',
@@ -106,7 +106,7 @@ export const securityCardHiddenText = defineSecurityCheck({
   },
 });
 
-export const securityCardLlmInstructions = defineSecurityCheck({
+const securityCardLlmInstructions = defineSecurityCheck({
   id: 'security.card.llm-instructions',
   title: 'Card text describes the agent; it carries no instructions aimed at language models (prompt injection)',
   phase: 'card',
@@ -128,7 +128,7 @@ export const securityCardLlmInstructions = defineSecurityCheck({
   },
 });
 
-export const securityCardSecrets = defineSecurityCheck({
+const securityCardSecrets = defineSecurityCheck({
   id: 'security.card.secrets',
   title: 'The public card carries no secrets (API keys, tokens, private keys, passwords)',
   phase: 'card',

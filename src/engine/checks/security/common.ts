@@ -5,7 +5,7 @@ import { defineCheck, type CheckDeclaration, type CheckDef, type Precondition, t
 import { addressKind, type AddressKind } from './detect';
 
 /** Why a security finding is shown but never counted (the result's advisoryReason). */
-export const INFORMATIONAL = 'Security review: informational. It points at a risk for the agent or its clients; it never changes the conformance level.';
+const INFORMATIONAL = 'Security review: informational. It points at a risk for the agent or its clients; it never changes the conformance level.';
 
 /** A finding of the security review: reported as an informational advisory with its evidence and fix. */
 export const finding = (message: string, evidence: Evidence[], recommendation?: string): Verdict => ({

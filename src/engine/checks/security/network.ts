@@ -49,7 +49,7 @@ async function corsAnswers(ctx: CheckContext): Promise<{ answers: CorsAnswer[]; 
   return { answers, evidence };
 }
 
-export const securityCorsCredentials = defineSecurityCheck({
+const securityCorsCredentials = defineSecurityCheck({
   id: 'security.cors.credentials',
   title: 'CORS never combines a wildcard or any-origin Access-Control-Allow-Origin with Access-Control-Allow-Credentials: true',
   phase: 'suite',
@@ -145,7 +145,7 @@ async function follow(
 const chainText = (ctx: CheckContext, hops: Hop[], end?: URL) =>
   [...hops.map((h) => `${ctx.http.redactor.url(h.url)} → ${h.status}`), ...(end ? [`${ctx.http.redactor.url(end.href)} (not followed)`] : [])].join('\n');
 
-export const securityRedirects = defineSecurityCheck({
+const securityRedirects = defineSecurityCheck({
   id: 'security.redirects',
   title: "The agent's card and endpoint do not redirect clients to other hosts (or from HTTPS to HTTP)",
   phase: 'suite',
@@ -194,7 +194,7 @@ export const securityRedirects = defineSecurityCheck({
 
 const skillCount = (v: unknown) => (isRecord(v) && Array.isArray(v.skills) ? v.skills.length : undefined);
 
-export const securityExtendedCardAnonymous = defineSecurityCheck({
+const securityExtendedCardAnonymous = defineSecurityCheck({
   id: 'security.extended-card.anonymous',
   title: 'The extended agent card is not served to anonymous clients',
   phase: 'suite',

@@ -63,10 +63,10 @@ export function brokeOff(ctx: CheckContext, run: StreamRun, what: string): Verdi
 
 export { errorText };
 
-export const isContentTypeError = (e: ProtocolError | undefined) =>
+const isContentTypeError = (e: ProtocolError | undefined) =>
   !!e && (isA2AError({ kind: 'error', error: e }, 'ContentTypeNotSupported') || e.httpStatus === 415);
 
-export const notImplementedError = (e: ProtocolError | undefined, httpStatus: number) =>
+const notImplementedError = (e: ProtocolError | undefined, httpStatus: number) =>
   httpStatus === 404 || httpStatus === 405 || e?.code === JSONRPC_CODE.MethodNotFound || e?.status === 'UNIMPLEMENTED';
 
 /**
