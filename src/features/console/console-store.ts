@@ -5,7 +5,7 @@
  * it with selectors, tests drive it with a fake session.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ConsoleOpen, ConsoleOpenInput, ConsoleSession, RawRequest, SessionFinding, SessionFrame, SessionResult } from '../../lib/console-adapter';
+import type { ConsoleOpen, ConsoleOpenInput, ConsoleSession, RawRequest, SessionFrame, SessionResult } from '../../lib/console-adapter';
 import { isSessionInputError } from '../../lib/console-adapter';
 import type { ConsoleRecord } from '../../lib/console-db';
 import type { Credentials, RunEvent } from '../../lib/engine';
@@ -406,6 +406,3 @@ const shortUrl = (u: string) => {
     return u.slice(0, 80);
   }
 };
-
-/** Findings of a call that are violations (MUST/SHOULD), not advisories. */
-export const violations = (fs: readonly SessionFinding[]) => fs.filter((f) => f.level !== 'advisory');
