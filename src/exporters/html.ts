@@ -28,7 +28,7 @@ import { checkDurationsChart, esc, latencyChart, resultsPerCategoryChart, stream
 export const HTML_MIME = 'text/html; charset=utf-8';
 
 /** Longest agent text shown in one place; the JSON export keeps the full text. */
-export const HTML_TEXT_MAX = 4000;
+const HTML_TEXT_MAX = 4000;
 
 /** Agent text as HTML text: escaped, capped; line breaks kept by CSS (`white-space: pre-wrap`). */
 const text = (s: string, max = HTML_TEXT_MAX) => esc(truncate(s, max));
