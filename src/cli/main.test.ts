@@ -99,6 +99,13 @@ describe('a2a-interop CLI', () => {
     expect(report.conformanceLevel).toBe('non-conformant');
     expect(t.err()).toMatch(/FAIL card\.capabilities\.shape/);
     expect(t.err()).toMatch(/Conformance level: non-conformant/);
+    // Counted by what lowers the level, as the dashboard and the exports count (issue 25), the MUSTs and SHOULDs the report holds.
+    const fails = Object.values(report.categories)
+      .flat()
+      .filter((r) => r.status === 'fail' && r.category !== 'security');
+    const must = fails.filter((r) => r.level === 'MUST').length;
+    expect(t.err()).toMatch(new RegExp(`— ${fails.length} lowers? the level: ${must ? `${must} MUST` : ''}`));
+    expect(t.err()).not.toMatch(/required failure/);
   });
 
   it('--min-level full fails a partial agent; --min-level minimal passes it', async () => {

@@ -16,6 +16,8 @@ import { CHECK_CATALOG } from '../engine/checks';
 import { catalog, catalogMarkdown, explainCheck, levelsLine, suggest } from './explain';
 import type { ConformanceLevel, Credentials, Report, RunEvent } from '../engine';
 import { TOOL } from '../engine/report/build';
+import { failureTally, failureWords } from '../engine/report/level';
+import { reportResults } from '../engine';
 import type { ExportFormat } from '../exporters';
 import { lazyGrpc } from '../grpc/lazy';
 import type { CliIo } from './io';
@@ -327,7 +329,7 @@ async function run(io: CliIo, a: RunArgs): Promise<number> {
   const s = report.summary;
   if (!a.quiet) {
     io.stderr(
-      `\nConformance level: ${levelLabel(report)}${report.provisional ? ' (provisional)' : ''} — ${s.passed} passed, ${s.failed} required failure(s), ${s.advisories} advisor${s.advisories === 1 ? 'y' : 'ies'}, ${s.skipped} skipped, ${s.errors} tool error(s)${s.notRun ? `, ${s.notRun} not run` : ''}\n${report.levelReason}\n${written.length ? `Written: ${written.join(', ')}\n` : ''}`,
+      `\nConformance level: ${levelLabel(report)}${report.provisional ? ' (provisional)' : ''} — ${failureWords(failureTally(reportResults(report)))}; ${s.passed} passed, ${s.advisories} advisor${s.advisories === 1 ? 'y' : 'ies'}, ${s.skipped} skipped, ${s.errors} tool error(s)${s.notRun ? `, ${s.notRun} not run` : ''}\n${report.levelReason}\n${written.length ? `Written: ${written.join(', ')}\n` : ''}`,
     );
     const c = report.comparison;
     if (c) {

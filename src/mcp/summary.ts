@@ -7,6 +7,7 @@ import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { CheckResult, Report } from '../engine';
 import { reportResults } from '../engine';
+import { failureTally, failureWords } from '../engine/report/level';
 import { exportReport, type ExportFormat } from '../exporters';
 
 /** Characters of the summary as returned (its JSON, indented as the tool result prints it). */
@@ -49,7 +50,7 @@ export function boundedSummary({ report, agent, files, extra = {} }: SummaryInpu
   const advisories = results.filter((x) => x.status === 'advisory').map((x) => x.id);
   const head = report.notAssessed
     ? `Not assessed (${report.notAssessed.reason}): ${report.notAssessed.message}`
-    : `Conformance level: ${report.conformanceLevel ?? 'none'}${report.provisional ? ' (provisional)' : ''}: ${s.passed} passed, ${s.failed} required failure(s), ${s.advisories} advisor${s.advisories === 1 ? 'y' : 'ies'}, ${s.skipped} skipped, ${s.errors} tool error(s).`;
+    : `Conformance level: ${report.conformanceLevel ?? 'none'}${report.provisional ? ' (provisional)' : ''}: ${failureWords(failureTally(results))}; ${s.passed} passed, ${s.advisories} advisor${s.advisories === 1 ? 'y' : 'ies'}, ${s.skipped} skipped, ${s.errors} tool error(s).`;
   const build = (chars: number, count: number, advisoryCount: number) => ({
     summary: cut(head, 600),
     level: report.conformanceLevel,
