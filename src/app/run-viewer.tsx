@@ -81,8 +81,9 @@ export function RunViewer({ onEdit, onRetry }: { onEdit?: () => void; onRetry?: 
     <div className="run-viewer">
       <div className="run-top">
         <div className="run-summary">
-          <VerdictCard />
-          <JumpNav />
+          <VerdictCard>
+            <JumpNav />
+          </VerdictCard>
           <ExportButtons />
         </div>
         <div className="run-results">

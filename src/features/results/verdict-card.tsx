@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { CATEGORIES, failureTally, failureWords, isInformational, summarize, timingOf, verdictOf, type Category, type CheckRunState } from '../../lib/engine';
 import { checkCatalogSize } from '../../lib/engine-adapter';
 import { VERDICT_HEADING_ID } from '../../lib/focus-request';
@@ -141,7 +141,11 @@ function formatSeconds(ms: number): string {
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-export function VerdictCard() {
+/**
+ * `children`: what the page puts right under the verdict line (the run view's "Jump to" links), so the first Tab from
+ * the verdict heading, which gets focus when a run ends, reaches "Skip to first failure" before the category tiles.
+ */
+export function VerdictCard({ children }: { children?: ReactNode } = {}) {
   const status = useRunSelector((s) => s.run.status);
   const error = useRunSelector((s) => s.run.error);
   const results = useRunResults();
@@ -223,6 +227,7 @@ export function VerdictCard() {
           <p className="level-reason">{verdict?.reason}</p>
         </>
       )}
+      {children}
       <p className="run-status">
         Run: <strong>{RUN_STATUS_TEXT[status] ?? status}</strong>
         {error ? <span className="run-error"> ({error})</span> : null}
