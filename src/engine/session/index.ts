@@ -5,7 +5,7 @@
  * summary.ts shapes what is returned. Every finding comes from the judges (src/engine/judges) the run's checks use.
  */
 export { openSession } from './open';
-export { Session, SessionInputError } from './session';
+export { Session, SessionInputError, sessionOperationOf } from './session';
 export { CLOSE_GRACE_MS } from './stream';
 export { TaskMemory } from './memory';
 export { outcomeFindings, judgeStream, frameFindings, isFinalItem, endsTest as endsWait } from '../judges';

@@ -51,6 +51,9 @@ const WIRE_OP: Record<Exclude<SessionOperation, 'raw'>, Operation> = {
 };
 const SESSION_OP: Partial<Record<Operation, SessionOperation>> = Object.fromEntries(Object.entries(WIRE_OP).map(([k, v]) => [v, k as SessionOperation]));
 
+/** The session operation a protocol operation is (the tap names a client's call with it); `raw` when it has none (the extended card). */
+export const sessionOperationOf = (op: Operation): SessionOperation => SESSION_OP[op] ?? 'raw';
+
 /** One agent, one interface: see openSession. Calls may run at once (a cancel while a stream is open). */
 export class Session {
   readonly generation: Generation;

@@ -10,23 +10,9 @@ import { terminalChangeFinding, type Finding } from '../judges';
 import type { Binding, Generation } from '../model/check';
 import type { CallOutcome, Operation, StreamItem, StreamRun } from '../protocol/dialect';
 import { parseRest, parseRpc, parseStreamEvent, type Speaker } from '../protocol/parse';
-import { CLOSE_GRACE_MS, endsWait, frameFindings, isFinalItem, judgeStream, outcomeFindings, type SessionOperation, type TaskMemory } from '../session';
+import { CLOSE_GRACE_MS, endsWait, frameFindings, isFinalItem, judgeStream, outcomeFindings, sessionOperationOf, type TaskMemory } from '../session';
 import { notAStreamFinding } from '../judges';
 import type { BodyEnd, BodySeen, SseSeen } from './body';
-
-const SESSION_OP: Record<Operation, SessionOperation> = {
-  send: 'send',
-  stream: 'stream',
-  get: 'get',
-  cancel: 'cancel',
-  subscribe: 'subscribe',
-  list: 'list',
-  pushSet: 'push-set',
-  pushGet: 'push-get',
-  pushList: 'push-list',
-  pushDelete: 'push-delete',
-  extendedCard: 'raw',
-};
 
 export interface AnswerContext {
   generation: Generation;
@@ -101,7 +87,7 @@ export function judgePlainAnswer(c: AnswerContext, seen: BodySeen, endedAt: numb
   const streamOp = c.operation === 'stream' || c.operation === 'subscribe';
   const parseOp: Operation = streamOp ? 'send' : c.operation;
   const outcome = c.binding === 'HTTP+JSON' ? parseRest(speaker(c), http, parseOp) : parseRpc(speaker(c), http, c.rpcId ?? '', parseOp);
-  const op = SESSION_OP[c.operation];
+  const op = sessionOperationOf(c.operation);
   let findings: Finding[];
   if (seen.truncated) findings = [];
   else if (streamOp) {
