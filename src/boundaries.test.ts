@@ -282,14 +282,14 @@ describe('layers inside the engine and import cycles', () => {
     expect(engineLayerViolations('card/detect.ts', ['../checks/define', '../model/check', './normalize', 'zod'])).toEqual([
       'card/detect.ts imports ../checks/define: card may not import checks (a higher layer)',
     ]);
-    expect(engineLayerViolations('checks/fixtures/tasks.ts', ['../../runner/run', '../../target', '../../judges/stream-end', '../../util/json'])).toEqual([
-      'checks/fixtures/tasks.ts imports ../../runner/run: checks may not import runner (a higher layer)',
+    expect(engineLayerViolations('checks/setups/tasks.ts', ['../../runner/run', '../../target', '../../judges/stream-end', '../../util/json'])).toEqual([
+      'checks/setups/tasks.ts imports ../../runner/run: checks may not import runner (a higher layer)',
     ]);
     expect(engineLayerViolations('runner/run.ts', ['../checks', '../report/build', '../target', './check-result'])).toEqual([]);
     // Doors do not lean on each other, and a session judges with the judges, not a check's internals.
-    expect(engineLayerViolations('session/open.ts', ['../runner/options', '../checks/fixtures/stream', '../judges', '../target'])).toEqual([
+    expect(engineLayerViolations('session/open.ts', ['../runner/options', '../checks/setups/stream', '../judges', '../target'])).toEqual([
       'session/open.ts imports ../runner/options: session may not import runner (a peer in its layer)',
-      'session/open.ts imports ../checks/fixtures/stream: session may not import checks (a session judges with src/engine/judges, never with a check or its fixtures)',
+      'session/open.ts imports ../checks/setups/stream: session may not import checks (a session judges with src/engine/judges, never with a check or its fixtures)',
     ]);
     expect(engineLayerViolations('auth/client.ts', ['../runner/options'])).toEqual([
       'auth/client.ts imports ../runner/options: auth may not import runner (a higher layer)',

@@ -5,10 +5,10 @@
 import { JSONRPC_CODE, LEGACY_DOCUMENT_CODES } from '../protocol/errors';
 import type { CheckDef } from './define';
 import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip, transportVerdict, type Verdict } from './define';
-import { answered, probeIs, sendProbe, type Probe } from './fixtures/probes';
-import { unknownTaskId } from './fixtures/probe-ids';
-import { authRequirement, declaresSecurity } from './fixtures/security';
-import { skillRuns } from './fixtures/tasks';
+import { answered, probeIs, sendProbe, type Probe } from './setups/probes';
+import { unknownTaskId } from './setups/probe-ids';
+import { authRequirement, declaresSecurity } from './setups/security';
+import { skillRuns } from './setups/tasks';
 import type { CheckContextWith } from './context';
 
 const AUTH = {

@@ -7,7 +7,7 @@ import type { Dialect } from '../protocol/dialect';
 import type { OAuthClient } from '../auth/client';
 import type { Credentials } from '../model/credentials';
 import type { ResolvedTarget } from '../target';
-import type { ObservedRun, StreamFixture } from './fixtures/records';
+import type { ObservedRun, StreamFixture } from './setups/records';
 
 /** What a check sees of the run: the target as resolved, the HTTP context, and run-wide helpers. */
 export interface CheckContext {

@@ -14,8 +14,8 @@ import type { CheckResult } from '../model/check';
 import type { Credentials } from '../model/credentials';
 import { reportResults } from '../report/build';
 import { runConformance } from '../runner/run';
-import { shapedLike } from './fixtures/probe-ids';
-import { SHAPE_PROBES } from './fixtures/probes';
+import { shapedLike } from './setups/probe-ids';
+import { SHAPE_PROBES } from './setups/probes';
 import { PROBES } from './errors/shared';
 
 type Gen = 'legacy' | 'v0.3' | 'v1.0';

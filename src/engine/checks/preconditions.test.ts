@@ -5,7 +5,7 @@ import type { ResolvedTarget } from '../target';
 import type { CheckContext } from './context';
 import { defineCheck, pass, type CheckDef, type Verdict } from './define';
 import { BINDING_NEEDS } from './preconditions';
-import type { TaskRun } from './fixtures/tasks';
+import type { TaskRun } from './setups/tasks';
 
 // Preconditions are judged on the context alone: a stand-in dialect object is enough (the checks never call it here).
 const DIALECT = { isRest: false } as unknown as Dialect;

@@ -7,9 +7,9 @@
 import { isRecord } from '../util/json';
 import type { Binding } from '../model/check';
 import type { BindingNeed, CheckContext, CheckContextWith, Precondition } from './context';
-import { rateLimited } from './fixtures/outcomes';
-import { streamFixture } from './fixtures/stream';
-import { isObserved, runEvidence, skillRuns } from './fixtures/tasks';
+import { rateLimited } from './setups/outcomes';
+import { streamFixture } from './setups/stream';
+import { isObserved, runEvidence, skillRuns } from './setups/tasks';
 import { exchangeEvidence, refusedForCredentials, skip, TIMEOUT_KNOB, toolLimit, transportVerdict, type Verdict } from './verdict';
 
 /** Either the context with the preconditions met, or the verdict of the first one unmet. */

@@ -9,7 +9,7 @@ import { isA2AError, JSONRPC_CODE } from '../../protocol/errors';
 import { isRecord } from '../../util/json';
 import type { CheckContext } from '../context';
 import { defineCheck, exchangeEvidence, fail, pass, skip, transportVerdict } from '../define';
-import { authRequirement, declaresSecurity } from '../fixtures/security';
+import { authRequirement, declaresSecurity } from '../setups/security';
 
 /** The answer carries an agent card: a 2xx whose body (or JSON-RPC result) is an object with a name. */
 export function servesCard(r: HttpResult): boolean {

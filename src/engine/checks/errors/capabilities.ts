@@ -9,7 +9,7 @@ import { isTerminal } from '../../protocol/states';
 import { truncate } from '../../util/json';
 import type { CheckContext, CheckContextWith } from '../context';
 import { defineCheck, ev, exchangeEvidence, fail, pass, refusedForCredentials, skip, type Verdict } from '../define';
-import { unknownTaskId, type ProbeId } from '../fixtures/probe-ids';
+import { unknownTaskId, type ProbeId } from '../setups/probe-ids';
 import {
   answered,
   crashVerdict,
@@ -23,8 +23,8 @@ import {
   sendProbe,
   type Probe,
   type RestExpect,
-} from '../fixtures/probes';
-import { completedRun, noFinishedTask, ownFinishedRun, primarySkill, skillInput, skillRuns } from '../fixtures/tasks';
+} from '../setups/probes';
+import { completedRun, noFinishedTask, ownFinishedRun, primarySkill, skillInput, skillRuns } from '../setups/tasks';
 import { isRefusal, isSuccess } from './shared';
 
 const UNSUPPORTED = JSONRPC_CODE.UnsupportedOperation;

@@ -10,8 +10,8 @@ import { A2A_ERROR_DOMAIN } from '../../protocol/grpc';
 import type { CallOutcome } from '../../protocol/dialect';
 import { isTerminal } from '../../protocol/states';
 import { defineCheck, exchangeEvidence, fail, pass } from '../define';
-import { unknownTaskId } from '../fixtures/probe-ids';
-import { skillRuns } from '../fixtures/tasks';
+import { unknownTaskId } from '../setups/probe-ids';
+import { skillRuns } from '../setups/tasks';
 import { transportVerdict, type Verdict } from '../verdict';
 
 /** What is wrong with one error answer, or a verdict when it could not be judged. */

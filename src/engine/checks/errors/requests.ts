@@ -5,7 +5,7 @@
 import { ERROR_REASON, JSONRPC_CODE } from '../../protocol/errors';
 import type { CheckContextWith } from '../context';
 import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, type Verdict } from '../define';
-import { unknownTaskId } from '../fixtures/probe-ids';
+import { unknownTaskId } from '../setups/probe-ids';
 import {
   answered,
   crashVerdict,
@@ -17,7 +17,7 @@ import {
   validationStatuses,
   type Probe,
   type RpcExpect,
-} from '../fixtures/probes';
+} from '../setups/probes';
 import { ERRORS, PROBES } from './shared';
 
 export const errorsUnknownMethod = defineCheck({

@@ -6,7 +6,7 @@ import { isA2ASpecificCode, JSONRPC_CODE } from '../../protocol/errors';
 import { v1ErrorDataProblems } from '../../protocol/shapes';
 import { isRecord } from '../../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip } from '../define';
-import { structuredError } from '../fixtures/probes';
+import { structuredError } from '../setups/probes';
 import { PARSE_PROBE_ID, PROBES, probesFor } from './shared';
 
 export const errorsShape = defineCheck({

@@ -7,8 +7,8 @@ import { normalizeState } from '../../protocol/states';
 import { isRecord } from '../../util/json';
 import type { CheckContextWith } from '../context';
 import { exchangeEvidence } from '../verdict';
-import { unknownTaskId } from '../fixtures/probe-ids';
-import { probeIs, probeLane, sendProbe, type Probe } from '../fixtures/probes';
+import { unknownTaskId } from '../setups/probe-ids';
+import { probeIs, probeLane, sendProbe, type Probe } from '../setups/probes';
 
 export const ERRORS = {
   legacy: 'v0.1.0 §8 Error Handling',

@@ -9,8 +9,8 @@ import { isTerminal } from '../../protocol/states';
 import { isRecord } from '../../util/json';
 import type { CheckContextWith } from '../context';
 import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip, type Verdict } from '../define';
-import { canceledTaskId } from '../fixtures/cancel';
-import { unknownTaskId } from '../fixtures/probe-ids';
+import { canceledTaskId } from '../setups/cancel';
+import { unknownTaskId } from '../setups/probe-ids';
 import {
   answered,
   crashVerdict,
@@ -23,8 +23,8 @@ import {
   sendProbe,
   type Probe,
   type RestExpect,
-} from '../fixtures/probes';
-import { noFinishedTask, ownFinishedRun, primarySkill, runningCandidates, runTask, skillInput, skillRuns, startRunningTask } from '../fixtures/tasks';
+} from '../setups/probes';
+import { noFinishedTask, ownFinishedRun, primarySkill, runningCandidates, runTask, skillInput, skillRuns, startRunningTask } from '../setups/tasks';
 import { terminalChanged } from '../../judges/rules';
 import { answeredState, isRefusal, isSuccess, outcomeNotFound, PROBES, readBack, readBackEvidence, V1_UNSUPPORTED } from './shared';
 

@@ -3,8 +3,8 @@
  * treated as 0.3.
  */
 import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials } from '../define';
-import { unknownTaskId } from '../fixtures/probe-ids';
-import { answered, crashVerdict, expectRest, expectRpcCode, only, probeIs, sendProbe } from '../fixtures/probes';
+import { unknownTaskId } from '../setups/probe-ids';
+import { answered, crashVerdict, expectRest, expectRpcCode, only, probeIs, sendProbe } from '../setups/probes';
 import { describeOperation, fillPath, methodName, restRoute } from '../../protocol/operations';
 import { ERROR_REASON, JSONRPC_CODE } from '../../protocol/errors';
 

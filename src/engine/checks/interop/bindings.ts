@@ -12,8 +12,8 @@ import { Dialect, type CallOutcome } from '../../protocol/dialect';
 import { a2aErrorName, isA2AError } from '../../protocol/errors';
 import { acceptedOutputModes } from '../../target';
 import { defineCheck, fail, pass, skip } from '../define';
-import { brokenCallVerdict } from '../fixtures/outcomes';
-import { primarySkill, runEvidence, runTask, skillInput, skillRuns, type TaskRun } from '../fixtures/tasks';
+import { brokenCallVerdict } from '../setups/outcomes';
+import { primarySkill, runEvidence, runTask, skillInput, skillRuns, type TaskRun } from '../setups/tasks';
 import { generationOf, restPrefix } from './interfaces';
 
 /** Our cap on one task over another interface (the per-task budget, at most this). */

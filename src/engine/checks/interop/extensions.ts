@@ -10,8 +10,8 @@ import { extensionHeaderName, splitExtensions } from '../../protocol/extensions'
 import type { CheckContextWith } from '../context';
 import { judge } from '../card/common';
 import { defineCheck, ev, exchangeEvidence, fail, refusedForCredentials, skip, type Verdict } from '../define';
-import { answered, crashVerdict, expectRest, expectRpcCode, only, sendProbe, type Probe } from '../fixtures/probes';
-import { primarySkill, skillInput } from '../fixtures/tasks';
+import { answered, crashVerdict, expectRest, expectRpcCode, only, sendProbe, type Probe } from '../setups/probes';
+import { primarySkill, skillInput } from '../setups/tasks';
 import { isSuccess } from '../errors/shared';
 
 /** A URI no agent supports (the .invalid TLD is reserved): named to see it ignored. */

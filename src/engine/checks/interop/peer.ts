@@ -10,8 +10,8 @@ import type { ResolvedTarget } from '../../target';
 import { isRecord } from '../../util/json';
 import type { CheckContext, CheckContextWith } from '../context';
 import { defineCheck, ev, fail, pass, skip, TIMEOUT_KNOB, toolLimit } from '../define';
-import { brokenCallVerdict } from '../fixtures/outcomes';
-import { completedRun, primarySkill, runEvidence, runTask, skillInput, skillRuns, type TaskRun } from '../fixtures/tasks';
+import { brokenCallVerdict } from '../setups/outcomes';
+import { completedRun, primarySkill, runEvidence, runTask, skillInput, skillRuns, type TaskRun } from '../setups/tasks';
 import { generationOf } from './interfaces';
 
 /** The card's default input modes accept text (none declared means text, as this tool's inputs assume). */

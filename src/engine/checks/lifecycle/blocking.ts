@@ -4,8 +4,8 @@
 import { BLOCKING_CONTRADICTION, blockingUnsettled } from '../../judges/exchange';
 import { isTerminal } from '../../protocol/states';
 import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials } from '../define';
-import { brokenCallVerdict } from '../fixtures/outcomes';
-import { emitState, readBack, runningSkill, skillInput } from '../fixtures/tasks';
+import { brokenCallVerdict } from '../setups/outcomes';
+import { emitState, readBack, runningSkill, skillInput } from '../setups/tasks';
 import { artifactCount } from './shared';
 
 export const lifecycleBlocking = defineCheck({

@@ -3,7 +3,7 @@
  */
 import { JSONRPC_CODE } from '../../protocol/errors';
 import { defineCheck } from '../define';
-import { cancelFixture } from '../fixtures/cancel';
+import { cancelFixture } from '../setups/cancel';
 import { CANCEL } from './shared';
 
 export const lifecycleCancel = defineCheck({

@@ -11,8 +11,8 @@ import { isInterrupted, isTerminal } from '../../protocol/states';
 import { isRecord } from '../../util/json';
 import type { CheckContextWith } from '../context';
 import { defineCheck, ev, exchangeEvidence, fail, pass, refusedForCredentials, skip } from '../define';
-import { brokenCallVerdict, contentTypeRefusal, rateLimited } from '../fixtures/outcomes';
-import { completedRun, emitState, readBack, runEvidence, skillInput } from '../fixtures/tasks';
+import { brokenCallVerdict, contentTypeRefusal, rateLimited } from '../setups/outcomes';
+import { completedRun, emitState, readBack, runEvidence, skillInput } from '../setups/tasks';
 import { contextOfTask, graded, historyMessageIds, listTasks } from './shared';
 
 interface AnswerSeen {

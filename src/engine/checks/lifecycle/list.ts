@@ -6,7 +6,7 @@ import type { CallOutcome } from '../../protocol/dialect';
 import { ERROR_REASON, isA2AError } from '../../protocol/errors';
 import { defineCheck, exchangeEvidence, fail } from '../define';
 import { judgeListPage, listPageFindings } from '../../judges/list';
-import { brokenCallVerdict } from '../fixtures/outcomes';
+import { brokenCallVerdict } from '../setups/outcomes';
 import { graded, listTasks, type ListParams } from './shared';
 
 /** Method not found: MethodNotFound, or REST 404/405/501 (a route that does not exist). */

@@ -8,8 +8,8 @@ import { isTerminal } from '../../protocol/states';
 import { isRecord } from '../../util/json';
 import type { CheckContext, CheckContextWith } from '../context';
 import { defineCheck, exchangeEvidence, refusedForCredentials, skip, toolLimit, type Verdict } from '../define';
-import { brokenCallVerdict, errText, rateLimited } from '../fixtures/outcomes';
-import { readBack, startRunningTask } from '../fixtures/tasks';
+import { brokenCallVerdict, errText, rateLimited } from '../setups/outcomes';
+import { readBack, startRunningTask } from '../setups/tasks';
 import { graded } from './shared';
 
 /**

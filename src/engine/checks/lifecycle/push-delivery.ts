@@ -14,8 +14,8 @@ import type { InboxDelivery } from '../../model/inbox';
 import { isTerminal, legalTransition } from '../../protocol/states';
 import type { CheckContextWith } from '../context';
 import { defineCheck, exchangeEvidence, pass, skip, toolLimit, type Verdict } from '../define';
-import { errText } from '../fixtures/outcomes';
-import { readBack } from '../fixtures/tasks';
+import { errText } from '../setups/outcomes';
+import { readBack } from '../setups/tasks';
 import {
   collect,
   isSettled,

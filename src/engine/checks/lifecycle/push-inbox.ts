@@ -13,8 +13,8 @@ import { isInterrupted, isTerminal, normalizeState } from '../../protocol/states
 import { isRecord } from '../../util/json';
 import type { CheckContextWith } from '../context';
 import { exchangeEvidence, ev, refusedForCredentials, skip, toolLimit, type Verdict } from '../define';
-import { brokenCallVerdict, errText, rateLimited } from '../fixtures/outcomes';
-import { firstSkillRun, readBack, runningCandidates, skillInput, startRunningTask } from '../fixtures/tasks';
+import { brokenCallVerdict, errText, rateLimited } from '../setups/outcomes';
+import { firstSkillRun, readBack, runningCandidates, skillInput, startRunningTask } from '../setups/tasks';
 import { roundTrip } from '../windows';
 
 /** Longest wait for the terminal delivery once the config is set (the task's own budget may be lower). */

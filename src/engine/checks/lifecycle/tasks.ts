@@ -17,10 +17,10 @@ import {
   wrongTask,
 } from '../../judges/exchange';
 import { taskTimedOut, terminalChangeFinding, terminalChanged, terminalChanges, type StateSeen } from '../../judges/rules';
-import { cancelFixture } from '../fixtures/cancel';
-import { brokenCallVerdict, declaredInputRefused } from '../fixtures/outcomes';
-import { streamFixture } from '../fixtures/stream';
-import { describeRun, runEvidence, skillRuns } from '../fixtures/tasks';
+import { cancelFixture } from '../setups/cancel';
+import { brokenCallVerdict, declaredInputRefused } from '../setups/outcomes';
+import { streamFixture } from '../setups/stream';
+import { describeRun, runEvidence, skillRuns } from '../setups/tasks';
 import { DECLARED_WHY, GET, graded, SEND, STATES, UNKNOWN_WHY } from './shared';
 
 export const lifecycleSend = defineCheck({

@@ -6,7 +6,7 @@ import { afterFinal, finalWords } from '../../judges/stream';
 import { streamCloses, streamEnding } from '../../judges/stream-ending';
 import type { CheckContext } from '../context';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolLimit, type Verdict } from '../define';
-import { CLOSE_GRACE_MS, type StreamFixture } from '../fixtures/stream';
+import { CLOSE_GRACE_MS, type StreamFixture } from '../setups/stream';
 import { streamNeverEnded } from '../../judges/rules';
 import { brokeOff, budgetKnob, errorText, itemEvidence, refusalVerdict, STREAM, streamEnd } from './shared';
 

@@ -6,8 +6,8 @@ import { emptyStreamFinding, firstEventFinding, lostData, notAStreamFinding, str
 import { quantile } from '../../util/stats';
 import { isRecord } from '../../util/json';
 import { defineCheck, ev, exchangeEvidence, fail, pass, refusedForCredentials, skip, toolLimit, transportVerdict } from '../define';
-import { rateLimited } from '../fixtures/outcomes';
-import { BUDGET_ENDS, streamFixture } from '../fixtures/stream';
+import { rateLimited } from '../setups/outcomes';
+import { BUDGET_ENDS, streamFixture } from '../setups/stream';
 import { brokeOff, budgetKnob, errorText, itemEvidence, refusalVerdict, STREAM, streamEnd } from './shared';
 
 export const streamingContentType = defineCheck({

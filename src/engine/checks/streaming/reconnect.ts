@@ -9,9 +9,9 @@ import { isInterrupted, isTerminal } from '../../protocol/states';
 import { isRecord } from '../../util/json';
 import type { CheckContext } from '../context';
 import { defineCheck, exchangeEvidence, fail, pass, skip, toolLimit, transportVerdict, type Verdict } from '../define';
-import { BUDGET_ENDS, CLOSE_GRACE_MS } from '../fixtures/stream';
+import { BUDGET_ENDS, CLOSE_GRACE_MS } from '../setups/stream';
 import { firstEventFinding, streamIdFindings } from '../../judges/stream';
-import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, startRunningTask } from '../fixtures/tasks';
+import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, startRunningTask } from '../setups/tasks';
 import { brokeOff, budgetKnob, errorText, itemEvidence, streamEnd } from './shared';
 import { reportWindow, roundTrip, sized, STREAM_PAUSE } from '../windows';
 

@@ -5,7 +5,7 @@ import { isA2AError, JSONRPC_CODE } from '../../protocol/errors';
 import type { CheckContext } from '../context';
 import { errorText, refusalMessage } from '../../judges/stream';
 import { ev, exchangeEvidence, skip, TIMEOUT_KNOB, transportVerdict, type Verdict } from '../verdict';
-import { primarySkill, skillInput } from '../fixtures/tasks';
+import { primarySkill, skillInput } from '../setups/tasks';
 
 export const STREAM = {
   legacy: 'v0.1.0 §7.2 tasks/sendSubscribe, §3.3 Streaming Transport',
