@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -79,11 +79,15 @@ describe('a2a-interop run-many over a gRPC-only card', () => {
       only: ['lifecycle.send'],
       quiet: true,
     };
-    expect(await runMany(opts, io), err.join('')).toBeLessThan(2);
-    const reports = readdirSync(join(out, 'agents')).filter((f) => f.endsWith('.json'));
-    expect(reports).toHaveLength(1);
-    const report = Report.parse(JSON.parse(readFileSync(join(out, 'agents', reports[0]!), 'utf8')));
-    expect(report.protocol.binding).toBe('GRPC');
-    expect(reportResults(report).map((r) => [r.id, r.status])).toEqual([['lifecycle.send', 'pass']]);
+    try {
+      expect(await runMany(opts, io), err.join('')).toBeLessThan(2);
+      const reports = readdirSync(join(out, 'agents')).filter((f) => f.endsWith('.json'));
+      expect(reports).toHaveLength(1);
+      const report = Report.parse(JSON.parse(readFileSync(join(out, 'agents', reports[0]!), 'utf8')));
+      expect(report.protocol.binding).toBe('GRPC');
+      expect(reportResults(report).map((r) => [r.id, r.status])).toEqual([['lifecycle.send', 'pass']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

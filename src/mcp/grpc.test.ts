@@ -2,7 +2,7 @@
  * MCP goes through the engine's front door as a run does: an agent whose card declares only a v1.0 gRPC interface is
  * discovered, talked to and run over gRPC by the server as it starts (createMcpServer's own host, in-memory transport).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ let agent: RunningDefectAgent;
 let front: GrpcFront;
 let cards: Server;
 let base = '';
+let reportDir = '';
 let client: Client;
 
 beforeAll(async () => {
@@ -30,13 +31,14 @@ beforeAll(async () => {
   cards = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(card)));
   await new Promise<void>((r) => cards.listen(0, '127.0.0.1', () => r()));
   base = `http://127.0.0.1:${(cards.address() as AddressInfo).port}`;
-  const server = createMcpServer({ log: () => undefined, reportDir: mkdtempSync(join(tmpdir(), 'a2a-mcp-grpc-')) });
+  const server = createMcpServer({ log: () => undefined, reportDir: (reportDir = mkdtempSync(join(tmpdir(), 'a2a-mcp-grpc-'))) });
   const [a, b] = InMemoryTransport.createLinkedPair();
   client = new Client({ name: 't', version: '0' });
   await Promise.all([server.connect(a), client.connect(b)]);
 });
 
 afterAll(async () => {
+  if (reportDir) rmSync(reportDir, { recursive: true, force: true });
   await client?.close();
   await front?.close();
   await agent?.close();

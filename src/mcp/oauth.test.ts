@@ -2,7 +2,7 @@
  * run_a2a_conformance with OAuth client credentials (in-memory MCP transport, the OAuth demo agent): the secret comes
  * from the server's environment, never from the call, and never appears in what the tool returns.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import http from 'node:http';
@@ -15,6 +15,7 @@ import { createMcpServer } from './server';
 
 let agent: http.Server;
 let base = '';
+let reportDir = '';
 let client: Client;
 beforeAll(async () => {
   let handle: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | undefined;
@@ -28,13 +29,14 @@ beforeAll(async () => {
     env: { DEMO_SECRET: DEMO_OAUTH_CLIENT.clientSecret },
     secretEnvNames: ['DEMO_SECRET', 'A2A_OAUTH_CLIENT_SECRET'],
     log: () => undefined,
-    reportDir: mkdtempSync(join(tmpdir(), 'a2a-mcp-oauth-')),
+    reportDir: (reportDir = mkdtempSync(join(tmpdir(), 'a2a-mcp-oauth-'))),
   });
   const [a, b] = InMemoryTransport.createLinkedPair();
   client = new Client({ name: 't', version: '0' });
   await Promise.all([server.connect(a), client.connect(b)]);
 });
 afterAll(async () => {
+  if (reportDir) rmSync(reportDir, { recursive: true, force: true });
   await client?.close();
   await new Promise<void>((r) => agent.close(() => r()));
 });

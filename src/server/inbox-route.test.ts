@@ -3,7 +3,7 @@
  * to by agents; in hosted mode the inbox still works while the proxy keeps refusing private targets, and an inbox
  * address never makes the server call anyone.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,9 +17,10 @@ let hosted: RunningServer;
 let canary: Server;
 let canaryHits = 0;
 let canaryUrl = '';
+let dist = '';
 
 beforeAll(async () => {
-  const dist = mkdtempSync(join(tmpdir(), 'a2a-dist-inbox-'));
+  dist = mkdtempSync(join(tmpdir(), 'a2a-dist-inbox-'));
   writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
   local = await startServer({ port: 0, distDir: dist, quiet: true, demoAgents: false });
   hosted = await startServer({ port: 0, distDir: dist, quiet: true, proxyMode: 'hosted', inboxPublicUrl: 'https://a2a.team.example/' });
@@ -32,6 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([local?.close(), hosted?.close(), new Promise((r) => canary?.close(r))]);
+  if (dist) rmSync(dist, { recursive: true, force: true });
 });
 
 describe('server /inbox', () => {

@@ -5,7 +5,7 @@
  * server packages outside `npm audit --omit=dev`). The floods themselves are in flood.test.ts.
  * A list of independent test cases: one block per probe, each replaying its attack on its own.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -159,6 +159,7 @@ describe('probe 1: the webhook inbox', () => {
       expect(h.slice(3).every((x) => x === 429)).toBe(true);
     } finally {
       await Promise.all([local.close(), hosted.close()]);
+      rmSync(dist, { recursive: true, force: true });
     }
   });
 
@@ -173,6 +174,7 @@ describe('probe 1: the webhook inbox', () => {
       expect((await request(`${s.url}/inbox/${token}`, { method: 'POST', headers: { host: `evil.example:${port}` }, body: '{}' })).status).toBe(403);
     } finally {
       await s.close();
+      rmSync(dist, { recursive: true, force: true });
     }
   });
 
@@ -636,14 +638,16 @@ describe('probe 6: guards', () => {
   describe('servers', () => {
     let local: Awaited<ReturnType<typeof startServer>>;
     let hosted: Awaited<ReturnType<typeof startServer>>;
+    let dist = '';
     beforeAll(async () => {
-      const dist = mkdtempSync(join(tmpdir(), 'a2a-dist-sec-'));
+      dist = mkdtempSync(join(tmpdir(), 'a2a-dist-sec-'));
       writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
       local = await startServer({ port: 0, distDir: dist, quiet: true, demoAgents: false });
       hosted = await startServer({ port: 0, distDir: dist, quiet: true, proxyMode: 'hosted' });
     });
     afterAll(async () => {
       await Promise.all([local?.close(), hosted?.close()]);
+      if (dist) rmSync(dist, { recursive: true, force: true });
     });
 
     it('npm start does not trust the Vite dev origin (http://127.0.0.1:5173, any Vite app) for its proxy or inbox', async () => {
