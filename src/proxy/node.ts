@@ -12,7 +12,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { problemResponse } from './errors.js';
 import { createProxyHandler, type ProxyConfig, type ProxyHandler, type ProxyLimits, type ProxyTimeouts } from './handler.js';
-import { createNodeUpstream, drained, incomingToWeb, type Resolver } from './node-upstream.js';
+import { writeWebResponse } from './node-response.js';
+import { createNodeUpstream, incomingToWeb, type Resolver } from './node-upstream.js';
 import type { AddressPolicy } from './policy.js';
 
 export interface NodeProxyOptions {
@@ -73,12 +74,12 @@ export function createNodeProxy(options: NodeProxyOptions): NodeProxy {
 
 async function serve(handler: ProxyHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const client = new AbortController();
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let cancelBody: (() => void) | undefined;
   res.on('close', () => {
     if (res.writableFinished) return;
     // The client went away: abort the upstream request and stop relaying.
     client.abort(new Error('The client closed the connection.'));
-    reader?.cancel('client closed').catch(() => undefined);
+    cancelBody?.();
   });
 
   const method = req.method ?? 'GET';
@@ -113,43 +114,9 @@ async function serve(handler: ProxyHandler, req: IncomingMessage, res: ServerRes
       status: e instanceof TypeError && /method/i.test(e.message) ? 405 : 400,
     });
   }
-  if (res.destroyed) {
-    response.body?.cancel().catch(() => undefined);
-    return;
-  }
-  res.statusCode = response.status;
-  // An agent's reason phrase, when it is plain printable ASCII (Node refuses anything else at write time).
-  if (response.statusText && /^[\x20-\x7e]{1,200}$/.test(response.statusText)) res.statusMessage = response.statusText;
-  response.headers.forEach((v, k) => {
-    try {
-      res.setHeader(k, v);
-    } catch {
-      /* invalid for Node: dropped */
-    }
+  await writeWebResponse(res, response, {
+    onReader: (cancel) => (cancelBody = cancel),
+    // A refused request whose body was not read: close instead of draining an unbounded upload.
+    closeConnection: !req.complete && response.headers.has('x-proxy-error'),
   });
-  // A refused request whose body was not read: close instead of draining an unbounded upload.
-  if (!req.complete && response.headers.has('x-proxy-error')) res.setHeader('connection', 'close');
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  reader = response.body.getReader();
-  try {
-    // Headers go out with the first chunk when it is already there (one packet for small JSON answers);
-    // otherwise at once, so a stream's head is never held back waiting for its first event.
-    let next = reader.read();
-    const early = await Promise.race([next, new Promise<undefined>((r) => setImmediate(() => r(undefined)))]);
-    if (early === undefined) res.flushHeaders();
-    for (;;) {
-      const { done, value } = await next;
-      if (done) break;
-      if (res.destroyed) return;
-      if (!res.write(value)) await drained(res);
-      next = reader.read();
-    }
-    if (!res.destroyed) res.end();
-  } catch {
-    // A body the proxy had to cut: drop the connection so the client cannot mistake it for complete.
-    res.destroy();
-  }
 }

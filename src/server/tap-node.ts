@@ -7,7 +7,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
-import { drained } from '../proxy/node-upstream.js';
+import { writeWebResponse } from '../proxy/node-response.js';
 import { DEFAULT_TAP_LIMITS, type Tap } from '../engine/tap';
 
 /** Reads a request body up to `max` bytes (undefined: over it). */
@@ -106,59 +106,6 @@ export function nodeFetch(req: Request): Promise<Response> {
   });
 }
 
-/** Writes a Web Response to Node, streaming its body; destroys the socket for an error response or a broken body. */
-async function writeWebResponse(res: ServerResponse, response: Response, onClose: (cancel: () => void) => void): Promise<void> {
-  if (response.type === 'error') {
-    res.socket?.destroy();
-    res.destroy();
-    return;
-  }
-  if (res.destroyed) {
-    response.body?.cancel().catch(() => undefined);
-    return;
-  }
-  res.statusCode = response.status;
-  if (response.statusText && /^[\x20-\x7e]{1,200}$/.test(response.statusText)) res.statusMessage = response.statusText;
-  response.headers.forEach((v, k) => {
-    try {
-      res.setHeader(k, v);
-    } catch {
-      /* invalid for Node: dropped */
-    }
-  });
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  onClose(() => void reader.cancel('client closed').catch(() => undefined));
-  try {
-    let next = reader.read();
-    // The head goes out with the first chunk when it is already there, else at once (a stream's head is never held).
-    const early = await Promise.race([next, new Promise<undefined>((r) => setImmediate(() => r(undefined)))]);
-    if (early === undefined) res.flushHeaders();
-    for (;;) {
-      const { done, value } = await next;
-      if (done) break;
-      if (res.destroyed) return;
-      if (!res.write(value)) await drained(res);
-      next = reader.read();
-    }
-    if (!res.destroyed) res.end();
-  } catch {
-    // A body that broke off (the agent's, or a stream the tap cut): the client must see a broken connection, after
-    // the bytes already relayed (destroying at once would drop what is still in the socket's buffer). The chunked
-    // body never gets its last chunk, so no client can take it for complete.
-    const socket = res.socket;
-    if (!socket) {
-      res.destroy();
-      return;
-    }
-    socket.end();
-    setTimeout(() => socket.destroy(), 1_000).unref();
-  }
-}
-
 /** Serves one request with a tap whose base URL is `base` (ends with `/`). */
 export async function serveTap(tap: Tap, req: IncomingMessage, res: ServerResponse, base: string): Promise<void> {
   const client = new AbortController();
@@ -180,7 +127,5 @@ export async function serveTap(tap: Tap, req: IncomingMessage, res: ServerRespon
   } catch {
     response = new Response(JSON.stringify({ error: 'the tap could not read this request' }), { status: 400, headers: { 'content-type': 'application/json' } });
   }
-  await writeWebResponse(res, response, (cancel) => {
-    cancelBody = cancel;
-  });
+  await writeWebResponse(res, response, { onReader: (cancel) => (cancelBody = cancel) });
 }
