@@ -205,3 +205,31 @@ export const SECURITY_NOTE =
 /** Checks our tool could not run (status `error`), in report order. */
 export const toolErrorResults = (report: Report): CheckResult[] =>
   resultsByCategory(report).flatMap(({ results }) => results.filter((r) => r.status === 'error'));
+
+/** The report's timing section as text (Markdown and HTML show the same lines); none for a report without one. */
+export interface TimingLines {
+  timeToVerdict: string;
+  decidedBy: string;
+  /** The checks that finished last, last first: `id (duration, ended at t)`. */
+  lastChecks: string[];
+  /** Every observation window the run used: its name, size, the time it ran and why it was that long. */
+  windows: { name: string; size: string; used: string; basis: string }[];
+}
+
+export function timingLines(report: Pick<Report, 'timing'>): TimingLines | undefined {
+  const t = report.timing;
+  if (!t) return undefined;
+  // Durations in ms, as the engine's own sentences (decidedBy, a window's basis) give them.
+  const ms = (n: number) => (Number.isFinite(n) ? `${Math.round(n)} ms` : '—');
+  return {
+    timeToVerdict: formatMs(t.timeToVerdictMs),
+    decidedBy: t.decidedBy,
+    lastChecks: t.criticalPath.map((c) => `${c.id} (${ms(c.durationMs)}, ended at ${ms(c.finishedAtMs)})`),
+    windows: t.windows.map((w) => ({
+      name: w.name,
+      size: ms(w.ms),
+      used: w.closedEarly ? `${ms(w.usedMs ?? w.ms)}, closed early: ${w.closedEarly}` : ms(w.usedMs ?? w.ms),
+      basis: w.basis,
+    })),
+  };
+}

@@ -3,9 +3,11 @@ import { getAllByRole, getByRole } from '@testing-library/dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stateFromReport } from '../engine/report/build';
 import { exchangeLatencies, resultsPerCategory, streamTimings } from '../engine/report/series';
-import { conformantReport, hostileReport, largeReport, sampleReport, unreachableReport } from '../testing/fixtures/reports';
+import { conformantReport, HOSTILE_API_KEY, hostileReport, largeReport, sampleReport, schemaV0Report, unreachableReport } from '../testing/fixtures/reports';
+import { heldByWindowReport, STRAGGLERS_BASIS } from '../testing/fixtures/timed-report';
 import { CATEGORY_LABELS, cleanText, failedResults as failedResultsOf } from './common';
 import { toHtml } from './html';
+import { loadReport } from './load';
 
 /** Loads the page into jsdom's document (innerHTML: no script would run even if one slipped through). */
 function load(html: string): Document {
@@ -253,5 +255,50 @@ describe('HTML export: first screen and print', () => {
     expect(breaks).toEqual(['Failed tests', 'Charts', 'Results by category']);
     // Links whose text is their own URL are not printed twice.
     for (const a of doc.querySelectorAll('a')) expect(a.classList.contains('self')).toBe(true);
+  });
+});
+
+describe('HTML export: timing', () => {
+  it('shows the time to verdict, what decided it, and each observation window with its size, use and basis', () => {
+    const report = heldByWindowReport();
+    expect(report.timing?.decidingWindow).toBe('push.stragglers');
+    const doc = load(toHtml(report).body);
+    const timing = getByRole(doc.body, 'region', { name: 'Timing' });
+    const facts = [...timing.querySelectorAll('dl.facts dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]);
+    expect(facts).toEqual([
+      ['Time to verdict', `${(report.timing!.timeToVerdictMs / 1000).toFixed(2)} s`],
+      ['Decided by', 'lifecycle.push-order (1803 ms), held by its observation window push.stragglers (1800 ms)'],
+      ['Finished last', 'lifecycle.push-order (1803 ms, ended at 1856 ms)lifecycle.cancel (43 ms, ended at 48 ms)'],
+    ]);
+    const table = getByRole(timing, 'table', { name: 'Observation windows the run used' });
+    const rows = [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+    expect(rows).toEqual([
+      ['cancel.stay', '900 ms', '40 ms, closed early: the task was read back canceled twice', 'the longest test task took 300 ms, plus 3 × 200 ms'],
+      ['push.stragglers', '1800 ms', '1800 ms', STRAGGLERS_BASIS],
+    ]);
+    // On a phone the header row is hidden: every cell but the window's name says what it is.
+    for (const tr of table.querySelectorAll('tbody tr'))
+      expect([...tr.querySelectorAll('td')].map((td) => td.dataset.label)).toEqual([undefined, 'Size', 'Used', 'Why this size']);
+  });
+
+  it('shows a hostile window name and basis as text, with a leaked key masked', () => {
+    const { body } = toHtml(hostileReport());
+    const doc = load(body);
+    const timing = getByRole(doc.body, 'region', { name: 'Timing' });
+    const cells = [...timing.querySelectorAll('tbody td')];
+    expect(cells[0]?.textContent).toContain('<script>alert("xss")</script>'.slice(0, 20));
+    expect(cells[3]?.textContent).toContain('api_key=[REDACTED]');
+    expect(timing.querySelectorAll('script, img, a')).toHaveLength(0);
+    expect(body).not.toContain(HOSTILE_API_KEY);
+  });
+
+  it('a report without a timing section (an older schema version) exports without an empty Timing section', () => {
+    const loaded = loadReport(JSON.stringify(schemaV0Report()));
+    if (!loaded.ok) throw new Error(loaded.error);
+    expect(loaded.report.timing).toBeUndefined();
+    const doc = load(toHtml(loaded.report).body);
+    expect(getByRole(doc.body, 'region', { name: 'Summary' })).toBeTruthy();
+    expect(doc.getElementById('h-timing')).toBeNull();
+    expect(doc.body.textContent).not.toContain('Time to verdict');
   });
 });

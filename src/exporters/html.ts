@@ -17,6 +17,7 @@ import {
   resultsByCategory,
   SECURITY_NOTE,
   securityFindings,
+  timingLines,
   toolErrorResults,
   type ExportFile,
 } from './common';
@@ -144,6 +145,36 @@ function verdictHtml(report: Report): string {
   if (report.provisional) out.push('<p>Provisional: our tool could not run every check or the run did not complete, so the level may change.</p>');
   out.push('</div>');
   return out.join('\n');
+}
+
+/** Where the wall time went (report.timing), or nothing for a report from before the timing section. */
+function timingHtml(report: Report): string {
+  const t = timingLines(report);
+  if (!t) return '';
+  const facts: [string, string][] = [
+    ['Time to verdict', esc(t.timeToVerdict)],
+    ['Decided by', text(t.decidedBy, 1000)],
+    ...(t.lastChecks.length ? ([['Finished last', t.lastChecks.map((c) => text(c, 300)).join('<br>')]] as [string, string][]) : []),
+  ];
+  const windows = t.windows.length
+    ? '<table class="results windows"><caption class="sr">Observation windows the run used</caption>' +
+      '<thead><tr><th scope="col">Observation window</th><th scope="col" class="num">Size</th><th scope="col">Used</th><th scope="col">Why this size</th></tr></thead><tbody>' +
+      t.windows
+        .map(
+          (w) =>
+            `<tr><td><code>${text(w.name, 200)}</code></td><td class="num nw" data-label="Size">${esc(w.size)}</td>` +
+            `<td class="msg" data-label="Used">${text(w.used, 500)}</td><td class="msg" data-label="Why this size">${orDash(text(w.basis, 1000))}</td></tr>`,
+        )
+        .join('') +
+      '</tbody></table>'
+    : '<p>No observation window was used.</p>';
+  return [
+    '<section aria-labelledby="h-timing">',
+    '<h2 id="h-timing">Timing</h2>',
+    `<dl class="facts">${facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>`,
+    windows,
+    '</section>',
+  ].join('\n');
 }
 
 /**
@@ -320,6 +351,8 @@ export function toHtml(input: Report): ExportFile {
     '</table>',
     '</section>',
   );
+
+  out.push(timingHtml(report));
 
   out.push(
     '<section class="pb" aria-labelledby="h-charts">',

@@ -154,7 +154,13 @@ describe('JUnit export', () => {
       'protocol.binding': 'JSONRPC',
       'conformance.level': 'minimal',
       'conformance.provisional': 'true',
+      // Where the wall time went (report.timing).
+      'run.time-to-verdict-ms': String(report.timing!.timeToVerdictMs),
+      'run.decided-by': report.timing!.decidedBy,
     });
+    // A report from before the timing section has no such properties (and still exports).
+    const { timing: _, ...older } = report;
+    expect(parse(toJunit(older).body)[0]!.properties).not.toHaveProperty('run.time-to-verdict-ms');
     const suiteTime = Number(suites[1]!.attrs.time);
     expect(suiteTime).toBeCloseTo(report.categories.lifecycle.reduce((s, r) => s + r.duration_ms, 0) / 1000, 3);
   });

@@ -69,6 +69,13 @@ export function toJunit(input: Report): ExportFile {
     ['run.id', report.runId],
     ['run.status', report.runStatus],
     ['run.date', report.testDate],
+    // Where the wall time went (report.timing; older reports have none).
+    ...(report.timing
+      ? ([
+          ['run.time-to-verdict-ms', String(report.timing.timeToVerdictMs)],
+          ['run.decided-by', report.timing.decidedBy],
+        ] as [string, string][])
+      : []),
     ['tool', `${report.tool.name} ${report.tool.version}`],
   ];
 

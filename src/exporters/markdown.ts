@@ -18,6 +18,7 @@ import {
   resultsByCategory,
   SECURITY_NOTE,
   securityFindings,
+  timingLines,
   toolErrorResults,
   type ExportFile,
 } from './common';
@@ -166,6 +167,27 @@ export function toMarkdown(input: Report): ExportFile {
       ),
       '',
     );
+  }
+
+  // Where the wall time went (report.timing); a report from before the timing section has none, and no heading.
+  const timing = timingLines(report);
+  if (timing) {
+    push('## Timing', '');
+    push(`- **Time to verdict:** ${mdText(timing.timeToVerdict)}`, `- **Decided by:** ${mdText(timing.decidedBy, 1000)}`);
+    if (timing.lastChecks.length) push(`- **Finished last:** ${timing.lastChecks.map((c) => mdText(c, 300)).join(', ')}`);
+    push('');
+    if (timing.windows.length) {
+      push(
+        table(
+          ['Observation window', 'Size', 'Used', 'Why this size'],
+          ['---', '---:', '---', '---'],
+          timing.windows.map((w) => [mdText(w.name, 200), mdText(w.size), mdText(w.used, 500), orDash(mdText(w.basis, 1000))]),
+        ),
+        '',
+      );
+    } else {
+      push('No observation window was used.', '');
+    }
   }
 
   for (const { category, results } of resultsByCategory(report)) {

@@ -103,7 +103,12 @@ describe('SARIF export of real runs (defect test agent)', () => {
     expect(capabilities.uri).toBe(`127.0.0.1_${cardUrl.port}${cardUrl.pathname}`);
     const params = results(log).find((x) => x.ruleId === 'errors.invalid-params')!.locations![0]!.physicalLocation!.artifactLocation!;
     expect(params.description!.text).toBe(flawedReport.protocol.endpointUrl);
-    expect(log.runs[0]!.properties).toMatchObject({ conformanceLevel: flawedReport.conformanceLevel, generation: 'v0.3' });
+    expect(log.runs[0]!.properties).toMatchObject({
+      conformanceLevel: flawedReport.conformanceLevel,
+      generation: 'v0.3',
+      timeToVerdictMs: flawedReport.timing!.timeToVerdictMs,
+      decidedBy: flawedReport.timing!.decidedBy,
+    });
   });
 
   it('a JSON path in the evidence becomes a logical location', () => {

@@ -347,6 +347,7 @@ export function toSarif(input: Report, options: SarifOptions = {}): ExportFile {
           generation: report.protocol.generation,
           binding: report.protocol.binding,
           summary: report.summary,
+          ...(report.timing ? { timeToVerdictMs: report.timing.timeToVerdictMs, decidedBy: cleanText(report.timing.decidedBy) } : {}),
           ...(report.notAssessed ? { notAssessed: report.notAssessed.reason } : {}),
           ...(report.comparison ? { comparison: { verdict: report.comparison.verdict, summary: cleanText(report.comparison.summary) } } : {}),
         },
