@@ -11,6 +11,7 @@
 import http from 'node:http';
 import { closeServer, listen, startProxy } from '../src/proxy/node-testing.js';
 import type { BenchRow, BenchSection } from './run.js';
+import { post, quantile } from './util';
 
 const WARMUP = 300;
 const CALLS = 3_000;
@@ -23,27 +24,9 @@ const SSE_GAP_MS = 20;
 const CLIENT_HEADERS = { 'x-a2a-interop': '1', 'content-type': 'application/json', accept: 'application/json' };
 const RPC = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { role: 'user', parts: [{ kind: 'text', text: 'ping' }] } } });
 
-function quantile(sorted: number[], q: number): number {
-  if (!sorted.length) return NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[i]!;
-}
 const sortNum = (a: number[]) => [...a].sort((x, y) => x - y);
 
-function call(agent: http.Agent, port: number, path: string, body: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { ...CLIENT_HEADERS, 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        res.on('data', () => undefined);
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`))));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const call = (agent: http.Agent, port: number, path: string, body: string): Promise<void> => post(agent, port, path, body, CLIENT_HEADERS);
 
 /** Opens an SSE stream; resolves with time to first event and per-event delays (arrival − written). */
 function sse(agent: http.Agent, port: number, path: string): Promise<{ ttfe: number; delays: number[] }> {

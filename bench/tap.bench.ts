@@ -13,6 +13,7 @@ import { closeServer, listen } from '../src/proxy/node-testing.js';
 import { createTap } from '../src/engine/tap';
 import { nodeFetch, serveTap } from '../src/server/tap-node';
 import type { BenchRow, BenchSection } from './run.js';
+import { post, quantile } from './util';
 
 const WARMUP = 300;
 const CALLS = 2_000;
@@ -29,27 +30,10 @@ const rpc = (method: string) =>
     params: { message: { kind: 'message', messageId: `m-${seq}`, role: 'user', parts: [{ kind: 'text', text: 'ping' }] } },
   });
 
-function quantile(sorted: number[], q: number): number {
-  if (!sorted.length) return NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[i]!;
-}
 const sortNum = (a: number[]) => [...a].sort((x, y) => x - y);
 
-function call(agent: http.Agent, port: number, path: string, body: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        res.on('data', () => undefined);
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`))));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const call = (agent: http.Agent, port: number, path: string, body: string): Promise<void> =>
+  post(agent, port, path, body, { 'content-type': 'application/json' });
 
 /** Opens a stream; resolves with time to first event and per-event delays (arrival − the `ts` the agent wrote). */
 function sse(agent: http.Agent, port: number, path: string): Promise<{ ttfe: number; delays: number[] }> {
