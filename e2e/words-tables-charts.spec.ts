@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { axe } from './fixtures/axe';
 
 /**
  * Issue 25, the rest of items 6, 8 and 9, at a laptop (1400×900) and a phone (390×844): the verdict counts what
@@ -10,7 +10,6 @@ import { expect, test, type Page } from '@playwright/test';
  * seen; Registry and History tables are cards on a phone; "Send request again" lands in view. Axe-clean at each step.
  */
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const level = (page: Page) => page.getByRole('status', { name: 'Conformance level' });
 const verdict = (page: Page) => page.getByRole('region', { name: 'Verdict' });
 const runStatus = (page: Page) => page.getByText(/^Run:/);
@@ -35,7 +34,7 @@ async function startRun(page: Page, url: string) {
 }
 
 async function axeClean(page: Page, what: string) {
-  const r = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+  const r = await axe(page).analyze();
   const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
     bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
@@ -238,6 +237,13 @@ for (const viewport of [
         expect(layout.lefts).toBe(1);
         expect(layout.label).toBe('"Message: "');
       } else expect(layout.display).toBe('table-row');
+      // The timing section (issue 23): the time to verdict and every observation window the run used, with its size.
+      const timing = page.getByRole('region', { name: 'Timing' });
+      await expect(timing).toContainText('Time to verdict');
+      const windows = timing.getByRole('table', { name: 'Observation windows the run used' }).locator('tbody tr');
+      expect(await windows.count()).toBeGreaterThan(0);
+      await expect(windows.first().locator('td[data-label="Size"]')).toHaveText(/^\d+ ms$/);
+      if (viewport.width < 600) await expect(windows.first()).toHaveCSS('display', 'block');
       await rows.first().locator('summary').click();
       await expect(rows.first().locator('blockquote.req').first()).toBeVisible();
       await page.screenshot({ path: `${SHOTS}/issue25-html-report-${viewport.name}.png`, fullPage: false });
