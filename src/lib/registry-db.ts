@@ -8,7 +8,7 @@ import { openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore, type St
 import { RegistryAgent, type MapperLogEntry } from '../engine/card/mapper';
 import type { CheckResult } from '../engine/model/check';
 
-export { exportCard, importCard, logEntry, MAPPER_ID, RegistryAgent, RegistryEndpoint, synthesizeId } from '../engine/card/mapper';
+export { cardSkill, exportCard, importCard, logEntry, MAPPER_ID, RegistryAgent, RegistryEndpoint, synthesizeId } from '../engine/card/mapper';
 export type { MapperLogEntry } from '../engine/card/mapper';
 
 /**

@@ -72,6 +72,17 @@ const PROTOCOL_ORDER = { a2a: 0, http: 1, grpc: 2 } as const;
 const DEFAULT_BINDING = { a2a: 'JSONRPC', http: 'HTTP+JSON', grpc: 'GRPC' } as const;
 
 /** Internal -> A2A v1.0 card (a plain JSON object following a2a.proto's ProtoJSON). */
+/** A registry skill as a card's AgentSkill: the same fields in every generation's card (a description is required). */
+export const cardSkill = (s: RegistryAgent['skills'][number]): Record<string, unknown> => ({
+  id: s.id,
+  name: s.name,
+  description: s.description || s.name,
+  tags: s.tags,
+  ...(s.examples?.length ? { examples: s.examples } : {}),
+  ...(s.inputModes?.length ? { inputModes: s.inputModes } : {}),
+  ...(s.outputModes?.length ? { outputModes: s.outputModes } : {}),
+});
+
 export function exportCard(agentIn: RegistryAgent): Record<string, unknown> {
   const agent = RegistryAgent.parse(agentIn);
   const endpoints = [...agent.endpoints].sort((a, b) => PROTOCOL_ORDER[a.protocol] - PROTOCOL_ORDER[b.protocol] || a.priority - b.priority);
@@ -88,15 +99,7 @@ export function exportCard(agentIn: RegistryAgent): Record<string, unknown> {
     capabilities: { ...agent.capabilities },
     defaultInputModes: agent.inputModes.length ? agent.inputModes : ['text/plain'],
     defaultOutputModes: agent.outputModes.length ? agent.outputModes : ['text/plain'],
-    skills: agent.skills.map((s) => ({
-      id: s.id,
-      name: s.name,
-      description: s.description || s.name,
-      tags: s.tags,
-      ...(s.examples?.length ? { examples: s.examples } : {}),
-      ...(s.inputModes?.length ? { inputModes: s.inputModes } : {}),
-      ...(s.outputModes?.length ? { outputModes: s.outputModes } : {}),
-    })),
+    skills: agent.skills.map(cardSkill),
   };
   if (agent.provider)
     card.provider = { organization: agent.provider.organization, url: agent.provider.url ?? agent.documentationUrl ?? endpoints[0]?.url ?? '' };

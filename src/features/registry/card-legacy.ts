@@ -1,4 +1,4 @@
-import type { RegistryAgent, RegistryEndpoint } from '../../lib/registry-db';
+import { cardSkill, type RegistryAgent, type RegistryEndpoint } from '../../lib/registry-db';
 import { orderedEndpoints } from './helpers';
 
 /**
@@ -42,15 +42,7 @@ export function exportCardLegacy(agent: RegistryAgent): Record<string, unknown> 
     capabilities: { streaming: agent.capabilities.streaming, pushNotifications: agent.capabilities.pushNotifications },
     defaultInputModes: agent.inputModes.length ? agent.inputModes : ['text'],
     defaultOutputModes: agent.outputModes.length ? agent.outputModes : ['text'],
-    skills: agent.skills.map((s) => ({
-      id: s.id,
-      name: s.name,
-      description: s.description || s.name,
-      tags: s.tags,
-      ...(s.examples?.length ? { examples: s.examples } : {}),
-      ...(s.inputModes?.length ? { inputModes: s.inputModes } : {}),
-      ...(s.outputModes?.length ? { outputModes: s.outputModes } : {}),
-    })),
+    skills: agent.skills.map(cardSkill),
   };
   if (agent.provider) card.provider = { organization: agent.provider.organization, ...(agent.provider.url ? { url: agent.provider.url } : {}) };
   if (agent.documentationUrl) card.documentationUrl = agent.documentationUrl;

@@ -1,4 +1,4 @@
-import type { RegistryAgent, RegistryEndpoint } from '../../lib/registry-db';
+import { cardSkill, type RegistryAgent, type RegistryEndpoint } from '../../lib/registry-db';
 import { orderedEndpoints } from './helpers';
 
 /**
@@ -60,15 +60,7 @@ export function exportCardV03(agent: RegistryAgent): Record<string, unknown> {
     capabilities: { streaming: agent.capabilities.streaming, pushNotifications: agent.capabilities.pushNotifications },
     defaultInputModes: agent.inputModes.length ? agent.inputModes : ['text/plain'],
     defaultOutputModes: agent.outputModes.length ? agent.outputModes : ['text/plain'],
-    skills: agent.skills.map((s) => ({
-      id: s.id,
-      name: s.name,
-      description: s.description || s.name,
-      tags: s.tags,
-      ...(s.examples?.length ? { examples: s.examples } : {}),
-      ...(s.inputModes?.length ? { inputModes: s.inputModes } : {}),
-      ...(s.outputModes?.length ? { outputModes: s.outputModes } : {}),
-    })),
+    skills: agent.skills.map(cardSkill),
   };
   if (agent.capabilities.extendedAgentCard) card.supportsAuthenticatedExtendedCard = true;
   if (agent.provider) card.provider = { organization: agent.provider.organization, url: agent.provider.url ?? agent.documentationUrl ?? main.url };
