@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { axe } from './fixtures/axe';
 import { writeReport } from './fixtures/reports';
 
 /**
@@ -15,8 +15,6 @@ interface Visit {
   wideOnly?: boolean;
   run(page: Page, scan: Scan): Promise<void>;
 }
-
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 async function demoUrl(page: Page, id: string): Promise<string> {
   const res = await page.request.get('/api/demo-agents');
@@ -228,7 +226,7 @@ for (const viewport of [
           await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
           // One frame for the scheme's styles to apply before axe reads colours.
           await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-          const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+          const result = await axe(page).analyze();
           scanned[scheme]++;
           for (const v of result.violations) {
             if (v.impact !== 'serious' && v.impact !== 'critical') continue;
