@@ -7,16 +7,47 @@ import type { StreamRun } from '../../protocol/dialect';
 import { isA2AError, JSONRPC_CODE } from '../../protocol/errors';
 import { isInterrupted, isTerminal } from '../../protocol/states';
 import { isRecord } from '../../util/json';
-import type { CheckContext } from '../context';
-import { defineCheck, exchangeEvidence, fail, pass, skip, toolLimit, transportVerdict, type Verdict } from '../define';
+import type { CheckContext, CheckContextWith } from '../context';
+import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolLimit, transportVerdict, type Verdict } from '../define';
 import { BUDGET_ENDS, CLOSE_GRACE_MS } from '../setups/stream';
 import { firstEventFinding, streamIdFindings } from '../../judges/stream';
-import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, startRunningTask } from '../setups/tasks';
+import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, skillRuns, startRunningTask } from '../setups/tasks';
 import { brokeOff, budgetKnob, errorText, itemEvidence, streamEnd } from './shared';
 import { reportWindow, roundTrip, sized, STREAM_PAUSE } from '../windows';
 
 /** The first read of the task while a resubscribed stream is silent (then x1.5, every second at most). */
 const WATCHDOG_FIRST_MS = 250;
+
+/**
+ * How long a task must run for our disconnect to meet it running, in multiples of the slowest round trip the test
+ * tasks saw: the close reaches the agent only after the stream's first event came and the close went back (at least a
+ * round trip, more through a gateway or on a busy machine), within a floor and a ceiling.
+ */
+const DISCONNECT_LEAD = { factor: 4, floorMs: 100, ceilingMs: 2000 } as const;
+
+/**
+ * The skill to disconnect from, chosen by what this run measured (never by binding): of the skills whose test task
+ * ended, the quickest that ran at least DISCONNECT_LEAD × the slowest round trip seen, else the longest-running one (a
+ * quick task may end before the close reaches the agent, and then nothing was left mid-task); without a finished test
+ * task, the skill whose task stayed running after a non-blocking send. Nothing waits for the task to end, so a long
+ * one costs no time.
+ */
+async function disconnectSkill(ctx: CheckContextWith<'dialect'>): Promise<{ skillId?: string; why?: string }> {
+  const runs = await skillRuns(ctx);
+  const ended = runs
+    .filter((r) => r.outcome === 'terminal')
+    .map((r) => ({ skillId: r.skillId, ms: Math.round(r.endedAt - r.startedAt) }))
+    .sort((a, b) => a.ms - b.ms);
+  const slowest = Math.max(0, ...runs.flatMap((r) => [r.send.http, ...r.gets.map((g) => g.http)]).map(roundTrip));
+  const needMs = sized(slowest, DISCONNECT_LEAD);
+  const pick = ended.find((r) => r.ms >= needMs) ?? ended.at(-1);
+  if (!pick) return { skillId: await runningSkill(ctx) };
+  const basis = `${DISCONNECT_LEAD.factor} × the slowest round trip of the test tasks (${Math.round(slowest)} ms), within ${DISCONNECT_LEAD.floorMs}-${DISCONNECT_LEAD.ceilingMs} ms`;
+  return {
+    skillId: pick.skillId,
+    why: `${pick.skillId ? `skill ${pick.skillId}` : 'the test message'}: its test task took ${pick.ms} ms, ${pick.ms >= needMs ? 'at least' : 'the longest, though less than'} the ${needMs} ms a task must run for the close to meet it running (${basis})`,
+  };
+}
 
 export const streamingDisconnect = defineCheck({
   id: 'streaming.disconnect',
@@ -30,7 +61,8 @@ export const streamingDisconnect = defineCheck({
   requires: ['streaming'],
   run: async (ctx) => {
     const d = ctx.dialect;
-    const skillId = await runningSkill(ctx);
+    const { skillId, why } = await disconnectSkill(ctx);
+    const chosen = why ? [ev('task disconnected from', why)] : [];
     const lane = ctx.lane('disconnect');
     let named: string | undefined;
     // Legacy: the client chooses the task id (TaskSendParams.id) and the server MUST use it: read that one back
@@ -72,7 +104,7 @@ export const streamingDisconnect = defineCheck({
         status: 'fail',
         critical: crash,
         message: `After we closed the stream, the agent no longer answers a new message (twice, 1 s apart${health.http.responded ? `; HTTP ${health.http.status}` : ''})${crash ? ': it may have crashed' : ''}.`,
-        evidence: [exchangeEvidence(health.http)],
+        evidence: [exchangeEvidence(health.http), ...chosen],
       };
     }
     const g = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
@@ -84,11 +116,11 @@ export const streamingDisconnect = defineCheck({
         message: gone
           ? `After we closed the stream, task ${taskId} is gone (${errorText(g.kind === 'error' ? g.error : undefined)}): the agent dropped the task of a client that left. The spec describes the task as outliving its stream but does not require it.`
           : `After we closed the stream, get of task ${taskId} failed (${g.kind === 'error' ? `${g.error.code ?? g.error.status ?? g.http.status} ${g.error.message}` : g.kind}).`,
-        evidence: [exchangeEvidence(g.http)],
+        evidence: [exchangeEvidence(g.http), ...chosen],
       };
     }
     emitState(ctx, lane, { source: 'get', at: ctx.http.host.now(), task: g.task, exchangeId: g.http.exchangeId });
-    return pass(`Task ${taskId} is still retrievable (${g.task.rawState}) and the agent answers new messages.`, [exchangeEvidence(g.http)]);
+    return pass(`Task ${taskId} is still retrievable (${g.task.rawState}) and the agent answers new messages.`, [exchangeEvidence(g.http), ...chosen]);
   },
 });
 
