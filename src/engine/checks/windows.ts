@@ -29,14 +29,17 @@ export interface WindowSpec {
 }
 
 /** Push: the window after the terminal delivery, in multiples of the slowest delivery latency or round trip seen. */
-export const PUSH_STRAGGLER = { factor: 4, floorMs: 600, ceilingMs: 2000 } as const;
+export const PUSH_STRAGGLER = { factor: 4, floorMs: 150, ceilingMs: 2000 } as const;
 /** Cancel: the margin added to the canceled task's own duration, in multiples of the slowest round trip seen. */
-export const CANCEL_MARGIN = { factor: 3, floorMs: 250, ceilingMs: 1000 } as const;
+export const CANCEL_MARGIN = { factor: 3, floorMs: 50, ceilingMs: 1000 } as const;
 /** Cancel: bounds of the whole stay window, from the cancel. */
-export const CANCEL_STAY = { floorMs: 300, ceilingMs: 3000 } as const;
+export const CANCEL_STAY = { floorMs: 100, ceilingMs: 3000 } as const;
 
-/** The close grace of a stream after its final event (judges/stream-end.ts CLOSE_GRACE_MS). */
-const STREAM_CLOSE_MS = CLOSE_GRACE_MS;
+/**
+ * Stream close: the grace after a stream's final event, in multiples of the slowest gap between its events (the first
+ * from the request); at most the console's fixed grace (judges/stream-end.ts CLOSE_GRACE_MS).
+ */
+export const STREAM_CLOSE = { factor: 4, floorMs: 1500, ceilingMs: CLOSE_GRACE_MS } as const;
 /** Resubscribe: after the stream reports a pause (input-required), in multiples of the round trip of the send. */
 export const STREAM_PAUSE = { factor: 4, floorMs: 250, ceilingMs: 3000 } as const;
 
@@ -71,9 +74,9 @@ export const WINDOWS: readonly WindowSpec[] = [
   {
     name: 'stream.close',
     watches: 'a stream closes after its final event (and a resubscribed stream after the terminal state)',
-    sizing: `a fixed ${STREAM_CLOSE_MS} ms after the final event (the releases say "close immediately" and give no number), ended by the close itself, so an agent that closes at once never waits`,
-    floorMs: STREAM_CLOSE_MS,
-    ceilingMs: STREAM_CLOSE_MS,
+    sizing: `after the final event: ${STREAM_CLOSE.factor} × the slowest gap between the stream's events (the first from the request), within ${STREAM_CLOSE.floorMs}-${STREAM_CLOSE.ceilingMs} ms (the releases say "close immediately" and give no number); ended by the close itself, so an agent that closes at once never waits`,
+    floorMs: STREAM_CLOSE.floorMs,
+    ceilingMs: STREAM_CLOSE.ceilingMs,
     checks: ['streaming.closes', 'streaming.terminal', 'streaming.resubscribe'],
     observes: true,
   },
@@ -94,6 +97,21 @@ export const windowsOf = (checkId: string): WindowSpec[] => WINDOWS.filter((w) =
 /** `factor × measured`, within the floor and ceiling. */
 export const sized = (measuredMs: number, w: { factor: number; floorMs: number; ceilingMs: number }): number =>
   Math.round(Math.min(w.ceilingMs, Math.max(w.floorMs, w.factor * Math.max(0, measuredMs))));
+
+/** The slowest gap between a stream's events seen so far, the first from `startedAt` (sizes stream.close). */
+export function gapMeter(startedAt: number): { see(at: number): void; readonly slowestMs: number } {
+  let last = startedAt;
+  let slowest = 0;
+  return {
+    see(at: number) {
+      slowest = Math.max(slowest, at - last);
+      last = Math.max(last, at);
+    },
+    get slowestMs() {
+      return slowest;
+    },
+  };
+}
 
 /** Round-trip time of one exchange (inside its request slot), 0 when it has no timings. */
 export const roundTrip = (h: { startedAt?: number; endedAt?: number } | undefined): number =>

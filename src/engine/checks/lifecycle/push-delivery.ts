@@ -126,9 +126,13 @@ async function stragglerWindow(ctx: CheckContextWith<'dialect'>, s: PushSession,
   const all = s.lease.deliveries();
   const settledAt = all.findIndex((_, i) => settledIn(ctx.generation, all.slice(0, i + 1), s));
   const n = settledAt < 0 ? all.length : settledAt + 1;
-  const t0 = host.now();
+  // The window runs from the terminal delivery's arrival (the hand-over may come a little later): what arrived in
+  // between is already in the inbox and counts. An arrival time on another clock (not within the window) is not used.
+  const ago = host.now() - (all[settledAt]?.at ?? host.now());
+  const t0 = ago > 0 && ago < ms ? host.now() - ago : host.now();
   try {
-    const after = await s.lease.waitFor((ds) => ds.length > n, ms, ctx.http.signal).catch(() => s.lease.deliveries());
+    const left = Math.max(0, ms - (host.now() - t0));
+    const after = await s.lease.waitFor((ds) => ds.length > n, left, ctx.http.signal).catch(() => s.lease.deliveries());
     collect(ctx, s, reads);
     reportWindow(ctx.http, {
       name: 'push.stragglers',

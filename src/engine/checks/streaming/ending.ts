@@ -6,7 +6,7 @@ import { afterFinal, finalWords } from '../../judges/stream';
 import { streamCloses, streamEnding } from '../../judges/stream-ending';
 import type { CheckContext } from '../context';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolLimit, type Verdict } from '../define';
-import { CLOSE_GRACE_MS, type StreamFixture } from '../setups/stream';
+import type { StreamFixture } from '../setups/stream';
 import { streamNeverEnded } from '../../judges/rules';
 import { brokeOff, budgetKnob, errorText, itemEvidence, refusalVerdict, STREAM, streamEnd } from './shared';
 
@@ -72,7 +72,7 @@ export const streamingCloses = defineCheck({
   requires: ['stream'],
   run: (ctx) => {
     const f = ctx.stream;
-    const j = streamCloses(f.run.items, { ...f, closeGraceMs: CLOSE_GRACE_MS });
+    const j = streamCloses(f.run.items, f);
     if (j.ok === undefined) return skip(j.message, j.skip);
     return j.ok ? pass(j.message) : fail(j.message);
   },
@@ -88,7 +88,7 @@ function judgeTerminal(ctx: CheckContext, f: StreamFixture): Verdict {
   const evd = [...itemEvidence(items.slice(-4)), ev('stream end', `${run.reason} after ${items.length} event(s)`)];
   const rb = f.readBack;
   const rbEvidence = rb ? [exchangeEvidence(rb.http, 'get after the stream')] : [];
-  const j = streamEnding(ctx.generation, run, { ...f, closeGraceMs: CLOSE_GRACE_MS, endWords: streamEnd(ctx, run) });
+  const j = streamEnding(ctx.generation, run, { ...f, endWords: streamEnd(ctx, run) });
   const last = (x: { lastState?: string }) => x.lastState ?? 'none';
   switch (j.status) {
     case 'pass':

@@ -13,7 +13,7 @@ import { BUDGET_ENDS, CLOSE_GRACE_MS } from '../setups/stream';
 import { firstEventFinding, streamIdFindings } from '../../judges/stream';
 import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, skillRuns, startRunningTask } from '../setups/tasks';
 import { brokeOff, budgetKnob, errorText, itemEvidence, streamEnd } from './shared';
-import { reportWindow, roundTrip, sized, STREAM_PAUSE } from '../windows';
+import { gapMeter, reportWindow, roundTrip, sized, STREAM_CLOSE, STREAM_PAUSE } from '../windows';
 
 /** The first read of the task while a resubscribed stream is silent (then x1.5, every second at most). */
 const WATCHDOG_FIRST_MS = 250;
@@ -177,8 +177,15 @@ export const streamingResubscribe = defineCheck({
       // window sized from the agent's round trip (stream.pause), not the close grace a terminal state gets.
       const pauseMs = sized(roundTrip(send.http), STREAM_PAUSE);
       let paused: { at: number } | undefined;
+      // The close grace after the terminal state: the window stream.close, sized from the slowest gap between the
+      // resubscribed stream's events (windows.ts).
+      const gaps = gapMeter(ctx.http.host.now());
+      let closeMs: number = CLOSE_GRACE_MS;
+      let closeFrom: number | undefined;
       // (Re)starts the grace period: a later end (a pause, then the terminal state) gets its own full period.
-      const stopAfterGrace = (ms = CLOSE_GRACE_MS) => {
+      const stopAfterGrace = (fixedMs?: number) => {
+        const ms = fixedMs ?? (closeMs = sized(gaps.slowestMs, STREAM_CLOSE));
+        if (fixedMs === undefined) closeFrom = ctx.http.host.now();
         grace?.abort();
         const mine = new AbortController();
         grace = mine;
@@ -202,12 +209,14 @@ export const streamingResubscribe = defineCheck({
           if (got.kind === 'task' && (isTerminal(got.task.state, g) || isInterrupted(got.task.state))) {
             finishedAs = got.task.rawState;
             finishedTerminal = isTerminal(got.task.state, g);
-            if (!endSeenAs) await stopAfterGrace();
+            // Finished, but the stream did not say so: the full grace for it to deliver the end (not sized: no end seen).
+            if (!endSeenAs) await stopAfterGrace(CLOSE_GRACE_MS);
             return;
           }
         }
       })();
       const run = await d.subscribe(ctx.http, { id: taskId, lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, stopSignal: stop.signal }, (it) => {
+        gaps.see(it.at);
         const terminal = isTerminal(it.state, g) || (g !== 'v1.0' && it.final === true) || it.kind === 'message' || it.kind === 'error';
         if (!mustClose && terminal) {
           mustClose = true;
@@ -228,13 +237,22 @@ export const streamingResubscribe = defineCheck({
           basis: `${STREAM_PAUSE.factor} × ${Math.round(roundTrip(send.http))} ms, the round trip of the send that started the task, within ${STREAM_PAUSE.floorMs}-${STREAM_PAUSE.ceilingMs} ms, after the resubscribed stream reported ${endSeenAs}`,
           ...(run.reason !== 'stopped' && { usedMs: Math.round(ctx.http.host.now() - paused.at), closedEarly: 'the stream ended' }),
         });
+      if (mustClose && closeFrom !== undefined) {
+        const usedMs = Math.round(ctx.http.host.now() - closeFrom);
+        reportWindow(ctx.http, {
+          name: 'stream.close',
+          ms: closeMs,
+          basis: `${STREAM_CLOSE.factor} × ${Math.round(gaps.slowestMs)} ms, the slowest gap between the resubscribed stream's events (the first from the request), within ${STREAM_CLOSE.floorMs}-${STREAM_CLOSE.ceilingMs} ms, after its terminal state`,
+          ...(run.reason === 'closed' && usedMs < closeMs && { usedMs, closedEarly: 'the stream closed' }),
+        });
+      }
       const evd = [exchangeEvidence(run.result, `${d.describe('subscribe', taskId)} response`), ...itemEvidence(run.items, 5)];
       const openAtEnd = run.reason === 'stopped' || BUDGET_ENDS.has(run.reason);
       if (openAtEnd && mustClose) {
         // The rule "the stream ends at its final event", as streaming.terminal / streaming.closes judge it.
         return {
           ...fail(
-            `The resubscribed stream delivered ${endSeenAs} but was still open ${run.reason === 'stopped' ? `${CLOSE_GRACE_MS} ms later` : 'when our budget ran out'}${g === 'v1.0' ? ' (v1.0 §3.1.6: the stream MUST terminate when the task reaches a terminal state)' : ''}.`,
+            `The resubscribed stream delivered ${endSeenAs} but was still open ${run.reason === 'stopped' ? `${closeMs} ms later` : 'when our budget ran out'}${g === 'v1.0' ? ' (v1.0 §3.1.6: the stream MUST terminate when the task reaches a terminal state)' : ''}.`,
             evd,
             'Close the subscription stream right after sending the terminal status; clients otherwise hold a connection open for nothing.',
           ),
@@ -243,7 +261,7 @@ export const streamingResubscribe = defineCheck({
       }
       if (openAtEnd && finishedAs && finishedTerminal && !endSeenAs) {
         return fail(
-          `The task reached ${finishedAs} but the resubscribed stream neither delivered that nor closed (${run.items.length} event(s), still open ${run.reason === 'stopped' ? `${CLOSE_GRACE_MS} ms later` : `when our budget ended: it ${streamEnd(ctx, run)}`}).`,
+          `The task reached ${finishedAs} but the resubscribed stream neither delivered that nor closed (${run.items.length} event(s), still open ${run.reason === 'stopped' ? `${closeMs} ms later` : `when our budget ended: it ${streamEnd(ctx, run)}`}).`,
           evd,
           'When a subscription starts, send the current Task and then every later update; if the task finishes between the snapshot and the subscription, send the terminal status and close. Subscribe to the event bus before taking the snapshot so no transition falls in between.',
         );
