@@ -87,7 +87,9 @@ describe('createProxyHandler', () => {
     const res = await handle(req(`/proxy?url=${encodeURIComponent(target)}`));
     expect(res.status).toBe(504);
     expect(res.headers.get('x-proxy-error')).toBe('upstream_timeout');
-    expect(performance.now() - t0).toBeLessThan(2_000);
+    // The upstream settles only on abort, so the answer is our 50 ms budget's; the default budget would take over
+    // two minutes: a generous bound a busy machine cannot reach.
+    expect(performance.now() - t0).toBeLessThan(10_000);
   });
 
   it('classifies whatever the transport throws, and keeps UpstreamError codes', async () => {

@@ -229,21 +229,58 @@ export async function startSilentTcp(): Promise<{ port: number; sockets: net.Soc
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Reads an SSE body to its end and returns when each event (blank-line terminated) arrived. */
-export async function sseArrivals(body: ReadableStream<Uint8Array>): Promise<{ at: number; text: string }[]> {
-  const out: { at: number; text: string }[] = [];
+/**
+ * A lock step between an agent and the reader of its stream, so that "relayed as it comes, not buffered" is shown by
+ * the order of events instead of a stopwatch (which fails on a busy machine): the agent writes its next event only
+ * once the reader has received the previous one (`await step.next()` after each write; `readLockStep` calls
+ * `received()`). A relay that holds events back never delivers the first, so the agent never writes the second and
+ * the read reports the stall.
+ */
+export function lockStep(): { next: () => Promise<void>; received: () => void } {
+  let received = 0;
+  let awaited = 0;
+  const waiters = new Map<number, () => void>();
+  return {
+    next: () =>
+      new Promise<void>((resolve) => {
+        const n = ++awaited;
+        if (received >= n) resolve();
+        else waiters.set(n, resolve);
+      }),
+    received: () => {
+      received++;
+      waiters.get(received)?.();
+      waiters.delete(received);
+    },
+  };
+}
+
+/** Reads an SSE body to its end in lock step with its agent (see lockStep): each event's text, or where it stalled. */
+export async function readLockStep(
+  body: ReadableStream<Uint8Array>,
+  step: { received: () => void },
+  stallMs = 10_000,
+): Promise<{ events: string[]; stalled?: string }> {
+  const events: string[] = [];
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buf = '';
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buf += decoder.decode(value, { stream: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stall = new Promise<'stall'>((resolve) => (timer = setTimeout(() => resolve('stall'), stallMs)));
+    const r = await Promise.race([reader.read(), stall]);
+    clearTimeout(timer);
+    if (r === 'stall') {
+      void reader.cancel().catch(() => undefined);
+      return { events, stalled: `nothing arrived for ${stallMs} ms after event ${events.length} while the agent waited for it to be received` };
+    }
+    if (r.done) return { events };
+    buf += decoder.decode(r.value, { stream: true });
     let i: number;
     while ((i = buf.indexOf('\n\n')) >= 0) {
-      out.push({ at: performance.now(), text: buf.slice(0, i) });
+      events.push(buf.slice(0, i));
       buf = buf.slice(i + 2);
+      step.received();
     }
   }
-  return out;
 }

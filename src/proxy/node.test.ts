@@ -20,7 +20,8 @@ import {
   sleep,
   startProxy,
   startSilentTcp,
-  sseArrivals,
+  lockStep,
+  readLockStep,
   startUpstream,
 } from './node-testing';
 import { defaultAddressPolicy } from './policy';
@@ -482,7 +483,8 @@ describe('slow, silent and failing agents', () => {
     expect(res.status).toBe(504);
     expect(res.headers['x-proxy-error']).toBe('upstream_timeout');
     expect(took).toBeGreaterThanOrEqual(280);
-    expect(took).toBeLessThan(3_000);
+    // Our 300 ms budget ended it, not the default one (120 s): a generous bound a busy machine cannot reach.
+    expect(took).toBeLessThan(10_000);
   });
 
   it('does not time out a slow agent that answers within the budget', async () => {
@@ -648,7 +650,9 @@ describe('client aborts reach the agent', () => {
     ctl.abort();
     const seen = await aborted;
     expect(seen.url).toBe('/stream');
-    expect(performance.now() - t0).toBeLessThan(1_000);
+    // The agent never ends the stream and the proxy's idle budget is 120 s: an abort seen within 10 s is the client's
+    // (a generous bound a busy machine cannot reach; it takes a few ms).
+    expect(performance.now() - t0).toBeLessThan(10_000);
   });
 
   it('aborts the upstream request when the client leaves before the response head', async () => {
@@ -664,28 +668,50 @@ describe('client aborts reach the agent', () => {
 });
 
 describe('streaming without buffering', () => {
-  it('delivers each event within 100 ms of the agent writing it', async () => {
-    const written: number[] = [];
+  it('delivers each event before the agent writes the next (lock step: no clock, so no load can fail it)', async () => {
+    const step = lockStep();
     const agent = await upstream((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      let n = 0;
-      const send = () => {
-        written.push(performance.now());
-        res.write(`id: ${n}\ndata: {"n":${n}}\n\n`);
-        if (++n === 6) res.end();
-        else setTimeout(send, 150);
-      };
-      send();
+      void (async () => {
+        for (let n = 0; n < 6; n++) {
+          res.write(`id: ${n}\ndata: {"n":${n}}\n\n`);
+          // The next event exists only once the client has this one: a buffering relay stalls here.
+          if (n < 5) await step.next();
+        }
+        res.end();
+      })();
     });
     const res = await fetch(local.url(agent.url('/sse')), { headers: { ...C, accept: 'text/event-stream' } });
     expect(res.headers.get('cache-control')).toBe('no-cache, no-transform');
     expect(res.headers.get('x-accel-buffering')).toBe('no');
-    const arrived = (await sseArrivals(res.body!)).map((e) => e.at);
-    expect(arrived).toHaveLength(6);
-    const delays = arrived.map((t, i) => t - written[i]!);
-    for (const d of delays) expect(d).toBeLessThan(100);
-    // Spread out like the writes: nothing was held back and flushed at the end.
-    expect(arrived[5]! - arrived[0]!).toBeGreaterThan(600);
+    const read = await readLockStep(res.body!, step);
+    expect(read.stalled).toBeUndefined();
+    expect(read.events).toEqual([0, 1, 2, 3, 4, 5].map((n) => `id: ${n}\ndata: {"n":${n}}`));
+  });
+
+  it('the lock step catches a relay that holds events back (it stalls, it does not pass)', async () => {
+    const step = lockStep();
+    const held: string[] = [];
+    let flush: () => void = () => undefined;
+    // The "relay" keeps what the agent writes until the agent has written everything, which it never does.
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        flush = () => {
+          for (const e of held) c.enqueue(new TextEncoder().encode(e));
+          c.close();
+        };
+      },
+    });
+    void (async () => {
+      for (let n = 0; n < 3; n++) {
+        held.push(`data: ${n}\n\n`);
+        if (n < 2) await step.next();
+      }
+      flush();
+    })();
+    const read = await readLockStep(body, step, 200);
+    expect(read.events).toEqual([]);
+    expect(read.stalled).toMatch(/after event 0 /);
   });
 });
 

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Recorder, sseArrivals, startUpstream } from './node-testing';
+import { lockStep, readLockStep, type Recorder, startUpstream } from './node-testing';
 
 process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
 process.env.WRANGLER_SEND_METRICS = 'false';
@@ -18,7 +18,8 @@ const enc = encodeURIComponent;
 let echo: Recorder;
 let sse: Recorder;
 let internal: Recorder;
-const written: number[] = [];
+/** The SSE agent's lock step with the test that reads it (node-testing.ts lockStep); a new one per read. */
+let sseStep = lockStep();
 let worker: { url: Promise<URL>; dispose(): Promise<void> } | undefined;
 let base = '';
 
@@ -60,14 +61,15 @@ beforeAll(async () => {
   });
   sse = await startUpstream((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    let n = 0;
-    const send = () => {
-      written.push(performance.now());
-      res.write(`data: {"n":${n}}\n\n`);
-      if (++n === 5) res.end();
-      else setTimeout(send, 150);
-    };
-    send();
+    const step = sseStep;
+    void (async () => {
+      for (let n = 0; n < 5; n++) {
+        res.write(`data: {"n":${n}}\n\n`);
+        // The next event exists only once the reader has this one: a buffering relay stalls here.
+        if (n < 4) await step.next();
+      }
+      res.end();
+    })();
   });
   internal = await startUpstream((_req, res) => res.end('internal'));
   const { unstable_startWorker } = await import('wrangler');
@@ -133,14 +135,13 @@ describe('Workers entry under workerd', () => {
     expect(seen.headers['x-forwarded-for']).toBeUndefined();
   });
 
-  it('delivers each SSE event within 100 ms of the agent writing it', async () => {
-    written.length = 0;
+  it('delivers each SSE event before the agent writes the next (lock step: no clock, so no load can fail it)', async () => {
+    sseStep = lockStep();
     const res = await fetch(proxied(sse.url('/stream')), { headers: { ...H, accept: 'text/event-stream' } });
     expect(res.headers.get('content-type')).toBe('text/event-stream');
-    const arrived = (await sseArrivals(res.body!)).map((e) => e.at);
-    expect(arrived).toHaveLength(5);
-    arrived.forEach((t, i) => expect(t - written[i]!).toBeLessThan(100));
-    expect(arrived[4]! - arrived[0]!).toBeGreaterThan(450);
+    const read = await readLockStep(res.body!, sseStep);
+    expect(read.stalled).toBeUndefined();
+    expect(read.events).toEqual([0, 1, 2, 3, 4].map((n) => `data: {"n":${n}}`));
   });
 
   it('ends a stream reset mid-way with the SSE comment marker', async () => {
@@ -191,9 +192,11 @@ describe('Workers entry under workerd', () => {
     expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: first\n\n');
     const t0 = performance.now();
     ctl.abort();
-    const seen = await Promise.race([aborted, new Promise<undefined>((r) => setTimeout(() => r(undefined), 5_000))]);
+    const seen = await Promise.race([aborted, new Promise<undefined>((r) => setTimeout(() => r(undefined), 15_000))]);
     expect(seen?.url).toBe('/hang');
-    expect(performance.now() - t0).toBeLessThan(2_000);
+    // The agent never ends the stream: an abort seen within 10 s is the client's (a generous bound a busy machine
+    // cannot reach; it takes a few ms).
+    expect(performance.now() - t0).toBeLessThan(10_000);
   });
 
   it('refuses bad targets', async () => {

@@ -302,12 +302,13 @@ describe.skipIf(!manyLoopbacks)('flood: proxy streams of a server with a 128 MiB
       expect(errors.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
       expect(report.notAssessed).toBeUndefined();
       expect(report.conformanceLevel).not.toBeNull();
-      expect(elapsed).toBeLessThan(25_000);
+      // Not starved: a run the flood starved would show above as tool errors (its requests time out at 10 s) or no level.
+      // Its wall time is printed, not asserted: a 25 s bound here measured the machine's load as much as the proxy.
       const health = await request(`${s.url}/proxy/health`, { headers: { 'X-A2A-Interop': '1' } });
       expect(health.status).toBe(200);
       const peak = peakRssMiB(s.pid);
       console.log(
-        `stream flood: ${flood.length} streams (${accepted.length} relayed, ${limited.length} refused: stream_limit); peak RSS ${peak?.toFixed(0)} MiB`,
+        `stream flood: ${flood.length} streams (${accepted.length} relayed, ${limited.length} refused: stream_limit); peak RSS ${peak?.toFixed(0)} MiB; the run beside it ${elapsed} ms`,
       );
       if (peak !== undefined) expect(peak).toBeLessThan(320);
       s.child.kill();

@@ -177,9 +177,8 @@ describe.each([
   });
 
   it('cancels a slow task', async () => {
-    const t0 = Date.now();
     const r = await d.send('Prepare the slow report', { nonBlocking: true });
-    expect(Date.now() - t0).toBeLessThan(SLOW);
+    // The answer came before the task ended (its state says so), whatever the machine's load: no stopwatch needed.
     expect(['submitted', 'working']).toContain(d.stateOf(r.task));
     const c = await d.cancel(r.task.id);
     expect(c.error).toBeUndefined();
