@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { axe } from './fixtures/axe';
+import { axeScan } from './fixtures/axe';
 import { writeReport } from './fixtures/reports';
 
 /**
@@ -226,7 +226,7 @@ for (const viewport of [
           await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
           // One frame for the scheme's styles to apply before axe reads colours.
           await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-          const result = await axe(page).analyze();
+          const result = await axeScan(page);
           scanned[scheme]++;
           for (const v of result.violations) {
             if (v.impact !== 'serious' && v.impact !== 'critical') continue;

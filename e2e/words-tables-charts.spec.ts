@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { axe } from './fixtures/axe';
+import { axeScan } from './fixtures/axe';
 
 /**
  * Issue 25, the rest of items 6, 8 and 9, at a laptop (1400×900) and a phone (390×844): the verdict counts what
@@ -34,7 +34,7 @@ async function startRun(page: Page, url: string) {
 }
 
 async function axeClean(page: Page, what: string) {
-  const r = await axe(page).analyze();
+  const r = await axeScan(page);
   const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
     bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
