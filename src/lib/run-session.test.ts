@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { timerSleep, type Host, type Report, type RunEvent, type RunOptions } from './engine';
 import { syntheticRun } from '../testing/fixtures/events';
 import { RunArchive } from './db';
@@ -99,7 +99,8 @@ describe('run session', () => {
   it('Stop aborts the runner and keeps the partial run, marked interrupted', async () => {
     const { session, store, archive } = setup(replayRunner(syntheticRun({ runId: 'stop-1', targetEvents: 2000 })));
     const done = session.start(input);
-    await new Promise((r) => setTimeout(r, 30));
+    // Stop once a few events are in (not after a fixed 30 ms, which a busy machine may spend before the first one).
+    await vi.waitFor(() => expect(store.store.getState().run.eventCount).toBeGreaterThan(2), { timeout: 10_000, interval: 5 });
     session.stop();
     await done;
     const run = store.store.getState().run;

@@ -268,7 +268,9 @@ describe('probe 2: the proxy does not pin bodies or streams', () => {
     expect((await handle(proxyReq('http://127.0.0.1:9/sse'), { clientAddress: 'c2' })).status).toBe(200);
     const started = Date.now();
     const text = await a.text();
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // The upstream never ends, so an end at all is the 300 ms lifetime's (its marker below says so); a generous bound a
+    // busy machine cannot reach.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(text).toMatch(/^data: \{\}\n\n/);
     expect(text).toMatch(/: x-proxy-error stream_limit\n$/);
     await b.body?.cancel();

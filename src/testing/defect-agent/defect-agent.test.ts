@@ -610,8 +610,15 @@ const PROBES: Record<DefectName, Probe> = {
     shows: async (d) => {
       const id = (await slowTask(d)).id;
       const answered = d.stateOf((await d.cancel(id)).result);
-      await new Promise((r) => setTimeout(r, SLOW + 300));
-      return answered === 'canceled' && d.stateOf((await d.get(id)).result) === 'completed';
+      // Read back until the state leaves canceled (the defect: the work completes at SLOW) or the task has had SLOW plus
+      // 1.5 s of slack to do so (the clean agent); one read after a fixed SLOW + 300 ms lost the race on a busy machine.
+      const until = Date.now() + SLOW + 1500;
+      let state = answered;
+      while (state === 'canceled' && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 25));
+        state = d.stateOf((await d.get(id)).result);
+      }
+      return answered === 'canceled' && state === 'completed';
     },
   },
   'cancel-not-found-running': {
