@@ -54,8 +54,8 @@ async function runAgainst(page: Page, name: HostileName): Promise<{ longest: num
   await expect(level(page)).toContainText(/full|partial|minimal|non-conformant|not assessed/);
   const main = await measure();
   console.log(`${name}: longest main-thread task ${Math.round(main.longest)} ms, worst heartbeat lag ${Math.round(main.lag)} ms`);
-  // Worst lag measured at load 10 on the 2-core machine: 478 ms (the 50 MB card). A freeze is seconds long; the bound
-  // leaves a busy machine room and still catches one (figures are printed above).
+  // Worst lag measured at load 7-10 on the 2-core machine: 478 ms (the 50 MB card), 978 ms (the flood: the former 1 s
+  // bound nearly failed). A freeze is seconds long; the bound leaves a busy machine room and still catches one.
   expect(main.lag, 'the main thread never froze for two seconds').toBeLessThan(2_000);
   expect(dialogs).toEqual([]);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();

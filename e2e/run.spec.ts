@@ -21,6 +21,26 @@ async function demos(page: Page): Promise<Demo[]> {
 }
 
 const level = (page: Page) => page.getByRole('status', { name: 'Conformance level' });
+
+/** The ids of the checks whose results the page has stored in IndexedDB so far (the run recorder's batches). */
+const storedCheckIds = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('a2a-interop');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const all = db.transaction('events').objectStore('events').getAll();
+          all.onerror = () => reject(all.error);
+          all.onsuccess = () => {
+            db.close();
+            const batches = all.result as { events: { type: string; result?: { id: string } }[] }[];
+            resolve(batches.flatMap((b) => b.events.flatMap((e) => (e.type === 'check-finished' && e.result ? [e.result.id] : []))));
+          };
+        };
+      }),
+  );
 const runStatus = (page: Page) => page.getByText(/^Run:/);
 /** After a run the form is a one-line bar: Edit opens it again. */
 async function openForm(page: Page) {
@@ -165,7 +185,17 @@ test.describe('live runs', () => {
     const finishedIds = () => results.locator('tr.result-row:not(.status-running) .check-id').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
     await expect.poll(async () => (await finishedIds()).length, { timeout: 60_000 }).toBeGreaterThan(3);
     const done = await finishedIds();
-    await page.waitForTimeout(400); // the recorder writes at least every 200 ms
+    // Reload once the recorder has stored those results (it writes every 200 ms; a fixed 400 ms wait lost the race on a
+    // busy machine), so what the reload keeps is compared with what was stored, not with a timer.
+    await expect
+      .poll(
+        async () => {
+          const stored = new Set(await storedCheckIds(page));
+          return done.filter((id) => !stored.has(id));
+        },
+        { timeout: 10_000 },
+      )
+      .toEqual([]);
     await expect(runStatus(page)).toContainText('Running'); // still mid-run
     await page.reload();
     await expect(runStatus(page)).toContainText('Interrupted');
