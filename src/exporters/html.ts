@@ -158,11 +158,11 @@ function timingHtml(report: Report): string {
   ];
   const windows = t.windows.length
     ? '<table class="results windows"><caption class="sr">Observation windows the run used</caption>' +
-      '<thead><tr><th scope="col">Observation window</th><th scope="col" class="num">Size</th><th scope="col">Used</th><th scope="col">Why this size</th></tr></thead><tbody>' +
+      '<thead><tr><th scope="col">Observation window</th><th scope="col">Size</th><th scope="col">Used</th><th scope="col">Why this size</th></tr></thead><tbody>' +
       t.windows
         .map(
           (w) =>
-            `<tr><td><code>${text(w.name, 200)}</code></td><td class="num nw" data-label="Size">${esc(w.size)}</td>` +
+            `<tr><td><code>${text(w.name, 200)}</code></td><td class="nw" data-label="Size">${esc(w.size)}</td>` +
             `<td class="msg" data-label="Used">${text(w.used, 500)}</td><td class="msg" data-label="Why this size">${orDash(text(w.basis, 1000))}</td></tr>`,
         )
         .join('') +
