@@ -58,7 +58,9 @@ describe('loadReport', () => {
       targets: [{ role: 'agent', inputUrl: 'x', attempts: [], rawCard: JSON.parse(`${'{"a":'.repeat(200)}1${'}'.repeat(200)}`) }],
     });
     expect(fail(deepCard)).toMatch(/nested more than/);
-    expect(performance.now() - t0).toBeLessThan(5000);
+    // About 0.7 s on the loaded 2-core machine; parsing 64 MB or recursing a million levels instead takes far longer
+    // (or throws). A generous bound so load alone cannot fail it.
+    expect(performance.now() - t0).toBeLessThan(10_000);
   });
 
   it('masks credentials in the reports it opens', () => {
