@@ -64,9 +64,11 @@ export type Precondition = 'card' | 'dialect' | 'streaming' | 'push' | 'stream' 
  * What a check may need of the binding it speaks (preconditions.ts BINDING_NEEDS: which bindings have it, why the
  * others do not): `http-binding` (a hand-made JSON-RPC or HTTP+JSON request), `sse-streams` (streams are Server-Sent
  * Events), `json-wire` (JSON on the wire), `browser-callable` (a browser can call it: CORS), `jsonrpc-binding`
- * (JSON-RPC envelopes), `grpc-binding` (gRPC statuses).
+ * (JSON-RPC envelopes), `grpc-binding` (gRPC statuses), `http-routing` (operations named by a JSON-RPC method or an
+ * HTTP route), `http-auth-challenge` (a 401 and its WWW-Authenticate challenge).
  */
-export type BindingNeed = 'http-binding' | 'sse-streams' | 'json-wire' | 'browser-callable' | 'jsonrpc-binding' | 'grpc-binding';
+export type BindingNeed =
+  'http-binding' | 'sse-streams' | 'json-wire' | 'browser-callable' | 'jsonrpc-binding' | 'grpc-binding' | 'http-routing' | 'http-auth-challenge';
 
 /** What each precondition puts in the context. */
 export interface Provided {
@@ -84,6 +86,8 @@ export interface Provided {
   'browser-callable': { readonly dialect: Dialect };
   'jsonrpc-binding': { readonly dialect: Dialect };
   'grpc-binding': { readonly dialect: Dialect };
+  'http-routing': { readonly dialect: Dialect };
+  'http-auth-challenge': { readonly dialect: Dialect };
 }
 
 /** A peer agent with a testable binding. */

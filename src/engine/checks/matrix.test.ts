@@ -193,8 +193,7 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   },
   // ------------------------------------------------------------------ tasks
   'send-returns-message': {
-    // A message-only agent is permitted from v0.2, but it must still refuse a taskId it does not know (an HTTP probe).
-    on: HTTP,
+    // A message-only agent is permitted from v0.2, but it must still refuse a taskId it does not know.
     fails: ['errors.unknown-task-message'],
     failsOn: { 'legacy JSONRPC': ['lifecycle.send', 'streaming.framing', 'streaming.terminal'] },
     level: 'partial',
@@ -249,18 +248,19 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   // never "it finished before the cancel landed".
   'cancel-not-found-running': { fails: ['lifecycle.cancel'], level: 'minimal' },
   'cancel-completed-500': {
-    on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'],
+    on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC', 'v1.0 GRPC'],
     fails: ['errors.cancel-terminal', 'errors.cancel-twice'],
+    failsOn: { 'v1.0 GRPC': ['errors.cancel-terminal', 'errors.cancel-twice', 'errors.grpc-status'] },
     level: 'partial',
   },
   // v1.0 calls cancel idempotent: returning the canceled task again is fine there.
   // gRPC: errors.grpc-status cancels a finished task too.
   'cancel-completed-succeeds': {
     fails: ['errors.cancel-terminal', 'errors.cancel-twice'],
-    failsOn: { ...each(V1, ['errors.cancel-terminal']), 'v1.0 GRPC': ['errors.grpc-status'] },
+    failsOn: { ...each(V1, ['errors.cancel-terminal']), 'v1.0 GRPC': ['errors.cancel-terminal', 'errors.grpc-status'] },
     level: 'partial',
   },
-  'cancel-canceled-wrong-code': { on: HTTP, fails: ['errors.cancel-twice'], level: 'partial', levelOn: each(V1, 'full') },
+  'cancel-canceled-wrong-code': { fails: ['errors.cancel-twice'], level: 'partial', levelOn: each(V1, 'full') },
   'no-history': { fails: ['lifecycle.history'], level: 'full', levelOn: { 'legacy JSONRPC': 'partial', ...each(V1, 'partial') } },
   'history-ignores-length': { fails: ['lifecycle.history-length'], level: 'full', levelOn: { 'legacy JSONRPC': 'partial', ...each(V1, 'minimal') } },
   // ProtoJSON reads an empty repeated field as unset: only the "SHOULD be omitted" wording is missed (advisory).
@@ -365,7 +365,6 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'crash-after-disconnect': { fails: ['streaming.disconnect'], level: 'partial' },
   'streaming-undeclared-served': {
     setup: 'no-streaming',
-    on: HTTP,
     // Before v1.0 nothing forbids serving an undeclared stream: the finding is advice (legacy: MAY-level check).
     fails: ['errors.streaming-unsupported'],
     failsOn: each(V0X, []),
@@ -373,7 +372,7 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
     level: 'full',
     levelOn: each(V1, 'partial'),
   },
-  'streaming-undeclared-wrong-code': { setup: 'no-streaming', on: http(V02_UP), fails: ['errors.streaming-unsupported'], level: 'partial' },
+  'streaming-undeclared-wrong-code': { setup: 'no-streaming', on: V02_UP, fails: ['errors.streaming-unsupported'], level: 'partial' },
   // ------------------------------------------------------------------ errors
   'unknown-method-wrong-code': { on: JSONRPC, fails: ['errors.unknown-method'], level: 'partial' },
   'unknown-route-spa-fallback': { on: REST, fails: ['errors.unknown-method'], level: 'partial' },
@@ -384,7 +383,7 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'id-missing-not-found': { on: JSONRPC, fails: ['errors.invalid-params'], level: 'partial' },
   'task-not-found-wrong-code': {
     fails: ['errors.task-not-found', 'errors.unknown-task-message'],
-    failsOn: { 'legacy JSONRPC': ['errors.task-not-found'], 'v1.0 GRPC': ['errors.grpc-status'] },
+    failsOn: { 'legacy JSONRPC': ['errors.task-not-found'], 'v1.0 GRPC': ['errors.task-not-found', 'errors.unknown-task-message', 'errors.grpc-status'] },
     level: 'partial',
   },
   'task-not-found-500': {
@@ -393,21 +392,21 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
     failsOn: {
       'legacy JSONRPC': ['errors.task-not-found', 'errors.notification'],
       ...each(REST, ['errors.task-not-found', 'errors.unknown-task-message']),
-      'v1.0 GRPC': ['errors.grpc-status'],
+      'v1.0 GRPC': ['errors.task-not-found', 'errors.unknown-task-message', 'errors.grpc-status'],
     },
     level: 'partial',
   },
-  'unknown-task-created': { on: http(V02_UP), fails: ['errors.unknown-task-message'], level: 'partial' },
-  'context-mismatch-accepted': { on: V1_HTTP, fails: ['errors.context-mismatch'], level: 'partial' },
+  'unknown-task-created': { on: V02_UP, fails: ['errors.unknown-task-message'], level: 'partial' },
+  'context-mismatch-accepted': { on: V1, fails: ['errors.context-mismatch'], level: 'partial' },
   'message-to-terminal-accepted': {
-    on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'],
+    on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC', 'v1.0 GRPC'],
     fails: ['errors.message-to-terminal'],
     level: 'full',
     levelOn: each(V1, 'partial'),
   },
-  'message-to-terminal-appends': { on: HTTP, fails: ['errors.message-to-terminal'], level: 'full', levelOn: each(V1, 'partial') },
-  'push-wrong-code': { on: HTTP, fails: ['errors.push-not-supported'], level: 'partial' },
-  'version-lenient': { on: V1_HTTP, fails: ['errors.version-unsupported', 'errors.version-missing'], level: 'partial' },
+  'message-to-terminal-appends': { fails: ['errors.message-to-terminal'], level: 'full', levelOn: each(V1, 'partial') },
+  'push-wrong-code': { fails: ['errors.push-not-supported'], level: 'partial' },
+  'version-lenient': { on: V1, fails: ['errors.version-unsupported', 'errors.version-missing'], level: 'partial' },
   'notification-answered': { on: JSONRPC, fails: ['errors.notification'], level: 'full' },
   // Only a refusal with id null passes (the A2A schemas require an id): any other id answers the notification.
   'notification-refused-with-id': { on: JSONRPC, fails: ['errors.notification'], level: 'full' },
@@ -415,9 +414,24 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'error-data-untyped': { on: V1_JSONRPC, fails: ['errors.shape', 'errors.details'], level: 'partial' },
   'rest-error-not-status': { on: V1_REST, fails: ['errors.shape'], level: 'partial' },
   'rest-error-html': { on: REST, fails: ['errors.shape'], level: 'partial' },
-  // gRPC errors without the §5.4 status and the §10.6 ErrorInfo (the test agent's gRPC front answers INTERNAL, no details).
-  // errors.subscribe-terminal reads the refusal's ErrorInfo reason too.
-  'grpc-bare-errors': { on: GRPC, fails: ['errors.grpc-status', 'errors.subscribe-terminal'], level: 'partial' },
+  // gRPC errors without the §5.4 status and the §10.6 ErrorInfo (the test agent's gRPC front answers INTERNAL, no details):
+  // every check that expects a named error fails; errors.context-mismatch asks only for a refusal.
+  'grpc-bare-errors': {
+    on: GRPC,
+    fails: [
+      'errors.grpc-status',
+      'errors.subscribe-terminal',
+      'errors.task-not-found',
+      'errors.unknown-task-message',
+      'errors.cancel-terminal',
+      'errors.cancel-twice',
+      'errors.message-to-terminal',
+      'errors.push-not-supported',
+      'errors.version-unsupported',
+      'errors.version-missing',
+    ],
+    level: 'partial',
+  },
   // ------------------------------------------------------------------ auth, interop
   'auth-not-enforced': { setup: 'auth', on: HTTP, fails: ['auth.required'], level: 'partial' },
   'auth-no-www-authenticate': { setup: 'auth', on: HTTP, fails: ['auth.challenge'], level: 'partial' },
@@ -425,8 +439,8 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'auth-inconsistent': { setup: 'auth', fails: ['auth.accepted'], failsOn: { 'v1.0 GRPC': ['errors.grpc-status'] }, level: 'partial' },
   'no-cors': { fails: CORS, failsOn: { 'v1.0 GRPC': ['interop.cors.card'] }, level: 'full' },
   // Extensions (v1.0 only: no earlier release says how a required or unknown extension is answered).
-  'extension-required-not-enforced': { setup: 'extensions', on: V1_HTTP, fails: ['errors.extension-required'], level: 'partial' },
-  'extension-unknown-refused': { setup: 'extensions', on: V1_HTTP, fails: ['interop.extensions'], level: 'partial' },
+  'extension-required-not-enforced': { setup: 'extensions', on: V1, fails: ['errors.extension-required'], level: 'partial' },
+  'extension-unknown-refused': { setup: 'extensions', on: V1, fails: ['interop.extensions'], level: 'partial' },
   'interface-broken': { setup: 'interfaces', on: V03_UP, fails: ['interop.bindings'], level: 'partial' },
   // ------------------------------------------------------------------ security review (informational: MAY, never the level)
   'card-internal-url': { fails: ['security.card.urls'], level: 'full' },
@@ -471,6 +485,9 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
     passes: ['card.required-fields', 'card.urls.endpoint', 'errors.version-missing'],
     passesOn: { 'v1.0 GRPC': ['card.required-fields', 'card.urls.endpoint'] },
     advises: ['card.protocol.coherence', 'card.strict-lint'],
+    // gRPC: the 0.3 fields name the JSON-RPC URL; a header-less call to the 1.0-only gRPC interface is taken for 0.3 there
+    // and meets UNIMPLEMENTED instead of VersionNotSupported (only the error differs: an advisory).
+    advisesOn: { 'v1.0 GRPC': ['card.protocol.coherence', 'card.strict-lint', 'errors.version-missing'] },
   },
   'card-shared-url-transports': { on: V0X, passes: ['card.urls.endpoint'], advises: ['card.protocol.coherence'] },
   // §5.6.1 (REQUIRED) and the schema (optional, default JSONRPC) contradict each other: an advisory, the agent still works.
@@ -480,7 +497,7 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'card-revalidate': { on: V1, passes: ['card.caching', 'card.vary'] },
   'card-signed-per-request': { setup: 'signed', on: V03_UP, passes: ['card.vary', 'card.signatures', 'card.signatures.verified'] },
   'card-alg-unprotected': { setup: 'signed', on: V03, passes: ['card.signatures', 'card.signatures.verified'] },
-  'extension-activated-not-listed': { setup: 'extensions', on: V1_HTTP, passes: ['errors.extension-required', 'interop.extensions'] },
+  'extension-activated-not-listed': { setup: 'extensions', on: V1, passes: ['errors.extension-required', 'interop.extensions'] },
   // Unverifiable signatures (no key for the kid, jku 404) are skipped with the reason, never the agent's failure.
   'card-signature-unknown-kid': { setup: 'signed', on: V03_UP, passes: ['card.signatures'] },
   'card-signature-jku-404': { setup: 'signed', on: V03_UP, passes: ['card.signatures'] },
@@ -505,13 +522,22 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'task-rejected-initial': { on: V02_UP, passes: ['lifecycle.send', 'lifecycle.get', 'lifecycle.terminal', 'lifecycle.transitions'] },
   'strict-task-ids': {
     passes: ['errors.task-not-found', 'errors.unknown-task-message'],
-    passesOn: { 'legacy JSONRPC': ['errors.task-not-found'], 'v1.0 GRPC': ['errors.grpc-status'] },
+    passesOn: { 'legacy JSONRPC': ['errors.task-not-found'], 'v1.0 GRPC': ['errors.task-not-found', 'errors.unknown-task-message', 'errors.grpc-status'] },
   },
   // Legacy is left out: legacy clients choose the task ids.
   'prefixed-task-ids': {
     on: V02_UP,
     passes: ['errors.task-not-found', 'errors.unknown-task-message', 'lifecycle.task-id-stable', 'lifecycle.context', 'streaming.consistency'],
-    passesOn: { 'v1.0 GRPC': ['errors.grpc-status', 'lifecycle.task-id-stable', 'lifecycle.context', 'streaming.consistency'] },
+    passesOn: {
+      'v1.0 GRPC': [
+        'errors.task-not-found',
+        'errors.unknown-task-message',
+        'errors.grpc-status',
+        'lifecycle.task-id-stable',
+        'lifecycle.context',
+        'streaming.consistency',
+      ],
+    },
   },
   'sequential-task-ids': { setup: 'peer', who: 'both', passes: ['interop.peer.concurrent', 'interop.peer.relay', 'lifecycle.task-id-stable'] },
   'skip-working': {
@@ -523,7 +549,6 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'answer-message-reply': { on: V02_UP, passes: ['lifecycle.multi-turn'] },
   'cancel-async': {
     passes: ['lifecycle.cancel', 'lifecycle.cancel.effective', 'errors.cancel-twice'],
-    passesOn: { 'v1.0 GRPC': ['lifecycle.cancel', 'lifecycle.cancel.effective'] },
   },
   'history-fewer': { passes: ['lifecycle.history', 'lifecycle.history-length'] },
   'timestamps-offset': { on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 JSONRPC'], passes: ['lifecycle.shape'] },
@@ -640,16 +665,39 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   ],
   'notification-invalid-request': { on: JSONRPC, passes: ['errors.notification'] },
   'notification-202': { on: JSONRPC, passes: ['errors.notification'] },
-  'duplicate-cancel-not-found': { on: V1_HTTP, passes: ['errors.cancel-twice'] },
-  'duplicate-cancel-idempotent': { on: V1_HTTP, passes: ['errors.cancel-twice'] },
+  'duplicate-cancel-not-found': { on: V1, passes: ['errors.cancel-twice'] },
+  'duplicate-cancel-idempotent': { on: V1, passes: ['errors.cancel-twice'] },
   'rest-json-content-type': { on: V1_REST, passes: ['lifecycle.send', 'errors.shape', 'errors.message-to-terminal'] },
   'rest-409-not-cancelable': { on: REST, passes: ['errors.cancel-terminal', 'errors.cancel-twice'] },
   'rest-501-unsupported': { on: V03_REST, passes: ['errors.push-not-supported', 'errors.message-to-terminal'] },
+  // gRPC: the v1.0.0 statuses (UNIMPLEMENTED) with their reasons, and richer status details, are still the mapped errors.
+  'grpc-v100-statuses': [
+    {
+      on: GRPC,
+      passes: ['errors.message-to-terminal', 'errors.version-unsupported', 'errors.version-missing', 'errors.push-not-supported', 'errors.subscribe-terminal'],
+    },
+    { setup: 'no-streaming', on: GRPC, passes: ['errors.streaming-unsupported'] },
+  ],
+  'grpc-error-details': {
+    on: GRPC,
+    passes: [
+      'errors.grpc-status',
+      'errors.task-not-found',
+      'errors.unknown-task-message',
+      'errors.cancel-terminal',
+      'errors.cancel-twice',
+      'errors.message-to-terminal',
+      'errors.context-mismatch',
+      'errors.push-not-supported',
+      'errors.version-unsupported',
+      'errors.version-missing',
+    ],
+  },
   'rest-message-error-body': { on: V03_REST, passes: ['errors.shape', 'errors.task-not-found', 'errors.cancel-terminal'] },
   'rest-status-no-status-field': { on: V1_REST, passes: ['errors.shape', 'errors.invalid-json', 'errors.invalid-params'] },
   'unknown-route-400': { on: REST, passes: ['errors.unknown-method', 'errors.shape'] },
   'validation-422': { on: V03_REST, passes: ['errors.invalid-json', 'errors.invalid-params'] },
-  'push-url-validation': { on: HTTP, passes: ['errors.push-not-supported'] },
+  'push-url-validation': { passes: ['errors.push-not-supported'] },
   'version-compat-03': { on: V1_HTTP, passes: ['errors.version-missing', 'interop.bindings'] },
   'version-problem-json': { on: V1_REST, passes: ['errors.version-unsupported', 'errors.version-missing'] },
   'subscribe-terminal-error': { on: PRE_V1, passes: ['errors.subscribe-terminal'] },

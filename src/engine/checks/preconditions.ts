@@ -53,6 +53,14 @@ export const BINDING_NEEDS: Readonly<Record<BindingNeed, { readonly bindings: re
   },
   'jsonrpc-binding': { bindings: ['JSONRPC'], why: 'JSON-RPC envelopes (and with them notifications) exist only on the JSON-RPC binding.' },
   'grpc-binding': { bindings: ['GRPC'], why: 'only gRPC answers with gRPC statuses (the other bindings: errors.shape and errors.details).' },
+  'http-auth-challenge': {
+    bindings: HTTP_BINDINGS,
+    why: 'an authentication challenge is the WWW-Authenticate header of an HTTP 401 (RFC 9110 §11.6.1); over gRPC a missing credential is the status UNAUTHENTICATED (v1.0.1 §3.3.2), and v1.0.1 §10 names no metadata or status detail that carries a challenge.',
+  },
+  'http-routing': {
+    bindings: HTTP_BINDINGS,
+    why: 'an unknown operation is a JSON-RPC method or an HTTP+JSON route; over gRPC the library answers an unknown method (UNIMPLEMENTED) before any agent code runs, and v1.0.1 §5.4 maps A2A-specific errors only, not MethodNotFound.',
+  },
 };
 
 /** `dialect`, and the binding under test has what the check needs (BINDING_NEEDS); not applicable otherwise. */

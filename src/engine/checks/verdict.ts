@@ -115,17 +115,29 @@ export function transportVerdict(r: HttpResult, what: string): Verdict {
  * "refused because of credentials", whatever the call was (pass the exchange: `o.http`, `probe.http`, a stream's result).
  */
 export function refusedForCredentials(ctx: { readonly credentials: Credentials }, http: HttpResult): Verdict | undefined {
-  const s = http.status;
-  if (s !== 401 && s !== 403) return undefined;
+  const refused = refusalOf(http);
+  if (!refused) return undefined;
+  const { said } = refused;
   if (ctx.credentials.kind === 'none') {
     const challenge = http.headers.get('www-authenticate');
     return skip(
-      `The agent answered HTTP ${s}: it requires credentials${challenge ? ` (WWW-Authenticate: ${challenge.slice(0, 120)})` : ''}. Enter them to run this check.`,
+      `The agent answered ${said}: it requires credentials${challenge ? ` (WWW-Authenticate: ${challenge.slice(0, 120)})` : ''}. Enter them to run this check.`,
       'credentials',
       [exchangeEvidence(http)],
     );
   }
-  return skip(`The agent refused the credentials given (HTTP ${s}). Check they are valid and sent where the card says.`, 'credentials', [
-    exchangeEvidence(http),
-  ]);
+  return skip(`The agent refused the credentials given (${said}). Check they are valid and sent where the card says.`, 'credentials', [exchangeEvidence(http)]);
 }
+
+/**
+ * The refusal for credentials an answer is, as the HTTP status it amounts to and in words: HTTP 401 or 403; over gRPC,
+ * which answers at HTTP 200 with a status, UNAUTHENTICATED (16) or PERMISSION_DENIED (7), the gRPC examples v1.0.1
+ * §3.3.2 gives of the same two errors.
+ */
+export function refusalOf(http: HttpResult): { status: 401 | 403; said: string } | undefined {
+  const grpc = http.contentType === 'application/grpc' ? GRPC_REFUSALS[http.headers.get('grpc-status') ?? ''] : undefined;
+  if (grpc) return { status: grpc[0], said: `gRPC ${grpc[1]}` };
+  const s = http.status;
+  return s === 401 || s === 403 ? { status: s, said: `HTTP ${s}` } : undefined;
+}
+const GRPC_REFUSALS: Readonly<Record<string, readonly [401 | 403, string]>> = { '16': [401, 'UNAUTHENTICATED'], '7': [403, 'PERMISSION_DENIED'] };

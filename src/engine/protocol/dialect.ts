@@ -13,8 +13,9 @@ export type { CallOpts, DialectConfig, ListArgs, SendArgs } from './call-options
 
 type Ids = { id?: string; configId?: string };
 
-/** An operation as a raw request (Dialect.request). */
-export type OperationRequest = { kind: 'rest'; method: string; path: string; body?: string } | { kind: 'rpc'; method: string; params: unknown };
+/** An operation as a raw request (Dialect.request); over gRPC a typed call of the operation (Dialect.invoke). */
+type Raw = { kind: 'rest'; method: string; path: string; body?: string } | { kind: 'rpc'; method: string; params: unknown };
+export type OperationRequest = Raw | { kind: 'grpc'; op: Operation; params: unknown };
 
 /**
  * Speaks one generation over one binding: builds requests from the table of operations (operations.ts), negotiates
@@ -80,12 +81,14 @@ export class Dialect {
   /**
    * An operation as a hand-made request (the error and auth probes send it raw, to read the answer as it is): on
    * HTTP+JSON its route with `ids` filled in and `params` as the JSON body (none for GET and DELETE, whose ids are in
-   * the path); on JSON-RPC its method and `params`.
+   * the path; `body` where the path carries what params hold); on JSON-RPC its method and `params`; over gRPC the
+   * operation and `params` as its request message.
    */
-  request(op: Operation, params: Record<string, unknown>, ids: Ids = {}): OperationRequest {
+  request(op: Operation, params: Record<string, unknown>, ids: Ids = {}, body: Record<string, unknown> = params): OperationRequest {
+    if (this.binding === 'GRPC') return { kind: 'grpc', op, params };
     if (!this.isRest) return { kind: 'rpc', method: this.method(op), params };
     const r = this.route(op, ids);
-    return r.method === 'POST' ? { kind: 'rest', ...r, body: JSON.stringify(params) } : { kind: 'rest', ...r };
+    return r.method === 'POST' ? { kind: 'rest', ...r, body: JSON.stringify(body) } : { kind: 'rest', ...r };
   }
 
   /** The full URL of an operation (tenant and `/v1` prefix included), without credential query parameters. */
@@ -192,6 +195,11 @@ export class Dialect {
     return { http, id };
   }
 
+  /** A typed call of `op` with `params` as its request: the probes' form over gRPC (see `request`). Never throws. */
+  invoke(ctx: HttpContext, op: Operation, params: unknown, opts: CallOpts): Promise<CallOutcome> {
+    return this.call(ctx, op, { params, body: params }, opts);
+  }
+
   /** One operation over either binding: its route and `body` (REST, `query` appended) or its method and `params`. */
   private async call(
     ctx: HttpContext,
@@ -237,9 +245,7 @@ export class Dialect {
     return first;
   }
 
-  private async settledStyle(): Promise<void> {
-    if (this.styleNegotiation) await this.styleNegotiation;
-  }
+  private settledStyle = async (): Promise<void> => void (await this.styleNegotiation);
 
   get(ctx: HttpContext, a: CallOpts & { id: string; historyLength?: number }): Promise<CallOutcome> {
     const query = a.historyLength !== undefined ? `?historyLength=${a.historyLength}` : '';
@@ -434,11 +440,7 @@ export class Dialect {
     return parseRest(this.speaker, http, op);
   }
 
-  /**
-   * The answer is this binding's form of a server failure (a crash, not a refusal): no answer at all; HTTP 5xx; over
-   * gRPC, where every answer is HTTP 200, the status INTERNAL, UNKNOWN or DATA_LOSS (v1.0.1 §5.4 maps InternalError
-   * to INTERNAL).
-   */
+  /** A server failure (a crash, not a refusal): no answer; HTTP 5xx; over gRPC INTERNAL, UNKNOWN or DATA_LOSS (§5.4). */
   serverFailed(o: CallOutcome): boolean {
     if (o.kind === 'transport') return true;
     if (this.binding === 'GRPC') return o.kind === 'error' && ['INTERNAL', 'UNKNOWN', 'DATA_LOSS'].includes(o.error.status ?? '');

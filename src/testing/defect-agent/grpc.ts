@@ -4,7 +4,9 @@
  * request messages), the result sent back as the response message, a JSON-RPC error as a gRPC status with a
  * google.rpc.ErrorInfo (v1.0.1 §5.4, §10.6), streams relayed event by event. `variant: 'differs'` makes the gRPC
  * binding answer SendMessage with a Message where the JSON-RPC binding makes a Task (interop.bindings must fail);
- * `variant: 'bare-errors'` sends every error as INTERNAL without details (errors.grpc-status must fail).
+ * `variant: 'bare-errors'` sends every error as INTERNAL without details (errors.grpc-status must fail). Permitted:
+ * `v100-statuses` answers the errors v1.0.0's table maps to UNIMPLEMENTED with that status (reasons kept);
+ * `error-details` puts a google.rpc.LocalizedMessage before the ErrorInfo and gives the ErrorInfo metadata.
  */
 import * as grpc from '@grpc/grpc-js';
 import { createParser } from 'eventsource-parser';
@@ -18,7 +20,7 @@ export interface GrpcFront {
   close(): Promise<void>;
 }
 
-export type GrpcFrontVariant = 'faithful' | 'differs' | 'bare-errors';
+export type GrpcFrontVariant = 'faithful' | 'differs' | 'bare-errors' | 'v100-statuses' | 'error-details';
 
 export interface GrpcFrontOptions {
   /** The v1.0 JSON-RPC endpoint the calls are forwarded to (a function: read at each call, for an agent started after the front). */
@@ -42,18 +44,28 @@ const MAP: Record<number, [grpc.status, string | undefined]> = {
   [-32602]: [grpc.status.INVALID_ARGUMENT, undefined],
 };
 
+/** The v1.0.0 §5.4 table's statuses where v1.0.1 changed them (variant `v100-statuses`). */
+const V100: Record<number, grpc.status> = { [-32003]: grpc.status.UNIMPLEMENTED, [-32004]: grpc.status.UNIMPLEMENTED, [-32009]: grpc.status.UNIMPLEMENTED };
+
 const STATUS = lookupType('google.rpc.Status');
 const ERROR_INFO = lookupType('google.rpc.ErrorInfo');
+const LOCALIZED = lookupType('google.rpc.LocalizedMessage');
 
-function statusError(e: { code?: unknown; message?: unknown }, bare = false): Partial<grpc.StatusObject> {
-  if (bare) return { code: grpc.status.INTERNAL, details: String(e.message ?? 'error') };
-  const [code, reason] = MAP[typeof e.code === 'number' ? e.code : 0] ?? [grpc.status.INTERNAL, undefined];
+function statusError(e: { code?: unknown; message?: unknown }, variant: GrpcFrontVariant = 'faithful'): Partial<grpc.StatusObject> {
+  if (variant === 'bare-errors') return { code: grpc.status.INTERNAL, details: String(e.message ?? 'error') };
+  const n = typeof e.code === 'number' ? e.code : 0;
+  const [mapped, reason] = MAP[n] ?? [grpc.status.INTERNAL, undefined];
+  const code = (variant === 'v100-statuses' ? V100[n] : undefined) ?? mapped;
   const details = String(e.message ?? 'error');
   const metadata = new grpc.Metadata();
-  if (reason && STATUS && ERROR_INFO) {
-    const info = encodeJson(ERROR_INFO, { reason, domain: 'a2a-protocol.org' });
-    const bin = encodeJson(STATUS, { code, message: details, details: [{ type_url: 'type.googleapis.com/google.rpc.ErrorInfo', value: info }] });
-    metadata.set('grpc-status-details-bin', Buffer.from(bin));
+  if (reason && STATUS && ERROR_INFO && LOCALIZED) {
+    const extra = variant === 'error-details';
+    const info = encodeJson(ERROR_INFO, { reason, domain: 'a2a-protocol.org', ...(extra && { metadata: { timestamp: new Date().toISOString() } }) });
+    const all = [
+      ...(extra ? [{ type_url: 'type.googleapis.com/google.rpc.LocalizedMessage', value: encodeJson(LOCALIZED, { locale: 'en-US', message: details }) }] : []),
+      { type_url: 'type.googleapis.com/google.rpc.ErrorInfo', value: info },
+    ];
+    metadata.set('grpc-status-details-bin', Buffer.from(encodeJson(STATUS, { code, message: details, details: all })));
   }
   return { code, details, metadata };
 }
@@ -78,7 +90,8 @@ async function answerOf(r: Response): Promise<{ body: { result?: unknown; error?
   try {
     return { body: JSON.parse(text) as { result?: unknown; error?: RpcError } };
   } catch {
-    return { status: { code: grpc.status.INTERNAL, details: `HTTP ${r.status}: the answer is not JSON` } };
+    // A crash behind the front: UNKNOWN, what gRPC libraries answer when a handler throws (INTERNAL is InternalError's status).
+    return { status: { code: grpc.status.UNKNOWN, details: `HTTP ${r.status}: the answer is not JSON` } };
   }
 }
 
@@ -125,20 +138,20 @@ export async function startGrpcFront(opts: GrpcFrontOptions): Promise<GrpcFront>
         }
       : (call: grpc.ServerUnaryCall<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) => {
           calls.push(name);
-          const bare = variant() === 'bare-errors';
-          if (name === 'SendMessage' && variant() === 'differs') {
+          const v = variant();
+          if (name === 'SendMessage' && v === 'differs') {
             cb(null, { message: { messageId: `grpc-${seq++}`, role: 'ROLE_AGENT', parts: [{ text: 'Over gRPC I only chat: no task.' }] } });
             return;
           }
           rpc(name, call.request, call.metadata, false)
             .then(answerOf)
-            .then((a) => ('status' in a ? cb(a.status, null) : a.body.error ? cb(statusError(a.body.error, bare), null) : cb(null, a.body.result ?? {})))
+            .then((a) => ('status' in a ? cb(a.status, null) : a.body.error ? cb(statusError(a.body.error, v), null) : cb(null, a.body.result ?? {})))
             .catch((e: unknown) => cb({ code: grpc.status.UNAVAILABLE, details: String(e) }, null));
         };
   }
 
   async function relayStream(name: string, call: grpc.ServerWritableStream<unknown, unknown>) {
-    const bare = variant() === 'bare-errors';
+    const v = variant();
     // The client went away: so does the front's SSE request (the agent sees the disconnect, as over HTTP).
     const ac = new AbortController();
     call.on('cancelled', () => ac.abort());
@@ -146,7 +159,7 @@ export async function startGrpcFront(opts: GrpcFrontOptions): Promise<GrpcFront>
       const r = await rpc(name, call.request, call.metadata, true, ac.signal);
       if (!/event-stream/.test(r.headers.get('content-type') ?? '') || r.status >= 400) {
         const a = await answerOf(r);
-        call.emit('error', 'status' in a ? a.status : statusError(a.body.error ?? {}, bare));
+        call.emit('error', 'status' in a ? a.status : statusError(a.body.error ?? {}, v));
         return;
       }
       let failed = false;
@@ -163,7 +176,7 @@ export async function startGrpcFront(opts: GrpcFrontOptions): Promise<GrpcFront>
           }
           if (msg.error) {
             failed = true;
-            call.emit('error', statusError(msg.error, bare));
+            call.emit('error', statusError(msg.error, v));
           } else call.write(msg.result);
         },
       });

@@ -49,16 +49,25 @@ export async function startDefectAgent(opts: StartDefectAgentOptions): Promise<R
 
 /**
  * The gRPC binding: the front is bound first (the card names its port), then the agent; the front forwards every call
- * to the agent's JSON-RPC endpoint and applies the defect grpc-bare-errors as the agent's defects say at each call.
+ * to the agent's JSON-RPC endpoint and applies the defect grpc-bare-errors and the permitted grpc-v100-statuses and
+ * grpc-error-details as the agent's switches say at each call.
  */
 async function startGrpcAgent(opts: StartDefectAgentOptions): Promise<RunningDefectAgent> {
   if (opts.generation !== 'v1.0') throw new Error('the gRPC binding exists from v1.0');
   const { startGrpcFront } = await import('./grpc');
   let agent: RunningDefectAgent | undefined;
   let defects: readonly DefectName[] = opts.defects ?? [];
+  let permitted: readonly PermittedName[] = opts.permitted ?? [];
   const front = await startGrpcFront({
     jsonRpcUrl: () => agent?.url ?? 'http://127.0.0.1:9/',
-    variant: () => (defects.includes('grpc-bare-errors') ? 'bare-errors' : 'faithful'),
+    variant: () =>
+      defects.includes('grpc-bare-errors')
+        ? 'bare-errors'
+        : permitted.includes('grpc-v100-statuses')
+          ? 'v100-statuses'
+          : permitted.includes('grpc-error-details')
+            ? 'error-details'
+            : 'faithful',
   });
   try {
     agent = await startHttpAgent({ ...opts, binding: 'JSONRPC', features: { ...opts.features, grpcEndpoint: front.url } });
@@ -74,6 +83,10 @@ async function startGrpcAgent(opts: StartDefectAgentOptions): Promise<RunningDef
     setDefects: (d) => {
       http.setDefects(d);
       defects = [...d];
+    },
+    setPermitted: (p) => {
+      http.setPermitted(p);
+      permitted = [...p];
     },
     // The agent first: its streams end, and with them the calls the front relays them on.
     close: async () => {

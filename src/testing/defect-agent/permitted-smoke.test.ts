@@ -6,7 +6,8 @@
 import { EXT_REQUIRED } from './extensions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Binding, Generation } from './dialect';
-import { PERMITTED_NAMES, startDefectAgent, type PermittedName, type RunningDefectAgent } from './index';
+import { createGrpcTransport } from '../../grpc/transport';
+import { PERMITTED_NAMES, startDefectAgent, type AgentBinding, type PermittedName, type RunningDefectAgent } from './index';
 import { Driver, type WireJson } from './wire-client';
 import { pushDeliveries } from './push-probe';
 
@@ -18,7 +19,7 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface AgentSpec {
   generation: Generation;
-  binding?: Binding;
+  binding?: AgentBinding;
   auth?: boolean;
   features?: {
     push?: boolean;
@@ -33,6 +34,7 @@ interface AgentSpec {
 const SPECS = {
   v1: { generation: 'v1.0' },
   v1rest: { generation: 'v1.0', binding: 'HTTP+JSON' },
+  grpc: { generation: 'v1.0', binding: 'GRPC' },
   v03: { generation: 'v0.3' },
   v03rest: { generation: 'v0.3', binding: 'HTTP+JSON' },
   v02: { generation: 'v0.2' },
@@ -56,6 +58,12 @@ interface Probe {
   /** Observes the wire and returns true when the behaviour is visible. */
   shows(d: Driver, a: RunningDefectAgent): Promise<boolean>;
 }
+
+const grpcTransport = createGrpcTransport();
+/** A unary call to the agent's gRPC front, with the details of its status. */
+const grpcCall = (a: RunningDefectAgent, method: string, message: unknown, version = '1.0') =>
+  grpcTransport.unary({ url: a.url, method: `/lf.a2a.v1.A2AService/${method}`, message, metadata: { 'a2a-version': version }, timeoutMs: 5000 });
+const reasonsOf = (details: unknown[]) => details.map((x) => (x as WireJson).reason).filter(Boolean);
 
 const cardRes = (a: RunningDefectAgent, headers: Record<string, string> = {}) => fetch(a.cardUrl, { headers });
 const cardOf = async (a: RunningDefectAgent, headers: Record<string, string> = {}) => (await cardRes(a, headers)).json();
@@ -436,6 +444,21 @@ const PROBES: Record<PermittedName, Probe> = {
       return w.status === 404 && typeof w.json?.message === 'string' && w.json.error === undefined;
     },
   },
+  'grpc-v100-statuses': {
+    agent: 'grpc',
+    shows: async (_d, a) => {
+      const r = await grpcCall(a, 'GetTask', { id: 'missing' }, '99.0');
+      return r.status === 'UNIMPLEMENTED' && reasonsOf(r.details).includes('VERSION_NOT_SUPPORTED');
+    },
+  },
+  'grpc-error-details': {
+    agent: 'grpc',
+    shows: async (_d, a) => {
+      const r = await grpcCall(a, 'GetTask', { id: 'missing' });
+      const [first, info] = r.details as WireJson[];
+      return r.status === 'NOT_FOUND' && /LocalizedMessage$/.test(String(first?.['@type'])) && typeof info?.metadata?.timestamp === 'string';
+    },
+  },
   'rest-status-no-status-field': {
     agent: 'v1rest',
     shows: async (d) => {
@@ -528,13 +551,17 @@ describe('permitted variants: each switch changes the wire as described, and the
       });
       drivers[k] = new Driver({
         generation: spec.generation,
-        binding: spec.binding ?? 'JSONRPC',
+        // gRPC: the probes call the front themselves (grpcCall); the Driver is not used.
+        binding: spec.binding === 'GRPC' ? 'JSONRPC' : (spec.binding ?? 'JSONRPC'),
         url: agents[k].url,
         ...(spec.auth ? { headers: BEARER } : {}),
       });
     }
   });
-  afterAll(() => Promise.all(Object.values(agents).map((a) => a.close())));
+  afterAll(async () => {
+    await Promise.all(Object.values(agents).map((a) => a.close()));
+    grpcTransport.close();
+  });
 
   it('has a probe for every permitted behaviour', () => {
     expect(Object.keys(PROBES).sort()).toEqual([...PERMITTED_NAMES].sort());

@@ -94,6 +94,10 @@ export const PERMITTED = {
   'rest-501-unsupported': 'v0.3 HTTP+JSON: push config calls and messages to finished tasks get 501 {"message"} (a2a-python 0.3).',
   'rest-message-error-body': 'v0.3 HTTP+JSON: error bodies are {"message": …} (no google.rpc.Status in v0.3).',
   'rest-status-no-status-field': 'v1.0 HTTP+JSON: google.rpc.Status error bodies without the optional "status" member.',
+  'grpc-v100-statuses':
+    'v1.0 gRPC: UnsupportedOperation, PushNotificationNotSupported and VersionNotSupported travel as UNIMPLEMENTED (the v1.0.0 §5.4 table), their ErrorInfo reasons kept.',
+  'grpc-error-details':
+    'v1.0 gRPC: status.details holds a google.rpc.LocalizedMessage before the ErrorInfo, and the ErrorInfo carries metadata (v1.0.1 §10.6).',
   'unknown-route-400': 'HTTP+JSON: unknown routes answer 400 with an error body.',
   'validation-422': 'v0.3 HTTP+JSON: malformed JSON and malformed params get 422 Unprocessable Entity.',
   'push-url-validation':

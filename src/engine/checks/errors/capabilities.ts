@@ -4,7 +4,7 @@
  */
 import type { Evidence } from '../../model/check';
 import type { StreamItem, StreamRun } from '../../protocol/dialect';
-import { ERROR_REASON, JSONRPC_CODE, LEGACY_DOCUMENT_CODES } from '../../protocol/errors';
+import { isA2AError, JSONRPC_CODE, LEGACY_DOCUMENT_CODES, type ErrorAnswer } from '../../protocol/errors';
 import { isTerminal } from '../../protocol/states';
 import { truncate } from '../../util/json';
 import type { CheckContext, CheckContextWith } from '../context';
@@ -12,11 +12,12 @@ import { defineCheck, ev, exchangeEvidence, fail, pass, refusedForCredentials, s
 import { unknownTaskId, type ProbeId } from '../setups/probe-ids';
 import {
   answered,
+  answerMayBe,
   crashVerdict,
-  expectRest,
-  expectRpcCode,
+  expectError,
   isClientError,
   only,
+  probeAnswer,
   probeIs,
   probeLane,
   readProbe,
@@ -31,8 +32,8 @@ const UNSUPPORTED = JSONRPC_CODE.UnsupportedOperation;
 
 type StreamAnswer =
   | { kind: 'crash'; verdict: Verdict }
-  /** An error: as a JSON answer (any status), or as the first event of a stream. */
-  | { kind: 'refused'; code?: number; reason?: string; status: number; how: string }
+  /** An error: as an answer (any status; a gRPC status), or as the first event of a stream. */
+  | { kind: 'refused'; error: ErrorAnswer; how: string }
   /** An event stream that did not start with an error. */
   | { kind: 'stream'; items: StreamItem[] }
   /** A JSON answer that is not an error. */
@@ -44,23 +45,21 @@ function readStream(ctx: CheckContextWith<'dialect'>, run: StreamRun, name: stri
     const p = readProbe(ctx, name, r, null);
     const crash = crashVerdict(ctx, p, what);
     if (crash) return { kind: 'crash', verdict: crash };
-    if (ctx.dialect.isRest)
-      return r.status >= 400 ? { kind: 'refused', reason: p.rest?.reason, status: r.status, how: answered(p) } : { kind: 'accepted', how: answered(p) };
-    const code = p.rpc?.error?.code;
-    if (p.rpc?.hasError) return { kind: 'refused', code: typeof code === 'number' ? code : undefined, status: r.status, how: answered(p) };
-    if (r.status >= 400) return { kind: 'refused', status: r.status, how: answered(p) };
+    // JSON-RPC: an error object at any status, or a 4xx/5xx without one.
+    const error = probeAnswer(ctx, p);
+    if (error.kind === 'error' || r.status >= 400)
+      return { kind: 'refused', error: { kind: 'error', error: { httpStatus: r.status, ...error.error } }, how: answered(p) };
     return { kind: 'accepted', how: answered(p) };
   }
   const first = run.items[0];
   if (first?.kind === 'error' && first.error) {
     const e = first.error;
-    return {
-      kind: 'refused',
-      code: e.code,
-      reason: e.reason,
-      status: ctx.dialect.isRest ? e.httpStatus : r.status,
-      how: `an event stream whose first event is the error ${e.code ?? e.httpStatus}${e.reason ? ` ${e.reason}` : ''} "${truncate(e.message, 120)}"`,
-    };
+    // gRPC: the call's status (the stream's only item when it refused at once).
+    const how =
+      e.binding === 'GRPC'
+        ? `gRPC ${e.status ?? 'status'}${e.reason ? ` (${e.reason})` : ' without an ErrorInfo'} "${truncate(e.message, 120)}"`
+        : `an event stream whose first event is the error ${e.code ?? e.httpStatus}${e.reason ? ` ${e.reason}` : ''} "${truncate(e.message, 120)}"`;
+    return { kind: 'refused', error: { kind: 'error', error: e }, how };
   }
   return { kind: 'stream', items: run.items };
 }
@@ -97,10 +96,10 @@ export const errorsPushNotSupported = defineCheck({
     legacy: `v0.1.0 §8.2 (${JSONRPC_CODE.PushNotificationNotSupported})`,
     'v0.2': 'v0.2.6 §8.2',
     'v0.3': 'v0.3.0 §8.2',
-    'v1.0': 'v1.0.1 §3.3.4 Capability Validation',
+    'v1.0': 'v1.0.1 §3.3.4 Capability Validation, §5.4 (gRPC FAILED_PRECONDITION), §10.6',
   },
   recommendation: `When capabilities.pushNotifications is false or absent, answer every push config method (set/create, get, list, delete) with PushNotificationNotSupportedError ${JSONRPC_CODE.PushNotificationNotSupported} (HTTP+JSON 400) instead of storing the config, 404, ${JSONRPC_CODE.UnsupportedOperation} or 500.`,
-  requires: ['http-binding'],
+  requires: ['dialect'],
   run: async (ctx) => {
     if (ctx.card.capabilities.pushNotifications) return skip('The card declares push notifications (see lifecycle.push-config).', 'not-applicable');
     const runs = await skillRuns(ctx);
@@ -109,39 +108,23 @@ export const errorsPushNotSupported = defineCheck({
     const g = ctx.generation;
     const url = 'https://webhook.a2a-interop.invalid/push';
     // Create/set names a webhook URL (which URL validation may refuse first); list/get names none.
-    const set = await sendProbe(ctx, 'push-not-supported', () =>
-      ctx.dialect.isRest
-        ? {
-            kind: 'rest',
-            ...ctx.dialect.route('pushSet', { id: taskId.id }),
-            body: JSON.stringify(g === 'v1.0' ? { url } : { pushNotificationConfig: { url } }),
-            taskId,
-          }
-        : {
-            kind: 'rpc',
-            method: ctx.dialect.method('pushSet'),
-            params:
-              g === 'legacy'
-                ? { id: taskId.id, pushNotificationConfig: { url } }
-                : g === 'v1.0'
-                  ? { taskId: taskId.id, url }
-                  : { taskId: taskId.id, pushNotificationConfig: { url } },
-            taskId,
-          },
-    );
+    const setParams =
+      g === 'legacy'
+        ? { id: taskId.id, pushNotificationConfig: { url } }
+        : g === 'v1.0'
+          ? { taskId: taskId.id, url }
+          : { taskId: taskId.id, pushNotificationConfig: { url } };
+    // HTTP+JSON: the task id travels in the path.
+    const setBody = g === 'v1.0' ? { url } : { pushNotificationConfig: { url } };
+    const set = await sendProbe(ctx, 'push-not-supported', () => ({ ...ctx.dialect.request('pushSet', setParams, { id: taskId.id }, setBody), taskId }));
     const skipped = refusedForCredentials(ctx, set.http);
     if (skipped) return skipped;
-    const list = await sendProbe(ctx, 'push-not-supported-list', () =>
-      ctx.dialect.isRest
-        ? { kind: 'rest', ...ctx.dialect.route('pushList', { id: taskId.id }), taskId }
-        : // Legacy has no list: its get (by task id) answers the same question.
-          {
-            kind: 'rpc',
-            method: ctx.dialect.method(g === 'legacy' ? 'pushGet' : 'pushList'),
-            params: g === 'v1.0' ? { taskId: taskId.id } : { id: taskId.id },
-            taskId,
-          },
-    );
+    // Legacy has no list: its get (by task id) answers the same question.
+    const listParams = g === 'v1.0' ? { taskId: taskId.id } : { id: taskId.id };
+    const list = await sendProbe(ctx, 'push-not-supported-list', () => ({
+      ...ctx.dialect.request(g === 'legacy' ? 'pushGet' : 'pushList', listParams, { id: taskId.id }),
+      taskId,
+    }));
     const crash = crashVerdict(ctx, set, 'Setting a push config') ?? crashVerdict(ctx, list, 'Listing push configs');
     if (crash) return crash;
     const evidence = [exchangeEvidence(set.http, 'set'), exchangeEvidence(list.http, g === 'legacy' ? 'get' : 'list')];
@@ -152,9 +135,10 @@ export const errorsPushNotSupported = defineCheck({
         evidence,
       );
     }
-    const rest: RestExpect =
+    // v0.x HTTP+JSON has no table; v1.0's is the error table's (its ErrorInfo reason tells this 400 from others).
+    const rest: RestExpect | undefined =
       g === 'v1.0'
-        ? { pass: only(400), expected: 'HTTP 400 PUSH_NOTIFICATION_NOT_SUPPORTED', reason: ERROR_REASON.PushNotificationNotSupported }
+        ? undefined
         : {
             pass: only(400, 501),
             expected: 'HTTP 400 or 501',
@@ -163,19 +147,14 @@ export const errorsPushNotSupported = defineCheck({
                 ? `v0.x has no HTTP mapping table: HTTP ${s} refuses the call, though 400 (or 501) is what servers send.`
                 : undefined,
           };
-    const judge = (p: Probe, what: string): Verdict => {
-      if (ctx.dialect.isRest) {
-        const v = expectRest(ctx, p, what, rest);
-        // v1.0: the reason tells PushNotificationNotSupported from other 400s.
-        return v.status === 'pass' && g === 'v1.0' && p.rest?.reason && !probeIs(ctx, p, 'PushNotificationNotSupported') ? fail(v.message, v.evidence) : v;
-      }
-      return expectRpcCode(ctx, p, what, { codes: [JSONRPC_CODE.PushNotificationNotSupported], names: 'PushNotificationNotSupported' });
-    };
+    const judge = (p: Probe, what: string): Verdict => expectError(ctx, p, what, 'PushNotificationNotSupported', { rest });
     const vs = [judge(set, 'Setting a push config'), judge(list, g === 'legacy' ? 'Getting the push config' : 'Listing push configs')];
     const passed = vs.find((v) => v.status === 'pass');
     if (passed) return pass(`${passed.message}${vs.every((v) => v.status === 'pass') ? ' (both the set and the read refused)' : ''}`, evidence);
     // The right code in a malformed error object (JSON-RPC 2.0 §5.1): say that, not "neither call gave it".
-    const rightCode = vs.find((v, i) => v.status === 'fail' && !ctx.dialect.isRest && probeIs(ctx, [set, list][i]!, 'PushNotificationNotSupported'));
+    const rightCode = vs.find(
+      (v, i) => v.status === 'fail' && ctx.dialect.binding === 'JSONRPC' && probeIs(ctx, [set, list][i]!, 'PushNotificationNotSupported'),
+    );
     if (rightCode) return { ...rightCode, evidence };
     if (!real && (probeIs(ctx, set, 'TaskNotFound') || probeIs(ctx, list, 'TaskNotFound'))) {
       return skip(
@@ -204,14 +183,13 @@ export const errorsStreamingUnsupported = defineCheck({
     legacy: `v0.1.0 §8.2 (${LEGACY_DOCUMENT_CODES.StreamingNotSupported}, document only), §7.2`,
     'v0.2': 'v0.2.6 §8.2, §7.2',
     'v0.3': 'v0.3.0 §8.2, §7.2',
-    'v1.0': 'v1.0.1 §3.3.4 Capability Validation',
+    'v1.0': 'v1.0.1 §3.3.4 Capability Validation, §5.4 (gRPC FAILED_PRECONDITION), §10.6',
   },
-  recommendation: `When capabilities.streaming is false or absent, answer SendStreamingMessage / message/stream and SubscribeToTask / tasks/resubscribe with UnsupportedOperationError ${JSONRPC_CODE.UnsupportedOperation} (HTTP+JSON 400 UNSUPPORTED_OPERATION; before v1.0 ${JSONRPC_CODE.MethodNotFound} is accepted too). If you do serve streams, declare capabilities.streaming: true.`,
-  requires: ['http-binding'],
+  recommendation: `When capabilities.streaming is false or absent, answer SendStreamingMessage / message/stream and SubscribeToTask / tasks/resubscribe with UnsupportedOperationError ${JSONRPC_CODE.UnsupportedOperation} (HTTP+JSON 400, gRPC FAILED_PRECONDITION, reason UNSUPPORTED_OPERATION; before v1.0 ${JSONRPC_CODE.MethodNotFound} is accepted too). If you do serve streams, declare capabilities.streaming: true.`,
+  requires: ['dialect'],
   run: async (ctx) => {
     if (ctx.card.capabilities.streaming) return skip('The card declares streaming (see the streaming checks and errors.subscribe-terminal).', 'not-applicable');
     const g = ctx.generation;
-    const rest = ctx.dialect.isRest;
     const budget = streamBudget(ctx);
     const judge = (ans: StreamAnswer, what: string, evidence: Evidence[], terminalTask: boolean): Verdict => {
       if (ans.kind === 'crash') return ans.verdict;
@@ -227,13 +205,18 @@ export const errorsStreamingUnsupported = defineCheck({
       }
       const got = ans.how;
       if (g === 'v1.0') {
-        const ok = rest ? ans.reason === ERROR_REASON.UnsupportedOperation || (ans.status === 400 && ans.reason === undefined) : ans.code === UNSUPPORTED;
-        return ok
+        return answerMayBe(ans.error, 'UnsupportedOperation')
           ? pass(`${what}: refused with UnsupportedOperation (${got}).`, evidence)
-          : fail(`${what}: expected UnsupportedOperation (${UNSUPPORTED}; HTTP 400 UNSUPPORTED_OPERATION), got ${got}.`, evidence);
+          : fail(
+              `${what}: expected UnsupportedOperation (${UNSUPPORTED}; HTTP 400 or gRPC FAILED_PRECONDITION, reason UNSUPPORTED_OPERATION), got ${got}.`,
+              evidence,
+            );
       }
       if (g === 'legacy') return pass(`${what}: refused (${got}).`, evidence);
-      const ok = rest ? isClientError(ans.status) || ans.status === 501 : ans.code === UNSUPPORTED || ans.code === JSONRPC_CODE.MethodNotFound;
+      const status = ans.error.error?.httpStatus ?? 0;
+      const ok = ctx.dialect.isRest
+        ? isClientError(status) || status === 501
+        : isA2AError(ans.error, 'UnsupportedOperation') || isA2AError(ans.error, 'MethodNotFound');
       if (ok) return pass(`${what}: refused (${got}).`, evidence);
       const message = `${what}: expected UnsupportedOperation (${UNSUPPORTED}) or MethodNotFound (${JSONRPC_CODE.MethodNotFound}), got ${got}.`;
       // A subscription to a finished task may be refused for the terminal state first (the order is unspecified).
@@ -273,8 +256,13 @@ export const errorsSubscribeTerminal = defineCheck({
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { legacy: 'v0.1.0 §7.7 tasks/resubscribe', 'v0.2': 'v0.2.6 §7.9', 'v0.3': 'v0.3.0 §7.9', 'v1.0': 'v1.0.1 §3.1.6, §9.4.6 SubscribeToTask' },
-  recommendation: `Answer SubscribeToTask on a task in a terminal state with UnsupportedOperationError ${JSONRPC_CODE.UnsupportedOperation} (HTTP+JSON 400 UNSUPPORTED_OPERATION) instead of opening a stream that replays the task. Before v1.0: refuse it, or deliver the final state and close the stream at once.`,
+  specRefs: {
+    legacy: 'v0.1.0 §7.7 tasks/resubscribe',
+    'v0.2': 'v0.2.6 §7.9',
+    'v0.3': 'v0.3.0 §7.9',
+    'v1.0': 'v1.0.1 §3.1.6, §9.4.6 SubscribeToTask, §10.4.6, §10.6',
+  },
+  recommendation: `Answer SubscribeToTask on a task in a terminal state with UnsupportedOperationError ${JSONRPC_CODE.UnsupportedOperation} (HTTP+JSON 400, gRPC FAILED_PRECONDITION, reason UNSUPPORTED_OPERATION) instead of opening a stream that replays the task. Before v1.0: refuse it, or deliver the final state and close the stream at once.`,
   requires: ['dialect'],
   run: async (ctx) => {
     if (!ctx.card.capabilities.streaming) return skip('The card does not declare streaming (see errors.streaming-unsupported).', 'not-applicable');
@@ -311,12 +299,12 @@ export const errorsSubscribeTerminal = defineCheck({
     if (ans.kind === 'crash') return ans.verdict;
     if (g === 'v1.0') {
       if (ans.kind === 'refused') {
-        const ok = ctx.dialect.isRest
-          ? ans.reason === ERROR_REASON.UnsupportedOperation || (ans.status === 400 && ans.reason === undefined)
-          : ans.code === UNSUPPORTED || (ctx.dialect.binding === 'GRPC' && ans.reason === ERROR_REASON.UnsupportedOperation); // gRPC: ErrorInfo reason (§10.6)
-        if (ok) return pass(`${what}: refused with UnsupportedOperation (${ans.how}).`, evidence);
-        const hint = ans.code === JSONRPC_CODE.InvalidParams ? " a2a-python's on_subscribe_to_task answers InvalidParams here." : '';
-        return fail(`${what}: expected UnsupportedOperation (${UNSUPPORTED}; HTTP 400 UNSUPPORTED_OPERATION), got ${ans.how}.${hint}`, evidence);
+        if (answerMayBe(ans.error, 'UnsupportedOperation')) return pass(`${what}: refused with UnsupportedOperation (${ans.how}).`, evidence);
+        const hint = isA2AError(ans.error, 'InvalidParams') ? " a2a-python's on_subscribe_to_task answers InvalidParams here." : '';
+        return fail(
+          `${what}: expected UnsupportedOperation (${UNSUPPORTED}; HTTP 400 or gRPC FAILED_PRECONDITION, reason UNSUPPORTED_OPERATION), got ${ans.how}.${hint}`,
+          evidence,
+        );
       }
       if (ans.kind === 'stream') {
         return fail(

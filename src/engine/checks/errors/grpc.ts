@@ -1,8 +1,8 @@
 /**
  * errors.grpc-status: over gRPC, A2A errors are a gRPC status with the code of the §5.4 mapping table and a
  * google.rpc.ErrorInfo in the status details, reason in UPPER_SNAKE_CASE and domain "a2a-protocol.org" (v1.0.1
- * §10.6). The raw-HTTP error probes do not apply to gRPC (they require 'http-binding', preconditions.ts); this is their
- * gRPC form: GetTask of an unknown task, and CancelTask of a task that already finished.
+ * §10.6), judged on GetTask of an unknown task and CancelTask of a task that already finished. The error checks judge
+ * each error's status and reason over gRPC too (setups/probes.ts expectError); this one asks for the ErrorInfo itself.
  */
 import type { Evidence } from '../../model/check';
 import { ERROR_REASON, GRPC_STATUS_OF_REASON } from '../../protocol/errors';

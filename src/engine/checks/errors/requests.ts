@@ -28,7 +28,7 @@ export const errorsUnknownMethod = defineCheck({
   phase: 'suite',
   specRefs: { ...ERRORS, 'v1.0': `v1.0.1 §3.3.2, §9.5 (JSON-RPC 2.0 ${JSONRPC_CODE.MethodNotFound}); HTTP+JSON: a 4xx` },
   recommendation: `Answer unknown JSON-RPC methods with {"error":{"code":${JSONRPC_CODE.MethodNotFound},"message":"Method not found"}} and the request id; on HTTP+JSON answer unknown routes with a 4xx (404 or 405). Frameworks often return 404 HTML or 500 for these by default.`,
-  requires: ['http-binding'],
+  requires: ['http-routing'],
   run: async (ctx) => {
     const p = await PROBES['unknown-method'](ctx);
     const skipped = refusedForCredentials(ctx, p.http);
@@ -104,7 +104,7 @@ export const errorsInvalidParams = defineCheck({
   phase: 'suite',
   specRefs: { ...ERRORS, 'v1.0': `v1.0.1 §3.3.2 (validation: ${JSONRPC_CODE.InvalidParams} / HTTP 400)` },
   recommendation: `Validate params against the schema of every method (message must be a Message object; get and cancel need the task id; ListTasks pageSize is an integer) and answer ${JSONRPC_CODE.InvalidParams} Invalid params (HTTP+JSON: 400 INVALID_ARGUMENT) instead of crashing on the missing fields or looking up a task named "undefined".`,
-  requires: ['http-binding'],
+  requires: ['json-wire'],
   run: async (ctx) => {
     const d = ctx.dialect;
     const rpc: RpcExpect = {

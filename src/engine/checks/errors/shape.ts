@@ -23,7 +23,7 @@ export const errorsShape = defineCheck({
   },
   recommendation:
     'JSON-RPC: {"jsonrpc":"2.0","id":<request id, or null when it could not be read>,"error":{"code":<integer>,"message":<string>}} with no "result" (v1.0: every object in error.data carries "@type"). HTTP+JSON v1.0: google.rpc.Status {"error":{"code":<HTTP status>,"message":…,"details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}, not application/problem+json. HTTP+JSON v0.3: a JSON error body, not an HTML page.',
-  requires: ['http-binding'],
+  requires: ['json-wire'],
   run: async (ctx) => {
     // The probes are shared with the specific checks (memoized): whichever runs first makes them.
     const names = probesFor(ctx);

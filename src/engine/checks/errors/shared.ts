@@ -8,7 +8,7 @@ import { isRecord } from '../../util/json';
 import type { CheckContextWith } from '../context';
 import { exchangeEvidence } from '../verdict';
 import { unknownTaskId } from '../setups/probe-ids';
-import { probeIs, probeLane, sendProbe, type Probe } from '../setups/probes';
+import { probeLane, probeMayBe, sendProbe, type Probe } from '../setups/probes';
 
 export const ERRORS = {
   legacy: 'v0.1.0 §8 Error Handling',
@@ -74,17 +74,21 @@ export const outcomeNotFound = (o: CallOutcome | undefined) => o?.kind === 'erro
  * The answer is a success of the binding. On JSON-RPC a `"result": null` beside a real error object is the error
  * (errors.shape reports the envelope): only a non-null result with no error is a success.
  */
-export const isSuccess = (ctx: CheckContextWith<'dialect'>, p: Probe) =>
-  ctx.dialect.isRest
-    ? p.http.responded && !p.http.error && p.http.status >= 200 && p.http.status < 300
-    : !!p.rpc?.hasResult && p.rpc.result != null && !(p.rpc.hasError && p.rpc.error);
+export const isSuccess = (ctx: CheckContextWith<'dialect'>, p: Probe): boolean =>
+  p.grpc
+    ? p.grpc.kind === 'task' || p.grpc.kind === 'message' || p.grpc.kind === 'ok'
+    : ctx.dialect.isRest
+      ? p.http.responded && !p.http.error && p.http.status >= 200 && p.http.status < 300
+      : !!p.rpc?.hasResult && p.rpc.result != null && !(p.rpc.hasError && p.rpc.error);
 
-/** The answer is an error of the binding (a JSON-RPC error at any status; on HTTP+JSON a 4xx/5xx). */
-export const isRefusal = (ctx: CheckContextWith<'dialect'>, p: Probe) => (ctx.dialect.isRest ? p.http.status >= 400 : !!p.rpc?.hasError);
+/** The answer is an error of the binding (a JSON-RPC error at any status; on HTTP+JSON a 4xx/5xx; a gRPC status). */
+export const isRefusal = (ctx: CheckContextWith<'dialect'>, p: Probe): boolean =>
+  p.grpc ? p.grpc.kind === 'error' : ctx.dialect.isRest ? p.http.status >= 400 : !!p.rpc?.hasError;
 
 /** The state of the Task a successful answer carries (JSON-RPC result, REST body; v1.0 send wraps it in `task`). */
 export function answeredState(ctx: CheckContextWith<'dialect'>, p: Probe): { state?: TaskState; raw?: string } | undefined {
   if (!isSuccess(ctx, p)) return undefined;
+  if (p.grpc) return p.grpc.kind === 'task' ? { state: p.grpc.task.state, raw: p.grpc.task.rawState } : {};
   let v: unknown = ctx.dialect.isRest
     ? (() => {
         const j = p.http.json();
@@ -103,7 +107,5 @@ export const readBack = (ctx: CheckContextWith<'dialect'>, id: string): Promise<
 
 export const readBackEvidence = (o: CallOutcome | undefined, label: string): Evidence[] => (o ? [exchangeEvidence(o.http, label)] : []);
 
-export const V1_UNSUPPORTED = (ctx: CheckContextWith<'dialect'>, p: Probe) =>
-  ctx.dialect.isRest
-    ? p.http.status === 400 && (p.rest?.reason === undefined || probeIs(ctx, p, 'UnsupportedOperation'))
-    : probeIs(ctx, p, 'UnsupportedOperation');
+/** UnsupportedOperation, or its HTTP+JSON / gRPC status without an ErrorInfo reason. */
+export const V1_UNSUPPORTED = (ctx: CheckContextWith<'dialect'>, p: Probe) => probeMayBe(ctx, p, 'UnsupportedOperation');

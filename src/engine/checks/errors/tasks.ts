@@ -3,7 +3,7 @@
  * a message to a finished task, and (v1.0) a message whose contextId differs from its task's.
  */
 import type { CallOutcome } from '../../protocol/dialect';
-import { ERROR_REASON, JSONRPC_CODE, LEGACY_DOCUMENT_CODES } from '../../protocol/errors';
+import { JSONRPC_CODE, LEGACY_DOCUMENT_CODES } from '../../protocol/errors';
 import type { TaskView } from '../../protocol/shapes';
 import { isTerminal } from '../../protocol/states';
 import { isRecord } from '../../util/json';
@@ -14,8 +14,7 @@ import { unknownTaskId } from '../setups/probe-ids';
 import {
   answered,
   crashVerdict,
-  expectRest,
-  expectRpcCode,
+  expectError,
   isClientError,
   malformedIdVerdict,
   only,
@@ -28,35 +27,24 @@ import { noFinishedTask, ownFinishedRun, primarySkill, runningCandidates, runTas
 import { terminalChanged } from '../../judges/rules';
 import { answeredState, isRefusal, isSuccess, outcomeNotFound, PROBES, readBack, readBackEvidence, V1_UNSUPPORTED } from './shared';
 
-/** HTTP+JSON statuses for TaskNotCancelable: 400 (v1.0.1) or 409 (v1.0.0, a2a-python 0.3); v0.x: another 4xx is an advisory. */
-function cancelStatuses(ctx: CheckContextWith<'dialect'>): RestExpect {
-  return {
-    pass: only(400, 409),
-    expected: 'HTTP 400 or 409',
-    reason: ERROR_REASON.TaskNotCancelable,
-    advisory:
-      ctx.generation === 'v1.0'
-        ? undefined
-        : (s) =>
-            isClientError(s) && s !== 404
-              ? `v0.x has no HTTP mapping table: HTTP ${s} refuses the cancel, though 400 or 409 is what servers customarily send.`
-              : undefined,
-  };
-}
+/** v0.x HTTP+JSON statuses for TaskNotCancelable (no table: v1.0's 400, or v1.0.0's 409); another 4xx is an advisory. */
+const V0_CANCEL_STATUSES: RestExpect = {
+  pass: only(400, 409),
+  expected: 'HTTP 400 or 409',
+  advisory: (s) =>
+    isClientError(s) && s !== 404
+      ? `v0.x has no HTTP mapping table: HTTP ${s} refuses the cancel, though 400 or 409 is what servers customarily send.`
+      : undefined,
+};
 
 /** Cancels a task that is already terminal; the judgement of the code (the callers judge the effects). */
 async function cancelFinished(ctx: CheckContextWith<'dialect'>, name: string, id: string, stateName: string): Promise<{ v: Verdict; p: Probe; what: string }> {
   const what = `Cancel of ${stateName} task ${id}`;
-  const p = await sendProbe(ctx, name, () =>
-    ctx.dialect.isRest
-      ? { kind: 'rest', ...ctx.dialect.route('cancel', { id }), body: '{}' }
-      : { kind: 'rpc', method: ctx.dialect.method('cancel'), params: { id } },
-  );
+  // HTTP+JSON: the id travels in the path, the body is empty (CancelTaskRequest's other fields).
+  const p = await sendProbe(ctx, name, () => ctx.dialect.request('cancel', { id }, { id }, {}));
   const skipped = refusedForCredentials(ctx, p.http);
   if (skipped) return { v: skipped, p, what };
-  const v = ctx.dialect.isRest
-    ? expectRest(ctx, p, what, cancelStatuses(ctx))
-    : expectRpcCode(ctx, p, what, { codes: [JSONRPC_CODE.TaskNotCancelable], names: 'TaskNotCancelable' });
+  const v = expectError(ctx, p, what, 'TaskNotCancelable', { rest: ctx.generation === 'v1.0' ? undefined : V0_CANCEL_STATUSES });
   return { v, p, what };
 }
 
@@ -70,19 +58,16 @@ export const errorsTaskNotFound = defineCheck({
     legacy: `v0.1.0 §8.2 (${JSONRPC_CODE.TaskNotFound} TaskNotFoundError)`,
     'v0.2': 'v0.2.6 §8.2',
     'v0.3': 'v0.3.0 §8.2',
-    'v1.0': 'v1.0.1 §3.1.3, §3.3.2, §5.4 (TaskNotFound / NOT_FOUND / 404)',
+    'v1.0': 'v1.0.1 §3.1.3, §3.3.2, §5.4 (TaskNotFound / 404 / gRPC NOT_FOUND), §10.6',
   },
-  recommendation: `When the task store has no such id, answer TaskNotFoundError ${JSONRPC_CODE.TaskNotFound} (HTTP+JSON: 404 with ErrorInfo reason TASK_NOT_FOUND in v1.0) rather than null, an empty task or a 500.`,
-  requires: ['http-binding'],
+  recommendation: `When the task store has no such id, answer TaskNotFoundError ${JSONRPC_CODE.TaskNotFound} (v1.0 HTTP+JSON: 404, gRPC: NOT_FOUND, each with ErrorInfo reason TASK_NOT_FOUND) rather than null, an empty task or a 500.`,
+  requires: ['dialect'],
   run: async (ctx) => {
     const p = await PROBES['task-not-found'](ctx);
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
     const what = `Get of an unknown task (${p.taskId?.id ?? '?'})`;
-    const v = ctx.dialect.isRest
-      ? expectRest(ctx, p, what, { pass: only(404), expected: 'HTTP 404', reason: ERROR_REASON.TaskNotFound })
-      : expectRpcCode(ctx, p, what, { codes: [JSONRPC_CODE.TaskNotFound], names: 'TaskNotFound' });
-    return malformedIdVerdict(ctx, p, v);
+    return malformedIdVerdict(ctx, p, expectError(ctx, p, what, 'TaskNotFound'));
   },
 });
 
@@ -96,10 +81,10 @@ export const errorsCancelTerminal = defineCheck({
     legacy: `v0.1.0 §8.2 (${JSONRPC_CODE.TaskNotCancelable} TaskNotCancelableError)`,
     'v0.2': 'v0.2.6 §8.2',
     'v0.3': 'v0.3.0 §8.2',
-    'v1.0': 'v1.0.1 §3.1.5 (HTTP 400 in v1.0.1, 409 in v1.0.0)',
+    'v1.0': 'v1.0.1 §3.1.5, §5.4 (HTTP 400 in v1.0.1, 409 in v1.0.0; gRPC FAILED_PRECONDITION), §10.6',
   },
-  recommendation: `Guard terminal states: a cancel of a completed, failed or rejected task must answer TaskNotCancelableError ${JSONRPC_CODE.TaskNotCancelable} (HTTP+JSON: 400, or 409 per v1.0.0), never a 500 and never a silently "canceled" completed task.`,
-  requires: ['http-binding'],
+  recommendation: `Guard terminal states: a cancel of a completed, failed or rejected task must answer TaskNotCancelableError ${JSONRPC_CODE.TaskNotCancelable} (HTTP+JSON: 400, or 409 per v1.0.0; gRPC: FAILED_PRECONDITION with reason TASK_NOT_CANCELABLE), never a 500 and never a silently "canceled" completed task.`,
+  requires: ['dialect'],
   run: async (ctx) => {
     const r = await ownFinishedRun(ctx, 'cancel-terminal');
     const t = r?.final;
@@ -139,10 +124,10 @@ export const errorsCancelTwice = defineCheck({
     legacy: `v0.1.0 §8.2 (${JSONRPC_CODE.TaskNotCancelable})`,
     'v0.2': 'v0.2.6 §8.2',
     'v0.3': 'v0.3.0 §8.2',
-    'v1.0': 'v1.0.1 §3.1.5, §3.3.1 Idempotency',
+    'v1.0': 'v1.0.1 §3.1.5, §3.3.1 Idempotency, §10.6',
   },
-  recommendation: `Answer a cancel of a task that is already canceled with TaskNotCancelableError ${JSONRPC_CODE.TaskNotCancelable} (HTTP+JSON 400). In v1.0 the specification also calls cancel idempotent (§3.3.1) and lets a duplicate return TaskNotFoundError once the task was purged; pick one behaviour and document it. Never change the state of a canceled task.`,
-  requires: ['http-binding'],
+  recommendation: `Answer a cancel of a task that is already canceled with TaskNotCancelableError ${JSONRPC_CODE.TaskNotCancelable} (HTTP+JSON 400; gRPC FAILED_PRECONDITION). In v1.0 the specification also calls cancel idempotent (§3.3.1) and lets a duplicate return TaskNotFoundError once the task was purged; pick one behaviour and document it. Never change the state of a canceled task.`,
+  requires: ['dialect'],
   run: async (ctx) => {
     const canceled = await canceledTaskId(ctx);
     if (!canceled) return skip('No task was canceled in this run (see lifecycle.cancel), so there is none to cancel again.', 'precondition');
@@ -196,10 +181,10 @@ export const errorsMessageToTerminal = defineCheck({
     legacy: `v0.1.0 §8.2 (${LEGACY_DOCUMENT_CODES.InvalidTaskState} InvalidTaskStateError, document only)`,
     'v0.2': 'v0.2.6 §7.1',
     'v0.3': 'v0.3.0 §7.1',
-    'v1.0': 'v1.0.1 §3.1.1, §5.4 (UnsupportedOperationError)',
+    'v1.0': 'v1.0.1 §3.1.1, §5.4 (UnsupportedOperationError; gRPC FAILED_PRECONDITION), §10.6',
   },
-  recommendation: `Refuse messages that target a task in a terminal state: v1.0 requires UnsupportedOperationError (${JSONRPC_CODE.UnsupportedOperation}; HTTP+JSON 400 UNSUPPORTED_OPERATION); earlier versions any error. Leave the task untouched (no history entry, no restart) and create a new task in the same context instead.`,
-  requires: ['http-binding'],
+  recommendation: `Refuse messages that target a task in a terminal state: v1.0 requires UnsupportedOperationError (${JSONRPC_CODE.UnsupportedOperation}; HTTP+JSON 400, gRPC FAILED_PRECONDITION, reason UNSUPPORTED_OPERATION); earlier versions any error. Leave the task untouched (no history entry, no restart) and create a new task in the same context instead.`,
+  requires: ['dialect'],
   run: async (ctx) => {
     const r = await ownFinishedRun(ctx, 'message-to-terminal');
     const t = r?.final;
@@ -216,16 +201,14 @@ export const errorsMessageToTerminal = defineCheck({
     let v: Verdict;
     let after: CallOutcome | undefined;
     if (ctx.generation === 'v1.0') {
-      v = ctx.dialect.isRest
-        ? expectRest(ctx, p, what, { pass: only(400), expected: 'HTTP 400 UNSUPPORTED_OPERATION', reason: ERROR_REASON.UnsupportedOperation })
-        : expectRpcCode(ctx, p, what, {
-            codes: [JSONRPC_CODE.UnsupportedOperation],
-            names: 'UnsupportedOperation',
-            hints: {
-              [JSONRPC_CODE.InvalidParams]:
-                'a2a-python\'s DefaultRequestHandler answers InvalidParams ("Task … is in terminal state"); v1.0.1 §3.1.1 names UnsupportedOperationError.',
-            },
-          });
+      v = expectError(ctx, p, what, 'UnsupportedOperation', {
+        rpc: {
+          hints: {
+            [JSONRPC_CODE.InvalidParams]:
+              'a2a-python\'s DefaultRequestHandler answers InvalidParams ("Task … is in terminal state"); v1.0.1 §3.1.1 names UnsupportedOperationError.',
+          },
+        },
+      });
       if (v.status === 'fail' && probeIs(ctx, p, 'TaskNotFound')) {
         after = await readBack(ctx, id);
         if (outcomeNotFound(after))
@@ -276,10 +259,10 @@ export const errorsUnknownTaskMessage = defineCheck({
   specRefs: {
     'v0.2': `v0.2.6 §8.2 (${JSONRPC_CODE.TaskNotFound})`,
     'v0.3': `v0.3.0 §8.2 (${JSONRPC_CODE.TaskNotFound})`,
-    'v1.0': 'v1.0.1 §3.4.2 Task Identifier Semantics, §5.4',
+    'v1.0': 'v1.0.1 §3.4.2 Task Identifier Semantics, §5.4, §10.6',
   },
-  recommendation: `When message.taskId names no task, answer TaskNotFoundError ${JSONRPC_CODE.TaskNotFound} (HTTP+JSON: 404 TASK_NOT_FOUND) instead of creating a task, ignoring the id or answering another error. Task ids are server-generated: a client names one only to continue that task.`,
-  requires: ['http-binding'],
+  recommendation: `When message.taskId names no task, answer TaskNotFoundError ${JSONRPC_CODE.TaskNotFound} (HTTP+JSON: 404, gRPC: NOT_FOUND, reason TASK_NOT_FOUND) instead of creating a task, ignoring the id or answering another error. Task ids are server-generated: a client names one only to continue that task.`,
+  requires: ['dialect'],
   run: async (ctx) => {
     if (ctx.generation === 'legacy')
       return skip('Legacy clients choose task ids: tasks/send with a new id creates the task (v0.1.0 §7.1.1).', 'not-applicable');
@@ -290,9 +273,7 @@ export const errorsUnknownTaskMessage = defineCheck({
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
     const what = `A message with taskId ${taskId.id} (no such task)`;
-    let v = ctx.dialect.isRest
-      ? expectRest(ctx, p, what, { pass: only(404), expected: 'HTTP 404', reason: ERROR_REASON.TaskNotFound })
-      : expectRpcCode(ctx, p, what, { codes: [JSONRPC_CODE.TaskNotFound], names: 'TaskNotFound' });
+    let v = expectError(ctx, p, what, 'TaskNotFound');
     if (v.status === 'fail' && isSuccess(ctx, p)) {
       const st = answeredState(ctx, p);
       v = fail(
@@ -320,8 +301,8 @@ export const errorsContextMismatch = defineCheck({
   level: 'MUST',
   phase: 'suite',
   specRefs: { 'v1.0': 'v1.0.1 §3.4.3 Multi-Turn Conversation Patterns' },
-  recommendation: `When a message names an existing task and a contextId other than that task's, reject it with an error (e.g. InvalidParams ${JSONRPC_CODE.InvalidParams}, HTTP 400) before touching the task: do not append it to the history, resume the task or move it to the new context.`,
-  requires: ['http-binding'],
+  recommendation: `When a message names an existing task and a contextId other than that task's, reject it with an error (e.g. InvalidParams ${JSONRPC_CODE.InvalidParams}, HTTP 400, gRPC INVALID_ARGUMENT) before touching the task: do not append it to the history, resume the task or move it to the new context.`,
+  requires: ['dialect'],
   run: async (ctx) => {
     if (ctx.generation !== 'v1.0') return skip('Only v1.0 requires rejecting a mismatching contextId (§3.4.3).', 'not-applicable');
     const runs = await skillRuns(ctx);

@@ -2,9 +2,9 @@
  * Error checks on A2A-Version (v1.0): an unsupported version is refused, and a request without the header is
  * treated as 0.3.
  */
-import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials } from '../define';
+import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip } from '../define';
 import { unknownTaskId } from '../setups/probe-ids';
-import { answered, crashVerdict, expectRest, expectRpcCode, only, probeIs, sendProbe } from '../setups/probes';
+import { answered, crashVerdict, expectError, probeIs, probeMayBe, probeUnknownMethod, sendProbe } from '../setups/probes';
 import { describeOperation, fillPath, methodName, restRoute } from '../../protocol/operations';
 import { ERROR_REASON, JSONRPC_CODE } from '../../protocol/errors';
 
@@ -14,9 +14,11 @@ export const errorsVersionUnsupported = defineCheck({
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { 'v1.0': `v1.0.1 §3.6.2 Server Responsibilities, §5.4 (${JSONRPC_CODE.VersionNotSupported} / HTTP 400)` },
-  recommendation: `Read A2A-Version on every request; when you cannot apply the requested version answer VersionNotSupportedError ${JSONRPC_CODE.VersionNotSupported} (HTTP+JSON 400 with reason VERSION_NOT_SUPPORTED) instead of silently applying another version.`,
-  requires: ['http-binding'],
+  specRefs: {
+    'v1.0': `v1.0.1 §3.6.2 Server Responsibilities, §5.4 (${JSONRPC_CODE.VersionNotSupported} / HTTP 400 / gRPC FAILED_PRECONDITION), §10.2 (a2a-version metadata)`,
+  },
+  recommendation: `Read A2A-Version on every request; when you cannot apply the requested version answer VersionNotSupportedError ${JSONRPC_CODE.VersionNotSupported} (HTTP+JSON 400, gRPC FAILED_PRECONDITION, with reason VERSION_NOT_SUPPORTED; over gRPC the version is the a2a-version metadata) instead of silently applying another version.`,
+  requires: ['dialect'],
   run: async (ctx) => {
     const h = { 'A2A-Version': '99.0' };
     const p = await sendProbe(ctx, 'version-unsupported', async () => {
@@ -26,9 +28,7 @@ export const errorsVersionUnsupported = defineCheck({
     const skipped = refusedForCredentials(ctx, p.http);
     if (skipped) return skipped;
     const processed = probeIs(ctx, p, 'TaskNotFound') ? ' The request was processed (TaskNotFound for our probe id): the header was ignored.' : '';
-    const v = ctx.dialect.isRest
-      ? expectRest(ctx, p, 'A2A-Version: 99.0', { pass: only(400), expected: 'HTTP 400 VERSION_NOT_SUPPORTED', reason: ERROR_REASON.VersionNotSupported })
-      : expectRpcCode(ctx, p, 'A2A-Version: 99.0', { codes: [JSONRPC_CODE.VersionNotSupported], names: 'VersionNotSupported' });
+    const v = expectError(ctx, p, 'A2A-Version: 99.0', 'VersionNotSupported');
     return v.status === 'fail' && processed ? { ...v, message: `${v.message}${processed}` } : v;
   },
 });
@@ -39,9 +39,9 @@ export const errorsVersionMissing = defineCheck({
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { 'v1.0': 'v1.0.1 §3.6.2 (Agents MUST interpret empty value as 0.3 version)' },
-  recommendation: `Treat a request without A2A-Version as a 0.3 request: where the card declares a 0.3 interface at the same URL, serve it through the v0.3 compatibility layer (e.g. @a2a-js/sdk legacyCompat); otherwise answer VersionNotSupportedError ${JSONRPC_CODE.VersionNotSupported} (HTTP+JSON 400 VERSION_NOT_SUPPORTED). Answering it with v1.0 semantics hides version bugs in clients.`,
-  requires: ['http-binding'],
+  specRefs: { 'v1.0': 'v1.0.1 §3.6.2 (Agents MUST interpret empty value as 0.3 version), §10.2 (gRPC: a2a-version metadata)' },
+  recommendation: `Treat a request without A2A-Version as a 0.3 request: where the card declares a 0.3 interface at the same URL, serve it through the v0.3 compatibility layer (e.g. @a2a-js/sdk legacyCompat); otherwise answer VersionNotSupportedError ${JSONRPC_CODE.VersionNotSupported} (HTTP+JSON 400, gRPC FAILED_PRECONDITION, reason VERSION_NOT_SUPPORTED; over gRPC a request without a2a-version metadata). Answering it with v1.0 semantics hides version bugs in clients.`,
+  requires: ['dialect'],
   run: async (ctx) => {
     const omit = ['A2A-Version'];
     const norm = (u: string | undefined) => (u ?? '').replace(/\/+$/, '');
@@ -51,6 +51,9 @@ export const errorsVersionMissing = defineCheck({
         /^0\.3(\.|$)/.test(i.protocolVersion ?? '') &&
         String(i.binding).toUpperCase() === String(ctx.binding ?? '').toUpperCase(),
     );
+    // A 0.3 gRPC interface is another service (the v0.3 a2a.proto's package a2a.v1), which this tool does not call.
+    if (iface03 && ctx.dialect.binding === 'GRPC')
+      return skip('The card declares a 0.3 gRPC interface at this URL: the v0.3 gRPC service (package a2a.v1) is not one this tool calls.', 'not-applicable');
     const taskId = await unknownTaskId(ctx);
     if (iface03) {
       const get03 = restRoute('v0.3', 'get');
@@ -96,17 +99,15 @@ export const errorsVersionMissing = defineCheck({
     const crash = crashVerdict(ctx, p, what);
     if (crash) return crash;
     const evidence = [exchangeEvidence(p.http)];
-    const code = p.rpc?.error?.code;
-    if (code === JSONRPC_CODE.VersionNotSupported || p.rest?.reason === ERROR_REASON.VersionNotSupported)
-      return pass(`${what}: refused with VersionNotSupported.`, evidence);
-    if (ctx.dialect.isRest && p.http.status === 400 && p.rest?.reason === undefined)
-      return pass(`${what}: refused with HTTP 400 (a v1.0 task lookup would have answered 404).`, evidence);
-    const treatedAsOld =
-      code === JSONRPC_CODE.MethodNotFound
-        ? `treated as a 0.3 request (GetTask is not a 0.3 method: ${code})`
-        : ctx.dialect.isRest && p.http.status === 404 && p.rest?.reason !== ERROR_REASON.TaskNotFound
-          ? 'treated as a non-1.0 request (HTTP 404 without TASK_NOT_FOUND)'
-          : undefined;
+    if (probeIs(ctx, p, 'VersionNotSupported')) return pass(`${what}: refused with VersionNotSupported.`, evidence);
+    // Its status without an ErrorInfo reason (HTTP 400, gRPC FAILED_PRECONDITION): errors.details / errors.grpc-status ask the reason.
+    if (probeMayBe(ctx, p, 'VersionNotSupported'))
+      return pass(`${what}: refused with ${answered(p)} (a v1.0 task lookup would have answered TaskNotFound).`, evidence);
+    const treatedAsOld = probeUnknownMethod(ctx, p)
+      ? `treated as a 0.3 request (GetTask is not a 0.3 method: ${p.grpc ? 'UNIMPLEMENTED' : JSONRPC_CODE.MethodNotFound})`
+      : ctx.dialect.isRest && p.http.status === 404 && p.rest?.reason !== ERROR_REASON.TaskNotFound
+        ? 'treated as a non-1.0 request (HTTP 404 without TASK_NOT_FOUND)'
+        : undefined;
     if (treatedAsOld) {
       return {
         ...fail(

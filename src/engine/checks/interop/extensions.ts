@@ -5,12 +5,12 @@
  * extensions (protocol/extensions.ts), so an agent that enforces them serves the suite.
  */
 import type { Evidence } from '../../model/check';
-import { ERROR_REASON, JSONRPC_CODE } from '../../protocol/errors';
+import { JSONRPC_CODE } from '../../protocol/errors';
 import { extensionHeaderName, splitExtensions } from '../../protocol/extensions';
 import type { CheckContextWith } from '../context';
 import { judge } from '../card/common';
 import { defineCheck, ev, exchangeEvidence, fail, refusedForCredentials, skip, type Verdict } from '../define';
-import { answered, crashVerdict, expectRest, expectRpcCode, only, sendProbe, type Probe } from '../setups/probes';
+import { answered, crashVerdict, expectError, sendProbe, type Probe } from '../setups/probes';
 import { primarySkill, skillInput } from '../setups/tasks';
 import { isSuccess } from '../errors/shared';
 
@@ -37,9 +37,9 @@ export const errorsExtensionRequired = defineCheck({
   category: 'error-handling',
   level: 'MUST',
   phase: 'suite',
-  specRefs: { 'v1.0': `v1.0.1 §3.3.4 Capability Validation, §5.4 (${JSONRPC_CODE.ExtensionSupportRequired} / HTTP 400)` },
-  recommendation: `When the card marks an extension required: true, refuse a message whose A2A-Extensions header does not name it with ExtensionSupportRequiredError ${JSONRPC_CODE.ExtensionSupportRequired} (HTTP+JSON: 400 FAILED_PRECONDITION, ErrorInfo reason EXTENSION_SUPPORT_REQUIRED), so clients learn what they must support. If the agent can serve clients without it, mark the extension required: false.`,
-  requires: ['http-binding'],
+  specRefs: { 'v1.0': `v1.0.1 §3.3.4 Capability Validation, §5.4 (${JSONRPC_CODE.ExtensionSupportRequired} / HTTP 400 / gRPC FAILED_PRECONDITION), §10.2` },
+  recommendation: `When the card marks an extension required: true, refuse a message whose A2A-Extensions header (gRPC: a2a-extensions metadata) does not name it with ExtensionSupportRequiredError ${JSONRPC_CODE.ExtensionSupportRequired} (HTTP+JSON: 400; gRPC: FAILED_PRECONDITION; ErrorInfo reason EXTENSION_SUPPORT_REQUIRED), so clients learn what they must support. If the agent can serve clients without it, mark the extension required: false.`,
+  requires: ['dialect'],
   run: async (ctx): Promise<Verdict> => {
     const required = requiredUris(ctx);
     if (!required.length) return skip('The card declares no required extension.', 'not-applicable');
@@ -50,9 +50,7 @@ export const errorsExtensionRequired = defineCheck({
     if (isSuccess(ctx, p)) {
       return fail(`${what} was served: the agent did not enforce the extension its card marks required.`, [exchangeEvidence(p.http)]);
     }
-    return ctx.dialect.isRest
-      ? expectRest(ctx, p, what, { pass: only(400), expected: 'HTTP 400 EXTENSION_SUPPORT_REQUIRED', reason: ERROR_REASON.ExtensionSupportRequired })
-      : expectRpcCode(ctx, p, what, { codes: [JSONRPC_CODE.ExtensionSupportRequired], names: 'ExtensionSupportRequired' });
+    return expectError(ctx, p, what, 'ExtensionSupportRequired');
   },
 });
 
@@ -62,10 +60,10 @@ export const interopExtensions = defineCheck({
   category: 'interop',
   level: 'SHOULD',
   phase: 'suite',
-  specRefs: { 'v1.0': 'v1.0.1 §4.6 Extensions (§4.6.3 Extension Versioning and Compatibility)' },
+  specRefs: { 'v1.0': 'v1.0.1 §4.6 Extensions (§4.6.3 Extension Versioning and Compatibility), §10.2 (gRPC: a2a-extensions metadata)' },
   recommendation:
     'Read A2A-Extensions on each request: activate the extensions you support, ignore URIs you do not know (v1.0.1 §4.6.3), and refuse only when a required extension is missing. Listing the activated extensions in an A2A-Extensions response header tells the client which ones applied (@a2a-js/sdk does).',
-  requires: ['http-binding'],
+  requires: ['dialect'],
   run: async (ctx): Promise<Verdict> => {
     const declared = declaredUris(ctx);
     if (!declared.length) return skip('The card declares no extension.', 'not-applicable');

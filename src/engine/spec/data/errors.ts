@@ -102,6 +102,15 @@ const JSONRPC_CODES_NOTE =
 const V1_TASK_NOT_FOUND_ROW = 'TaskNotFoundError: The task ID does not exist or is not accessible.';
 const V1_UNSUPPORTED_ROW = v1Row('| UnsupportedOperationError | -32004 | FAILED_PRECONDITION | 400 Bad Request |');
 const V1_NOT_FOUND_ROW = v1Row('| TaskNotFoundError | -32001 | NOT_FOUND | 404 Not Found |');
+/** gRPC (v1.0.1 §10.6): the error is the status code of the §5.4 table (its ErrorInfo: errors.grpc-status). */
+const V1_GRPC_CODE: SpecSentence = { doc: 'a2a-v1.0.1', section: '§10.6 Error Handling', quote: 'Error Code: Mapped to status.code (gRPC status code enum)', keyword: 'none' };
+/** gRPC (v1.0.1 §10.2): A2A-Version and A2A-Extensions travel as metadata. */
+const V1_GRPC_METADATA: SpecSentence = {
+  doc: 'a2a-v1.0.1',
+  section: '§10.2 Service Parameter Transmission',
+  quote: 'Implementations MUST extract A2A service parameters from gRPC metadata for processing',
+  keyword: 'MUST',
+};
 
 // ---------------------------------------------------------------- per check
 
@@ -309,6 +318,7 @@ export const SPEC: Record<string, CheckSpec> = {
         },
         V1_MAPPED,
         V1_NOT_FOUND_ROW,
+        V1_GRPC_CODE,
       ],
       note: 'For a malformed id the release contradicts itself: §3.3.2 lists "Invalid task ID format" as a validation error (-32602 / 400) while the TaskNotFoundError row says the id "might be invalid". Only an id shaped like the agent\'s own task ids must get TaskNotFound.',
     },
@@ -349,6 +359,7 @@ export const SPEC: Record<string, CheckSpec> = {
           quote: '| TaskNotCancelableError | -32002 | FAILED_PRECONDITION | 409 Conflict |',
           keyword: 'none',
         },
+        V1_GRPC_CODE,
       ],
       note: 'HTTP+JSON: v1.0.1 maps TaskNotCancelable to 400, v1.0.0 to 409; both are v1.0 (the ErrorInfo reason TASK_NOT_CANCELABLE tells them apart).',
     },
@@ -398,6 +409,7 @@ export const SPEC: Record<string, CheckSpec> = {
           keyword: 'none',
         },
         V1_APPROPRIATE,
+        V1_GRPC_CODE,
       ],
       level: 'MAY',
       note: 'Contradiction: §3.3.1 makes cancel idempotent (a second cancel may answer the canceled Task, or TaskNotFound once purged) while §3.1.5 lists TaskNotCancelable for an already canceled task. The canceled Task, TaskNotCancelable and TaskNotFound are all accepted; anything else is an advisory.',
@@ -453,6 +465,7 @@ export const SPEC: Record<string, CheckSpec> = {
         V1_APPROPRIATE,
         V1_MAPPED,
         V1_UNSUPPORTED_ROW,
+        V1_GRPC_CODE,
       ],
     },
   },
@@ -502,6 +515,7 @@ export const SPEC: Record<string, CheckSpec> = {
           keyword: 'MUST',
         },
         v1Row('| PushNotificationNotSupportedError | -32003 | FAILED_PRECONDITION | 400 Bad Request |'),
+        V1_GRPC_CODE,
       ],
     },
   },
@@ -516,6 +530,8 @@ export const SPEC: Record<string, CheckSpec> = {
           keyword: 'MUST',
         },
         v1Row('| VersionNotSupportedError | -32009 | FAILED_PRECONDITION | 400 Bad Request |'),
+        V1_GRPC_CODE,
+        V1_GRPC_METADATA,
       ],
     },
   },
@@ -531,6 +547,7 @@ export const SPEC: Record<string, CheckSpec> = {
           quote: 'If the version is not supported by the interface, agents MUST return a VersionNotSupportedError.',
           keyword: 'MUST',
         },
+        V1_GRPC_METADATA,
       ],
       note: 'A missing header means 0.3: an interface that declares only 1.0 must answer VersionNotSupported; one that also declares 0.3 must apply 0.3 semantics.',
     },
@@ -756,6 +773,7 @@ export const SPEC: Record<string, CheckSpec> = {
         },
         { doc: 'a2a-v1.0.1', section: '§3.1.1 Send Message (Errors)', quote: V1_TASK_NOT_FOUND_ROW, keyword: 'none' },
         V1_NOT_FOUND_ROW,
+        V1_GRPC_CODE,
       ],
     },
   },
@@ -837,6 +855,7 @@ export const SPEC: Record<string, CheckSpec> = {
           keyword: 'none',
         },
         V1_UNSUPPORTED_ROW,
+        V1_GRPC_CODE,
       ],
     },
   },
@@ -1210,8 +1229,10 @@ export const SPEC: Record<string, CheckSpec> = {
           keyword: 'MUST',
         },
         v1Row('| ExtensionSupportRequiredError | -32008 | FAILED_PRECONDITION | 400 Bad Request |'),
+        V1_GRPC_CODE,
+        V1_GRPC_METADATA,
       ],
-      note: 'Judged with one message that does not name the required extension in A2A-Extensions; every other request of the suite activates the required extensions, so the agent serves them.',
+      note: 'Judged with one message that does not name the required extension in A2A-Extensions (gRPC: a2a-extensions metadata); every other request of the suite activates the required extensions, so the agent serves them.',
     },
   },
 
@@ -1240,7 +1261,7 @@ export const SPEC: Record<string, CheckSpec> = {
         v1Row('| TaskNotFoundError | -32001 | NOT_FOUND | 404 Not Found |'),
         v1Row('| TaskNotCancelableError | -32002 | FAILED_PRECONDITION | 400 Bad Request |'),
       ],
-      note: 'gRPC interfaces only (the raw-HTTP error probes do not apply there): GetTask of an unknown task, and CancelTask of a task the suite saw finish.',
+      note: 'gRPC interfaces only: GetTask of an unknown task, and CancelTask of a task the suite saw finish, judged for the ErrorInfo and its domain; the error checks (errors.task-not-found, errors.cancel-terminal, ...) judge each error\'s status and reason over gRPC too.',
     },
   },
 };
