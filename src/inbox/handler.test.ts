@@ -95,7 +95,7 @@ describe('node inbox (CLI) and the remote client (dashboard)', () => {
     const inbox = createNodeInbox();
     const lease = await inbox.open({ expect: { token: 'tok-zzzzzz' } });
     expect(lease.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/inbox\/[0-9a-f]{32}$/);
-    const waiting = lease.waitFor((d) => d.length >= 2, 3000);
+    const waiting = lease.waitFor((d) => d.length >= 2, 10_000); // returns at the deliveries; 10 s for a busy machine
     await fetch(lease.url, { method: 'POST', body: '{"n":1}', headers: { 'X-A2A-Notification-Token': 'tok-zzzzzz' } });
     await fetch(lease.url, { method: 'POST', body: '{"n":2}' });
     const got = await waiting;
@@ -128,7 +128,7 @@ describe('node inbox (CLI) and the remote client (dashboard)', () => {
     try {
       const lease = await createRemoteInbox({ baseUrl: base, pollMs: 2000 }).open({ expect: { authorization: 'Bearer xyz-123456' } });
       expect(lease.url.startsWith(`${base}/inbox/`)).toBe(true);
-      const waiting = lease.waitFor((d) => d.length > 0, 3000);
+      const waiting = lease.waitFor((d) => d.length > 0, 10_000); // returns at the delivery; 10 s for a busy machine
       await fetch(lease.url, { method: 'POST', body: '{"task":{}}', headers: { Authorization: 'Bearer xyz-123456' } });
       const got = await waiting;
       expect(got[0]).toMatchObject({ authorization: 'match', body: '{"task":{}}' });

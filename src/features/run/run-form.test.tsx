@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import 'fake-indexeddb/auto';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ArchiveProvider } from '../../lib/archive-context';
 import { RunArchive } from '../../lib/db';
@@ -12,6 +12,8 @@ import { settingsStore } from '../../lib/settings-store';
 import { RunForm } from './run-form';
 
 afterEach(cleanup);
+// The machine is shared: IndexedDB and the run session can take more than Testing Library's default second.
+configure({ asyncUtilTimeout: 10_000 });
 beforeEach(() => {
   settingsStore.getState().update({ rememberCredentials: false });
   window.history.replaceState(null, '', '/');
