@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGrpcTransport } from '../../grpc/transport';
 import { createNodeHost } from '../../hosts/node';
 import { startDefectAgent, type RunningDefectAgent } from '../../testing/defect-agent';
 import { fakeHost, json, sampleCard } from '../../testing/fake-host';
@@ -1014,5 +1015,89 @@ describe('the clean test agent passes the new checks', () => {
     expect(byId['errors.context-mismatch']!.status).toBe('skip');
     expect(byId['errors.subscribe-terminal']!.status).toBe('pass');
     expect(byId['errors.subscribe-terminal']!.message).toMatch(/delivered the final state .* and closed/);
+  });
+});
+
+// ---------------------------------------------------------------- over gRPC
+
+describe('the error checks over gRPC (v1.0.1 §5.4, §10.6): the status and ErrorInfo reason from the error table', () => {
+  const ONLY = [
+    'errors.task-not-found',
+    'errors.cancel-terminal',
+    'errors.version-unsupported',
+    'errors.version-missing',
+    'errors.unknown-method',
+    'errors.invalid-params',
+    'errors.shape',
+  ];
+  const grpc = createGrpcTransport();
+  let agent: RunningDefectAgent;
+  beforeAll(async () => {
+    agent = await startDefectAgent({ generation: 'v1.0', binding: 'GRPC', slowTaskMs: 300, stepMs: 10 });
+  });
+  afterAll(async () => {
+    await agent.close();
+    grpc.close();
+  });
+  const grpcRun = async () => {
+    const report = await runConformance(
+      createNodeHost({ grpc }),
+      { agentUrl: agent.cardUrl.replace(/\/\.well-known\/.*$/, ''), only: ONLY, timeoutMs: 5000 },
+      () => {},
+    );
+    return Object.fromEntries(reportResults(report).map((r) => [r.id, r])) as Record<string, CheckResult>;
+  };
+
+  it('the clean agent passes, naming the gRPC status and reason it got', async () => {
+    agent.setDefects([]);
+    agent.setPermitted([]);
+    const byId = await grpcRun();
+    expect(byId['errors.task-not-found']!.status).toBe('pass');
+    expect(byId['errors.task-not-found']!.message).toMatch(/gRPC NOT_FOUND \(TASK_NOT_FOUND\)/);
+    expect(byId['errors.cancel-terminal']!.status).toBe('pass');
+    expect(byId['errors.cancel-terminal']!.message).toMatch(/gRPC FAILED_PRECONDITION \(TASK_NOT_CANCELABLE\)/);
+    expect(byId['errors.version-unsupported']!.status).toBe('pass');
+    expect(byId['errors.version-missing']!.status).toBe('pass');
+  });
+
+  it('the probes without a gRPC form are not applicable, each with its precise reason', async () => {
+    const byId = await grpcRun();
+    expect(byId['errors.unknown-method']!.status).toBe('skip');
+    expect(byId['errors.unknown-method']!.message).toMatch(/UNIMPLEMENTED/);
+    expect(byId['errors.invalid-params']!.message).toMatch(/no JSON on the gRPC wire/);
+    expect(byId['errors.shape']!.message).toMatch(/no JSON on the gRPC wire/);
+  });
+
+  it('a wrong status fails with what was expected; INTERNAL without details is a plain failure, not a crash', async () => {
+    agent.setDefects(['task-not-found-wrong-code']);
+    try {
+      const byId = await grpcRun();
+      expect(byId['errors.task-not-found']!.status).toBe('fail');
+      expect(byId['errors.task-not-found']!.message).toMatch(
+        /expected TaskNotFound \(gRPC NOT_FOUND with ErrorInfo reason TASK_NOT_FOUND\), got gRPC INVALID_ARGUMENT/,
+      );
+    } finally {
+      agent.setDefects([]);
+    }
+    agent.setDefects(['grpc-bare-errors']);
+    try {
+      const byId = await grpcRun();
+      expect(byId['errors.cancel-terminal']!.status).toBe('fail');
+      expect(byId['errors.cancel-terminal']!.critical).toBeFalsy();
+      expect(byId['errors.cancel-terminal']!.message).toMatch(/got gRPC INTERNAL without an ErrorInfo/);
+    } finally {
+      agent.setDefects([]);
+    }
+  });
+
+  it("v1.0.0's UNIMPLEMENTED passes with its reason (grpc-v100-statuses)", async () => {
+    agent.setPermitted(['grpc-v100-statuses']);
+    try {
+      const byId = await grpcRun();
+      expect(byId['errors.version-unsupported']!.status).toBe('pass');
+      expect(byId['errors.version-unsupported']!.message).toMatch(/UNIMPLEMENTED \(VERSION_NOT_SUPPORTED\).*v1\.0\.0 status/);
+    } finally {
+      agent.setPermitted([]);
+    }
   });
 });
