@@ -8,7 +8,7 @@ import { isRecord } from '../../util/json';
 import type { CheckContextWith } from '../context';
 import { exchangeEvidence } from '../verdict';
 import { unknownTaskId } from '../setups/probe-ids';
-import { probeLane, probeMayBe, sendProbe, type Probe } from '../setups/probes';
+import { probeAnswer, probeLane, probeMayBe, sendProbe, type Probe } from '../setups/probes';
 
 export const ERRORS = {
   legacy: 'v0.1.0 §8 Error Handling',
@@ -82,8 +82,7 @@ export const isSuccess = (ctx: CheckContextWith<'dialect'>, p: Probe): boolean =
       : !!p.rpc?.hasResult && p.rpc.result != null && !(p.rpc.hasError && p.rpc.error);
 
 /** The answer is an error of the binding (a JSON-RPC error at any status; on HTTP+JSON a 4xx/5xx; a gRPC status). */
-export const isRefusal = (ctx: CheckContextWith<'dialect'>, p: Probe): boolean =>
-  p.grpc ? p.grpc.kind === 'error' : ctx.dialect.isRest ? p.http.status >= 400 : !!p.rpc?.hasError;
+export const isRefusal = (ctx: CheckContextWith<'dialect'>, p: Probe): boolean => probeAnswer(ctx, p).kind === 'error';
 
 /** The state of the Task a successful answer carries (JSON-RPC result, REST body; v1.0 send wraps it in `task`). */
 export function answeredState(ctx: CheckContextWith<'dialect'>, p: Probe): { state?: TaskState; raw?: string } | undefined {
