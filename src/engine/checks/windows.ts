@@ -41,7 +41,7 @@ export const CANCEL_STAY = { floorMs: 100, ceilingMs: 3000 } as const;
  */
 export const STREAM_CLOSE = { factor: 4, floorMs: 1500, ceilingMs: CLOSE_GRACE_MS } as const;
 /** Resubscribe: after the stream reports a pause (input-required), in multiples of the round trip of the send. */
-export const STREAM_PAUSE = { factor: 4, floorMs: 250, ceilingMs: 3000 } as const;
+export const STREAM_PAUSE = { factor: 4, floorMs: 100, ceilingMs: 3000 } as const;
 
 export const WINDOWS: readonly WindowSpec[] = [
   {
