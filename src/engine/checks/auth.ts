@@ -1,11 +1,13 @@
 /**
  * Authentication checks: requests without credentials are refused when the card requires them (with a
- * WWW-Authenticate challenge on 401), and the user's credentials are accepted.
+ * WWW-Authenticate challenge on 401), and the user's credentials are accepted. The probe is the operation table's
+ * GetTask of an unknown task on every binding: over gRPC credentials travel in metadata (v1.0.1 §10.2) and a refusal
+ * is the status UNAUTHENTICATED or PERMISSION_DENIED (§3.3.2), the 401 and 403 of the other bindings.
  */
 import { JSONRPC_CODE, LEGACY_DOCUMENT_CODES } from '../protocol/errors';
 import type { CheckDef } from './define';
-import { defineCheck, exchangeEvidence, fail, pass, refusedForCredentials, skip, transportVerdict, type Verdict } from './define';
-import { answered, probeIs, sendProbe, type Probe } from './setups/probes';
+import { defineCheck, exchangeEvidence, fail, pass, refusalOf, refusedForCredentials, skip, transportVerdict, type Verdict } from './define';
+import { answered, probeAnswer, probeIs, sendProbe, type Probe } from './setups/probes';
 import { unknownTaskId } from './setups/probe-ids';
 import { authRequirement, declaresSecurity } from './setups/security';
 import { skillRuns } from './setups/tasks';
@@ -26,14 +28,25 @@ function authProbe(ctx: CheckContextWith<'dialect'>, anonymous: boolean): Promis
   });
 }
 
+/** An error answer as what identifies it on its binding (JSON-RPC code, HTTP status, gRPC status, ErrorInfo reason). */
+function errorKey(ctx: CheckContextWith<'dialect'>, p: Probe): string | undefined {
+  const a = probeAnswer(ctx, p);
+  return a.kind === 'error' && a.error ? JSON.stringify([a.error.code, a.error.httpStatus, a.error.status, a.error.reason]) : undefined;
+}
+
 /** With credentials given: the credentialed call got the very same answer, so the anonymous one was not refused for lack of them. */
 async function sameWithCredentials(ctx: CheckContextWith<'dialect'>, anon: Probe): Promise<Probe | undefined> {
   if (ctx.credentials.kind === 'none') return undefined;
   const withCreds = await authProbe(ctx, false);
   if (!withCreds.http.responded || withCreds.http.status !== anon.http.status) return undefined;
-  if (ctx.dialect.isRest) return withCreds.rest?.reason === anon.rest?.reason ? withCreds : undefined;
-  const a = anon.rpc?.error?.code;
-  return typeof a === 'number' && withCreds.rpc?.error?.code === a ? withCreds : undefined;
+  const key = errorKey(ctx, anon);
+  return key !== undefined && errorKey(ctx, withCreds) === key ? withCreds : undefined;
+}
+
+/** The call was processed: a 2xx HTTP+JSON answer, a JSON-RPC result, a gRPC response message. */
+function gotResult(ctx: CheckContextWith<'dialect'>, p: Probe): boolean {
+  if (p.grpc) return p.grpc.kind === 'task' || p.grpc.kind === 'message' || p.grpc.kind === 'ok';
+  return ctx.dialect.isRest ? p.http.status < 400 : !!p.rpc?.hasResult;
 }
 
 /**
@@ -51,10 +64,10 @@ async function uncontrolled(ctx: CheckContextWith<'dialect'>, anon: Probe): Prom
       'precondition',
       evidence,
     );
-  const s = withCreds.http.status;
-  if (s === 401 || s === 403)
+  const refused = refusalOf(withCreds.http);
+  if (refused)
     return skip(
-      `The anonymous call was refused, but so was the same call with the credentials given (HTTP ${s}): a refusal that does not depend on the credentials proves nothing about authentication. Check the credentials.`,
+      `The anonymous call was refused, but so was the same call with the credentials given (${refused.said}): a refusal that does not depend on the credentials proves nothing about authentication. Check the credentials.`,
       'credentials',
       evidence,
     );
@@ -69,8 +82,8 @@ const authRequired = defineCheck({
   phase: 'suite',
   specRefs: AUTH,
   recommendation:
-    'Enforce the security requirements the card declares on every A2A endpoint (not on the card): put the auth middleware in front of the JSON-RPC/REST handlers and answer 401 (with WWW-Authenticate) or 403. An agent that requires credentials in its card but serves anonymous calls misleads its clients.',
-  requires: ['http-binding'],
+    'Enforce the security requirements the card declares on every A2A endpoint (not on the card): put the auth middleware in front of the JSON-RPC/REST handlers and answer 401 (with WWW-Authenticate) or 403; over gRPC, an interceptor that reads the credentials from the metadata and answers UNAUTHENTICATED or PERMISSION_DENIED. An agent that requires credentials in its card but serves anonymous calls misleads its clients.',
+  requires: ['dialect'],
   run: async (ctx) => {
     const req = authRequirement(ctx);
     if (!req.required) return skip(req.why, 'not-applicable');
@@ -78,23 +91,22 @@ const authRequired = defineCheck({
     if (!p.http.responded || p.http.error) return transportVerdict(p.http, 'calling without credentials');
     const s = p.http.status;
     const evidence = [exchangeEvidence(p.http)];
-    if (s === 401 || s === 403) {
+    const refused = refusalOf(p.http);
+    if (refused) {
       const control = await uncontrolled(ctx, p);
       if (control) return control;
       return pass(
-        `Rejected with HTTP ${s}. ${req.why}${ctx.credentials.kind === 'none' ? '' : ' The same call with the credentials given got past authentication.'}`,
+        `Rejected with ${refused.said}. ${req.why}${ctx.credentials.kind === 'none' ? '' : ' The same call with the credentials given got past authentication.'}`,
         evidence,
       );
     }
     const processed = `${req.why} Yet a call without credentials was processed`;
-    if (ctx.dialect.isRest) {
-      if (s < 400) return fail(`${processed}: ${answered(p)}.`, evidence);
-      if (s === 404) return fail(`${processed}: ${answered(p)} is the answer to the task lookup itself (TaskNotFound for our unknown id).`, evidence);
-    } else {
-      if (p.rpc?.hasResult) return fail(`${processed}: ${answered(p)}.`, evidence);
-      if (probeIs(ctx, p, 'TaskNotFound'))
-        return fail(`${processed}: it answered TaskNotFound (${JSONRPC_CODE.TaskNotFound}) for our unknown id, which means the lookup ran.`, evidence);
-    }
+    if (gotResult(ctx, p)) return fail(`${processed}: ${answered(p)}.`, evidence);
+    if (probeIs(ctx, p, 'TaskNotFound'))
+      return fail(
+        `${processed}: it answered TaskNotFound (${p.rpc ? JSONRPC_CODE.TaskNotFound : answered(p)}) for our unknown id, which means the lookup ran.`,
+        evidence,
+      );
     const same = await sameWithCredentials(ctx, p);
     if (same) {
       return fail(
@@ -118,7 +130,7 @@ const authRequired = defineCheck({
     }
     return {
       ...fail(
-        `A call without credentials was answered ${answered(p)}: neither processed nor refused with 401/403, so we cannot tell whether authentication is enforced.`,
+        `A call without credentials was answered ${answered(p)}: neither processed nor refused with ${p.grpc ? 'UNAUTHENTICATED or PERMISSION_DENIED' : '401/403'}, so we cannot tell whether authentication is enforced.`,
         evidence,
       ),
       advisory: 'The call was not processed visibly, so the MUST (reject requests without credentials) may be met; only the form of the refusal is unusual.',
@@ -140,7 +152,7 @@ const authChallenge = defineCheck({
   },
   recommendation:
     'Send a WWW-Authenticate header with every 401 (RFC 9110 §11.6.1 MUST), e.g. WWW-Authenticate: Bearer realm="agent"; clients use it to pick the scheme. If your server sets it, check that no proxy, gateway or CDN in front of the agent strips it.',
-  requires: ['http-binding'],
+  requires: ['http-auth-challenge'],
   run: async (ctx) => {
     const req = authRequirement(ctx);
     if (!req.required) return skip(req.why, 'not-applicable');
@@ -165,33 +177,33 @@ const authAccepted = defineCheck({
   phase: 'suite',
   specRefs: AUTH,
   recommendation:
-    'Accept the credentials in the place the card declares (the header name of the apiKey scheme, or Authorization: Bearer) on every operation. Check that the scheme in the card matches what the middleware reads.',
-  requires: ['http-binding'],
+    'Accept the credentials in the place the card declares (the header name of the apiKey scheme, or Authorization: Bearer; over gRPC the same names as metadata keys) on every operation. Check that the scheme in the card matches what the middleware reads.',
+  requires: ['dialect'],
   run: async (ctx) => {
     if (!declaresSecurity(ctx)) return skip('The card declares no security.', 'not-applicable');
     if (ctx.credentials.kind === 'none') return skip('No credentials were given for this run.', 'precondition');
     const p = await authProbe(ctx, false);
     if (!p.http.responded) return transportVerdict(p.http, 'calling with credentials');
-    const s = p.http.status;
-    // A 401 or 403 (refusedForCredentials gives its verdict for exactly these).
+    // A 401 or 403, or gRPC UNAUTHENTICATED or PERMISSION_DENIED (refusedForCredentials gives its verdict for exactly these).
     const refused = refusedForCredentials(ctx, p.http);
-    if (refused) {
+    const refusal = refusalOf(p.http);
+    if (refused && refusal) {
       // Refused everywhere: we cannot tell wrong credentials (expired, missing scope) from a wrong agent.
       const runs = await skillRuns(ctx);
-      const accepted = runs.find((r) => r.send.http.responded && r.send.http.status !== 401 && r.send.http.status !== 403);
+      const accepted = runs.find((r) => r.send.http.responded && !refusalOf(r.send.http));
       if (!accepted) return refused;
-      if (s === 403) {
+      if (refusal.status === 403) {
         return pass(
-          `HTTP 403 for ${ctx.dialect.describe('get')} of a task that does not exist, while the same credentials were accepted for ${ctx.dialect.describe('send')}: an authorization decision on an unknown task (v1.0.1 §3.3.2 Authorization Errors), not a refusal of the credentials.`,
+          `${refusal.said} for ${ctx.dialect.describe('get')} of a task that does not exist, while the same credentials were accepted for ${ctx.dialect.describe('send')}: an authorization decision on an unknown task (v1.0.1 §3.3.2 Authorization Errors), not a refusal of the credentials.`,
           [exchangeEvidence(accepted.send.http, 'accepted'), exchangeEvidence(p.http, 'forbidden')],
         );
       }
       return fail(
-        `The credentials were accepted for ${ctx.dialect.describe('send')} but refused (HTTP 401) for ${ctx.dialect.describe('get')}: the agent enforces its scheme inconsistently.`,
+        `The credentials were accepted for ${ctx.dialect.describe('send')} but refused (${refusal.said}) for ${ctx.dialect.describe('get')}: the agent enforces its scheme inconsistently.`,
         [exchangeEvidence(accepted.send.http, 'accepted'), exchangeEvidence(p.http, 'refused')],
       );
     }
-    return pass(`Accepted (HTTP ${s}).`, [exchangeEvidence(p.http)]);
+    return pass(`Accepted (${p.grpc ? answered(p) : `HTTP ${p.http.status}`}).`, [exchangeEvidence(p.http)]);
   },
 });
 

@@ -184,10 +184,10 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
   'card-bad-signature': { setup: 'signed', on: V03_UP, fails: ['card.signatures'], level: 'partial' },
   // v0.3 names no canonical form to sign: a signature that does not verify is advice there (spec data note).
   'card-signature-tampered': { setup: 'signed', on: V03_UP, fails: ['card.signatures.verified'], level: 'full', levelOn: each(V1, 'partial') },
-  // Not on gRPC: both checks fetch the extended card with HTTP requests.
+  // gRPC: the GetExtendedAgentCard RPC answers without credentials.
   'extended-card-anonymous': {
     setup: 'extended',
-    on: http([...V02, ...V03_UP]),
+    on: [...V02, ...V03_UP],
     fails: ['card.extended', 'security.extended-card.anonymous'],
     level: 'partial',
   },
@@ -433,10 +433,11 @@ const DEFECTS: Record<DefectName, DefectExpectation | DefectExpectation[]> = {
     level: 'partial',
   },
   // ------------------------------------------------------------------ auth, interop
-  'auth-not-enforced': { setup: 'auth', on: HTTP, fails: ['auth.required'], level: 'partial' },
+  'auth-not-enforced': { setup: 'auth', fails: ['auth.required'], level: 'partial' },
+  // Not on gRPC: a challenge is the WWW-Authenticate header of an HTTP 401 (auth.challenge does not apply to gRPC).
   'auth-no-www-authenticate': { setup: 'auth', on: HTTP, fails: ['auth.challenge'], level: 'partial' },
   // gRPC: the GetTask of errors.grpc-status meets the refusal (UNAUTHENTICATED, not NOT_FOUND).
-  'auth-inconsistent': { setup: 'auth', fails: ['auth.accepted'], failsOn: { 'v1.0 GRPC': ['errors.grpc-status'] }, level: 'partial' },
+  'auth-inconsistent': { setup: 'auth', fails: ['auth.accepted'], failsOn: { 'v1.0 GRPC': ['auth.accepted', 'errors.grpc-status'] }, level: 'partial' },
   'no-cors': { fails: CORS, failsOn: { 'v1.0 GRPC': ['interop.cors.card'] }, level: 'full' },
   // Extensions (v1.0 only: no earlier release says how a required or unknown extension is answered).
   'extension-required-not-enforced': { setup: 'extensions', on: V1, fails: ['errors.extension-required'], level: 'partial' },
@@ -505,7 +506,6 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
     setup: 'auth',
     on: V02_UP,
     passes: ['card.security.schemes', 'card.security.references', 'card.urls.oauth', 'auth.accepted'],
-    passesOn: { 'v1.0 GRPC': ['card.security.schemes', 'card.security.references', 'card.urls.oauth'] },
   },
   'auth-optional': {
     setup: 'auth',
@@ -513,7 +513,7 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
     passes: ['card.security.schemes', 'card.security.references', 'card.strict-lint', 'auth.accepted'],
     passesOn: { 'legacy JSONRPC': ['card.security.schemes', 'card.strict-lint', 'auth.accepted'] },
   },
-  'extended-not-configured': { setup: 'extended', on: http(V03_UP), passes: ['card.extended', 'security.extended-card.anonymous'] },
+  'extended-not-configured': { setup: 'extended', on: V03_UP, passes: ['card.extended', 'security.extended-card.anonymous'] },
   'extended-v02-rpc': { setup: 'extended', on: V02, passes: ['card.extended', 'security.extended-card.anonymous'] },
   // ------------------------------------------------------------------ tasks
   'image-only-skill': { passes: ['lifecycle.send', 'lifecycle.get'] },
@@ -712,7 +712,8 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'no-streaming-method-not-found': { setup: 'no-streaming', on: PRE_V1, passes: ['errors.streaming-unsupported'] },
   'context-mismatch-not-found': { on: V1_HTTP, passes: ['errors.context-mismatch'] },
   'auth-jsonrpc-error': { setup: 'auth', on: V1_JSONRPC, passes: ['auth.required', 'auth.accepted'] },
-  'auth-403': { setup: 'auth', on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 HTTP+JSON'], passes: ['auth.required', 'auth.accepted'] },
+  // gRPC: PERMISSION_DENIED (v1.0.1 §3.3.2).
+  'auth-403': { setup: 'auth', on: ['legacy JSONRPC', 'v0.3 HTTP+JSON', 'v1.0 HTTP+JSON', 'v1.0 GRPC'], passes: ['auth.required', 'auth.accepted'] },
   'auth-multi-challenge': { setup: 'auth', on: HTTP, passes: ['auth.challenge', 'auth.required'] },
   'card-rtl-text': { passes: ['security.card.urls', 'security.card.hidden-text', 'security.card.llm-instructions', 'security.card.secrets'] },
   'redirect-same-host': { passes: ['security.redirects'] },

@@ -6,7 +6,7 @@ import { exchange } from '../../http/client';
 import type { Evidence } from '../../model/check';
 import { PREFLIGHT_ORIGIN, PROXY_REDIRECTS_HEADER, PROXY_UPSTREAM_URL_HEADER } from '../../model/proxy';
 import { isRecord } from '../../util/json';
-import { extendedCardLocations, servesCard } from '../card/extended';
+import { extendedCardLocations } from '../card/extended';
 import type { CheckContext } from '../context';
 import { ev, exchangeEvidence, pass, skip, toolError, transportVerdict } from '../define';
 import { defineSecurityCheck, finding } from './common';
@@ -200,9 +200,9 @@ const securityExtendedCardAnonymous = defineSecurityCheck({
   phase: 'suite',
   specRefs: { 'v0.2': 'v0.2.6 §7.10', 'v0.3': 'v0.3.0 §7.10', 'v1.0': 'v1.0.1 §13.3' },
   recommendation:
-    'Authenticate the extended-card operation like every other call (401 with WWW-Authenticate without credentials): it exists to hold what the public card must not show (more skills, internal details), so serving it anonymously publishes it.',
-  // The extended card's locations are HTTP requests (card/extended.ts); gRPC's GetExtendedAgentCard has no probe yet.
-  requires: ['http-binding', 'card'],
+    'Authenticate the extended-card operation like every other call (401 with WWW-Authenticate without credentials; over gRPC UNAUTHENTICATED): it exists to hold what the public card must not show (more skills, internal details), so serving it anonymously publishes it.',
+  // The extended card's locations per binding (card/extended.ts): over gRPC the GetExtendedAgentCard RPC.
+  requires: ['dialect', 'card'],
   run: async (ctx) => {
     const declared = ctx.generation === 'v1.0' ? ctx.card.capabilities.extendedAgentCard : ctx.raw.supportsAuthenticatedExtendedCard === true;
     if (!declared) return skip('The card does not declare an extended card.', 'not-applicable');
@@ -210,19 +210,17 @@ const securityExtendedCardAnonymous = defineSecurityCheck({
     const evidence: Evidence[] = [];
     for (const loc of extendedCardLocations(ctx, ctx.dialect, lane)) {
       const r = await loc.call(true);
-      if (!r.responded) return transportVerdict(r, 'fetching the extended card without credentials');
-      evidence.push(exchangeEvidence(r, `${loc.label} without credentials`));
-      if (servesCard(r)) {
-        const j = r.json();
-        const value = j.ok && isRecord(j.value) && isRecord(j.value.result) ? j.value.result : j.ok ? j.value : undefined;
-        const extra = skillCount(value);
+      if (!r.http.responded) return transportVerdict(r.http, 'fetching the extended card without credentials');
+      evidence.push(exchangeEvidence(r.http, `${loc.label} without credentials`));
+      if (r.card) {
+        const extra = skillCount(r.card);
         const pub = skillCount(ctx.raw);
         return finding(
           `The extended card was served without credentials (${loc.label})${extra !== undefined ? `: ${extra} skill(s), the public card has ${pub ?? 0}` : ''}. Whatever it adds to the public card is public.`,
           evidence,
         );
       }
-      if (r.status !== 404 && r.status !== 405) break;
+      if (!r.absent) break;
     }
     return pass('Without credentials the extended card was not served.', evidence);
   },

@@ -19,33 +19,30 @@ import { gapMeter, reportWindow, roundTrip, sized, STREAM_CLOSE, STREAM_PAUSE } 
 const WATCHDOG_FIRST_MS = 250;
 
 /**
- * How long a task must run for our disconnect to meet it running, in multiples of the slowest round trip the test
- * tasks saw: the close reaches the agent only after the stream's first event came and the close went back (at least a
- * round trip, more through a gateway or on a busy machine), within a floor and a ceiling.
+ * How long a task must run for our close to meet it running, in multiples of the slowest round trip the test tasks
+ * saw: the close reaches the agent only after the stream's first event came and the close went back (at least a round
+ * trip, more through a gateway or on a busy machine), within a floor and a ceiling. Said in the evidence.
  */
 const DISCONNECT_LEAD = { factor: 4, floorMs: 100, ceilingMs: 2000 } as const;
 
 /**
- * The skill to disconnect from, chosen by what this run measured (never by binding): of the skills whose test task
- * ended, the quickest that ran at least DISCONNECT_LEAD × the slowest round trip seen, else the longest-running one (a
- * quick task may end before the close reaches the agent, and then nothing was left mid-task); without a finished test
- * task, the skill whose task stayed running after a non-blocking send. Nothing waits for the task to end, so a long
- * one costs no time.
+ * The skill to disconnect from, chosen by what this run measured (never by binding): the one whose test task ran
+ * longest before it ended (a quick task may end before our close reaches the agent, and then nothing was left
+ * mid-task; a measured duration includes our round trips and polling, so only the longest is a safe pick). Nothing
+ * waits for the task to end, so a long one costs no time. Without a finished test task, the skill whose task stayed
+ * running after a non-blocking send.
  */
 async function disconnectSkill(ctx: CheckContextWith<'dialect'>): Promise<{ skillId?: string; why?: string }> {
   const runs = await skillRuns(ctx);
-  const ended = runs
-    .filter((r) => r.outcome === 'terminal')
-    .map((r) => ({ skillId: r.skillId, ms: Math.round(r.endedAt - r.startedAt) }))
-    .sort((a, b) => a.ms - b.ms);
+  const ended = runs.filter((r) => r.outcome === 'terminal').map((r) => ({ skillId: r.skillId, ms: Math.round(r.endedAt - r.startedAt) }));
+  const pick = ended.sort((a, b) => b.ms - a.ms)[0];
+  if (!pick) return { skillId: await runningSkill(ctx) };
   const slowest = Math.max(0, ...runs.flatMap((r) => [r.send.http, ...r.gets.map((g) => g.http)]).map(roundTrip));
   const needMs = sized(slowest, DISCONNECT_LEAD);
-  const pick = ended.find((r) => r.ms >= needMs) ?? ended.at(-1);
-  if (!pick) return { skillId: await runningSkill(ctx) };
-  const basis = `${DISCONNECT_LEAD.factor} × the slowest round trip of the test tasks (${Math.round(slowest)} ms), within ${DISCONNECT_LEAD.floorMs}-${DISCONNECT_LEAD.ceilingMs} ms`;
+  const what = pick.skillId ? `skill ${pick.skillId}` : 'the test message';
   return {
     skillId: pick.skillId,
-    why: `${pick.skillId ? `skill ${pick.skillId}` : 'the test message'}: its test task took ${pick.ms} ms, ${pick.ms >= needMs ? 'at least' : 'the longest, though less than'} the ${needMs} ms a task must run for the close to meet it running (${basis})`,
+    why: `${what}, the longest test task (${pick.ms} ms); ${pick.ms >= needMs ? 'at least' : 'less than, so it may end before our close arrives:'} ${needMs} ms, ${DISCONNECT_LEAD.factor} × the slowest round trip of the test tasks (${Math.round(slowest)} ms) within ${DISCONNECT_LEAD.floorMs}-${DISCONNECT_LEAD.ceilingMs} ms`,
   };
 }
 
