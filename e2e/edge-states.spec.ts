@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
 
 /**
  * Issue 25, the states around a run, at a laptop (1400×900) and a phone (390×844): an agent never exercised
@@ -24,6 +24,12 @@ async function startRun(page: Page, url: string) {
   if (await edit.isVisible()) await edit.click();
   await page.getByLabel('Agent URL', { exact: true }).fill(url);
   await page.getByRole('button', { name: 'Run conformance' }).click();
+}
+
+/** A page shared by the tests of a serial group: the config's base URL, the group's viewport. */
+async function sharedPage(browser: Browser, info: TestInfo, viewport: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ baseURL: info.project.use.baseURL, viewport: { width: viewport.width, height: viewport.height } });
+  return context.newPage();
 }
 
 async function noSidewaysScroll(page: Page) {
@@ -146,77 +152,95 @@ for (const viewport of [
       await expect(nav.getByRole('link', { name: 'Skip to first failure' })).toHaveCount(0);
     });
 
-    test('a re-run keeps its row, its evidence and the counts until the new result lands, with a spinner', async ({ page }) => {
-      await page.goto('/');
-      await startRun(page, await demoUrl(page, 'flawed'));
-      await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
-      const failed = page.getByRole('table', { name: 'Failed tests' });
-      // A check that takes a while (it reads a stream), so the re-run lasts long enough to be seen.
-      const row = failed.locator('tr.failure-row').filter({ hasText: 'streaming.terminal' });
-      await row.locator('.row-toggle').click();
-      const details = failed.locator('tr.failure-details').first();
-      await expect(details).toBeVisible();
-      const rows = await failed.locator('tr.failure-row').count();
-      const line = (await verdict(page).locator('.verdict-line').textContent())!;
-      // Sample every animation frame during the re-run: the failure rows, the open evidence, the verdict line.
-      await page.evaluate(() => {
-        const w = window as unknown as { __rerunSeen: { rows: number; open: number; line: string }[]; __stop?: boolean };
-        w.__rerunSeen = [];
-        const tick = () => {
-          w.__rerunSeen.push({
-            rows: document.querySelectorAll('table.failed-table tr.failure-row').length,
-            open: document.querySelectorAll('table.failed-table tr.failure-details').length,
-            line: document.querySelector('.verdict-card .verdict-line')?.textContent ?? '',
-          });
-          if (!w.__stop) requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-        // Every DOM change, however short the re-run: was a spinner ever shown in the open failure?
-        new MutationObserver(() => {
-          if (document.querySelector('table.failed-table tr.failure-details .spinner')) (w as unknown as { __spun: boolean }).__spun = true;
-        }).observe(document.body, { childList: true, subtree: true });
+    // One run of the flawed agent, read by two tests in turn (a run costs 5-10 s in CI).
+    test.describe('a run of the flawed agent', () => {
+      test.describe.configure({ mode: 'serial' });
+      let shared: Page | undefined;
+      const flawedPage = () => shared!;
+      test.beforeAll(async ({ browser }, info) => {
+        shared = await sharedPage(browser, info, viewport);
       });
-      await details.getByRole('button', { name: /^Re-run / }).click();
-      await expect(details.getByRole('status')).toHaveText(/^Re-run: /, { timeout: 60_000 });
-      const seen = await page.evaluate(() => {
-        const w = window as unknown as { __rerunSeen: { rows: number; open: number; line: string }[]; __stop?: boolean };
-        w.__stop = true;
-        return w.__rerunSeen;
+      test.afterAll(async () => {
+        await shared?.context().close();
       });
-      expect(seen.length).toBeGreaterThan(5);
-      expect(await page.evaluate(() => (window as unknown as { __spun?: boolean }).__spun), 'a spinner while it re-ran').toBe(true);
-      expect(new Set(seen.map((x) => x.rows)), 'the failure rows never changed during the re-run').toEqual(new Set([rows]));
-      expect(
-        seen.every((x) => x.open >= 1),
-        'the evidence stayed open',
-      ).toBe(true);
-      expect(new Set(seen.map((x) => x.line)), 'the counts stayed frozen').toEqual(new Set([line]));
-    });
 
-    test('Open exchange: a side pane over the page, no jump; Escape closes it and focus returns to the failure', async ({ page }) => {
-      await page.goto('/');
-      await startRun(page, await demoUrl(page, 'flawed'));
-      await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
-      const failed = page.getByRole('table', { name: 'Failed tests' });
-      await failed.locator('tr.failure-row').first().locator('.row-toggle').click();
-      const open = failed.locator('tr.failure-details').getByRole('button', { name: 'Open exchange' });
-      await open.scrollIntoViewIfNeeded();
-      const before = await page.evaluate(() => window.scrollY);
-      const openerTop = (await open.boundingBox())!.y;
-      await open.click();
-      const pane = page.getByRole('region', { name: 'Wire inspector' });
-      await expect(pane.getByRole('heading', { name: 'Wire inspector' })).toBeFocused();
-      await expect(pane.locator('.status-line')).toBeVisible();
-      // Over the page, whole in the viewport; the page did not move (the failure is still where it was).
-      const box = (await pane.boundingBox())!;
-      expect(box.y).toBeGreaterThanOrEqual(0);
-      expect(box.y + box.height).toBeLessThanOrEqual(viewport.height + 1);
-      expect(await page.evaluate(() => window.scrollY)).toBe(before);
-      await page.screenshot({ path: `test-results/issue25-inspector-${viewport.name}.png` });
-      await page.keyboard.press('Escape');
-      await expect(page.locator('.inspector-open')).toHaveCount(0);
-      await expect(open).toBeFocused();
-      expect(Math.abs((await open.boundingBox())!.y - openerTop)).toBeLessThan(2);
+      test('Open exchange: a side pane over the page, no jump; Escape closes it and focus returns to the failure', async () => {
+        const page = flawedPage();
+        await page.goto('/');
+        await startRun(page, await demoUrl(page, 'flawed'));
+        await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
+        const failed = page.getByRole('table', { name: 'Failed tests' });
+        const toggle = failed.locator('tr.failure-row').first().locator('.row-toggle');
+        await toggle.click();
+        const open = failed.locator('tr.failure-details').getByRole('button', { name: 'Open exchange' });
+        await open.scrollIntoViewIfNeeded();
+        const before = await page.evaluate(() => window.scrollY);
+        const openerTop = (await open.boundingBox())!.y;
+        await open.click();
+        const pane = page.getByRole('region', { name: 'Wire inspector' });
+        await expect(pane.getByRole('heading', { name: 'Wire inspector' })).toBeFocused();
+        await expect(pane.locator('.status-line')).toBeVisible();
+        // Over the page, whole in the viewport; the page did not move (the failure is still where it was).
+        const box = (await pane.boundingBox())!;
+        expect(box.y).toBeGreaterThanOrEqual(0);
+        expect(box.y + box.height).toBeLessThanOrEqual(viewport.height + 1);
+        expect(await page.evaluate(() => window.scrollY)).toBe(before);
+        await page.screenshot({ path: `test-results/issue25-inspector-${viewport.name}.png` });
+        await page.keyboard.press('Escape');
+        await expect(page.locator('.inspector-open')).toHaveCount(0);
+        await expect(open).toBeFocused();
+        expect(Math.abs((await open.boundingBox())!.y - openerTop)).toBeLessThan(2);
+        // Folded again for the next test of the group, which opens the failure it re-runs.
+        await toggle.click();
+        await expect(failed.locator('tr.failure-details')).toHaveCount(0);
+      });
+
+      test('a re-run keeps its row, its evidence and the counts until the new result lands, with a spinner', async () => {
+        // The flawed agent's finished run, from the test before (its failures folded).
+        const page = flawedPage();
+        await expect(runStatus(page)).toContainText('Completed');
+        const failed = page.getByRole('table', { name: 'Failed tests' });
+        // A check that takes a while (it reads a stream), so the re-run lasts long enough to be seen.
+        const row = failed.locator('tr.failure-row').filter({ hasText: 'streaming.terminal' });
+        await row.locator('.row-toggle').click();
+        const details = failed.locator('tr.failure-details').first();
+        await expect(details).toBeVisible();
+        const rows = await failed.locator('tr.failure-row').count();
+        const line = (await verdict(page).locator('.verdict-line').textContent())!;
+        // Sample every animation frame during the re-run: the failure rows, the open evidence, the verdict line.
+        await page.evaluate(() => {
+          const w = window as unknown as { __rerunSeen: { rows: number; open: number; line: string }[]; __stop?: boolean };
+          w.__rerunSeen = [];
+          const tick = () => {
+            w.__rerunSeen.push({
+              rows: document.querySelectorAll('table.failed-table tr.failure-row').length,
+              open: document.querySelectorAll('table.failed-table tr.failure-details').length,
+              line: document.querySelector('.verdict-card .verdict-line')?.textContent ?? '',
+            });
+            if (!w.__stop) requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+          // Every DOM change, however short the re-run: was a spinner ever shown in the open failure?
+          new MutationObserver(() => {
+            if (document.querySelector('table.failed-table tr.failure-details .spinner')) (w as unknown as { __spun: boolean }).__spun = true;
+          }).observe(document.body, { childList: true, subtree: true });
+        });
+        await details.getByRole('button', { name: /^Re-run / }).click();
+        await expect(details.getByRole('status')).toHaveText(/^Re-run: /, { timeout: 60_000 });
+        const seen = await page.evaluate(() => {
+          const w = window as unknown as { __rerunSeen: { rows: number; open: number; line: string }[]; __stop?: boolean };
+          w.__stop = true;
+          return w.__rerunSeen;
+        });
+        expect(seen.length).toBeGreaterThan(5);
+        expect(await page.evaluate(() => (window as unknown as { __spun?: boolean }).__spun), 'a spinner while it re-ran').toBe(true);
+        expect(new Set(seen.map((x) => x.rows)), 'the failure rows never changed during the re-run').toEqual(new Set([rows]));
+        expect(
+          seen.every((x) => x.open >= 1),
+          'the evidence stayed open',
+        ).toBe(true);
+        expect(new Set(seen.map((x) => x.line)), 'the counts stayed frozen').toEqual(new Set([line]));
+      });
     });
 
     test('wording: Settings has an h1; the Agent URL placeholder reads as an example', async ({ page }) => {

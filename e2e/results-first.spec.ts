@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { startHostile, type RunningHostileAgent } from '../src/testing/hostile';
 import { isCardPath } from '../src/testing/hostile/server';
@@ -47,6 +47,12 @@ async function openCardExchange(page: Page) {
   await expect(inspector(page).locator('.exchange-line')).toContainText(/GET \S+\/\.well-known\/agent(-card)?\.json/);
 }
 
+/** A page shared by the tests of a serial group: the config's base URL, the group's viewport. */
+async function sharedPage(browser: Browser, info: TestInfo, viewport: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ baseURL: info.project.use.baseURL, viewport: { width: viewport.width, height: viewport.height } });
+  return context.newPage();
+}
+
 async function noSidewaysScroll(page: Page) {
   const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
   expect(scroll, 'page width vs viewport').toBeLessThanOrEqual(inner);
@@ -77,36 +83,65 @@ for (const viewport of [
   test.describe(`at ${viewport.width}×${viewport.height}`, () => {
     test.use({ viewport });
 
-    test('after Run on each demo agent the verdict card is on the first screen; while running it shows neutral progress and no red level', async ({ page }) => {
-      await page.goto('/');
-      for (const d of await demos(page)) {
-        // The OAuth demo needs its client credentials to get a level (run.spec.ts runs it with them).
-        if (d.id === 'oauth') continue;
-        await page.evaluate(() => window.scrollTo(0, 0));
-        await startRun(page, base(d));
-        const seen = await watchLevelWhileRunning(page);
-        await expect(level(page)).toHaveText('Running');
-        await expect(page.getByRole('progressbar', { name: /^Checks finished: \d+ of \d+$/ })).toBeVisible();
-        await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
-        const samples = await seen();
-        expect(samples.length, `${d.id}: sampled while running`).toBeGreaterThan(0);
-        for (const s of samples) {
-          expect(s, `${d.id}: no level while running`).toMatch(/^level level-running\|Running\|/);
-          expect(s, `${d.id}: nothing red while running`).not.toMatch(RED);
+    // The demo agents' runs of the first test leave a verdict on the page, which the malformed-URL test clears.
+    test.describe('a page with a verdict', () => {
+      test.describe.configure({ mode: 'serial' });
+      let shared: Page | undefined;
+      const runsPage = () => shared!;
+      test.beforeAll(async ({ browser }, info) => {
+        shared = await sharedPage(browser, info, viewport);
+      });
+      test.afterAll(async () => {
+        await shared?.context().close();
+      });
+
+      test('after Run on each demo agent the verdict card is on the first screen; while running it shows neutral progress and no red level', async () => {
+        const page = runsPage();
+        await page.goto('/');
+        for (const d of await demos(page)) {
+          // The OAuth demo needs its client credentials to get a level (run.spec.ts runs it with them).
+          if (d.id === 'oauth') continue;
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await startRun(page, base(d));
+          const seen = await watchLevelWhileRunning(page);
+          await expect(level(page)).toHaveText('Running');
+          await expect(page.getByRole('progressbar', { name: /^Checks finished: \d+ of \d+$/ })).toBeVisible();
+          await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
+          const samples = await seen();
+          expect(samples.length, `${d.id}: sampled while running`).toBeGreaterThan(0);
+          for (const s of samples) {
+            expect(s, `${d.id}: no level while running`).toMatch(/^level level-running\|Running\|/);
+            expect(s, `${d.id}: nothing red while running`).not.toMatch(RED);
+          }
+          await expect(level(page)).toContainText(/full|partial|minimal|non-conformant/);
+          // The verdict is on the first screen, without scrolling: the level badge whole, the card's top in view.
+          expect(await page.evaluate(() => window.scrollY)).toBe(0);
+          const badge = (await level(page).boundingBox())!;
+          const card = (await verdict(page).boundingBox())!;
+          expect(badge.y + badge.height, `${d.id}: level badge inside the first viewport`).toBeLessThanOrEqual(viewport.height);
+          expect(card.y, `${d.id}: verdict card starts inside the first viewport`).toBeLessThan(viewport.height / 2);
+          // Failures counted by what lowers the level (issue 25 item 6): MUST and SHOULD apart, the critical ones named.
+          await expect(verdict(page)).toContainText(/(Nothing lowers the level|\d+ lowers? the level: \d+ (MUST|SHOULD)[^·]*) · \d+ advisor/);
+          // Five conformance categories and the (informational) security review.
+          await expect(verdict(page).getByRole('list', { name: 'Results by category' }).getByRole('listitem')).toHaveCount(6);
+          await noSidewaysScroll(page);
         }
-        await expect(level(page)).toContainText(/full|partial|minimal|non-conformant/);
-        // The verdict is on the first screen, without scrolling: the level badge whole, the card's top in view.
-        expect(await page.evaluate(() => window.scrollY)).toBe(0);
-        const badge = (await level(page).boundingBox())!;
-        const card = (await verdict(page).boundingBox())!;
-        expect(badge.y + badge.height, `${d.id}: level badge inside the first viewport`).toBeLessThanOrEqual(viewport.height);
-        expect(card.y, `${d.id}: verdict card starts inside the first viewport`).toBeLessThan(viewport.height / 2);
-        // Failures counted by what lowers the level (issue 25 item 6): MUST and SHOULD apart, the critical ones named.
-        await expect(verdict(page)).toContainText(/(Nothing lowers the level|\d+ lowers? the level: \d+ (MUST|SHOULD)[^·]*) · \d+ advisor/);
-        // Five conformance categories and the (informational) security review.
-        await expect(verdict(page).getByRole('list', { name: 'Results by category' }).getByRole('listitem')).toHaveCount(6);
+      });
+
+      test('a malformed URL: its error once, focus on the field, the previous verdict cleared', async () => {
+        // The previous verdict: the last demo agent's finished run, from the test before.
+        const page = runsPage();
+        await expect(runStatus(page)).toContainText('Completed');
+        await expect(verdict(page)).toBeVisible();
+        // A URL without a scheme is completed now (e2e/words-tables-charts.spec.ts); a scheme other than http(s) is refused.
+        await startRun(page, 'ftp://localhost:3000');
+        const field = page.getByLabel('Agent URL', { exact: true });
+        await expect(field).toBeFocused();
+        await expect(page.getByText(/must start with http:\/\/ or https:\/\//)).toHaveCount(1);
+        await expect(field).toHaveAttribute('aria-invalid', 'true');
+        await expect(verdict(page)).toHaveCount(0);
         await noSidewaysScroll(page);
-      }
+      });
     });
 
     test('the flawed agent: first failure opens its evidence and then its exchange in one click each; re-run says the outcome', async ({ page }) => {
@@ -152,22 +187,6 @@ for (const viewport of [
       await expect(level(page)).toHaveClass(/level-not-assessed/);
       await expect(verdict(page)).toContainText(/nothing answered|unreachable/i);
       await expect(verdict(page)).not.toContainText(/required failure/);
-      await noSidewaysScroll(page);
-    });
-
-    test('a malformed URL: its error once, focus on the field, the previous verdict cleared', async ({ page }) => {
-      await page.goto('/');
-      const legacy = (await demos(page)).find((d) => d.id === 'legacy')!;
-      await startRun(page, base(legacy));
-      await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
-      await expect(verdict(page)).toBeVisible();
-      // A URL without a scheme is completed now (e2e/words-tables-charts.spec.ts); a scheme other than http(s) is refused.
-      await startRun(page, 'ftp://localhost:3000');
-      const field = page.getByLabel('Agent URL', { exact: true });
-      await expect(field).toBeFocused();
-      await expect(page.getByText(/must start with http:\/\/ or https:\/\//)).toHaveCount(1);
-      await expect(field).toHaveAttribute('aria-invalid', 'true');
-      await expect(verdict(page)).toHaveCount(0);
       await noSidewaysScroll(page);
     });
   });
@@ -228,80 +247,93 @@ test.describe('wire inspector', () => {
     await expect(inspector(page).locator('pre.body').first()).toContainText('\n  "name": ');
   });
 
-  test('Copy as cURL reproduces the exchange against the demo agent; credentials masked unless asked', async ({ page, context }) => {
-    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await page.goto('/');
-    const v03 = (await demos(page)).find((d) => d.id === 'v03')!;
-    await openForm(page);
-    await page.getByLabel('Agent URL', { exact: true }).fill(base(v03));
-    await page.getByLabel('Credential type').selectOption('bearer');
-    await page.getByLabel('Bearer token').fill('e2e-curl-secret');
-    await page.getByRole('button', { name: 'Run conformance' }).click();
-    await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
-    const timeline = page.getByRole('region', { name: 'Timeline' });
-    const copied = async () => page.evaluate(() => navigator.clipboard.readText());
-    const sh = (cmd: string) => execFileSync('sh', ['-c', cmd], { encoding: 'utf8', timeout: 20_000 });
+  // One run of the v0.3 demo agent, read by two tests in turn.
+  test.describe('a run of the v0.3 demo agent', () => {
+    test.describe.configure({ mode: 'serial' });
+    let shared: Page | undefined;
+    const v03Page = () => shared!;
+    test.beforeAll(async ({ browser }, info) => {
+      shared = await sharedPage(browser, info, { width: 1400, height: 900 });
+    });
+    test.afterAll(async () => {
+      await shared?.context().close();
+    });
 
-    // The card: the same bytes as the inspector shows.
-    await openCardExchange(page);
-    await inspector(page).getByRole('button', { name: 'Copy as cURL' }).click();
-    await expect(inspector(page).getByRole('status')).toHaveText('cURL command copied.');
-    const cardCmd = await copied();
-    expect(cardCmd).toMatch(/^curl -sS 'http:\/\/127\.0\.0\.1:\d+\/demo\/v03\/\.well-known\/agent-card\.json'/);
-    const shown = JSON.parse((await inspector(page).locator('pre.body').first().textContent())!) as unknown;
-    expect(JSON.parse(sh(cardCmd))).toEqual(shown);
+    test('Copy as cURL reproduces the exchange against the demo agent; credentials masked unless asked', async () => {
+      const page = v03Page();
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.goto('/');
+      const v03 = (await demos(page)).find((d) => d.id === 'v03')!;
+      await openForm(page);
+      await page.getByLabel('Agent URL', { exact: true }).fill(base(v03));
+      await page.getByLabel('Credential type').selectOption('bearer');
+      await page.getByLabel('Bearer token').fill('e2e-curl-secret');
+      await page.getByRole('button', { name: 'Run conformance' }).click();
+      await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
+      const timeline = page.getByRole('region', { name: 'Timeline' });
+      const copied = async () => page.evaluate(() => navigator.clipboard.readText());
+      const sh = (cmd: string) => execFileSync('sh', ['-c', cmd], { encoding: 'utf8', timeout: 20_000 });
 
-    // A JSON-RPC call: the copied command gets the same kind of answer (a new task, same shape).
-    await timeline
-      .getByRole('button', { name: /^HTTP message\/send · POST / })
-      .first()
-      .click();
-    await inspector(page).getByRole('button', { name: 'Copy as cURL' }).click();
-    const rpcCmd = await copied();
-    expect(rpcCmd).toContain("-H 'authorization: Bearer [REDACTED]'");
-    expect(rpcCmd).not.toContain('e2e-curl-secret');
-    const recorded = JSON.parse((await inspector(page).locator('pre.body').first().textContent())!) as { jsonrpc: string; result?: { kind?: string } };
-    const again = JSON.parse(sh(rpcCmd)) as { jsonrpc: string; result?: { kind?: string } };
-    expect(again.jsonrpc).toBe('2.0');
-    expect(Object.keys(again).sort()).toEqual(Object.keys(recorded).sort());
-    expect(again.result?.kind).toBe(recorded.result?.kind);
-    // Only when asked: the credentials in clear.
-    await inspector(page).getByLabel('Include credentials in cURL').check();
-    await inspector(page).getByRole('button', { name: 'Copy as cURL' }).click();
-    expect(await copied()).toContain("-H 'authorization: Bearer e2e-curl-secret'");
-    // Copy JSON: the exchange as shown (redacted).
-    await inspector(page).getByRole('button', { name: 'Copy JSON' }).click();
-    const json = JSON.parse(await copied()) as { request: { method: string }; response: { status: number } };
-    expect(json.request.method).toBe('POST');
-    expect(json.response.status).toBe(200);
-    expect(JSON.stringify(json)).not.toContain('e2e-curl-secret');
-  });
+      // The card: the same bytes as the inspector shows.
+      await openCardExchange(page);
+      await inspector(page).getByRole('button', { name: 'Copy as cURL' }).click();
+      await expect(inspector(page).getByRole('status')).toHaveText('cURL command copied.');
+      const cardCmd = await copied();
+      expect(cardCmd).toMatch(/^curl -sS 'http:\/\/127\.0\.0\.1:\d+\/demo\/v03\/\.well-known\/agent-card\.json'/);
+      const shown = JSON.parse((await inspector(page).locator('pre.body').first().textContent())!) as unknown;
+      expect(JSON.parse(sh(cardCmd))).toEqual(shown);
 
-  test('an SSE event opens the inspector at that event, highlighted and scrolled to; the timeline filters by kind and check', async ({ page }) => {
-    await page.goto('/');
-    const v03 = (await demos(page)).find((d) => d.id === 'v03')!;
-    await startRun(page, base(v03));
-    await expect(runStatus(page)).toContainText('Completed', { timeout: 120_000 });
-    const timeline = page.getByRole('region', { name: 'Timeline' });
-    await timeline.getByRole('checkbox', { name: 'HTTP' }).uncheck();
-    await timeline.getByRole('checkbox', { name: 'State' }).uncheck();
-    const sse = timeline.getByRole('button', { name: /^SSE SSE #/ });
-    await expect(sse.first()).toBeVisible();
-    const names = await timeline.locator('.tl-item').allTextContents();
-    expect(names.every((n) => n.startsWith('SSE'))).toBe(true);
-    const last = sse.last();
-    const seq = /#(\d+)/.exec((await last.textContent())!)![1];
-    await last.click();
-    const current = inspector(page).locator('.sse-list li[aria-current="true"]');
-    await expect(current).toHaveCount(1);
-    await expect(current).toContainText(`#${seq} `);
-    await expect(current).toBeInViewport();
-    // Filter by check: only that check's items remain.
-    const checkSelect = timeline.getByLabel('Check', { exact: true });
-    const option = (await checkSelect.locator('option').nth(1).getAttribute('value'))!;
-    await checkSelect.selectOption(option);
-    await timeline.getByRole('button', { name: 'Clear timeline filters' }).click();
-    await expect(timeline.getByRole('checkbox', { name: 'HTTP' })).toBeChecked();
+      // A JSON-RPC call: the copied command gets the same kind of answer (a new task, same shape).
+      await timeline
+        .getByRole('button', { name: /^HTTP message\/send · POST / })
+        .first()
+        .click();
+      await inspector(page).getByRole('button', { name: 'Copy as cURL' }).click();
+      const rpcCmd = await copied();
+      expect(rpcCmd).toContain("-H 'authorization: Bearer [REDACTED]'");
+      expect(rpcCmd).not.toContain('e2e-curl-secret');
+      const recorded = JSON.parse((await inspector(page).locator('pre.body').first().textContent())!) as { jsonrpc: string; result?: { kind?: string } };
+      const again = JSON.parse(sh(rpcCmd)) as { jsonrpc: string; result?: { kind?: string } };
+      expect(again.jsonrpc).toBe('2.0');
+      expect(Object.keys(again).sort()).toEqual(Object.keys(recorded).sort());
+      expect(again.result?.kind).toBe(recorded.result?.kind);
+      // Only when asked: the credentials in clear.
+      await inspector(page).getByLabel('Include credentials in cURL').check();
+      await inspector(page).getByRole('button', { name: 'Copy as cURL' }).click();
+      expect(await copied()).toContain("-H 'authorization: Bearer e2e-curl-secret'");
+      // Copy JSON: the exchange as shown (redacted).
+      await inspector(page).getByRole('button', { name: 'Copy JSON' }).click();
+      const json = JSON.parse(await copied()) as { request: { method: string }; response: { status: number } };
+      expect(json.request.method).toBe('POST');
+      expect(json.response.status).toBe(200);
+      expect(JSON.stringify(json)).not.toContain('e2e-curl-secret');
+    });
+
+    test('an SSE event opens the inspector at that event, highlighted and scrolled to; the timeline filters by kind and check', async () => {
+      // The v0.3 demo agent's finished run, from the test before.
+      const page = v03Page();
+      await expect(runStatus(page)).toContainText('Completed');
+      const timeline = page.getByRole('region', { name: 'Timeline' });
+      await timeline.getByRole('checkbox', { name: 'HTTP' }).uncheck();
+      await timeline.getByRole('checkbox', { name: 'State' }).uncheck();
+      const sse = timeline.getByRole('button', { name: /^SSE SSE #/ });
+      await expect(sse.first()).toBeVisible();
+      const names = await timeline.locator('.tl-item').allTextContents();
+      expect(names.every((n) => n.startsWith('SSE'))).toBe(true);
+      const last = sse.last();
+      const seq = /#(\d+)/.exec((await last.textContent())!)![1];
+      await last.click();
+      const current = inspector(page).locator('.sse-list li[aria-current="true"]');
+      await expect(current).toHaveCount(1);
+      await expect(current).toContainText(`#${seq} `);
+      await expect(current).toBeInViewport();
+      // Filter by check: only that check's items remain.
+      const checkSelect = timeline.getByLabel('Check', { exact: true });
+      const option = (await checkSelect.locator('option').nth(1).getAttribute('value'))!;
+      await checkSelect.selectOption(option);
+      await timeline.getByRole('button', { name: 'Clear timeline filters' }).click();
+      await expect(timeline.getByRole('checkbox', { name: 'HTTP' })).toBeChecked();
+    });
   });
 
   test('the card view keeps the card’s own field order, marks failing fields with their check, and has a raw JSON view', async ({ page }) => {
