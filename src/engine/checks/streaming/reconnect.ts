@@ -11,7 +11,7 @@ import type { CheckContext, CheckContextWith } from '../context';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolLimit, transportVerdict, type Verdict } from '../define';
 import { BUDGET_ENDS, CLOSE_GRACE_MS } from '../setups/stream';
 import { firstEventFinding, streamIdFindings } from '../../judges/stream';
-import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, skillRuns, startRunningTask } from '../setups/tasks';
+import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, skillRuns, startRunningTask, type TaskRun } from '../setups/tasks';
 import { brokeOff, budgetKnob, errorText, itemEvidence, streamEnd } from './shared';
 import { gapMeter, reportWindow, roundTrip, sized, STREAM_CLOSE, STREAM_PAUSE } from '../windows';
 
@@ -25,24 +25,40 @@ const WATCHDOG_FIRST_MS = 250;
  */
 const DISCONNECT_LEAD = { factor: 4, floorMs: 100, ceilingMs: 2000 } as const;
 
+/** How long a test task ran by the agent's own status timestamps (first seen to terminal), when both read as times. */
+function agentDurationMs(r: TaskRun): number | undefined {
+  const times = r.observations.map((o) => (o.task.timestamp ? Date.parse(o.task.timestamp) : NaN));
+  const first = times.find((t) => Number.isFinite(t));
+  const last = times.at(-1);
+  return first !== undefined && last !== undefined && Number.isFinite(last) && last >= first ? last - first : undefined;
+}
+
 /**
  * The skill to disconnect from, chosen by what this run measured (never by binding): the one whose test task ran
  * longest before it ended (a quick task may end before our close reaches the agent, and then nothing was left
- * mid-task; a measured duration includes our round trips and polling, so only the longest is a safe pick). Nothing
- * waits for the task to end, so a long one costs no time. Without a finished test task, the skill whose task stayed
- * running after a non-blocking send.
+ * mid-task). Durations are the agent's own (its status timestamps, from the first seen to the terminal one) when every
+ * finished test task has them: the durations we measure include our round trips and polling, which on a busy machine
+ * can outweigh the work itself; else the measured ones. Nothing waits for the task to end, so a long one costs no
+ * time. Without a finished test task, the skill whose task stayed running after a non-blocking send.
  */
 async function disconnectSkill(ctx: CheckContextWith<'dialect'>): Promise<{ skillId?: string; why?: string }> {
   const runs = await skillRuns(ctx);
-  const ended = runs.filter((r) => r.outcome === 'terminal').map((r) => ({ skillId: r.skillId, ms: Math.round(r.endedAt - r.startedAt) }));
-  const pick = ended.sort((a, b) => b.ms - a.ms)[0];
+  const ended = runs
+    .filter((r) => r.outcome === 'terminal')
+    .map((r) => ({ skillId: r.skillId, measured: Math.round(r.endedAt - r.startedAt), own: agentDurationMs(r) }));
+  const byOwn = ended.length > 0 && ended.every((r) => r.own !== undefined);
+  const ms = (r: (typeof ended)[number]) => (byOwn ? (r.own ?? 0) : r.measured);
+  const pick = ended.sort((x, y) => ms(y) - ms(x))[0];
   if (!pick) return { skillId: await runningSkill(ctx) };
   const slowest = Math.max(0, ...runs.flatMap((r) => [r.send.http, ...r.gets.map((g) => g.http)]).map(roundTrip));
   const needMs = sized(slowest, DISCONNECT_LEAD);
   const what = pick.skillId ? `skill ${pick.skillId}` : 'the test message';
+  const took = byOwn
+    ? `${Math.round(ms(pick))} ms by the agent's status timestamps, ${pick.measured} ms as we measured it`
+    : `${pick.measured} ms as we measured it`;
   return {
     skillId: pick.skillId,
-    why: `${what}, the longest test task (${pick.ms} ms); ${pick.ms >= needMs ? 'at least' : 'less than, so it may end before our close arrives:'} ${needMs} ms, ${DISCONNECT_LEAD.factor} × the slowest round trip of the test tasks (${Math.round(slowest)} ms) within ${DISCONNECT_LEAD.floorMs}-${DISCONNECT_LEAD.ceilingMs} ms`,
+    why: `${what}, the longest test task (${took}): ${ms(pick) >= needMs ? 'long enough' : 'maybe too short'} for our close to meet it running (${needMs} ms: ${DISCONNECT_LEAD.factor} × the slowest round trip of the test tasks, ${Math.round(slowest)} ms, within ${DISCONNECT_LEAD.floorMs}-${DISCONNECT_LEAD.ceilingMs} ms)`,
   };
 }
 
