@@ -36,10 +36,11 @@ export const CANCEL_MARGIN = { factor: 3, floorMs: 50, ceilingMs: 1000 } as cons
 export const CANCEL_STAY = { floorMs: 100, ceilingMs: 3000 } as const;
 
 /**
- * Stream close: the grace after a stream's final event, in multiples of the slowest gap between its events (the first
- * from the request); at most the console's fixed grace (judges/stream-end.ts CLOSE_GRACE_MS).
+ * Stream close: the grace after a stream's final event, the console's fixed grace (judges/stream-end.ts
+ * CLOSE_GRACE_MS) scaled up when the stream itself was slow: 4 × the slowest gap between its events (the first from
+ * the request), at most twice the grace. Never shorter: a 1.5 s floor let a loaded matrix run see a prompt close late.
  */
-export const STREAM_CLOSE = { factor: 4, floorMs: 1500, ceilingMs: CLOSE_GRACE_MS } as const;
+export const STREAM_CLOSE = { factor: 4, floorMs: CLOSE_GRACE_MS, ceilingMs: 2 * CLOSE_GRACE_MS } as const;
 /** Resubscribe: after the stream reports a pause (input-required), in multiples of the round trip of the send. */
 export const STREAM_PAUSE = { factor: 4, floorMs: 100, ceilingMs: 3000 } as const;
 
