@@ -1,13 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { axeScan } from './fixtures/axe';
 
 /**
  * The Tap page (issue 26): a tap in front of an agent, a client talking through it, the conversation and both sides'
  * findings live. The clients: the demo orchestrator (agent A, the official SDK's client) through the page's demo
  * button, and this test itself with a request that has a client defect.
  */
-
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 async function demoUrl(page: Page, id: string): Promise<string> {
   const list = (await (await page.request.get('/api/demo-agents')).json()) as { id: string; baseUrl: string }[];
@@ -19,7 +17,7 @@ async function a11yProblems(page: Page, label: string): Promise<string[]> {
   const found: string[] = [];
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-    const r = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+    const r = await axeScan(page);
     for (const v of r.violations)
       if (v.impact === 'serious' || v.impact === 'critical')
         found.push(
