@@ -17,7 +17,7 @@ export default defineConfig({
       'src/engine/checks/interop.test.ts',
       'src/engine/checks/spec-coverage.test.ts',
       'src/engine/checks/preconditions.test.ts',
-      'src/engine/checks/fixtures/tasks.test.ts',
+      'src/engine/checks/setups/tasks.test.ts',
       'src/engine/checks/mutation-guards.test.ts',
     ],
     environment: 'node',

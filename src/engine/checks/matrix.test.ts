@@ -670,6 +670,7 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
   'rest-json-content-type': { on: V1_REST, passes: ['lifecycle.send', 'errors.shape', 'errors.message-to-terminal'] },
   'rest-409-not-cancelable': { on: REST, passes: ['errors.cancel-terminal', 'errors.cancel-twice'] },
   'rest-501-unsupported': { on: V03_REST, passes: ['errors.push-not-supported', 'errors.message-to-terminal'] },
+  'rest-message-error-body': { on: V03_REST, passes: ['errors.shape', 'errors.task-not-found', 'errors.cancel-terminal'] },
   // gRPC: the v1.0.0 statuses (UNIMPLEMENTED) with their reasons, and richer status details, are still the mapped errors.
   'grpc-v100-statuses': [
     {
@@ -693,7 +694,6 @@ const PERMITTED: Record<PermittedName, PermittedExpectation | PermittedExpectati
       'errors.version-missing',
     ],
   },
-  'rest-message-error-body': { on: V03_REST, passes: ['errors.shape', 'errors.task-not-found', 'errors.cancel-terminal'] },
   'rest-status-no-status-field': { on: V1_REST, passes: ['errors.shape', 'errors.invalid-json', 'errors.invalid-params'] },
   'unknown-route-400': { on: REST, passes: ['errors.unknown-method', 'errors.shape'] },
   'validation-422': { on: V03_REST, passes: ['errors.invalid-json', 'errors.invalid-params'] },
