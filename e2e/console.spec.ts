@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { axeScan } from './fixtures/axe';
 
 /**
  * The console (issue 12) against the demo agents `npm start` serves: a round trip, a streamed slow task canceled
@@ -164,7 +164,7 @@ test('axe: the console with a session, light and dark, wide and phone: no seriou
     await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
     for (const width of [1400, 390]) {
       await page.setViewportSize({ width, height: 900 });
-      const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+      const r = await axeScan(page);
       for (const v of r.violations) {
         if (v.impact === 'serious' || v.impact === 'critical')
           found.push(
