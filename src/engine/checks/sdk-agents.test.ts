@@ -99,6 +99,21 @@ describe('@a2a-js/sdk 0.3.14 (v0.3 demo agent)', () => {
   });
 });
 
+describe('streaming.disconnect on the paced demo agent (issue 23)', () => {
+  it('disconnects from the slow skill, chosen while it still runs or after it ended, never a quicker one', async () => {
+    const report = await runConformance(
+      createNodeHost(),
+      { agentUrl: `${server.url.replace(/\/$/, '')}/demo/v03`, timeoutMs: 10_000, only: ['streaming.disconnect'] },
+      () => {},
+    );
+    const r = reportResults(report).find((x) => x.id === 'streaming.disconnect');
+    expect(r?.status).toBe('pass');
+    const chosen = r?.evidence.find((e) => e.label === 'task disconnected from')?.value ?? '';
+    expect(chosen).toMatch(/^skill slow-report, the longest test task/);
+    if (/still running/.test(chosen)) expect(chosen).toMatch(/still running \d+ ms after it was sent, when every other one had ended within \d+ ms/);
+  });
+});
+
 describe('the demo list tells the truth', () => {
   it.each(DEMO_AGENTS.map((a) => a.id))('%s: the expected level shown in the dashboard is the measured one', async (id) => {
     // With the credentials the dashboard fills in for that demo (the OAuth demo's client id and secret).

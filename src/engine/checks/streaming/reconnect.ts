@@ -11,7 +11,17 @@ import type { CheckContext, CheckContextWith } from '../context';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolLimit, transportVerdict, type Verdict } from '../define';
 import { BUDGET_ENDS, CLOSE_GRACE_MS } from '../setups/stream';
 import { firstEventFinding, streamIdFindings } from '../../judges/stream';
-import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, skillRuns, startRunningTask, type TaskRun } from '../setups/tasks';
+import {
+  emitState,
+  finishingCandidates,
+  primarySkill,
+  runningSkill,
+  skillInput,
+  skillRuns,
+  skillRunsButOne,
+  startRunningTask,
+  type TaskRun,
+} from '../setups/tasks';
 import { brokeOff, budgetKnob, errorText, itemEvidence, streamEnd } from './shared';
 import { gapMeter, reportWindow, roundTrip, sized, STREAM_CLOSE, STREAM_PAUSE } from '../windows';
 
@@ -42,6 +52,8 @@ function agentDurationMs(r: TaskRun): number | undefined {
  * time. Without a finished test task, the skill whose task stayed running after a non-blocking send.
  */
 async function disconnectSkill(ctx: CheckContextWith<'dialect'>): Promise<{ skillId?: string; why?: string }> {
+  const early = await stillRunningLongest(ctx);
+  if (early) return early;
   const runs = await skillRuns(ctx);
   const ended = runs
     .filter((r) => r.outcome === 'terminal')
@@ -59,6 +71,37 @@ async function disconnectSkill(ctx: CheckContextWith<'dialect'>): Promise<{ skil
   return {
     skillId: pick.skillId,
     why: `${what}, the longest test task (${took}): ${ms(pick) >= needMs ? 'long enough' : 'maybe too short'} for our close to meet it running (${needMs} ms: ${DISCONNECT_LEAD.factor} × the slowest round trip of the test tasks, ${Math.round(slowest)} ms, within ${DISCONNECT_LEAD.floorMs}-${DISCONNECT_LEAD.ceilingMs} ms)`,
+  };
+}
+
+/**
+ * The one skill run still going, when it has run at least twice as long as every test task that ended (by our measure
+ * and the agent's timestamps) and as long as our close needs: it is the longest whatever its end, so the check need not
+ * wait for it. Undefined when it ends first, or when every run ended: then the finished tasks are ranked.
+ */
+async function stillRunningLongest(ctx: CheckContextWith<'dialect'>): Promise<{ skillId?: string; why: string } | undefined> {
+  const { ended, left } = await skillRunsButOne(ctx);
+  const terminal = ended.filter((r) => r.outcome === 'terminal');
+  if (!left || !terminal.length) return undefined;
+  const longest = Math.max(...terminal.map((r) => Math.max(r.endedAt - r.startedAt, agentDurationMs(r) ?? 0)));
+  const slowest = Math.max(0, ...ended.flatMap((r) => [r.send.http, ...r.gets.map((g) => g.http)]).map(roundTrip));
+  const needMs = Math.max(2 * longest, sized(slowest, DISCONNECT_LEAD));
+  const wait = left.startedAt + needMs - ctx.http.host.now();
+  const endedFirst = await Promise.race([
+    left.run.then(
+      () => true,
+      () => true,
+    ),
+    ctx.http.host.sleep(Math.max(0, wait), ctx.http.signal).then(
+      () => false,
+      () => true,
+    ),
+  ]);
+  if (endedFirst) return undefined;
+  const what = left.skillId ? `skill ${left.skillId}` : 'the test message';
+  return {
+    skillId: left.skillId,
+    why: `${what}, the longest test task: still running ${Math.round(ctx.http.host.now() - left.startedAt)} ms after it was sent, when every other one had ended within ${Math.round(longest)} ms (the longer of our measure and the agent's status timestamps), and long enough for our close to meet it running (${sized(slowest, DISCONNECT_LEAD)} ms: ${DISCONNECT_LEAD.factor} × the slowest round trip of the test tasks, ${Math.round(slowest)} ms, within ${DISCONNECT_LEAD.floorMs}-${DISCONNECT_LEAD.ceilingMs} ms)`,
   };
 }
 
