@@ -67,8 +67,7 @@ export type Precondition = 'card' | 'dialect' | 'streaming' | 'push' | 'stream' 
  * (JSON-RPC envelopes), `grpc-binding` (gRPC statuses), `http-routing` (operations named by a JSON-RPC method or an
  * HTTP route), `http-auth-challenge` (a 401 and its WWW-Authenticate challenge).
  */
-export type BindingNeed =
-  'http-binding' | 'sse-streams' | 'json-wire' | 'browser-callable' | 'jsonrpc-binding' | 'grpc-binding' | 'http-routing' | 'http-auth-challenge';
+export type BindingNeed = 'sse-streams' | 'json-wire' | 'browser-callable' | 'jsonrpc-binding' | 'grpc-binding' | 'http-routing' | 'http-auth-challenge';
 
 /** What each precondition puts in the context. */
 export interface Provided {
@@ -80,7 +79,6 @@ export interface Provided {
   'task-runs': { readonly dialect: Dialect; readonly taskRuns: readonly [ObservedRun, ...ObservedRun[]] };
   peer: { readonly peer: ResolvedTarget };
   'peer-callable': { readonly dialect: Dialect; readonly peer: CallablePeer };
-  'http-binding': { readonly dialect: Dialect };
   'sse-streams': { readonly dialect: Dialect };
   'json-wire': { readonly dialect: Dialect };
   'browser-callable': { readonly dialect: Dialect };

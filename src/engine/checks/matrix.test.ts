@@ -70,8 +70,8 @@ const V1 = TARGETS.filter((t) => t.startsWith('v1.0'));
 const V1_HTTP = V1.filter((t) => HTTP.includes(t));
 /**
  * Targets of `ts` over HTTP: for defects and variants that do not exist on gRPC (SSE framing, JSON bodies, HTTP
- * headers, proto3 fields that cannot be absent) or whose only checks are HTTP probes (`http-binding` and the other
- * BindingNeeds in preconditions.ts: not applicable to gRPC).
+ * headers, proto3 fields that cannot be absent) or whose only checks need what gRPC has not (`json-wire` and the
+ * other BindingNeeds in preconditions.ts: not applicable to gRPC).
  */
 const http = (ts: readonly Target[]) => ts.filter((t) => HTTP.includes(t));
 const V03 = TARGETS.filter((t) => t.startsWith('v0.3'));

@@ -127,10 +127,10 @@ describe('requires: preconditions checked before the body, with the standard ski
         const v = probe([need]).def.run(on(b)) as Verdict;
         return v.status === 'pass' ? 'ran' : `${v.skipKind}: ${v.message}`;
       });
-    expect(results('http-binding')).toEqual([
+    expect(results('json-wire')).toEqual([
       'ran',
       'ran',
-      expect.stringMatching(/^not-applicable: Not applicable to the GRPC binding: this probe is a hand-made HTTP request/),
+      expect.stringMatching(/^not-applicable: Not applicable to the GRPC binding: there is no JSON on the gRPC wire/),
     ]);
     expect(results('jsonrpc-binding')).toEqual([
       'ran',

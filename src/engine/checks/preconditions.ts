@@ -38,10 +38,6 @@ const HTTP_BINDINGS: readonly Binding[] = ['JSONRPC', 'HTTP+JSON'];
  * it, and why the others do not. A new binding (CONTRIBUTING.md, "Adding a binding") says here which needs it meets.
  */
 export const BINDING_NEEDS: Readonly<Record<BindingNeed, { readonly bindings: readonly Binding[]; readonly why: string }>> = {
-  'http-binding': {
-    bindings: HTTP_BINDINGS,
-    why: 'this probe is a hand-made HTTP request (JSON-RPC or HTTP+JSON); over gRPC the messages are typed by the proto and this tool has no gRPC form of it yet.',
-  },
   'sse-streams': {
     bindings: HTTP_BINDINGS,
     why: 'gRPC streams are server-streaming RPCs (v1.0.1 §10.7), not Server-Sent Events: there is no Content-Type to judge.',
