@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { noSidewaysScroll, sharedPageGroup } from './fixtures/shared-page';
 
 /**
  * Issue 25, the states around a run, at a laptop (1400×900) and a phone (390×844): an agent never exercised
@@ -24,17 +25,6 @@ async function startRun(page: Page, url: string) {
   if (await edit.isVisible()) await edit.click();
   await page.getByLabel('Agent URL', { exact: true }).fill(url);
   await page.getByRole('button', { name: 'Run conformance' }).click();
-}
-
-/** A page shared by the tests of a serial group: the config's base URL, the group's viewport. */
-async function sharedPage(browser: Browser, info: TestInfo, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ baseURL: info.project.use.baseURL, viewport: { width: viewport.width, height: viewport.height } });
-  return context.newPage();
-}
-
-async function noSidewaysScroll(page: Page) {
-  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  expect(scroll, 'page width vs viewport').toBeLessThanOrEqual(inner);
 }
 
 /** Nothing of a report: no result grid, no failures, no category tiles, no charts or timeline, one export (JSON). */
@@ -154,15 +144,7 @@ for (const viewport of [
 
     // One run of the flawed agent, read by two tests in turn (a run costs 5-10 s in CI).
     test.describe('a run of the flawed agent', () => {
-      test.describe.configure({ mode: 'serial' });
-      let shared: Page | undefined;
-      const flawedPage = () => shared!;
-      test.beforeAll(async ({ browser }, info) => {
-        shared = await sharedPage(browser, info, viewport);
-      });
-      test.afterAll(async () => {
-        await shared?.context().close();
-      });
+      const flawedPage = sharedPageGroup(viewport);
 
       test('Open exchange: a side pane over the page, no jump; Escape closes it and focus returns to the failure', async () => {
         const page = flawedPage();

@@ -1,7 +1,8 @@
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { startHostile, type RunningHostileAgent } from '../src/testing/hostile';
 import { isCardPath } from '../src/testing/hostile/server';
+import { noSidewaysScroll, sharedPageGroup } from './fixtures/shared-page';
 
 /**
  * Issue 11, "Results first", at a laptop (1400×900) and a phone (390×844): the verdict on the first screen,
@@ -47,17 +48,6 @@ async function openCardExchange(page: Page) {
   await expect(inspector(page).locator('.exchange-line')).toContainText(/GET \S+\/\.well-known\/agent(-card)?\.json/);
 }
 
-/** A page shared by the tests of a serial group: the config's base URL, the group's viewport. */
-async function sharedPage(browser: Browser, info: TestInfo, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ baseURL: info.project.use.baseURL, viewport: { width: viewport.width, height: viewport.height } });
-  return context.newPage();
-}
-
-async function noSidewaysScroll(page: Page) {
-  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  expect(scroll, 'page width vs viewport').toBeLessThanOrEqual(inner);
-}
-
 /** While running: neutral progress, no level word, nothing red. Sampled on every animation frame in the page. */
 async function watchLevelWhileRunning(page: Page) {
   await page.evaluate(() => {
@@ -85,15 +75,7 @@ for (const viewport of [
 
     // The demo agents' runs of the first test leave a verdict on the page, which the malformed-URL test clears.
     test.describe('a page with a verdict', () => {
-      test.describe.configure({ mode: 'serial' });
-      let shared: Page | undefined;
-      const runsPage = () => shared!;
-      test.beforeAll(async ({ browser }, info) => {
-        shared = await sharedPage(browser, info, viewport);
-      });
-      test.afterAll(async () => {
-        await shared?.context().close();
-      });
+      const runsPage = sharedPageGroup(viewport);
 
       test('after Run on each demo agent the verdict card is on the first screen; while running it shows neutral progress and no red level', async () => {
         const page = runsPage();
@@ -249,15 +231,7 @@ test.describe('wire inspector', () => {
 
   // One run of the v0.3 demo agent, read by two tests in turn.
   test.describe('a run of the v0.3 demo agent', () => {
-    test.describe.configure({ mode: 'serial' });
-    let shared: Page | undefined;
-    const v03Page = () => shared!;
-    test.beforeAll(async ({ browser }, info) => {
-      shared = await sharedPage(browser, info, { width: 1400, height: 900 });
-    });
-    test.afterAll(async () => {
-      await shared?.context().close();
-    });
+    const v03Page = sharedPageGroup({ width: 1400, height: 900 });
 
     test('Copy as cURL reproduces the exchange against the demo agent; credentials masked unless asked', async () => {
       const page = v03Page();

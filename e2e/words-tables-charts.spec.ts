@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { axeScan } from './fixtures/axe';
+import { noSidewaysScroll, sharedPageGroup } from './fixtures/shared-page';
 
 /**
  * Issue 25, the rest of items 6, 8 and 9, at a laptop (1400×900) and a phone (390×844): the verdict counts what
@@ -42,17 +43,6 @@ async function axeClean(page: Page, what: string) {
   ).toEqual([]);
 }
 
-/** A page shared by the tests of a serial group: the config's base URL, the group's viewport. */
-async function sharedPage(browser: Browser, info: TestInfo, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ baseURL: info.project.use.baseURL, viewport: { width: viewport.width, height: viewport.height } });
-  return context.newPage();
-}
-
-async function noSidewaysScroll(page: Page) {
-  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  expect(scroll, 'page width vs viewport').toBeLessThanOrEqual(inner);
-}
-
 /** Rows of the Results table shown for a status and level (the table's own filters). */
 async function resultRows(page: Page, status: string, lvl: string): Promise<number> {
   const filters = page.getByRole('group', { name: 'Filter results' });
@@ -73,15 +63,7 @@ for (const viewport of [
 
     // One run of the flawed agent, read by three tests in turn (a run costs 5-10 s in CI; the tests only read it).
     test.describe('a run of the flawed agent', () => {
-      test.describe.configure({ mode: 'serial' });
-      let shared: Page | undefined;
-      const flawedPage = () => shared!;
-      test.beforeAll(async ({ browser }, info) => {
-        shared = await sharedPage(browser, info, viewport);
-      });
-      test.afterAll(async () => {
-        await shared?.context().close();
-      });
+      const flawedPage = sharedPageGroup(viewport);
 
       test('a demo button runs; the verdict counts what lowers the level by strength and names the worst first; tiles filter the results', async () => {
         const page = flawedPage();
@@ -216,15 +198,7 @@ for (const viewport of [
 
     // The URL test's run of the legacy agent is the History row the registry test reads (same browser context).
     test.describe('a run of the legacy agent', () => {
-      test.describe.configure({ mode: 'serial' });
-      let shared: Page | undefined;
-      const urlPage = () => shared!;
-      test.beforeAll(async ({ browser }, info) => {
-        shared = await sharedPage(browser, info, viewport);
-      });
-      test.afterAll(async () => {
-        await shared?.context().close();
-      });
+      const urlPage = sharedPageGroup(viewport);
 
       test('a URL typed without http:// is completed (http:// for this machine) and runs; shown to the user', async () => {
         const page = urlPage();
