@@ -11,5 +11,5 @@ export type { Finding } from './finding';
 export { terminalChangeFinding } from './rules';
 export { notFoundAfterSeen, outcomeFindings, viewFindings, type OutcomeExpectation } from './exchange';
 export { listPageFindings } from './list';
-export { BUDGET_ENDS, CLOSE_GRACE_MS, endsTest, isFinalItem } from './stream-end';
+export { BUDGET_ENDS, CLOSE_GRACE_MS, endsTest, isFinalItem, streamEnds } from './stream-end';
 export { frameFindings, judgeStream, notAStreamFinding, streamRefusalFinding } from './stream';

@@ -31,3 +31,37 @@ export function endsTest(g: Generation, it: StreamItem): boolean {
   if (isFinalItem(g, it)) return true;
   return (it.kind === 'task' || it.kind === 'status') && (isTerminal(it.state, g) || isInterrupted(it.state));
 }
+
+/** Where a stream's final event and the event that ends the wait fall (0-based item indexes; -1: not seen yet). */
+export interface StreamEnds {
+  readonly finalIndex: number;
+  readonly endIndex: number;
+  /** Reads one item; true when it is the final one or the first that ends the wait (start the close grace then). */
+  see(it: StreamItem): boolean;
+}
+
+/** The one reading of a stream's ends, for the stream fixture of runs and for console sessions. */
+export function streamEnds(g: Generation): StreamEnds {
+  let finalIndex = -1;
+  let endIndex = -1;
+  return {
+    get finalIndex() {
+      return finalIndex;
+    },
+    get endIndex() {
+      return endIndex;
+    },
+    see(it) {
+      if (finalIndex < 0 && isFinalItem(g, it)) {
+        finalIndex = it.seq - 1;
+        if (endIndex < 0) endIndex = finalIndex;
+        return true;
+      }
+      if (endIndex < 0 && endsTest(g, it)) {
+        endIndex = it.seq - 1;
+        return true;
+      }
+      return false;
+    },
+  };
+}

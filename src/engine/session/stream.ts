@@ -9,7 +9,7 @@ import type { Host } from '../ports';
 import type { CallOutcome, Dialect, StreamItem, StreamRun } from '../protocol/dialect';
 import type { Redactor } from '../redact';
 import { isRecord } from '../util/json';
-import { BUDGET_ENDS, CLOSE_GRACE_MS, endsTest, isFinalItem, judgeStream, notAStreamFinding, outcomeFindings, streamRefusalFinding } from '../judges';
+import { BUDGET_ENDS, CLOSE_GRACE_MS, judgeStream, notAStreamFinding, outcomeFindings, streamEnds, streamRefusalFinding } from '../judges';
 import { countText, errorText, exchangesOf, frameOf, messageSummary, redactError, streamEndText, streamTask } from './summary';
 import type { CallOptions, SessionFinding, SessionFrame, SessionOperation, SessionResult, StreamSummary } from './types';
 
@@ -57,8 +57,7 @@ export async function readStream(
   const g = h.generation;
   const host = h.host;
   const stop = new AbortController();
-  let finalIndex = -1;
-  let endIndex = -1;
+  const ends = streamEnds(g);
   let grace: AbortController | undefined;
   const startGrace = () => {
     grace?.abort();
@@ -73,14 +72,7 @@ export async function readStream(
   const seenHere = new Set<string>();
   const crossCall = new Map<number, SessionFinding>();
   const run = await open(stop.signal, (it) => {
-    if (finalIndex < 0 && isFinalItem(g, it)) {
-      finalIndex = it.seq - 1;
-      if (endIndex < 0) endIndex = finalIndex;
-      startGrace();
-    } else if (endIndex < 0 && endsTest(g, it)) {
-      endIndex = it.seq - 1;
-      startGrace();
-    }
+    if (ends.see(it)) startGrace();
     // The task's state goes into the session's memory when the event arrives, not when the stream ends: a cancel
     // answered while this stream is read is judged after the events that came before it, never before.
     const id = it.taskId ?? it.task?.id;
@@ -102,7 +94,7 @@ export async function readStream(
   const items = run.items;
   const taskId = subscribedTaskId ?? sentTaskId ?? items.map((i) => i.taskId ?? i.task?.id).find(Boolean);
   let readBack: CallOutcome | undefined;
-  if (endIndex < 0 && BUDGET_ENDS.has(run.reason) && taskId && !s.ctx.signal.aborted) {
+  if (ends.endIndex < 0 && BUDGET_ENDS.has(run.reason) && taskId && !s.ctx.signal.aborted) {
     // Our budget ended the stream: did the task finish without the stream saying so (the agent's fault)?
     readBack = await h.dialect.get(s.ctx, { id: taskId, lane: s.lane, timeoutMs: Math.min(s.timeoutMs, 10_000) });
   }
@@ -137,8 +129,8 @@ export async function readStream(
     op,
     streamingDeclared: h.streamingDeclared,
     endWords: streamEndText(end, s.timeoutMs, CLOSE_GRACE_MS),
-    finalIndex,
-    endIndex,
+    finalIndex: ends.finalIndex,
+    endIndex: ends.endIndex,
     closed: run.reason === 'closed',
     readBack,
     taskId: subscribedTaskId ?? sentTaskId,
@@ -160,7 +152,7 @@ export async function readStream(
     end,
     events: run.events,
     firstEventMs: run.firstEventMs,
-    finalFrame: finalIndex >= 0 ? finalIndex + 1 : undefined,
+    finalFrame: ends.finalIndex >= 0 ? ends.finalIndex + 1 : undefined,
   };
   const usable = items.some((i) => i.kind !== 'error' && i.kind !== 'invalid');
   const errorFrame = items.find((i) => i.kind === 'error');
