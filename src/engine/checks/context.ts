@@ -53,12 +53,14 @@ export interface CheckContext {
  * - `push`: the card declares push notifications, and `dialect`;
  * - `stream`: `streaming`, and the run's shared stream answered with an event stream (`stream`);
  * - `task-runs`: `dialect`, and at least one test task of the run was created (`taskRuns`: the runs with a task);
+ * - `task-run`: as `task-runs`, known once at most one test task is still going (the slowest skill need not hold up a
+ *   check that does not read them all); provides only `dialect`;
  * - `peer`: a peer agent was given (`peer`);
  * - `peer-callable`: `peer`, and both agents can be called (`dialect`, `peer.dialect`);
  * - a BindingNeed: `dialect`, and the binding under test has what the check needs; the bindings it applies to are
  *   declared this way, not branched on (on any other binding the check is not applicable, and says why).
  */
-export type Precondition = 'card' | 'dialect' | 'streaming' | 'push' | 'stream' | 'task-runs' | 'peer' | 'peer-callable' | BindingNeed;
+export type Precondition = 'card' | 'dialect' | 'streaming' | 'push' | 'stream' | 'task-runs' | 'task-run' | 'peer' | 'peer-callable' | BindingNeed;
 
 /**
  * What a check may need of the binding it speaks (preconditions.ts BINDING_NEEDS: which bindings have it, why the
@@ -77,6 +79,7 @@ export interface Provided {
   push: { readonly dialect: Dialect };
   stream: { readonly dialect: Dialect; readonly stream: StreamFixture };
   'task-runs': { readonly dialect: Dialect; readonly taskRuns: readonly [ObservedRun, ...ObservedRun[]] };
+  'task-run': { readonly dialect: Dialect };
   peer: { readonly peer: ResolvedTarget };
   'peer-callable': { readonly dialect: Dialect; readonly peer: CallablePeer };
   'sse-streams': { readonly dialect: Dialect };

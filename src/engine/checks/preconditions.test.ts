@@ -33,6 +33,7 @@ function context(over: Partial<Record<keyof CheckContext, unknown>> = {}, runs: 
     credentials: { kind: 'none' },
     dialect: DIALECT,
     taskTimeoutMs: 1000,
+    skills: [],
     fixture: (key: string, make: () => Promise<unknown>) => (key === 'tasks:skills' ? Promise.resolve(runs) : make()),
     ...over,
   } as unknown as CheckContext;
@@ -171,6 +172,37 @@ describe('requires: preconditions checked before the body, with the standard ski
     expect(skipOf(slow)).toEqual(['skip', 'tool-limit', expect.stringMatching(/^No test task answered within our 1000 ms budget/)]);
     const broken = await probe(['task-runs']).def.run(context({}, [run('failed-call', false)]));
     expect(skipOf(broken)).toEqual(['skip', 'precondition', 'No test task could be created (see lifecycle.send).']);
+  });
+
+  it('task-run: decided once at most one test task is still going, without waiting for the last; else as task-runs', async () => {
+    // The skill runs as they end: all but the slowest ended (one made a task), the slowest never does here.
+    const partly = (ended: TaskRun[], all?: TaskRun[]) =>
+      context({
+        fixture: (key: string, make: () => Promise<unknown>) =>
+          key === 'tasks:skills:each'
+            ? Promise.resolve(
+                Object.assign([...ended.map((r) => Promise.resolve(r)), all ? Promise.resolve(all.at(-1)) : new Promise(() => undefined)], {
+                  startedAt: [...ended.map(() => 0), 0],
+                }),
+              )
+            : key === 'tasks:skills'
+              ? all
+                ? Promise.resolve(all)
+                : new Promise(() => undefined)
+              : make(),
+      });
+    const early = probe(['task-run']);
+    expect((await early.def.run(partly([run('message', false), run('terminal', true)]))).message).toBe('ran');
+    expect(early.seen[0]?.dialect).toBe(DIALECT);
+    // None of the ended runs made a task: decided on every run, as task-runs decides (here a message-only agent).
+    const msg = [run('message', false), run('message', false)];
+    expect(skipOf(await probe(['task-run']).def.run(partly(msg.slice(0, 1), msg)))).toEqual([
+      'skip',
+      'not-applicable',
+      'The agent replied with a Message instead of a Task (a message-only agent), so there is no task to check.',
+    ]);
+    // ... and the slowest one made a task: the check runs.
+    expect((await probe(['task-run']).def.run(partly([run('message', false)], [run('message', false), run('terminal', true)]))).message).toBe('ran');
   });
 
   it('peer and peer-callable: no peer is not applicable; a peer that cannot be called is a precondition', () => {

@@ -1,15 +1,15 @@
 /**
  * The preconditions a check declares with `requires` (see Precondition in context.ts), evaluated before its body:
  * the first one unmet gives the standard skip verdict; when all are met, the context carries what they provide.
- * Synchronous where the facts are at hand, so a check's body starts in the same turn as before; `task-runs` and
- * `stream` wait for the run's shared fixtures.
+ * Synchronous where the facts are at hand, so a check's body starts in the same turn as before; `task-runs`,
+ * `task-run` and `stream` wait for the run's shared fixtures.
  */
 import { isRecord } from '../util/json';
 import type { Binding } from '../model/check';
 import type { BindingNeed, CheckContext, CheckContextWith, Precondition } from './context';
 import { rateLimited } from './setups/outcomes';
 import { streamFixture } from './setups/stream';
-import { isObserved, runEvidence, skillRuns } from './setups/tasks';
+import { isObserved, runEvidence, skillRuns, skillRunsButOne } from './setups/tasks';
 import { exchangeEvidence, refusedForCredentials, skip, TIMEOUT_KNOB, toolLimit, transportVerdict, type Verdict } from './verdict';
 
 /** Either the context with the preconditions met, or the verdict of the first one unmet. */
@@ -100,6 +100,17 @@ async function taskRunsStep(ctx: CheckContextWith<'dialect'>): Promise<Step> {
   return { ctx: withRuns };
 }
 
+/**
+ * `task-run`: a test task was created, as `task-runs` decides, but known once at most one skill run is still going
+ * when one of the others created a task (and none was refused for credentials); else `task-runs` itself.
+ */
+async function taskRunStep(ctx: CheckContextWith<'dialect'>): Promise<Step> {
+  const { ended } = await skillRunsButOne(ctx);
+  if (ended.some(isObserved) && !ended.some((r) => refusedForCredentials(ctx, r.send.http))) return { ctx };
+  const full = await taskRunsStep(ctx);
+  return 'verdict' in full ? full : { ctx };
+}
+
 /** The shared stream answered with an event stream; otherwise why it could not be judged. */
 async function streamStep(ctx: CheckContextWith<'dialect'>): Promise<Step> {
   const f = await streamFixture(ctx);
@@ -151,6 +162,8 @@ function step(ctx: CheckContext, need: Precondition): Step | Promise<Step> {
     }
     case 'task-runs':
       return hasDialect(ctx) ? taskRunsStep(ctx) : dialectStep(ctx);
+    case 'task-run':
+      return hasDialect(ctx) ? taskRunStep(ctx) : dialectStep(ctx);
     case 'peer':
       return peerStep(ctx);
     case 'peer-callable': {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../model/events';
 import { timerSleep } from '../ports';
 import { Redactor } from '../redact';
-import { DEFAULT_LIMITS, exchange, lineEndNormalizer, retryAfterMs, Semaphore, stream, type HttpContext } from './client';
+import { createHttpContext, DEFAULT_LIMITS, exchange, lineEndNormalizer, retryAfterMs, Semaphore, stream, urgent, type HttpContext } from './client';
+import { withSlot } from './context';
 
 function ctxFor(responses: (() => Response)[]) {
   const events: RunEvent[] = [];
@@ -78,6 +79,40 @@ describe('Semaphore', () => {
     );
     expect(peak).toBe(2);
     expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+});
+
+describe('Semaphore priority', () => {
+  it('gives a freed slot to an urgent waiter before ordinary ones that queued earlier', async () => {
+    const s = new Semaphore(1);
+    const holder = await s.acquire();
+    const order: string[] = [];
+    const take = (name: string, p: 'urgent' | 'normal') =>
+      s.acquire(p).then((release) => {
+        order.push(name);
+        release();
+      });
+    const all = Promise.all([take('bulk 1', 'normal'), take('bulk 2', 'normal'), take('cancel', 'urgent'), take('bulk 3', 'normal'), take('read', 'urgent')]);
+    holder();
+    await all;
+    expect(order).toEqual(['cancel', 'read', 'bulk 1', 'bulk 2', 'bulk 3']);
+  });
+
+  it('urgent(ctx) marks the requests of a context, and withSlot takes the urgent lane for them', async () => {
+    const ctx = createHttpContext({ fetch: async () => new Response(''), now: () => Date.now(), sleep: timerSleep, randomUUID: () => 'u' }, { concurrency: 1 });
+    const u = urgent(ctx);
+    expect(u.priority).toBe('urgent');
+    expect(ctx.priority).toBeUndefined();
+    expect(u.slots).toBe(ctx.slots);
+    const order: string[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const first = withSlot(ctx, () => gate);
+    const bulk = withSlot(ctx, async () => void order.push('bulk'));
+    const cancel = withSlot(u, async () => void order.push('cancel'));
+    open();
+    await Promise.all([first, bulk, cancel]);
+    expect(order).toEqual(['cancel', 'bulk']);
   });
 });
 

@@ -5,6 +5,6 @@
  * and sse.ts (Server-Sent Events streams). Import from here.
  */
 export { DEFAULT_LIMITS, Semaphore, type Limits } from './limits';
-export { createHttpContext, type HttpContext, type HttpContextOptions } from './context';
+export { createHttpContext, urgent, type HttpContext, type HttpContextOptions } from './context';
 export { exchange, retryAfterMs, type HttpResult } from './exchange';
 export { lineEndNormalizer, stream, type SseIgnoredLine, type SseMessage, type StreamOutcome } from './sse';

@@ -14,6 +14,8 @@ export interface HttpContext {
   limits: Limits;
   /** Bounds requests in flight (see Limits.maxConcurrentRequests); absent means unbounded. */
   slots?: Semaphore;
+  /** 'urgent': this context's requests take the next free slot before ordinary ones waiting (see `urgent`). */
+  priority?: 'urgent' | 'normal';
   /** Origins that have answered at least once in this run (an agent that never answered was never reached). */
   answered?: Set<string>;
   /** Keeps an OAuth access token fresh on the requests that carry it (src/engine/auth); absent: headers go as given. */
@@ -74,9 +76,15 @@ export const originOf = (url: string): string => {
   }
 };
 
+/**
+ * The same context whose requests go first when the slots are taken: for requests whose timing a check observes
+ * (the cancel of a task that must still be running, reads inside an observation window), not for bulk work.
+ */
+export const urgent = (ctx: HttpContext): HttpContext => (ctx.priority === 'urgent' ? ctx : { ...ctx, priority: 'urgent' });
+
 /** Runs `fn` holding one of the context's request slots (when it bounds them). */
 export async function withSlot<T>(ctx: HttpContext, fn: () => Promise<T>): Promise<T> {
-  const release = ctx.slots ? await ctx.slots.acquire() : undefined;
+  const release = ctx.slots ? await ctx.slots.acquire(ctx.priority) : undefined;
   try {
     return await fn();
   } finally {

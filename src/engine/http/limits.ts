@@ -23,19 +23,24 @@ export const DEFAULT_LIMITS: Limits = {
   maxConcurrentRequests: 6,
 };
 
-/** A counting semaphore: at most `n` holders at once, FIFO. */
+/**
+ * A counting semaphore: at most `n` holders at once. Waiters are served in order, urgent ones first: a request whose
+ * timing is part of what a check observes (a cancel that must land while its task still runs, a read inside an
+ * observation window) must not queue behind bulk work started at the same moment.
+ */
 export class Semaphore {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  private readonly urgent: (() => void)[] = [];
   constructor(private readonly n: number) {}
-  async acquire(): Promise<() => void> {
-    if (this.active >= this.n) await new Promise<void>((r) => this.waiting.push(r));
+  async acquire(priority: 'urgent' | 'normal' = 'normal'): Promise<() => void> {
+    if (this.active >= this.n) await new Promise<void>((r) => (priority === 'urgent' ? this.urgent : this.waiting).push(r));
     else this.active++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const next = this.waiting.shift();
+      const next = this.urgent.shift() ?? this.waiting.shift();
       if (next) next();
       else this.active--;
     };

@@ -8,10 +8,9 @@ import type { Evidence } from '../../model/check';
 import { ERROR_REASON, GRPC_STATUS_OF_REASON } from '../../protocol/errors';
 import { A2A_ERROR_DOMAIN } from '../../protocol/grpc';
 import type { CallOutcome } from '../../protocol/dialect';
-import { isTerminal } from '../../protocol/states';
 import { defineCheck, exchangeEvidence, fail, pass } from '../define';
 import { unknownTaskId } from '../setups/probe-ids';
-import { skillRuns } from '../setups/tasks';
+import { completedRun } from '../setups/tasks';
 import { transportVerdict, type Verdict } from '../verdict';
 
 /** What is wrong with one error answer, or a verdict when it could not be judged. */
@@ -51,7 +50,7 @@ export const errorsGrpcStatus = defineCheck({
     const g = judgeError(get, `GetTask of an unknown task`, ERROR_REASON.TaskNotFound);
     if (!Array.isArray(g)) return g;
     problems.push(...g);
-    const done = (await skillRuns(ctx)).find((r) => r.final && isTerminal(r.final.state, ctx.generation) && r.final.id);
+    const done = await completedRun(ctx);
     const doneId = done?.final?.id;
     if (done?.final && doneId) {
       const cancel = await d.cancel(ctx.http, { id: doneId, lane, checkId: ctx.checkId });

@@ -23,7 +23,7 @@ import {
   type Probe,
   type RestExpect,
 } from '../setups/probes';
-import { noFinishedTask, ownFinishedRun, primarySkill, runningCandidates, runTask, skillInput, skillRuns, startRunningTask } from '../setups/tasks';
+import { firstSkillRun, noFinishedTask, ownFinishedRun, primarySkill, runningCandidates, runTask, skillInput, startRunningTask } from '../setups/tasks';
 import { terminalChanged } from '../../judges/rules';
 import { answeredState, isRefusal, isSuccess, outcomeNotFound, PROBES, readBack, readBackEvidence, V1_UNSUPPORTED } from './shared';
 
@@ -305,10 +305,10 @@ export const errorsContextMismatch = defineCheck({
   requires: ['dialect'],
   run: async (ctx) => {
     if (ctx.generation !== 'v1.0') return skip('Only v1.0 requires rejecting a mismatching contextId (§3.4.3).', 'not-applicable');
-    const runs = await skillRuns(ctx);
     const targets: { task: TaskView; id: string; paused: boolean; label: string }[] = [];
-    // A task paused in input-required is the cleanest target (it waits for exactly such a message): start our own.
-    const pausedModel = runs.find((r) => r.outcome === 'interrupted' && r.final?.id);
+    // A task paused in input-required is the cleanest target (it waits for exactly such a message): start our own,
+    // modelled on the first test task seen paused (not after the slowest skill's).
+    const pausedModel = await firstSkillRun(ctx, (r) => r.outcome === 'interrupted' && !!r.final?.id);
     let lastSkip: Verdict = skip('No task of this run stayed non-terminal long enough to send it a mismatching message.', 'precondition');
     if (pausedModel) {
       const own = await runTask(ctx, ctx.dialect, {

@@ -12,7 +12,7 @@ import { isRecord } from '../../util/json';
 import type { CheckContextWith } from '../context';
 import { defineCheck, ev, exchangeEvidence, fail, pass, refusedForCredentials, skip } from '../define';
 import { brokenCallVerdict, contentTypeRefusal, rateLimited } from '../setups/outcomes';
-import { completedRun, emitState, readBack, runEvidence, skillInput } from '../setups/tasks';
+import { completedRun, emitState, firstSkillRun, isObserved, readBack, runEvidence, skillInput, skillRuns } from '../setups/tasks';
 import { contextOfTask, graded, historyMessageIds, listTasks } from './shared';
 
 interface AnswerSeen {
@@ -83,14 +83,18 @@ export const lifecycleMultiTurn = defineCheck({
   },
   recommendation:
     'When a task is in input-required, accept a message with the same taskId (and contextId) and continue that task; do not create a new task or reject it. In @a2a-js/sdk the RequestContext of the follow-up carries the existing task.',
-  requires: ['task-runs'],
+  requires: ['task-run'],
   run: async (ctx) => {
-    const runs = ctx.taskRuns;
-    const paused = runs.find((r) => r.final?.state === 'input-required' && r.final.id);
+    // The first test task seen paused in input-required, as soon as one is (not after the slowest skill's).
+    const paused = await firstSkillRun(ctx, (r) => isObserved(r) && r.final?.state === 'input-required' && !!r.final.id);
     const t = paused?.final;
     const taskId = t?.id;
     if (!paused || !t || !taskId)
-      return skip('No test task paused in input-required, so multi-turn could not be exercised.', 'not-applicable', runs.map(runEvidence));
+      return skip(
+        'No test task paused in input-required, so multi-turn could not be exercised.',
+        'not-applicable',
+        (await skillRuns(ctx)).filter(isObserved).map(runEvidence),
+      );
     const d = ctx.dialect;
     const lane = paused.lane;
     const evidence = [runEvidence(paused)];
@@ -159,7 +163,7 @@ export const lifecycleHistory = defineCheck({
   },
   recommendation:
     'Keep the messages of a task in Task.history and return the most recent ones on get when historyLength asks for them. @a2a-js/sdk and a2a-python store history when the task store does.',
-  requires: ['task-runs'],
+  requires: ['task-run'],
   run: async (ctx) => {
     const r = await completedRun(ctx);
     if (!r?.final?.id) return skip('No task finished, so there is no history to read.', 'precondition');
@@ -256,7 +260,7 @@ export const lifecycleContext = defineCheck({
   specRefs: { 'v0.2': 'v0.2.6 §6.4 Message.contextId', 'v0.3': 'v0.3.0 §6.4 Message.contextId', 'v1.0': 'v1.0.1 §3.4.1 Context Identifier Semantics' },
   recommendation:
     'When a message carries a contextId, create the new task in that context (or reject the contextId if it is not acceptable); do not silently start a new context.',
-  requires: ['task-runs'],
+  requires: ['task-run'],
   run: async (ctx) => {
     const r = await completedRun(ctx);
     const done = r?.final;

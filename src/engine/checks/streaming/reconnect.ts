@@ -2,6 +2,7 @@
  * Streaming checks that leave and rejoin a task: closing the stream mid-task leaves the task and the server well,
  * and resubscribing to a running task streams its updates.
  */
+import { urgent } from '../../http/context';
 import type { Evidence } from '../../model/check';
 import type { StreamRun } from '../../protocol/dialect';
 import { isA2AError, JSONRPC_CODE } from '../../protocol/errors';
@@ -124,8 +125,9 @@ export const streamingDisconnect = defineCheck({
     // Legacy: the client chooses the task id (TaskSendParams.id) and the server MUST use it: read that one back
     // (events naming another id are streaming.consistency's finding).
     const sentId = d.generation === 'legacy' ? ctx.uuid() : undefined;
+    // Urgent: the close must meet the task still running, so the stream must not queue behind bulk requests.
     const run = await d.streamSend(
-      ctx.http,
+      urgent(ctx.http),
       { ...skillInput(ctx, skillId), lane, checkId: ctx.checkId, timeoutMs: ctx.taskTimeoutMs, taskId: sentId },
       (it) => {
         named ??= it.taskId ?? it.task?.id;
