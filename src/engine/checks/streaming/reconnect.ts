@@ -335,6 +335,10 @@ export const streamingResubscribe = defineCheck({
         const isErrorAnswer = run.result.status >= 400 || (body.ok && isRecord(body.value) && body.value.error !== undefined);
         if (!isErrorAnswer)
           return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType || ''} with a result, not an event stream.`, evd);
+        const code = body.ok && isRecord(body.value) && isRecord(body.value.error) ? body.value.error.code : undefined;
+        // "No such method" says nothing of the task: whatever its state, resubscribe is not there (no read-back, so the
+        // verdict does not hang on whether a busy run subscribed before the task ended).
+        if (code === JSONRPC_CODE.MethodNotFound || run.result.status === 405) return fail('Resubscribe is not implemented (method not found).', evd);
         // A task that finished before the subscription may be refused legitimately (v1.0: UnsupportedOperation).
         const now = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
         if (now.kind === 'task' && isTerminal(now.task.state, g)) {
@@ -348,14 +352,14 @@ export const streamingResubscribe = defineCheck({
         }
         // Unread, we cannot tell a refusal of a finished task from one of a running task: say what failed instead.
         if (!now.http.responded) return transportVerdict(now.http, 'reading the task back after resubscribe was refused');
-        const code = body.ok && isRecord(body.value) && isRecord(body.value.error) ? body.value.error.code : undefined;
-        if (code === JSONRPC_CODE.MethodNotFound || run.result.status === 404 || run.result.status === 405)
-          return fail('Resubscribe is not implemented (method not found).', evd);
+        if (run.result.status === 404) return fail('Resubscribe is not implemented (method not found).', evd);
         if (code === JSONRPC_CODE.UnsupportedOperation) return fail('The agent declares streaming but answers resubscribe with UnsupportedOperation.', evd);
         return fail(`Resubscribe answered HTTP ${run.result.status} ${run.result.contentType}, not an event stream.`, evd);
       }
       if (run.items[0]?.kind === 'error') {
         // The same refusal, delivered as the first event of a stream: judged like the JSON answer above.
+        if (run.items[0].error?.code === JSONRPC_CODE.MethodNotFound)
+          return fail('Resubscribe is not implemented (method not found, as the first event).', evd);
         const now = await d.get(ctx.http, { id: taskId, lane, checkId: ctx.checkId });
         if (now.kind === 'task' && isTerminal(now.task.state, g)) {
           missed = true;
