@@ -48,7 +48,7 @@ export const WINDOWS: readonly WindowSpec[] = [
   {
     name: 'cancel.stay',
     watches: 'a task read back canceled stays canceled (a worker never told of the cancel publishes when its work would have ended)',
-    sizing: `until the canceled task has run as long as the longest test task of the agent took, plus ${CANCEL_MARGIN.factor} × the slowest round trip seen (${CANCEL_MARGIN.floorMs}-${CANCEL_MARGIN.ceilingMs} ms); read back with backoff, closed at the first change`,
+    sizing: `until the canceled task has run as long as the longest test task of the agent took (by its status timestamps when they agree with what we saw, else as we measured it), plus ${CANCEL_MARGIN.factor} × the slowest round trip seen (${CANCEL_MARGIN.floorMs}-${CANCEL_MARGIN.ceilingMs} ms); read back with backoff, closed at the first change`,
     floorMs: CANCEL_STAY.floorMs,
     ceilingMs: CANCEL_STAY.ceilingMs,
     checks: ['lifecycle.cancel', 'lifecycle.cancel.effective', 'lifecycle.transitions', 'errors.cancel-twice'],

@@ -13,6 +13,7 @@ import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolLimit, transpo
 import { BUDGET_ENDS, CLOSE_GRACE_MS } from '../setups/stream';
 import { firstEventFinding, streamIdFindings } from '../../judges/stream';
 import {
+  agentDurationMs,
   emitState,
   finishingCandidates,
   primarySkill,
@@ -21,7 +22,6 @@ import {
   skillRuns,
   skillRunsButOne,
   startRunningTask,
-  type TaskRun,
 } from '../setups/tasks';
 import { brokeOff, budgetKnob, errorText, itemEvidence, streamEnd } from './shared';
 import { gapMeter, reportWindow, roundTrip, sized, STREAM_CLOSE, STREAM_PAUSE } from '../windows';
@@ -35,14 +35,6 @@ const WATCHDOG_FIRST_MS = 250;
  * trip, more through a gateway or on a busy machine), within a floor and a ceiling. Said in the evidence.
  */
 const DISCONNECT_LEAD = { factor: 4, floorMs: 100, ceilingMs: 2000 } as const;
-
-/** How long a test task ran by the agent's own status timestamps (first seen to terminal), when both read as times. */
-function agentDurationMs(r: TaskRun): number | undefined {
-  const times = r.observations.map((o) => (o.task.timestamp ? Date.parse(o.task.timestamp) : NaN));
-  const first = times.find((t) => Number.isFinite(t));
-  const last = times.at(-1);
-  return first !== undefined && last !== undefined && Number.isFinite(last) && last >= first ? last - first : undefined;
-}
 
 /**
  * The skill to disconnect from, chosen by what this run measured (never by binding): the one whose test task ran
