@@ -82,9 +82,10 @@ const tokenExchanges = (events: RunEvent[]) =>
 
 let agent: Agent;
 beforeAll(async () => {
-  // 2 s tokens (renewed 500 ms before they expire) and a 1 s slow task: the run outlasts a token whatever the
-  // machine's speed (the suite no longer sleeps fixed seconds, so a fast run once finished inside a 2 s token).
-  agent = await startAgent({ ttl: 2, slowTaskMs: 1000 });
+  // 2 s tokens (refreshed a quarter of their life early: at 1.5 s) and a 2 s slow task polled until it ends: requests
+  // go out after the refresh point whatever the machine's speed (with a 1 s task a fast run finished inside one
+  // token; 1 s tokens meet the whole-second `exp` of the token server's JWTs).
+  agent = await startAgent({ ttl: 2, slowTaskMs: 2000 });
 });
 afterAll(async () => {
   await agent?.close();
@@ -108,7 +109,7 @@ describe('OAuth 2.0 client credentials from the card', () => {
     expect(byId['auth.accepted']?.status).toBe('pass');
     expect(byId['auth.oauth-token']?.status).toBe('pass');
     expect(byId['auth.oauth-discovery']?.status).toBe('skip');
-    // Tokens live 2 s: the run outlasts them, so the token was fetched again (each fetch is on the timeline).
+    // Tokens live 2 s: the slow task's polls outlast the first, so it was fetched again (each fetch is on the timeline).
     const requests = tokenExchanges(events);
     expect(requests.length).toBeGreaterThanOrEqual(2);
     expect(tokens.length).toBe(requests.length);

@@ -12,17 +12,8 @@ import type { CheckContext, CheckContextWith } from '../context';
 import { defineCheck, ev, exchangeEvidence, fail, pass, skip, toolLimit, transportVerdict, type Verdict } from '../define';
 import { BUDGET_ENDS, CLOSE_GRACE_MS } from '../setups/stream';
 import { firstEventFinding, streamIdFindings } from '../../judges/stream';
-import {
-  agentDurationMs,
-  emitState,
-  finishingCandidates,
-  primarySkill,
-  runningSkill,
-  skillInput,
-  skillRuns,
-  skillRunsButOne,
-  startRunningTask,
-} from '../setups/tasks';
+import { agentDurationMs } from '../setups/durations';
+import { emitState, finishingCandidates, primarySkill, runningSkill, skillInput, skillRuns, skillRunsButOne, startRunningTask } from '../setups/tasks';
 import { brokeOff, budgetKnob, errorText, itemEvidence, streamEnd } from './shared';
 import { gapMeter, reportWindow, roundTrip, sized, STREAM_CLOSE, STREAM_PAUSE } from '../windows';
 
