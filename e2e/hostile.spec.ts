@@ -78,8 +78,12 @@ test.describe('hostile agents from the dashboard', () => {
 
   test('a flood of 100,000+ events per second: bounded, rendered, page responsive', async ({ page }) => {
     await runAgainst(page, 'sse-flood');
+    // Never full. Either the task was seen ended while 'working' kept coming (a failure, naming our cap), or our
+    // 2000-event cap came before the task ended (a busy machine): then the check was not judged, and the level says so.
     await expect(level(page)).toContainText('partial');
-    await expect(page.getByRole('table', { name: 'Failed tests' })).toContainText(/more than 2000 events/);
+    const caught = page.getByRole('table', { name: 'Failed tests' }).getByText(/more than 2000 events/);
+    const capped = page.getByRole('region', { name: 'Verdict' }).getByText(/could not be judged within our limits \([^)]*streaming\.terminal/);
+    await expect(caught.or(capped).first()).toBeVisible();
     // The timeline stays virtualized however many events arrived.
     const items = await page.getByRole('region', { name: 'Timeline' }).getByRole('listitem').count();
     expect(items).toBeGreaterThan(0);

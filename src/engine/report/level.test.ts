@@ -58,6 +58,15 @@ describe('computeLevel: the seed 001 tiers', () => {
     expect(computeLevel(clean(), ok)).toMatchObject({ level: 'full', provisional: false });
   });
 
+  it('a required check ended by our own limit is not judged: full is not claimed (partial, saying why); a MAY one or a not-applicable skip leaves full', () => {
+    const capped = r('streaming.framing', 'optional', 'skip', { skipKind: 'tool-limit', message: 'Our per-stream event cap ended it.' });
+    const v = computeLevel(replace(clean(), capped), ok);
+    expect(v.level).toBe('partial');
+    expect(v.reason).toMatch(/required checks could not be judged within our limits \(.*streaming\.framing.*\)/);
+    expect(computeLevel(replace(clean(), { ...capped, level: 'MAY' }), ok).level).toBe('full');
+    expect(computeLevel(replace(clean(), { ...capped, skipKind: 'not-applicable' }), ok).level).toBe('full');
+  });
+
   it('a failing card-tier check is non-conformant, whatever else passes', () => {
     const v = computeLevel(replace(clean(), r('card.json', 'card', 'fail')), ok);
     expect(v).toMatchObject({ level: 'non-conformant' });
