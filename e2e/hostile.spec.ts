@@ -82,7 +82,7 @@ test.describe('hostile agents from the dashboard', () => {
     // 2000-event cap came before the task ended (a busy machine): then the check was not judged, and the level says so.
     await expect(level(page)).toContainText('partial');
     const caught = page.getByRole('table', { name: 'Failed tests' }).getByText(/more than 2000 events/);
-    const capped = page.getByRole('region', { name: 'Verdict' }).getByText(/could not be judged within our limits \([^)]*streaming\.terminal/);
+    const capped = page.getByRole('region', { name: 'Verdict' }).getByText(/could not be judged within our stream limits \([^)]*streaming\.terminal/);
     await expect(caught.or(capped).first()).toBeVisible();
     // The timeline stays virtualized however many events arrived.
     const items = await page.getByRole('region', { name: 'Timeline' }).getByRole('listitem').count();

@@ -58,13 +58,16 @@ describe('computeLevel: the seed 001 tiers', () => {
     expect(computeLevel(clean(), ok)).toMatchObject({ level: 'full', provisional: false });
   });
 
-  it('a required check ended by our own limit is not judged: full is not claimed (partial, saying why); a MAY one or a not-applicable skip leaves full', () => {
+  it('a required streaming check whose stream our budget cut is not judged: full is not claimed (partial, saying why); a MAY one, a not-applicable skip or another tool limit leaves full', () => {
     const capped = r('streaming.framing', 'optional', 'skip', { skipKind: 'tool-limit', message: 'Our per-stream event cap ended it.' });
     const v = computeLevel(replace(clean(), capped), ok);
     expect(v.level).toBe('partial');
-    expect(v.reason).toMatch(/required checks could not be judged within our limits \(.*streaming\.framing.*\)/);
+    expect(v.reason).toMatch(/required checks could not be judged within our stream limits \(.*streaming\.framing.*\)/);
     expect(computeLevel(replace(clean(), { ...capped, level: 'MAY' }), ok).level).toBe('full');
     expect(computeLevel(replace(clean(), { ...capped, skipKind: 'not-applicable' }), ok).level).toBe('full');
+    // An agent that refuses our webhook URL (it SHOULD validate them) leaves push unexercised: no budget of ours, full stands.
+    const refusedWebhook = r('lifecycle.push-config', 'optional', 'skip', { skipKind: 'tool-limit', message: 'The agent refused our webhook URL.' });
+    expect(computeLevel([...clean(), refusedWebhook], ok).level).toBe('full');
   });
 
   it('a failing card-tier check is non-conformant, whatever else passes', () => {

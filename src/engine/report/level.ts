@@ -146,8 +146,8 @@ function basicNotAssessed(results: readonly CheckResult[], ctx: LevelContext): N
  * - non-conformant: a card-tier check failed, or basic send/get is broken
  * - minimal: card valid and basic send + get work, but a core lifecycle MUST fails
  * - partial: core lifecycle passes, but another MUST or SHOULD fails (error handling, streaming, auth, optional
- *   features), or a core check could not be verified (skipped or errored), or a required check was ended by one of
- *   our own limits (a tool-limit skip: not judged, so "every required check passes" cannot be claimed)
+ *   features), or a core check could not be verified (skipped or errored), or a required streaming check's stream was
+ *   cut by our own budget (a tool-limit skip: not judged, so "every required check passes" cannot be claimed)
  * - full: every applicable required check passes. Advisories never count; skips never count as passes.
  * `error` results (our tool failed) make the verdict provisional; they never count against the agent.
  * The security review (an informational category) is left out entirely: its findings are named, never counted.
@@ -243,14 +243,18 @@ export function computeLevel(all: readonly CheckResult[], ctx: LevelContext = {}
   const unverified = results.filter(
     (r) => (r.tier === 'core' || r.tier === 'basic') && ((r.status === 'skip' && r.skipKind !== 'not-applicable') || r.status === 'error'),
   );
-  // A required check our own budget ended (a stream cut at our event cap, a task past our timeout) was not judged:
-  // "every applicable required check passes" cannot be claimed, so the level is the one that can.
-  const limited = results.filter((r) => r.tier !== 'core' && r.tier !== 'basic' && r.level !== 'MAY' && r.status === 'skip' && r.skipKind === 'tool-limit');
+  // A required streaming check whose stream our own budget cut (the agent was still sending: our event or byte cap, an
+  // idle budget; every tool-limit of the streaming checks is one) was not judged, and a larger budget would judge it:
+  // "every applicable required check passes" cannot be claimed. Other tool limits stay out: e.g. an agent that refuses
+  // our webhook URL (URL validation is a SHOULD) leaves push unexercised through no fault and no budget of ours.
+  const limited = results.filter(
+    (r) => r.category === 'streaming' && r.tier !== 'core' && r.tier !== 'basic' && r.level !== 'MAY' && r.status === 'skip' && r.skipKind === 'tool-limit',
+  );
   if (otherFails.length || unverified.length || limited.length) {
     const parts = [];
     if (otherFails.length) parts.push(`required checks fail (${byStrength(otherFails)})`);
     if (unverified.length) parts.push(`core checks could not be verified (${ids(unverified)})`);
-    if (limited.length) parts.push(`required checks could not be judged within our limits (${ids(limited)}), so full is not shown`);
+    if (limited.length) parts.push(`required checks could not be judged within our stream limits (${ids(limited)}), so full is not shown`);
     return { level: 'partial', provisional, reason: `${worst([])}Core lifecycle passes; ${parts.join('; ')}.${note}` };
   }
   return { level: 'full', provisional, reason: `Every applicable required check passes.${note}` };
