@@ -82,6 +82,9 @@ export const originOf = (url: string): string => {
  */
 export const urgent = (ctx: HttpContext): HttpContext => (ctx.priority === 'urgent' ? ctx : { ...ctx, priority: 'urgent' });
 
+/** The same check or session context with its requests marked urgent (see `urgent`). */
+export const withUrgentHttp = <T extends { readonly http: HttpContext }>(x: T): T => ({ ...x, http: urgent(x.http) });
+
 /** Runs `fn` holding one of the context's request slots (when it bounds them). */
 export async function withSlot<T>(ctx: HttpContext, fn: () => Promise<T>): Promise<T> {
   const release = ctx.slots ? await ctx.slots.acquire(ctx.priority) : undefined;

@@ -2,7 +2,7 @@
  * Streaming checks that leave and rejoin a task: closing the stream mid-task leaves the task and the server well,
  * and resubscribing to a running task streams its updates.
  */
-import { urgent } from '../../http/context';
+import { urgent, withUrgentHttp } from '../../http/context';
 import type { Evidence } from '../../model/check';
 import type { StreamRun } from '../../protocol/dialect';
 import { isA2AError, JSONRPC_CODE } from '../../protocol/errors';
@@ -182,7 +182,7 @@ export const streamingResubscribe = defineCheck({
   requires: ['streaming'],
   run: async (check) => {
     // Urgent: the subscription must meet the task still running, so its requests must not queue behind bulk ones.
-    const ctx = { ...check, http: urgent(check.http) };
+    const ctx = withUrgentHttp(check);
     const d = ctx.dialect;
     const g = ctx.generation;
     const lane = ctx.lane('resubscribe');
@@ -354,8 +354,7 @@ export const streamingResubscribe = defineCheck({
           continue;
         }
         const e = run.items[0].error;
-        if (e?.code === JSONRPC_CODE.MethodNotFound || e?.httpStatus === 404)
-          return fail('Resubscribe is not implemented (method not found, as the first event).', evd);
+        if (e?.httpStatus === 404) return fail('Resubscribe is not implemented (method not found, as the first event).', evd);
         return fail(`Resubscribe to running task ${taskId} was refused with an error event (${e?.code ?? e?.httpStatus ?? ''} ${e?.message ?? ''}).`, evd);
       }
       const verdict = judgeResubscribe(ctx, run, taskId, evd, endSeenAs, finishedAs);
